@@ -1,0 +1,28 @@
+// `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
+import { benchCranfield } from './cranfield.js';
+import type { BenchResult } from './util.js';
+
+const ALL: Record<string, () => Promise<BenchResult>> = {
+  cranfield: benchCranfield,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length > 0 ? wanted : Object.keys(ALL);
+let failed = 0;
+for (const name of names) {
+  const fn = ALL[name];
+  if (!fn) {
+    console.error(`unknown benchmark ${name}; have: ${Object.keys(ALL).join(', ')}`);
+    process.exit(2);
+  }
+  const r = await fn();
+  console.log(`\n== ${r.name}`);
+  for (const l of r.lines) console.log(`  ${l}`);
+  for (const c of r.checks) {
+    const ok = c.better === 'higher' ? c.value >= c.target : c.value <= c.target;
+    if (!ok) failed++;
+    const unit = c.unit ?? '';
+    console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value.toFixed(c.value < 10 ? 4 : 1)}${unit} (target ${c.better === 'higher' ? '≥' : '≤'} ${c.target}${unit})`);
+  }
+}
+process.exitCode = failed > 0 ? 1 : 0;

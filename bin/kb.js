@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Entry point for `kb`. Kept tiny: the real CLI is the bundle in dist/ (built by `npm install`).
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(`kb needs Node.js 22.12 or newer; this is ${process.version}.\n`);
+  process.exit(1);
+}
+import('../dist/cli.js')
+  .then((m) => m.main(process.argv.slice(2)))
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch((e) => {
+    if (e && e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist/cli.js')) {
+      process.stderr.write('kb is not built yet: run "npm install" (or "npm run build") in the kb folder.\n');
+    } else {
+      process.stderr.write(`kb: ${e && e.stack ? e.stack : e}\n`);
+    }
+    process.exitCode = 1;
+  });

@@ -1,0 +1,89 @@
+// Commands that look at or change what is indexed: ls, inspect, remove, gc, init, doctor.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KbError } from '../../shared/errors.js';
+import { SCHEMA_VERSION } from '../../shared/wire.js';
+import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
+import { type GlobalOptions, withEngine } from '../context.js';
+import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
+
+export async function lsCommand(g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const documents = engine.list();
+    if (g.json) {
+      printJson({ schema_version: SCHEMA_VERSION, documents });
+      return;
+    }
+    if (documents.length === 0) {
+      line('Nothing indexed yet. Try: kb ingest ~/notes');
+      return;
+    }
+    for (const d of documents) {
+      const status = d.status === 'failed' ? red('failed') : d.error ? yellow('stale') : 'indexed';
+      const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref' : red('missing');
+      line(`${d.doc_id}  ${status.padEnd(7)}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} chunks  ${orig.padEnd(4)}  ${displayPath(d.path)}`);
+      if (d.error) line(dim(`    ${d.error}`));
+    }
+    line(dim(`${documents.length} documents`));
+  });
+}
+
+export async function inspectCommand(what: string, id: string, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    if (what !== 'doc' && what !== 'chunk') throw new KbError('INVALID_ARGUMENT', 'inspect what? use "kb inspect doc ID|PATH" or "kb inspect chunk ID"');
+    const record = what === 'doc' ? engine.inspectDoc(id) : engine.inspectChunk(id);
+    // The raw records are the point of inspect: the same JSON either way, so nothing is hidden.
+    printJson(record);
+  });
+}
+
+export async function removeCommand(target: string, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const r = engine.remove(target);
+    if (g.json) printJson(r);
+    else {
+      for (const d of r.removed) line(`removed ${displayPath(d.path)}`);
+      line(dim(`${r.removed.length} document(s) removed; their stored copies go with the next "kb gc"`));
+    }
+  });
+}
+
+export async function gcCommand(g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const r = await engine.gc();
+    if (g.json) printJson(r);
+    else line(`Removed ${r.removed_blobs} unreferenced original(s), freed ${(r.freed_bytes / 1024).toFixed(1)} KB`);
+  });
+}
+
+export async function doctorCommand(g: GlobalOptions): Promise<number> {
+  let code: number = EXIT.ok;
+  const r = await withEngine(g, async (engine) => {
+    const report = await engine.doctor();
+    if (g.json) printJson(report);
+    else {
+      for (const c of report.checks) {
+        const mark = c.status === 'ok' ? '✓' : c.status === 'warn' ? yellow('!') : red('✗');
+        line(`${mark} ${bold(c.name)}: ${c.detail}`);
+      }
+    }
+    if (!report.ok) code = EXIT.error;
+  });
+  return r !== EXIT.ok ? r : code;
+}
+
+export async function initCommand(flags: { force?: boolean }, g: GlobalOptions): Promise<number> {
+  try {
+    const { dataDir } = await resolveSettings(g.dataDir);
+    const file = join(dataDir, CONFIG_FILE);
+    if (existsSync(file) && !flags.force) throw new KbError('INVALID_ARGUMENT', `${file} already exists (use --force to overwrite)`);
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(file, CONFIG_TEMPLATE, { mode: 0o600 });
+    if (g.json) printJson({ schema_version: SCHEMA_VERSION, config: file, data_dir: dataDir });
+    else line(`Wrote ${displayPath(file)}. Next: kb ingest ~/notes`);
+    return EXIT.ok;
+  } catch (e) {
+    return reportError(e, g.json === true);
+  }
+}

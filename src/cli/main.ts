@@ -1,0 +1,115 @@
+// `kb`: the command line. Each command is a thin shell over the engine facade.
+import { Command, CommanderError, Option } from 'commander';
+import { KbError } from '../shared/errors.js';
+import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
+import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
+import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
+import { ingestCommand } from './commands/ingest.js';
+import { searchCommand } from './commands/search.js';
+import type { GlobalOptions } from './context.js';
+import { EXIT, reportError } from './output.js';
+
+const VERSION = '0.1.0';
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('kb')
+    .description('kb — a local-first knowledge base: find passages in your notes, code and documents, with exact citations')
+    .version(VERSION)
+    .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
+    .option('--json', 'machine-readable output (schema_version 1)')
+    .showHelpAfterError('(run kb --help for usage)')
+    .exitOverride();
+
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const run = (fn: () => Promise<number>) => async () => {
+    exitCode = await fn();
+  };
+
+  program
+    .command('init')
+    .description('write a commented default config.yaml into the data dir')
+    .option('--force', 'overwrite an existing config')
+    .action((flags: { force?: boolean }) => run(() => initCommand(flags, globals()))());
+
+  program
+    .command('ingest')
+    .description('index files and folders (Markdown, notes, code); unchanged files are skipped')
+    .argument('<paths...>', 'files or folders')
+    .option('--tags <a,b>', 'tags to add to every document')
+    .action((paths: string[], flags: { tags?: string }) => run(() => ingestCommand(paths, flags, globals()))());
+
+  program
+    .command('search')
+    .description('find passages; every hit cites the exact lines')
+    .argument('<query...>', 'words, "a phrase", or \'a raw FTS5 expression\'')
+    .addOption(new Option('--mode <mode>', 'hybrid, lexical or vector').choices([...SEARCH_MODES]))
+    .option('--top <n>', 'how many hits (default 10)')
+    .option('--tags <a,b>', 'only documents carrying all these tags')
+    .addOption(new Option('--type <type>', 'only this document type').choices([...DOC_TYPES]))
+    .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
+    .option('--lang <code>', 'only documents in this language (en, ko, …) or programming language')
+    .option('--threshold <score>', 'drop hits scoring below this')
+    .option('--explain', 'show how each hit was ranked')
+    .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
+    .action((words: string[], flags: Record<string, string | boolean | undefined>) =>
+      run(() => searchCommand(words, flags, globals()))(),
+    );
+
+  program
+    .command('ls')
+    .description('list indexed documents and their status')
+    .action(() => run(() => lsCommand(globals()))());
+
+  program
+    .command('inspect')
+    .description('show the raw records of a document or a chunk')
+    .argument('<what>', 'doc or chunk')
+    .argument('<id>', 'document id or path, or chunk id')
+    .action((what: string, id: string) => run(() => inspectCommand(what, id, globals()))());
+
+  program
+    .command('remove')
+    .alias('rm')
+    .description('remove a document (by path or id), or every document under a folder')
+    .argument('<target>', 'path or document id')
+    .action((target: string) => run(() => removeCommand(target, globals()))());
+
+  program
+    .command('gc')
+    .description('delete stored originals that no document refers to')
+    .action(() => run(() => gcCommand(globals()))());
+
+  program
+    .command('doctor')
+    .description('check the config, the database, the full-text index and the data dir')
+    .action(() => run(() => doctorCommand(globals()))());
+
+  const evalCmd = program.command('eval').description('measure retrieval quality against golden queries');
+  evalCmd
+    .command('run')
+    .description('run golden queries (JSONL) and report recall@k, MRR and nDCG@10')
+    .argument('<file>', 'JSONL: {"query": …, "expected_paths": […], "expected_strings": […]}')
+    .option('--k <n>', 'cut-off for recall (default 10)')
+    .addOption(new Option('--mode <mode>', 'search mode').choices([...SEARCH_MODES]))
+    .option('--out <file>', 'save the run as JSON for kb eval compare')
+    .action((file: string, flags: { k?: string; mode?: string; out?: string }) => run(() => evalRunCommand(file, flags, globals()))());
+  evalCmd
+    .command('compare')
+    .description('show the difference between two saved runs')
+    .argument('<a>')
+    .argument('<b>')
+    .action((a: string, b: string) => run(() => evalCompareCommand(a, b, globals()))());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+      if (argv.includes('--json')) reportError(new KbError('INVALID_ARGUMENT', e.message.replace(/^error: /, '')), true);
+      return EXIT.usage;
+    }
+    return reportError(e, argv.includes('--json'));
+  }
+  return exitCode;
+}

@@ -1,0 +1,68 @@
+// The configuration contract. `kb init` writes a commented YAML file with these keys; every key is
+// optional there and falls back to the defaults below.
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+export const ConfigSchema = z
+  .object({
+    /** Only honoured in the global config file: where the data dir lives. */
+    data_dir: z.string().optional(),
+    store_originals: z.enum(['copy', 'reference']).default('copy'),
+    ingest: z
+      .object({
+        /** Files up to this size are copied into the content-addressed store when store_originals is copy. */
+        copy_max_bytes: z.number().int().nonnegative().default(200 * MB),
+        /** Text files above this size fail with TOO_LARGE instead of being chunked. */
+        max_text_bytes: z.number().int().positive().default(20 * MB),
+        /** Extra ignore patterns (gitignore syntax) applied on top of .gitignore/.kbignore. */
+        ignore: z.array(z.string()).default([]),
+        follow_symlinks: z.boolean().default(true),
+      })
+      .prefault({}),
+    chunking: z
+      .object({
+        target_chars: z.number().int().positive().default(1200),
+        max_chars: z.number().int().positive().default(2400),
+        min_chars: z.number().int().nonnegative().default(250),
+        overlap_chars: z.number().int().nonnegative().default(150),
+        /** Plain-text files up to this many characters are one chunk. */
+        note_max_chars: z.number().int().positive().default(2400),
+        code_window_lines: z.number().int().positive().default(60),
+      })
+      .prefault({}),
+    search: z
+      .object({
+        top: z.number().int().positive().default(10),
+        candidates_factor: z.number().int().positive().default(3),
+        rrf_k: z.number().positive().default(60),
+        snippet_chars: z.number().int().positive().default(240),
+        /** bm25 column weights: title, heading path, body. */
+        weights: z
+          .object({
+            title: z.number().nonnegative().default(4),
+            heading: z.number().nonnegative().default(2),
+            body: z.number().nonnegative().default(1),
+          })
+          .prefault({}),
+        /** How much matching every query word (idf-weighted) multiplies a bm25 score: 1 + boost × coverage. */
+        coverage_boost: z.number().nonnegative().default(0.6),
+        /** Bonus for neighbouring query words found within 8 words of each other (bm25 units, idf-weighted). */
+        proximity_boost: z.number().nonnegative().default(0.3),
+        /** Pseudo-relevance feedback for questions of 3+ content words: the top hits' shared words re-rank the rest. */
+        feedback: z.boolean().default(true),
+        feedback_docs: z.number().int().positive().default(8),
+        feedback_terms: z.number().int().nonnegative().default(10),
+        /** Share of the final score that comes from the feedback words (RM3's lambda). */
+        feedback_weight: z.number().min(0).max(0.95).default(0.5),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}

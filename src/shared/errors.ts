@@ -1,0 +1,37 @@
+// Error codes are part of the wire format: LLM tools and the UI branch on them.
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'CONFIG_INVALID',
+  'DATA_DIR',
+  'DB_CORRUPT',
+  'UNREADABLE',
+  'NOT_TEXT',
+  'INVALID_ENCODING',
+  'TOO_LARGE',
+  'UNSUPPORTED',
+  'VANISHED',
+  'PARSE_FAILED',
+  'QUERY_INVALID',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class KbError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KbError';
+    this.code = code;
+  }
+}
+
+export function isKbError(e: unknown): e is KbError {
+  return e instanceof KbError;
+}
+
+export function toErrorPayload(e: unknown): { code: ErrorCode; message: string } {
+  if (isKbError(e)) return { code: e.code, message: e.message };
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'INTERNAL', message };
+}

@@ -1,0 +1,186 @@
+// The wire format every process and every `--json` consumer agrees on (design.md, "Wire format").
+// Fields may be added later, never removed or renamed.
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = 1 as const;
+
+export const DOC_TYPES = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'] as const;
+export const DocTypeSchema = z.enum(DOC_TYPES);
+export type DocType = z.infer<typeof DocTypeSchema>;
+
+export const SEARCH_MODES = ['hybrid', 'lexical', 'vector'] as const;
+export const SearchModeSchema = z.enum(SEARCH_MODES);
+export type SearchMode = z.infer<typeof SearchModeSchema>;
+
+export const CitationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('lines'),
+    uri: z.string(),
+    path: z.string(),
+    start: z.number().int().positive(),
+    end: z.number().int().positive(),
+    section: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('page'),
+    uri: z.string(),
+    path: z.string(),
+    page: z.number().int().positive(),
+    page_end: z.number().int().positive().optional(),
+    char_start: z.number().int().nonnegative().optional(),
+    char_end: z.number().int().nonnegative().optional(),
+    section: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('time'),
+    uri: z.string(),
+    path: z.string(),
+    start: z.number().nonnegative(),
+    end: z.number().nonnegative(),
+    section: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('region'),
+    uri: z.string(),
+    path: z.string(),
+    x: z.number().int().nonnegative(),
+    y: z.number().int().nonnegative(),
+    w: z.number().int().nonnegative(),
+    h: z.number().int().nonnegative(),
+    section: z.string().optional(),
+  }),
+]);
+export type Citation = z.infer<typeof CitationSchema>;
+
+/** The span a chunk covers inside its source, without the path (stored per chunk). */
+export type Anchor =
+  | { kind: 'lines'; start: number; end: number }
+  | { kind: 'page'; page: number; page_end?: number; char_start?: number; char_end?: number }
+  | { kind: 'time'; start: number; end: number }
+  | { kind: 'region'; x: number; y: number; w: number; h: number };
+
+export const RetrievalSchema = z.object({
+  method: SearchModeSchema,
+  lexical_rank: z.number().int().positive().nullable(),
+  lexical_score: z.number().nullable(),
+  vector_rank: z.number().int().positive().nullable(),
+  vector_score: z.number().nullable(),
+  fusion_score: z.number().nullable(),
+  explain: z
+    .object({
+      lexical_share: z.number().nullable(),
+      vector_share: z.number().nullable(),
+      bm25_raw: z.number().nullable(),
+      coverage: z.number().nullable(),
+      proximity: z.number().nullable(),
+      fts_query: z.string().nullable(),
+    })
+    .optional(),
+});
+export type Retrieval = z.infer<typeof RetrievalSchema>;
+
+export const SearchHitSchema = z.object({
+  rank: z.number().int().positive(),
+  chunk_id: z.string(),
+  doc_id: z.string(),
+  score: z.number(),
+  retrieval: RetrievalSchema,
+  text: z.string(),
+  snippet: z.string(),
+  /** [start, end) character ranges of matched words within `snippet`. */
+  snippet_highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  matched_terms: z.array(z.string()),
+  citation: CitationSchema,
+  source: z.object({
+    title: z.string(),
+    type: DocTypeSchema,
+    tags: z.array(z.string()),
+    chunk_index: z.number().int().nonnegative(),
+    total_chunks: z.number().int().positive(),
+    original: z.enum(['copy', 'reference']),
+  }),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const ComponentStatusSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  reason: z.string().optional(),
+});
+
+export const SearchResultSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  query: z.string(),
+  mode: SearchModeSchema,
+  results: z.array(SearchHitSchema),
+  total_matches: z.number().int().nonnegative(),
+  returned: z.number().int().nonnegative(),
+  took_ms: z.number().nonnegative(),
+  lexical: ComponentStatusSchema.optional(),
+  vector: ComponentStatusSchema.optional(),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SearchParamsSchema = z.object({
+  query: z.string(),
+  mode: SearchModeSchema.default('hybrid'),
+  top: z.number().int().positive().max(1000).default(10),
+  tags: z.array(z.string()).default([]),
+  type: DocTypeSchema.optional(),
+  path: z.string().optional(),
+  lang: z.string().optional(),
+  threshold: z.number().optional(),
+  prefix: z.boolean().default(false),
+  explain: z.boolean().default(false),
+});
+export type SearchParams = z.input<typeof SearchParamsSchema>;
+export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;
+
+export const IngestErrorSchema = z.object({ path: z.string(), code: z.string(), message: z.string() });
+export type IngestError = z.infer<typeof IngestErrorSchema>;
+
+export const IngestSkipSchema = z.object({ path: z.string(), reason: z.string() });
+export type IngestSkip = z.infer<typeof IngestSkipSchema>;
+
+export const IngestSummarySchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  added: z.number().int().nonnegative(),
+  updated: z.number().int().nonnegative(),
+  unchanged: z.number().int().nonnegative(),
+  moved: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  skipped: z.array(IngestSkipSchema),
+  errors: z.array(IngestErrorSchema),
+  took_ms: z.number().nonnegative(),
+});
+export type IngestSummary = z.infer<typeof IngestSummarySchema>;
+
+export const DOC_STATUSES = ['indexed', 'failed'] as const;
+export type DocStatus = (typeof DOC_STATUSES)[number];
+
+export interface DocumentSummary {
+  doc_id: string;
+  path: string;
+  title: string;
+  type: DocType;
+  status: DocStatus;
+  error: string | null;
+  chunks: number;
+  tags: string[];
+  size: number;
+  content_hash: string;
+  original: 'copy' | 'reference';
+  original_available: boolean;
+  updated_at: string;
+}
+
+export interface IngestProgress {
+  phase: 'scan' | 'ingest';
+  done: number;
+  total: number;
+  path?: string;
+}
+
+export interface ErrorPayload {
+  schema_version: typeof SCHEMA_VERSION;
+  error: { code: string; message: string };
+}

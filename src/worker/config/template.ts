@@ -1,0 +1,34 @@
+// The commented config `kb init` writes. Every value shown is the default.
+export const CONFIG_TEMPLATE = `# kb configuration. Every setting is optional; the values shown are the defaults.
+# This file lives in the data dir. A global file (~/.config/kb/config.yaml, or $KB_CONFIG) may set
+# the same keys, plus data_dir; this file wins over it.
+
+# Keep a copy of every ingested file (up to ingest.copy_max_bytes) in the data dir, so a citation
+# still opens after the original is moved or deleted. "reference" keeps only the path and checksum.
+store_originals: copy
+
+ingest:
+  copy_max_bytes: 209715200   # 200 MB; bigger files are referenced by path + checksum
+  max_text_bytes: 20971520    # text files above 20 MB fail with TOO_LARGE
+  follow_symlinks: true
+  ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
+
+chunking:
+  target_chars: 1200          # a chunk grows to about this size
+  max_chars: 2400             # and never beyond, except a single code block or table
+  min_chars: 250              # smaller sections merge with the next
+  overlap_chars: 150          # trailing paragraphs repeated when a long section is cut
+  note_max_chars: 2400        # plain-text notes up to this size are a single chunk
+  code_window_lines: 60       # line windows for code outside functions or in other languages
+
+search:
+  top: 10
+  candidates_factor: 3        # hybrid: each side retrieves top × this before fusion
+  rrf_k: 60                   # Reciprocal Rank Fusion constant
+  snippet_chars: 240
+  weights:                    # bm25 weight of a match in the title, heading path, and body
+    title: 4
+    heading: 2
+    body: 1
+  feedback: true              # pseudo-relevance feedback for questions of 3+ content words
+`;

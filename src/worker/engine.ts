@@ -1,0 +1,258 @@
+// The engine facade: the only entry point into storage, ingest and search. The CLI, the worker's
+// message loop and the tests all go through it. Heavy parsers load on first ingest, not at open.
+import { access, mkdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
+import { KbError } from '../shared/errors.js';
+import {
+  type DocumentSummary,
+  type IngestProgress,
+  type IngestSummary,
+  SCHEMA_VERSION,
+  type SearchParams,
+  type SearchResult,
+} from '../shared/wire.js';
+import { BlobStore } from './store/blobs.js';
+import { type Db, openDb, schemaVersion } from './store/db.js';
+import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
+import { registerPathMatch } from './search/filters.js';
+import { Searcher } from './search/search.js';
+
+export interface OpenEngineOptions {
+  dataDir: string;
+  config?: ConfigInput | Config;
+}
+
+export interface IngestCallOptions {
+  tags?: string[];
+  onProgress?: (p: IngestProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface DoctorCheck {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+}
+
+export interface DoctorReport {
+  schema_version: typeof SCHEMA_VERSION;
+  ok: boolean;
+  data_dir: string;
+  checks: DoctorCheck[];
+}
+
+export interface InspectedDocument {
+  schema_version: typeof SCHEMA_VERSION;
+  document: DocRow & { tags: string[] };
+  original: { mode: 'copy' | 'reference'; sha256: string; blob_path: string | null; available: boolean } | null;
+  chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
+  errors: { code: string; message: string; at: string }[];
+}
+
+export interface InspectedChunk {
+  schema_version: typeof SCHEMA_VERSION;
+  chunk: Omit<ChunkRow, 'anchor'> & { anchor: unknown };
+  document: DocRow;
+}
+
+export interface RemoveResult {
+  schema_version: typeof SCHEMA_VERSION;
+  removed: { doc_id: string; path: string }[];
+}
+
+export interface GcResult {
+  schema_version: typeof SCHEMA_VERSION;
+  removed_blobs: number;
+  freed_bytes: number;
+}
+
+export class Engine {
+  readonly repo: Repo;
+  readonly blobs: BlobStore;
+  private readonly searcher: Searcher;
+  private closed = false;
+
+  constructor(
+    readonly dataDir: string,
+    readonly config: Config,
+    private readonly db: Db,
+  ) {
+    this.repo = new Repo(db);
+    this.blobs = new BlobStore(join(dataDir, 'blobs'));
+    registerPathMatch(db);
+    this.searcher = new Searcher(db, config);
+  }
+
+  async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
+    if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
+    const { ingestPaths } = await import('./ingest/pipeline.js');
+    try {
+      return await ingestPaths({ repo: this.repo, blobs: this.blobs, config: this.config }, paths, opts);
+    } finally {
+      this.searcher.lexical.invalidate();
+    }
+  }
+
+  async search(params: SearchParams): Promise<SearchResult> {
+    return this.searcher.search({ top: this.config.search.top, ...params });
+  }
+
+  list(): DocumentSummary[] {
+    return this.repo.listDocs().map((d) => ({
+      doc_id: d.id,
+      path: d.path,
+      title: d.title,
+      type: d.type,
+      status: d.status,
+      error: d.error,
+      chunks: d.chunk_count,
+      tags: this.repo.tagsOf(d.id),
+      size: d.size,
+      content_hash: d.content_hash,
+      original: d.original,
+      original_available: d.original === 'copy' || existsSync(d.path),
+      updated_at: new Date(d.updated_at).toISOString(),
+    }));
+  }
+
+  private findDoc(idOrPath: string): DocRow {
+    const doc = this.repo.docById(idOrPath) ?? this.repo.docByPath(resolve(idOrPath));
+    if (!doc) throw new KbError('NOT_FOUND', `no document with id or path ${idOrPath}`);
+    return doc;
+  }
+
+  inspectDoc(idOrPath: string): InspectedDocument {
+    const doc = this.findDoc(idOrPath);
+    const orig = this.repo.originalOf(doc.id);
+    const blobPath = orig?.blob ? this.blobs.pathOf(orig.blob) : null;
+    return {
+      schema_version: SCHEMA_VERSION,
+      document: { ...doc, tags: this.repo.tagsOf(doc.id) },
+      original: orig
+        ? {
+            mode: orig.mode,
+            sha256: orig.sha256,
+            blob_path: blobPath,
+            available: blobPath ? existsSync(blobPath) : existsSync(doc.path),
+          }
+        : null,
+      chunks: this.repo.chunksOfDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
+      errors: this.repo.errorsOf(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
+    };
+  }
+
+  inspectChunk(id: string): InspectedChunk {
+    const c = this.repo.chunkById(id);
+    if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
+    return {
+      schema_version: SCHEMA_VERSION,
+      chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown },
+      document: this.repo.docById(c.doc_id)!,
+    };
+  }
+
+  /** Removes one document by id or path, or every document under a folder path. */
+  remove(idOrPath: string): RemoveResult {
+    let docs: DocRow[];
+    const byId = this.repo.docById(idOrPath);
+    if (byId) docs = [byId];
+    else {
+      const abs = resolve(idOrPath);
+      const exact = this.repo.docByPath(abs);
+      docs = exact ? [exact] : this.repo.listDocs().filter((d) => d.path.startsWith(abs.endsWith(sep) ? abs : abs + sep));
+    }
+    if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
+    this.db.transaction(() => {
+      for (const d of docs) this.repo.deleteDoc(d.id);
+    })();
+    this.searcher.lexical.invalidate();
+    return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };
+  }
+
+  /** Deletes stored originals that no document refers to any more. */
+  async gc(): Promise<GcResult> {
+    const r = await this.blobs.gc(this.repo.liveBlobs());
+    return { schema_version: SCHEMA_VERSION, removed_blobs: r.removed, freed_bytes: r.bytes };
+  }
+
+  async doctor(): Promise<DoctorReport> {
+    const checks: DoctorCheck[] = [];
+    const check = (name: string, fn: () => string | { status: 'warn' | 'fail'; detail: string }): void => {
+      try {
+        const r = fn();
+        checks.push(typeof r === 'string' ? { name, status: 'ok', detail: r } : { name, ...r });
+      } catch (e) {
+        checks.push({ name, status: 'fail', detail: (e as Error).message });
+      }
+    };
+    checks.push({ name: 'config', status: 'ok', detail: 'valid' });
+    try {
+      await access(this.dataDir, 2 /* W_OK */);
+      checks.push({ name: 'data dir', status: 'ok', detail: `${this.dataDir} is writable` });
+    } catch {
+      checks.push({ name: 'data dir', status: 'fail', detail: `${this.dataDir} is not writable` });
+    }
+    check('database integrity', () => {
+      const r = this.db.pragma('quick_check', { simple: true }) as string;
+      return r === 'ok' ? `ok (schema ${schemaVersion(this.db)})` : { status: 'fail', detail: r };
+    });
+    check('full-text index', () => {
+      this.db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+      this.db.prepare("INSERT INTO chunks_tri(chunks_tri, rank) VALUES ('integrity-check', 1)").run();
+      return 'words and trigram indexes agree with the chunks';
+    });
+    const docs = this.repo.listDocs();
+    const failed = docs.filter((d) => d.status === 'failed' || d.error);
+    checks.push(
+      failed.length === 0
+        ? { name: 'documents', status: 'ok', detail: `${docs.length} documents, none failed` }
+        : { name: 'documents', status: 'warn', detail: `${failed.length} of ${docs.length} documents have errors (kb ls shows them)` },
+    );
+    let missing = 0;
+    for (const d of docs) {
+      const o = this.repo.originalOf(d.id);
+      if (!o) continue;
+      const p = o.blob ? this.blobs.pathOf(o.blob) : d.path;
+      try {
+        await stat(p);
+      } catch {
+        missing++;
+      }
+    }
+    checks.push(
+      missing === 0
+        ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
+        : { name: 'originals', status: 'warn', detail: `${missing} documents' originals are missing (moved or deleted, and not copied)` },
+    );
+    checks.push({ name: 'embedding model', status: 'warn', detail: 'not installed: search is lexical only' });
+    return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.pragma('optimize');
+    } catch {
+      // optimize is advisory
+    }
+    this.db.close();
+  }
+}
+
+export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
+  const parsed = ConfigSchema.safeParse(opts.config ?? {});
+  if (!parsed.success) {
+    throw new KbError('CONFIG_INVALID', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  }
+  const dataDir = resolve(opts.dataDir);
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
+  }
+  const db = openDb(join(dataDir, 'kb.sqlite'));
+  return new Engine(dataDir, parsed.data, db);
+}

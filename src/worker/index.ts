@@ -1,0 +1,18 @@
+// The engine's public face: the only module outside src/worker may import (lint-enforced).
+export { Engine, openEngine } from './engine.js';
+export type {
+  DoctorCheck,
+  DoctorReport,
+  GcResult,
+  IngestCallOptions,
+  InspectedChunk,
+  InspectedDocument,
+  OpenEngineOptions,
+  RemoveResult,
+} from './engine.js';
+export { resolveSettings, defaultDataDir, globalConfigPath, CONFIG_FILE } from './config/load.js';
+export type { ResolvedSettings } from './config/load.js';
+export { CONFIG_TEMPLATE } from './config/template.js';
+export { runEval, compareRuns, readGolden } from './eval/golden.js';
+export type { EvalRun, EvalComparison, QueryOutcome } from './eval/golden.js';
+export { ndcg, averagePrecision, precisionAt, recallAt, reciprocalRank, mean } from './eval/metrics.js';

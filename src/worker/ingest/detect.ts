@@ -1,0 +1,76 @@
+// What a file is: by extension first, then by its bytes. Decoding text lives here too, because
+// "is this text?" and "which encoding?" are the same question.
+import { basename, extname } from 'node:path';
+import chardet from 'chardet';
+import { fileTypeFromBuffer } from 'file-type';
+import { KbError } from '../../shared/errors.js';
+import type { DocType } from '../../shared/wire.js';
+import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './code.js';
+
+export type Detected =
+  | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
+  | { kind: 'skip'; reason: string };
+
+const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
+const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '.csv', '.tsv', '']);
+/** Formats later issues handle (PDF, OCR, audio); named so the skip reason is honest. */
+const LATER_EXT = new Set([
+  '.pdf', '.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif',
+  '.mp3', '.wav', '.ogg', '.opus', '.m4a', '.flac', '.mp4', '.mkv', '.webm', '.mov',
+]);
+
+/** Type by name alone; `null` means the content decides. */
+function byName(path: string): Detected | null {
+  const ext = extname(path).toLowerCase();
+  const name = basename(path);
+  if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
+  const lang = CODE_LANG_BY_NAME[name] ?? CODE_LANG_BY_EXT[ext];
+  if (lang) return { kind: 'text', type: 'code', lang, ext };
+  if (NOTE_EXT.has(ext)) return { kind: 'text', type: 'note', lang: null, ext };
+  if (LATER_EXT.has(ext)) return { kind: 'skip', reason: `${ext.slice(1)} files are not supported yet` };
+  return null;
+}
+
+function looksBinary(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 8192);
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = head[i]!;
+    if (b === 0) return true;
+    if (b < 7 || (b > 13 && b < 32 && b !== 27)) control++;
+  }
+  return n > 0 && control / n > 0.1;
+}
+
+/**
+ * Decides what a file is from its name and its first bytes. A file whose name says text but whose
+ * bytes are binary is an error (the user expects it indexed); an unknown binary is a skip.
+ */
+export async function detect(path: string, head: Uint8Array): Promise<Detected> {
+  const named = byName(path);
+  if (named?.kind === 'skip') return named;
+  if (looksBinary(head)) {
+    const ft = await fileTypeFromBuffer(head).catch(() => undefined);
+    const what = ft ? `${ft.mime}` : 'binary data';
+    if (named) throw new KbError('NOT_TEXT', `named like ${named.type} but contains ${what}`);
+    return { kind: 'skip', reason: `binary file (${what}) is not a supported format` };
+  }
+  return named ?? { kind: 'text', type: 'note', lang: null, ext: extname(path).toLowerCase() };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** UTF-8 when valid; otherwise the detected legacy encoding (Latin-1, Shift_JIS, EUC-KR, …). */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
+  try {
+    return { text: utf8.decode(bytes), encoding: 'utf-8' };
+  } catch {
+    const guess = chardet.detect(bytes);
+    const label = guess && guess !== 'UTF-8' ? guess.toLowerCase() : 'windows-1252';
+    try {
+      return { text: new TextDecoder(label).decode(bytes), encoding: label };
+    } catch {
+      throw new KbError('INVALID_ENCODING', 'not valid UTF-8 and the encoding could not be determined');
+    }
+  }
+}

@@ -1,0 +1,268 @@
+// One pass over the user's paths: walk, detect, parse, and store each document in one transaction.
+// A failing file is recorded and the run goes on; what was indexed before stays as it was.
+import { createHash } from 'node:crypto';
+import { access, open, readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { Config } from '../../shared/config.js';
+import { KbError, toErrorPayload } from '../../shared/errors.js';
+import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { DocRow, NewChunk, Repo } from '../store/repo.js';
+import { parseCode } from './code.js';
+import { decodeText, detect, type Detected } from './detect.js';
+import { detectLanguage } from './language.js';
+import { parseMarkdown } from './markdown.js';
+import { parseNote } from './text.js';
+import { CHUNKER_VERSION, PARSER_VERSION, type ParsedDocument } from './types.js';
+import { walk } from './walk.js';
+
+export interface IngestOptions {
+  tags?: string[];
+  onProgress?: (p: IngestProgress) => void;
+  signal?: AbortSignal;
+}
+
+interface Ctx {
+  repo: Repo;
+  blobs: BlobStore;
+  config: Config;
+}
+
+type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
+
+const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+
+export function normalizeTags(tags: string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))].sort();
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(8192);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function fsError(e: unknown, path: string): KbError {
+  if (e instanceof KbError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new KbError('VANISHED', `${path} disappeared while it was being read`);
+  if (code === 'EACCES' || code === 'EPERM') return new KbError('UNREADABLE', `permission denied: ${path}`);
+  if (code === 'EISDIR') return new KbError('UNREADABLE', `${path} is a folder`);
+  return new KbError('UNREADABLE', `cannot read ${path}: ${(e as Error).message}`);
+}
+
+async function parse(d: Extract<Detected, { kind: 'text' }>, text: string, path: string, config: Config): Promise<ParsedDocument> {
+  const name = basename(path);
+  try {
+    switch (d.type) {
+      case 'markdown':
+        return parseMarkdown(text, name.replace(/\.[^.]+$/, ''), config.chunking);
+      case 'code':
+        return await parseCode(text, name, extname(path).toLowerCase(), d.lang ?? 'text', config.chunking);
+      case 'note':
+        return parseNote(text, name, config.chunking);
+    }
+  } catch (e) {
+    throw new KbError('PARSE_FAILED', `could not parse ${name} as ${d.type}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function chunkIds(docId: string, parsed: ParsedDocument): NewChunk[] {
+  const seen = new Map<string, number>();
+  return parsed.chunks.map((c, ordinal) => {
+    const key = `${c.heading}\u0000${c.text}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return {
+      id: sha256(`${docId}\u0000${key}\u0000${n}`).slice(0, 24),
+      ordinal,
+      title: parsed.title,
+      heading: c.heading,
+      text: c.text,
+      section: c.section,
+      anchor: c.anchor,
+      chunker_version: CHUNKER_VERSION,
+    };
+  });
+}
+
+async function ingestFile(ctx: Ctx, path: string, root: string, tags: string[]): Promise<Outcome | { skip: string }> {
+  const { repo, blobs, config } = ctx;
+  let st;
+  let head: Uint8Array;
+  try {
+    st = await stat(path);
+    head = await readHead(path);
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  const detected = await detect(path, head);
+  if (detected.kind === 'skip') return { skip: detected.reason };
+  if (st.size > config.ingest.max_text_bytes) {
+    throw new KbError(
+      'TOO_LARGE',
+      `${(st.size / 1048576).toFixed(1)} MB is over the ${(config.ingest.max_text_bytes / 1048576).toFixed(0)} MB limit for text (ingest.max_text_bytes)`,
+    );
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  const hash = sha256(bytes);
+  const existing = repo.docByPath(path);
+  const now = Date.now();
+
+  if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
+    repo.db.transaction(() => {
+      repo.addTags(existing.id, tags);
+      if (existing.error) repo.setDocError(existing.id, null);
+      repo.clearErrors(path);
+    })();
+    return 'unchanged';
+  }
+
+  if (!existing) {
+    // A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks.
+    for (const cand of repo.docsByHash(hash)) {
+      if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
+      repo.db.transaction(() => {
+        repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
+        repo.addTags(cand.id, tags);
+        repo.clearErrors(path);
+      })();
+      return 'moved';
+    }
+  }
+
+  const { text } = decodeText(bytes);
+  const parsed = await parse(detected, text, path, config);
+  const docId = existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20);
+  const copy = config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes;
+  if (copy) await blobs.put(hash, bytes);
+  const doc: DocRow = {
+    id: docId,
+    path,
+    root,
+    title: parsed.title,
+    type: parsed.type,
+    lang: parsed.lang ?? detectLanguage(text),
+    content_hash: hash,
+    size: st.size,
+    mtime: Math.floor(st.mtimeMs),
+    page_count: null,
+    duration: null,
+    parser_version: PARSER_VERSION,
+    status: 'indexed',
+    error: null,
+    original: copy ? 'copy' : 'reference',
+    added_at: existing?.added_at ?? now,
+    updated_at: now,
+  };
+  const chunks = chunkIds(docId, parsed);
+  repo.db.transaction(() => {
+    repo.upsertDoc(doc);
+    repo.replaceChunks(docId, chunks);
+    repo.addTags(docId, normalizeTags([...parsed.tags, ...tags]));
+    repo.setOriginal({ doc_id: docId, mode: copy ? 'copy' : 'reference', blob: copy ? hash : null, sha256: hash });
+    repo.clearErrors(path);
+  })();
+  return existing ? 'updated' : 'added';
+}
+
+function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
+  const existing = repo.docByPath(path);
+  const now = Date.now();
+  repo.db.transaction(() => {
+    repo.recordError(path, err.code, err.message);
+    if (existing) {
+      // Keep the last good chunks searchable; the document shows what went wrong.
+      repo.setDocError(existing.id, `${err.code}: ${err.message}`);
+      return;
+    }
+    repo.upsertDoc({
+      id: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20),
+      path,
+      root,
+      title: basename(path),
+      type: 'note',
+      lang: null,
+      content_hash: '',
+      size: 0,
+      mtime: 0,
+      page_count: null,
+      duration: null,
+      parser_version: PARSER_VERSION,
+      status: 'failed',
+      error: `${err.code}: ${err.message}`,
+      original: 'reference',
+      added_at: now,
+      updated_at: now,
+    });
+  })();
+}
+
+export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions = {}): Promise<IngestSummary> {
+  const started = performance.now();
+  const tags = normalizeTags(opts.tags ?? []);
+  const summary: IngestSummary = {
+    schema_version: SCHEMA_VERSION,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    moved: 0,
+    failed: 0,
+    skipped: [],
+    errors: [],
+    took_ms: 0,
+  };
+  const files: { path: string; root: string }[] = [];
+  for await (const e of walk(paths, { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks })) {
+    if (e.kind === 'file') files.push(e);
+    else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
+    else {
+      summary.failed++;
+      summary.errors.push({ path: e.path, code: e.code, message: e.message });
+    }
+    opts.onProgress?.({ phase: 'scan', done: files.length, total: 0 });
+  }
+  let done = 0;
+  for (const f of files) {
+    if (opts.signal?.aborted) break;
+    opts.onProgress?.({ phase: 'ingest', done, total: files.length, path: f.path });
+    try {
+      const r = await ingestFile(ctx, f.path, f.root, tags);
+      if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
+      else if (r === 'moved') {
+        summary.moved++;
+        summary.updated++;
+      } else summary[r]++;
+    } catch (e) {
+      const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
+      summary.failed++;
+      summary.errors.push({ path: f.path, code: err.code, message: err.message });
+      try {
+        recordFailure(ctx.repo, f.path, f.root, err);
+      } catch {
+        // the error is still in the summary even if the index could not take it
+      }
+    }
+    done++;
+  }
+  opts.onProgress?.({ phase: 'ingest', done, total: files.length });
+  summary.took_ms = Math.round(performance.now() - started);
+  return summary;
+}

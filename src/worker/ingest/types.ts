@@ -1,0 +1,32 @@
+import type { Anchor, DocType } from '../../shared/wire.js';
+
+/** What a parser hands to the store: chunk text plus the exact span it came from. */
+export interface ParsedChunk {
+  text: string;
+  /** Heading path ("Setup > Linux") or symbol path; '' when there is none. */
+  heading: string;
+  /** Short label shown after § in citations; usually the last heading or the symbol name. */
+  section: string | null;
+  anchor: Anchor;
+}
+
+export interface ParsedDocument {
+  type: DocType;
+  title: string;
+  lang: string | null;
+  tags: string[];
+  chunks: ParsedChunk[];
+}
+
+export interface ChunkingOptions {
+  target_chars: number;
+  max_chars: number;
+  min_chars: number;
+  overlap_chars: number;
+  note_max_chars: number;
+  code_window_lines: number;
+}
+
+/** Bump when a parser's output for the same bytes changes, so documents are re-chunked. */
+export const PARSER_VERSION = 1;
+export const CHUNKER_VERSION = 1;

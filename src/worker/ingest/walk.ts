@@ -1,0 +1,132 @@
+// Folder walking: what to look at, honouring .gitignore/.kbignore at every level, without looping
+// on symlinks. Paths named explicitly by the user are taken even if they would be ignored.
+import { lstat, readFile, realpath, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export type WalkEntry =
+  | { kind: 'file'; path: string; root: string }
+  | { kind: 'skip'; path: string; reason: string }
+  | { kind: 'error'; path: string; code: string; message: string };
+
+const ALWAYS_SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
+
+interface Matcher {
+  base: string;
+  ig: Ignore;
+}
+
+export interface WalkOptions {
+  ignore: string[];
+  followSymlinks: boolean;
+}
+
+async function loadIgnore(dir: string): Promise<Matcher | null> {
+  let rules = '';
+  for (const f of ['.gitignore', '.kbignore']) {
+    try {
+      rules += (await readFile(join(dir, f), 'utf8')) + '\n';
+    } catch {
+      // absent or unreadable ignore files simply add no rules
+    }
+  }
+  return rules.trim() ? { base: dir, ig: ignore().add(rules) } : null;
+}
+
+function ignored(matchers: Matcher[], path: string, isDir: boolean): boolean {
+  for (const m of matchers) {
+    const rel = relative(m.base, path).split(sep).join('/');
+    if (!rel || rel.startsWith('..')) continue;
+    if (m.ig.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+function errnoCode(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM' ? 'UNREADABLE' : code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
+}
+
+export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator<WalkEntry> {
+  const visitedDirs = new Set<string>();
+  const seenFiles = new Set<string>();
+  const extra: Matcher[] = opts.ignore.length > 0 ? [{ base: '/', ig: ignore().add(opts.ignore) }] : [];
+
+  async function* dir(path: string, root: string, matchers: Matcher[]): AsyncGenerator<WalkEntry> {
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (e) {
+      yield { kind: 'error', path, code: errnoCode(e), message: (e as Error).message };
+      return;
+    }
+    if (visitedDirs.has(real)) {
+      yield { kind: 'skip', path, reason: 'symlink loop or folder already visited' };
+      return;
+    }
+    visitedDirs.add(real);
+    let names: string[];
+    try {
+      names = (await readdir(path)).sort();
+    } catch (e) {
+      yield { kind: 'error', path, code: errnoCode(e), message: `cannot read folder: ${(e as Error).message}` };
+      return;
+    }
+    const own = await loadIgnore(path);
+    const here = own ? [...matchers, own] : matchers;
+    for (const name of names) {
+      const child = join(path, name);
+      if (name.startsWith('.') || ALWAYS_SKIP_DIRS.has(name)) continue;
+      let st;
+      try {
+        st = await stat(child);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP') yield { kind: 'skip', path: child, reason: 'symlink loop' };
+        else if (code === 'ENOENT') yield { kind: 'skip', path: child, reason: 'broken symlink or vanished' };
+        else yield { kind: 'error', path: child, code: errnoCode(e), message: (e as Error).message };
+        continue;
+      }
+      const isDir = st.isDirectory();
+      if (ignored(here, child, isDir)) continue;
+      if (!opts.followSymlinks) {
+        const lst = await lstat(child).catch(() => null);
+        if (lst?.isSymbolicLink()) continue;
+      }
+      if (isDir) yield* dir(child, root, here);
+      else if (st.isFile()) yield* file(child, root);
+    }
+  }
+
+  async function* file(path: string, root: string): AsyncGenerator<WalkEntry> {
+    let real = path;
+    try {
+      real = await realpath(path);
+    } catch {
+      // keep the given path; reading it will report the problem
+    }
+    if (seenFiles.has(real)) return;
+    seenFiles.add(real);
+    yield { kind: 'file', path, root };
+  }
+
+  for (const input of inputs) {
+    const abs = resolve(input);
+    let st;
+    try {
+      st = await stat(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      yield {
+        kind: 'error',
+        path: abs,
+        code: code === 'ENOENT' ? 'NOT_FOUND' : errnoCode(e),
+        message: code === 'ENOENT' ? 'no such file or folder' : (e as Error).message,
+      };
+      continue;
+    }
+    if (st.isDirectory()) yield* dir(abs, abs, extra);
+    else if (st.isFile()) yield* file(abs, dirname(abs));
+    else yield { kind: 'skip', path: abs, reason: `not a regular file (${basename(abs)})` };
+  }
+}

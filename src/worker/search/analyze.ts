@@ -1,0 +1,113 @@
+// What a candidate chunk holds of the query, read in JS from its text: which query words occur
+// (coverage, matched_terms), how close together (proximity), and where (snippet highlights). One
+// tokenisation per candidate; FTS5's own highlight()/snippet() re-run the whole MATCH per row.
+import { stem } from './query.js';
+
+const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
+const formCache = new Map<string, Form>();
+
+interface Form {
+  /** Lowercased, diacritics removed (as remove_diacritics 2 does). */
+  folded: string;
+  /** Porter stem of folded: what the index holds. */
+  stem: string;
+}
+
+/** The index's view of a word, cached: stemming every token of every candidate is the hot path. */
+export function indexForm(word: string): Form {
+  let f = formCache.get(word);
+  if (f === undefined) {
+    const folded = word.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+    f = { folded, stem: stem(folded) };
+    if (formCache.size > 200_000) formCache.clear();
+    formCache.set(word, f);
+  }
+  return f;
+}
+
+export interface QueryWord {
+  /** As typed (lowercased), for matched_terms. */
+  text: string;
+  /** Index form (stem); for a prefix word, the folded prefix as typed. */
+  form: string;
+  prefix: boolean;
+  /** idf-like weight for coverage. */
+  weight: number;
+}
+
+export interface Analysis {
+  /** Indexes into the query words that occur anywhere (title, heading or body). */
+  matched: Set<number>;
+  /** idf-weighted share of the query words present, 0..1. */
+  coverage: number;
+  /** Proximity evidence: Σ over neighbouring query-word pairs found near each other of min(weight) / distance. */
+  proximity: number;
+  /** [start, end) character ranges in the body where query words occur. */
+  spans: [number, number][];
+  /** Stem → count over title, heading and body: for feedback and its scoring. */
+  tf: Map<string, number>;
+  /** Tokens in title, heading and body (the document length bm25 uses). */
+  length: number;
+}
+
+function matches(w: QueryWord, f: Form): boolean {
+  return w.prefix ? f.folded.startsWith(w.form) : f.stem === w.form;
+}
+
+const WINDOW = 8;
+
+export function analyze(words: QueryWord[], title: string, heading: string, body: string): Analysis {
+  const matched = new Set<number>();
+  const positions: number[][] = words.map(() => []);
+  const spans: [number, number][] = [];
+  const tf = new Map<string, number>();
+  let length = 0;
+  let pos = 0;
+  for (const m of body.matchAll(TOKEN)) {
+    const form = indexForm(m[0]);
+    tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+    for (let i = 0; i < words.length; i++) {
+      if (matches(words[i]!, form)) {
+        matched.add(i);
+        positions[i]!.push(pos);
+        spans.push([m.index, m.index + m[0].length]);
+        break;
+      }
+    }
+    pos++;
+  }
+  length += pos;
+  for (const field of [title, heading]) {
+    if (!field) continue;
+    for (const m of field.matchAll(TOKEN)) {
+      const form = indexForm(m[0]);
+      tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+      length++;
+      words.forEach((w, i) => {
+        if (matches(w, form)) matched.add(i);
+      });
+    }
+  }
+  const total = words.reduce((s, w) => s + w.weight, 0);
+  let covered = 0;
+  for (const i of matched) covered += words[i]!.weight;
+
+  // Neighbouring query words (in query order) that also sit near each other in the text.
+  let proximity = 0;
+  for (let i = 0; i + 1 < words.length; i++) {
+    const a = positions[i]!;
+    const b = positions[i + 1]!;
+    if (a.length === 0 || b.length === 0) continue;
+    let best = Infinity;
+    let x = 0;
+    let y = 0;
+    while (x < a.length && y < b.length) {
+      const d = Math.abs(a[x]! - b[y]!);
+      if (d < best) best = d;
+      if (a[x]! < b[y]!) x++;
+      else y++;
+    }
+    if (best <= WINDOW) proximity += Math.min(words[i]!.weight, words[i + 1]!.weight) / best;
+  }
+  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, length };
+}

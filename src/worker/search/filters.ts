@@ -1,0 +1,63 @@
+// Search filters as SQL over `documents d`: applied inside the candidate query, never after the top-k cut.
+import picomatch from 'picomatch';
+import type { Db } from '../store/db.js';
+import type { DocType } from '../../shared/wire.js';
+
+export interface Filters {
+  tags: string[];
+  type?: DocType | undefined;
+  path?: string | undefined;
+  lang?: string | undefined;
+}
+
+export interface FilterSql {
+  /** `AND …` clauses over `d`, or ''. */
+  where: string;
+  params: unknown[];
+  /** False when nothing filters: the query can skip joining documents. */
+  active: boolean;
+}
+
+const matchers = new Map<string, (p: string) => boolean>();
+
+/** Registers `kb_path_match(glob, path)`: `*` stays within a folder, `**` crosses folders. */
+export function registerPathMatch(db: Db): void {
+  db.function('kb_path_match', { deterministic: true }, (glob: unknown, path: unknown) => {
+    if (typeof glob !== 'string' || typeof path !== 'string') return 0;
+    let m = matchers.get(glob);
+    if (!m) {
+      // A relative glob matches anywhere below a root ("notes/*.md"); an absolute one from the top.
+      const pattern = glob.startsWith('/') || glob.startsWith('**') ? glob : `**/${glob}`;
+      m = picomatch(pattern, { dot: true });
+      matchers.set(glob, m);
+    }
+    return m(path) ? 1 : 0;
+  });
+}
+
+export function filterSql(f: Filters): FilterSql {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.type) {
+    parts.push('d.type = ?');
+    params.push(f.type);
+  }
+  if (f.lang) {
+    parts.push('d.lang = ?');
+    params.push(f.lang.toLowerCase());
+  }
+  if (f.path) {
+    parts.push('kb_path_match(?, d.path)');
+    params.push(f.path);
+  }
+  if (f.tags.length > 0) {
+    parts.push(
+      `d.id IN (SELECT dt.doc_id FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+        WHERE t.name IN (${f.tags.map(() => '?').join(', ')}) GROUP BY dt.doc_id HAVING count(*) = ?)`,
+    );
+    params.push(...f.tags, f.tags.length);
+  }
+  const active = parts.length > 0;
+  parts.push("d.status = 'indexed'");
+  return { where: parts.map((p) => `AND ${p}`).join(' '), params, active };
+}

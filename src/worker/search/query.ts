@@ -1,0 +1,103 @@
+// User text → what the lexical index is asked. Nothing the user types may reach FTS5 unescaped,
+// except a query wrapped in single quotes, which is a raw FTS5 expression by design.
+import { stemmer } from 'stemmer';
+import { eng } from 'stopword';
+
+const EXTRA_STOPWORDS = ['does', 'doing', 'its', 'itself', 'shall', 'upon', 'whether', 'will', 'when', 'why', 'us', 'yet', 'thus', 'etc', 'yes', 'not', 'no', 'nor', 'so', 'just'];
+const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
+
+/** Scripts written without spaces between words, or with particles glued to words: matched by substring. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?/gu;
+
+export interface Term {
+  /** The word as the user typed it, lowercased. */
+  text: string;
+  /** Porter stem: what the index holds for it. */
+  stem: string;
+  prefix: boolean;
+}
+
+export interface ParsedQuery {
+  kind: 'empty' | 'raw' | 'terms';
+  raw?: string;
+  /** Content words (stopwords dropped unless nothing else is left). */
+  terms: Term[];
+  phrases: string[][];
+  /** Words in scripts that need substring matching. */
+  cjk: string[];
+  /** Every word typed, for matched_terms when the query is raw. */
+  words: string[];
+}
+
+export function isStopword(w: string): boolean {
+  return STOPWORDS.has(w);
+}
+
+export function stem(w: string): string {
+  return /^[a-z]+$/.test(w) ? stemmer(w) : w;
+}
+
+function words(s: string): string[] {
+  return [...s.toLowerCase().normalize('NFKC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/, '').replace(/['’]/g, ''));
+}
+
+/** Double-quoted FTS5 string: the only escape is doubling the quote. */
+export function ftsString(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuery {
+  const q = input.trim().slice(0, 4000);
+  if (q.length >= 2 && q.startsWith("'") && q.endsWith("'")) {
+    const raw = q.slice(1, -1).trim();
+    if (raw) return { kind: 'raw', raw, terms: [], phrases: [], cjk: [], words: words(raw) };
+  }
+  const phrases: string[][] = [];
+  let rest = '';
+  // Balanced "…" are phrases; an unbalanced quote is just punctuation.
+  const re = /"([^"]*)"/g;
+  let last = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(q))) {
+    rest += q.slice(last, m.index) + ' ';
+    const w = words(m[1]!);
+    if (w.length > 1) phrases.push(w);
+    else if (w.length === 1) rest += ` ${w[0]} `;
+    last = re.lastIndex;
+  }
+  rest += q.slice(last);
+  const all = words(rest);
+  const endsInWord = opts.prefix && /[\p{L}\p{N}]$/u.test(q);
+  const cjk: string[] = [];
+  const latin: string[] = [];
+  for (const w of all) (CJK.test(w) ? cjk : latin).push(w);
+  for (const p of phrases) for (const w of p) if (CJK.test(w)) cjk.push(w);
+  const content = latin.filter((w) => !STOPWORDS.has(w));
+  const chosen = content.length > 0 || phrases.length > 0 || cjk.length > 0 ? content : latin;
+  const seen = new Set<string>();
+  const terms: Term[] = [];
+  chosen.forEach((w) => {
+    const s = stem(w);
+    if (seen.has(s)) return;
+    seen.add(s);
+    terms.push({ text: w, stem: s, prefix: false });
+  });
+  // While typing, the last word is incomplete: match it as a prefix (stopword or not).
+  const lastWord = latin[latin.length - 1];
+  if (endsInWord && lastWord && all[all.length - 1] === lastWord) {
+    const existing = terms.find((t) => t.text === lastWord);
+    if (existing) existing.prefix = true;
+    else terms.push({ text: lastWord, stem: lastWord, prefix: true });
+  }
+  const kind = terms.length + phrases.length + cjk.length === 0 ? 'empty' : 'terms';
+  return { kind, terms, phrases: phrases.filter((p) => !p.some((w) => CJK.test(w))), cjk: [...new Set(cjk)], words: all };
+}
+
+/** OR of every term and phrase: bm25 ranks chunks that match more (and rarer) terms higher. */
+export function toFtsExpression(terms: { text: string; prefix: boolean }[], phrases: string[][]): string {
+  const parts: string[] = [];
+  for (const t of terms) parts.push(t.prefix ? `${ftsString(t.text)}*` : ftsString(t.text));
+  for (const p of phrases) parts.push(ftsString(p.join(' ')));
+  return parts.join(' OR ');
+}

@@ -1,0 +1,70 @@
+// The content-addressed store of originals: blobs/<2 hex>/<sha256>. Written atomically (temp file,
+// fsync, rename) so a crash leaves either the whole blob or nothing.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  pathOf(sha256: string): string {
+    return join(this.dir, sha256.slice(0, 2), sha256);
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(sha256))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  async put(sha256: string, bytes: Uint8Array): Promise<void> {
+    if (await this.has(sha256)) return;
+    const final = this.pathOf(sha256);
+    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
+    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, final);
+  }
+
+  /** Deletes every blob not in `keep`; returns how many and how many bytes were freed. */
+  async gc(keep: Set<string>): Promise<{ removed: number; bytes: number }> {
+    let removed = 0;
+    let bytes = 0;
+    let shards: string[];
+    try {
+      shards = await readdir(this.dir);
+    } catch {
+      return { removed, bytes };
+    }
+    for (const shard of shards) {
+      const shardDir = join(this.dir, shard);
+      let names: string[];
+      try {
+        names = await readdir(shardDir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        if (keep.has(name)) continue;
+        const p = join(shardDir, name);
+        try {
+          bytes += (await stat(p)).size;
+          await unlink(p);
+          removed++;
+        } catch {
+          // a blob removed concurrently is already gone
+        }
+      }
+      if ((await readdir(shardDir).catch(() => ['x'])).length === 0) await rm(shardDir, { recursive: true, force: true });
+    }
+    return { removed, bytes };
+  }
+}

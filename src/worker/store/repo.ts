@@ -1,0 +1,169 @@
+// Every SQL statement that reads or writes documents, chunks and tags. Callers own transactions.
+import type { Statement } from 'better-sqlite3';
+import type { Anchor, DocStatus, DocType } from '../../shared/wire.js';
+import type { Db } from './db.js';
+
+export interface DocRow {
+  id: string;
+  path: string;
+  root: string | null;
+  title: string;
+  type: DocType;
+  lang: string | null;
+  content_hash: string;
+  size: number;
+  mtime: number;
+  page_count: number | null;
+  duration: number | null;
+  parser_version: number;
+  status: DocStatus;
+  error: string | null;
+  original: 'copy' | 'reference';
+  added_at: number;
+  updated_at: number;
+}
+
+export interface ChunkRow {
+  rowid: number;
+  id: string;
+  doc_id: string;
+  ordinal: number;
+  title: string;
+  heading: string;
+  text: string;
+  section: string | null;
+  anchor: string;
+  chunker_version: number;
+}
+
+export interface NewChunk {
+  id: string;
+  ordinal: number;
+  title: string;
+  heading: string;
+  text: string;
+  section: string | null;
+  anchor: Anchor;
+  chunker_version: number;
+}
+
+export interface OriginalRow {
+  doc_id: string;
+  mode: 'copy' | 'reference';
+  blob: string | null;
+  sha256: string;
+}
+
+export class Repo {
+  private readonly s: Record<string, Statement>;
+
+  constructor(readonly db: Db) {
+    const p = (sql: string): Statement => db.prepare(sql);
+    this.s = {
+      docByPath: p('SELECT * FROM documents WHERE path = ?'),
+      docById: p('SELECT * FROM documents WHERE id = ?'),
+      docsByHash: p("SELECT * FROM documents WHERE content_hash = ? AND status = 'indexed'"),
+      upsertDoc: p(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration,
+          parser_version, status, error, original, added_at, updated_at)
+        VALUES (@id, @path, @root, @title, @type, @lang, @content_hash, @size, @mtime, @page_count, @duration,
+          @parser_version, @status, @error, @original, @added_at, @updated_at)
+        ON CONFLICT(id) DO UPDATE SET path = excluded.path, root = excluded.root, title = excluded.title,
+          type = excluded.type, lang = excluded.lang, content_hash = excluded.content_hash, size = excluded.size,
+          mtime = excluded.mtime, page_count = excluded.page_count, duration = excluded.duration,
+          parser_version = excluded.parser_version, status = excluded.status, error = excluded.error,
+          original = excluded.original, updated_at = excluded.updated_at`),
+      setDocError: p('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?'),
+      movePath: p('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?'),
+      deleteChunks: p('DELETE FROM chunks WHERE doc_id = ?'),
+      insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, title, heading, text, section, anchor, chunker_version)
+        VALUES (@id, @doc_id, @ordinal, @title, @heading, @text, @section, @anchor, @chunker_version)`),
+      chunkById: p('SELECT * FROM chunks WHERE id = ?'),
+      chunksOfDoc: p('SELECT * FROM chunks WHERE doc_id = ? ORDER BY ordinal'),
+      countChunks: p('SELECT count(*) AS n FROM chunks WHERE doc_id = ?'),
+      deleteDoc: p('DELETE FROM documents WHERE id = ?'),
+      insertTag: p('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO NOTHING'),
+      tagId: p('SELECT id FROM tags WHERE name = ?'),
+      linkTag: p('INSERT OR IGNORE INTO document_tags (doc_id, tag_id) VALUES (?, ?)'),
+      tagsOfDoc: p('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name'),
+      pruneTags: p('DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM document_tags)'),
+      insertError: p('INSERT INTO ingest_errors (path, code, message, at) VALUES (?, ?, ?, ?)'),
+      clearErrors: p('DELETE FROM ingest_errors WHERE path = ?'),
+      errorsOf: p('SELECT path, code, message, at FROM ingest_errors WHERE path = ? ORDER BY id'),
+      upsertOriginal: p(`INSERT INTO originals (doc_id, mode, blob, sha256) VALUES (@doc_id, @mode, @blob, @sha256)
+        ON CONFLICT(doc_id) DO UPDATE SET mode = excluded.mode, blob = excluded.blob, sha256 = excluded.sha256`),
+      originalOf: p('SELECT * FROM originals WHERE doc_id = ?'),
+      liveBlobs: p('SELECT DISTINCT blob FROM originals WHERE blob IS NOT NULL'),
+      listDocs: p(`SELECT d.*, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
+        FROM documents d ORDER BY d.path`),
+    };
+  }
+
+  docByPath(path: string): DocRow | undefined {
+    return this.s.docByPath!.get(path) as DocRow | undefined;
+  }
+  docById(id: string): DocRow | undefined {
+    return this.s.docById!.get(id) as DocRow | undefined;
+  }
+  docsByHash(hash: string): DocRow[] {
+    return this.s.docsByHash!.all(hash) as DocRow[];
+  }
+  upsertDoc(doc: DocRow): void {
+    this.s.upsertDoc!.run(doc);
+  }
+  setDocError(id: string, error: string | null): void {
+    this.s.setDocError!.run(error, Date.now(), id);
+  }
+  movePath(id: string, path: string, root: string, mtime: number): void {
+    this.s.movePath!.run(path, root, mtime, Date.now(), id);
+  }
+  replaceChunks(docId: string, chunks: NewChunk[]): void {
+    this.s.deleteChunks!.run(docId);
+    for (const c of chunks) {
+      this.s.insertChunk!.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+    }
+  }
+  chunkById(id: string): ChunkRow | undefined {
+    return this.s.chunkById!.get(id) as ChunkRow | undefined;
+  }
+  chunksOfDoc(docId: string): ChunkRow[] {
+    return this.s.chunksOfDoc!.all(docId) as ChunkRow[];
+  }
+  countChunks(docId: string): number {
+    return (this.s.countChunks!.get(docId) as { n: number }).n;
+  }
+  deleteDoc(id: string): void {
+    this.s.deleteDoc!.run(id);
+    this.s.pruneTags!.run();
+  }
+  addTags(docId: string, tags: string[]): void {
+    for (const t of tags) {
+      this.s.insertTag!.run(t);
+      const row = this.s.tagId!.get(t) as { id: number };
+      this.s.linkTag!.run(docId, row.id);
+    }
+  }
+  tagsOf(docId: string): string[] {
+    return (this.s.tagsOfDoc!.all(docId) as { name: string }[]).map((r) => r.name);
+  }
+  recordError(path: string, code: string, message: string): void {
+    this.s.insertError!.run(path, code, message, Date.now());
+  }
+  clearErrors(path: string): void {
+    this.s.clearErrors!.run(path);
+  }
+  errorsOf(path: string): { path: string; code: string; message: string; at: number }[] {
+    return this.s.errorsOf!.all(path) as { path: string; code: string; message: string; at: number }[];
+  }
+  setOriginal(o: OriginalRow): void {
+    this.s.upsertOriginal!.run(o);
+  }
+  originalOf(docId: string): OriginalRow | undefined {
+    return this.s.originalOf!.get(docId) as OriginalRow | undefined;
+  }
+  liveBlobs(): Set<string> {
+    return new Set((this.s.liveBlobs!.all() as { blob: string }[]).map((r) => r.blob));
+  }
+  listDocs(): (DocRow & { chunk_count: number })[] {
+    return this.s.listDocs!.all() as (DocRow & { chunk_count: number })[];
+  }
+}
