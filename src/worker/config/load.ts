@@ -21,7 +21,7 @@ export function defaultDataDir(): string {
 }
 
 export function globalConfigPath(): string {
-  if (process.env.KB_CONFIG) return resolve(process.env.KB_CONFIG);
+  if (process.env.KB_CONFIG) return resolve(process.env.KB_CONFIG); // empty: unset
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'kb', CONFIG_FILE);
   if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'kb', CONFIG_FILE);
   return join(xdg('XDG_CONFIG_HOME', '.config'), 'kb', CONFIG_FILE);
@@ -69,7 +69,8 @@ export async function resolveSettings(flagDataDir?: string): Promise<ResolvedSet
   const globalFile = globalConfigPath();
   const global = (await readYaml(globalFile)) ?? {};
   const fromGlobal = typeof global.data_dir === 'string' ? global.data_dir.replace(/^~(?=\/|$)/, homedir()) : undefined;
-  const dataDir = resolve(flagDataDir ?? process.env.KB_DATA_DIR ?? fromGlobal ?? defaultDataDir());
+  // An empty flag or variable means unset, not "the current folder".
+  const dataDir = resolve(flagDataDir || process.env.KB_DATA_DIR || fromGlobal || defaultDataDir());
   const localFile = join(dataDir, CONFIG_FILE);
   const local = (await readYaml(localFile)) ?? {};
   const files = [globalFile, localFile].filter((_, i) => (i === 0 ? Object.keys(global).length > 0 : Object.keys(local).length > 0));

@@ -141,7 +141,10 @@ function nodeName(n: TsNode, g: Grammar): string | null {
 }
 
 /** The first line of a symbol, moved up over the doc comments directly above it. */
-function startWithComments(n: TsNode): number {
+function startWithComments(node: TsNode): number {
+  // `export function f` / decorators: the comment sits above the wrapper, not the declaration.
+  let n = node;
+  while (n.parent && (n.parent.type === 'export_statement' || n.parent.type === 'decorated_definition')) n = n.parent;
   let start = n.startPosition.row;
   let prev = n.previousNamedSibling;
   while (prev && COMMENT_TYPES.has(prev.type) && prev.endPosition.row >= start - 1) {

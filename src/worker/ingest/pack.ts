@@ -52,7 +52,7 @@ export function packBlocks(blocks: Block[], lineLengths: (line: number) => numbe
   for (const u of units) {
     if (cur.length > 0 && curChars + u.chars > opts.target_chars && curChars >= opts.min_chars) {
       flush();
-      // Overlap: carry trailing small blocks forward.
+      // Overlap: carry trailing small blocks forward; failing that, the last lines of the last block.
       const carried: Block[] = [];
       let carriedChars = 0;
       for (let i = cur.length - 1; i >= 1; i--) {
@@ -60,6 +60,15 @@ export function packBlocks(blocks: Block[], lineLengths: (line: number) => numbe
         if (carriedChars + b.chars > opts.overlap_chars || b.atomic) break;
         carried.unshift(b);
         carriedChars += b.chars;
+      }
+      const last = cur[cur.length - 1]!;
+      if (carried.length === 0 && !last.atomic && last.endLine > last.startLine) {
+        let start = last.endLine + 1;
+        while (start - 1 > last.startLine && carriedChars + lineLengths(start - 1) + 1 <= opts.overlap_chars) {
+          start--;
+          carriedChars += lineLengths(start) + 1;
+        }
+        if (start <= last.endLine) carried.push({ startLine: start, endLine: last.endLine, chars: carriedChars, atomic: false });
       }
       if (carriedChars + u.chars > opts.max_chars) {
         carried.length = 0;

@@ -241,8 +241,8 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
   }
   let done = 0;
   for (const f of files) {
-    if (opts.signal?.aborted) break;
     opts.onProgress?.({ phase: 'ingest', done, total: files.length, path: f.path });
+    if (opts.signal?.aborted) break;
     try {
       const r = await ingestFile(ctx, f.path, f.root, tags);
       if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });

@@ -68,7 +68,7 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   }
   rest += q.slice(last);
   const all = words(rest);
-  const endsInWord = opts.prefix && /[\p{L}\p{N}]$/u.test(q);
+  const endsInWord = opts.prefix && /[\p{L}\p{N}]$/u.test(input);
   const cjk: string[] = [];
   const latin: string[] = [];
   for (const w of all) (CJK.test(w) ? cjk : latin).push(w);

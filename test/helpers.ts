@@ -1,0 +1,71 @@
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import type { ConfigInput } from '../src/shared/config.js';
+import { type Engine, openEngine } from '../src/worker/index.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A temp folder removed after the test. World-writable so CLI runs as another user can use it. */
+export async function tempDir(prefix = 'kb-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await import('node:fs/promises').then((f) => f.chmod(dir, 0o777));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes files given as { 'relative/path': content } under dir. */
+export async function writeTree(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const p = join(dir, rel);
+    await mkdir(dirname(p), { recursive: true });
+    await writeFile(p, content);
+  }
+}
+
+export async function engineIn(dataDir?: string, config: ConfigInput = {}): Promise<Engine> {
+  const dir = dataDir ?? join(await tempDir(), 'data');
+  const engine = await openEngine({ dataDir: dir, config });
+  cleanups.push(async () => engine.close());
+  return engine;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: () => Record<string, unknown>;
+}
+
+export function kb(args: string[], opts: { env?: Record<string, string>; cwd?: string; uid?: number; gid?: number } = {}): CliResult {
+  const spawnOpts: SpawnSyncOptions = {
+    cwd: opts.cwd ?? repoRoot,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {}),
+  };
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), ...args], spawnOpts);
+  const stdout = String(r.stdout ?? '');
+  return {
+    code: r.status ?? -1,
+    stdout,
+    stderr: String(r.stderr ?? ''),
+    json: () => JSON.parse(stdout) as Record<string, unknown>,
+  };
+}
+
+/** ../shared/corpora, or KB_CORPORA; null (and the caller skips with a message) when absent. */
+export function corporaDir(): string | null {
+  const dir = process.env.KB_CORPORA ?? resolve(repoRoot, '../shared/corpora');
+  return existsSync(dir) ? dir : null;
+}

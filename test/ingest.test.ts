@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineIn, tempDir, writeTree } from './helpers.js';
+
+const note = (topic: string): string => `# ${topic}\n\nThis note explains ${topic} in some detail.\n`;
+
+describe('ingest', () => {
+  it('walks folders, skipping .git, node_modules, hidden folders and ignored files', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'a.md': note('alpha'),
+      'sub/b.txt': 'bravo note',
+      'sub/c.py': 'def charlie():\n    return 1\n',
+      '.git/config.md': note('git internals'),
+      'node_modules/pkg/readme.md': note('dependency'),
+      '.hidden/secret.md': note('secret'),
+      '.gitignore': 'build/\n*.log\n',
+      'build/out.md': note('built'),
+      'debug.log': 'log line',
+      'sub/.kbignore': 'private.md\n',
+      'sub/private.md': note('private'),
+      'pic.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+      'blob.bin': new Uint8Array([0, 1, 2, 3, 0, 0, 5, 6]),
+    });
+    const engine = await engineIn();
+    const s = await engine.ingest([dir]);
+    expect(s).toMatchObject({ added: 3, updated: 0, unchanged: 0, failed: 0 });
+    const paths = engine.list().map((d) => d.path.slice(dir.length + 1)).sort();
+    expect(paths).toEqual(['a.md', 'sub/b.txt', 'sub/c.py']);
+    expect(s.skipped.map((x) => x.path.slice(dir.length + 1)).sort()).toEqual(['blob.bin', 'pic.png']);
+    expect(s.skipped.find((x) => x.path.endsWith('blob.bin'))?.reason).toMatch(/binary/);
+    expect(engine.list().map((d) => d.type).sort()).toEqual(['code', 'markdown', 'note']);
+  });
+
+  it('takes a file named explicitly even if it is hidden', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { '.notes.md': note('explicit') });
+    const engine = await engineIn();
+    expect((await engine.ingest([join(dir, '.notes.md')])).added).toBe(1);
+  });
+
+  it('is idempotent: unchanged files are skipped, edits replace chunks', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': note('alpha'), 'b.md': note('bravo') });
+    const engine = await engineIn();
+    await engine.ingest([dir]);
+    expect(await engine.ingest([dir])).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
+    await writeFile(join(dir, 'a.md'), '# alpha\n\nNow about zeppelins instead.\n');
+    expect(await engine.ingest([dir])).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
+    expect((await engine.search({ query: 'zeppelins' })).results).toHaveLength(1);
+    expect((await engine.search({ query: 'explains' })).results.map((r) => r.citation.path)).toEqual([join(dir, 'b.md')]);
+    expect(engine.list()).toHaveLength(2);
+  });
+
+  it('keeps the id and chunks of a moved file', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'old/a.md': note('moving') });
+    const engine = await engineIn();
+    await engine.ingest([dir]);
+    const before = engine.inspectDoc(join(dir, 'old/a.md'));
+    await rename(join(dir, 'old'), join(dir, 'new'));
+    const s = await engine.ingest([dir]);
+    expect(s).toMatchObject({ moved: 1, added: 0 });
+    const after = engine.inspectDoc(join(dir, 'new/a.md'));
+    expect(after.document.id).toBe(before.document.id);
+    expect(after.chunks.map((c) => c.id)).toEqual(before.chunks.map((c) => c.id));
+    const hit = (await engine.search({ query: 'moving' })).results[0];
+    expect(hit?.citation.path).toBe(join(dir, 'new/a.md'));
+  });
+
+  it('indexes a copy as its own document', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': note('twin'), 'b.md': note('twin') });
+    const engine = await engineIn();
+    expect((await engine.ingest([dir])).added).toBe(2);
+    expect((await engine.search({ query: 'twin' })).results).toHaveLength(2);
+  });
+
+  it('adds tags from --tags and front matter, and filters on them', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': '---\ntags: [Project]\n---\nshared words here\n', 'b.md': 'shared words here too\n' });
+    const engine = await engineIn();
+    await engine.ingest([dir], { tags: ['Work', ' work ', 'home'] });
+    const a = engine.list().find((d) => d.path.endsWith('a.md'))!;
+    expect(a.tags).toEqual(['home', 'project', 'work']);
+    const r = await engine.search({ query: 'shared words', tags: ['work', 'project'] });
+    expect(r.results.map((x) => x.citation.path)).toEqual([join(dir, 'a.md')]);
+    expect(r.results[0]!.source.tags).toEqual(['home', 'project', 'work']);
+  });
+
+  it('keeps a copy of the original, so a citation still opens after the file is deleted; gc removes orphans', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'keep.md': note('kept') });
+    const engine = await engineIn();
+    await engine.ingest([dir]);
+    const doc = engine.inspectDoc(join(dir, 'keep.md'));
+    expect(doc.original?.mode).toBe('copy');
+    expect(existsSync(doc.original!.blob_path!)).toBe(true);
+    await rm(join(dir, 'keep.md'));
+    expect(engine.inspectDoc(doc.document.id).original?.available).toBe(true);
+    expect(engine.list()[0]!.original_available).toBe(true);
+    expect((await engine.gc()).removed_blobs).toBe(0);
+    engine.remove(doc.document.id);
+    const gc = await engine.gc();
+    expect(gc.removed_blobs).toBe(1);
+    expect(existsSync(doc.original!.blob_path!)).toBe(false);
+  });
+
+  it('references files above copy_max_bytes and in reference mode', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'big.txt': 'large '.repeat(200), 'small.txt': 'tiny' });
+    const engine = await engineIn(undefined, { ingest: { copy_max_bytes: 100 } });
+    await engine.ingest([dir]);
+    const byName = Object.fromEntries(engine.list().map((d) => [d.path.split('/').pop(), d]));
+    expect(byName['big.txt']!.original).toBe('reference');
+    expect(byName['small.txt']!.original).toBe('copy');
+    const ref = await engineIn(undefined, { store_originals: 'reference' });
+    await ref.ingest([dir]);
+    expect(ref.list().every((d) => d.original === 'reference')).toBe(true);
+    await rm(join(dir, 'big.txt'));
+    expect(ref.list().find((d) => d.path.endsWith('big.txt'))?.original_available).toBe(false);
+  });
+
+  it('removes a folder of documents', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'x/a.md': note('a'), 'x/b.md': note('b'), 'y.md': note('y') });
+    const engine = await engineIn();
+    await engine.ingest([dir]);
+    expect(engine.remove(join(dir, 'x')).removed).toHaveLength(2);
+    expect(engine.list().map((d) => d.path)).toEqual([join(dir, 'y.md')]);
+    expect(() => engine.remove(join(dir, 'nothing'))).toThrow(/nothing indexed/);
+  });
+
+  it('does not loop on symlink cycles and follows symlinked folders once', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'real/a.md': note('looped') });
+    await symlink(join(dir, 'real'), join(dir, 'real/again'));
+    await symlink(join(dir, 'real'), join(dir, 'alias'));
+    const engine = await engineIn();
+    const s = await engine.ingest([dir]);
+    expect(s.added).toBe(1);
+    expect(s.skipped.some((x) => /loop|already visited/.test(x.reason))).toBe(true);
+  });
+
+  it('reports progress and stops when cancelled', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n${i}.md`, note(`topic${i}`)])));
+    const engine = await engineIn();
+    const ctl = new AbortController();
+    const seen: number[] = [];
+    const s = await engine.ingest([dir], {
+      signal: ctl.signal,
+      onProgress: (p) => {
+        if (p.phase !== 'ingest') return;
+        seen.push(p.done);
+        if (p.done === 5) ctl.abort();
+      },
+    });
+    expect(s.added).toBe(5);
+    expect(seen.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await engine.ingest([dir])).added).toBe(15);
+  });
+});

@@ -1,0 +1,194 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SearchResultSchema } from '../src/shared/wire.js';
+import type { Engine } from '../src/worker/index.js';
+import { openEngine } from '../src/worker/index.js';
+import { tempDir, writeTree } from './helpers.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+
+let engine: Engine;
+let dir: string;
+
+// One corpus for the whole file (read-only tests); the per-test helpers clean up only their own dirs.
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kb-search-'));
+  await writeTree(dir, {
+    'notes/git.md': [
+      '---', 'tags: [tools]', '---', '# Git', '', 'Version control notes.', '', '## Setup', '',
+      '### Linux', '', 'Installing git on Debian is done with apt-get install git.', 'Then set user.name and user.email.', '',
+      '## Branching', '', 'Create a branch with git switch -c name. Merge it back when done.',
+    ].join('\n'),
+    'notes/cooking.md': '# Bread\n\nKnead the dough for ten minutes, then let it rise for an hour in a warm place.\n',
+    'notes/travel/japan.md': '# Japan trip\n\nTokyo trains are punctual. 東京の電車は時間に正確です。\n',
+    'notes/korean.md': '# 한국어\n\n형태소 분석기는 한국어 문장을 분석합니다.\n',
+    'code/engine.ts': '/** Opens the engine. */\nexport async function openEngine(dir: string) {\n  return dir;\n}\n',
+    'notes/long.txt': 'The quick brown fox jumps over the lazy dog near the river bank at dawn.',
+    'notes/partial.txt': 'A fox was seen near the river.',
+    'notes/francais.md': '# Voyage\n\nLe train de Paris à Lyon part à huit heures du matin, il est toujours à l’heure.\n',
+  });
+  engine = await openEngine({ dataDir: join(dir, 'data'), config: {} });
+  await engine.ingest([join(dir, 'notes')], { tags: ['notes'] });
+  await engine.ingest([join(dir, 'code')]);
+  return async () => {
+    engine.close();
+    await import('node:fs/promises').then((f) => f.rm(dir, { recursive: true, force: true }));
+  };
+});
+
+describe('lexical search', () => {
+  it('finds by keyword and cites the exact lines with the heading path', async () => {
+    const r = await engine.search({ query: 'installing git', mode: 'lexical' });
+    expect(() => SearchResultSchema.parse(r)).not.toThrow();
+    const top = r.results[0]!;
+    expect(top.citation.path).toBe(join(dir, 'notes/git.md'));
+    expect(top.citation.kind).toBe('lines');
+    expect(top.citation.uri).toMatch(/#L\d+-L\d+$/);
+    expect(top.matched_terms.sort()).toEqual(['git', 'installing']);
+    expect(top.score).toBeGreaterThan(0);
+    expect(top.score).toBeLessThan(1);
+    expect(top.retrieval).toMatchObject({ method: 'lexical', lexical_rank: 1, vector_rank: null });
+    expect(top.source).toMatchObject({ type: 'markdown', tags: ['notes', 'tools'], chunk_index: 0 });
+    expect(r.total_matches).toBeGreaterThanOrEqual(1);
+    expect(r.returned).toBe(r.results.length);
+  });
+
+  it('ranks a passage holding more of a question\'s words first, and does not need all of them', async () => {
+    const r = await engine.search({ query: 'where did the fox jump over a sleepy dog by the river', mode: 'lexical' });
+    expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['long.txt', 'partial.txt']);
+  });
+
+  it('matches quoted phrases exactly', async () => {
+    const phrase = await engine.search({ query: '"lazy dog"' });
+    expect(phrase.results.map((h) => h.citation.path.split('/').pop())).toEqual(['long.txt']);
+    expect((await engine.search({ query: '"dog lazy"' })).results).toHaveLength(0);
+  });
+
+  it('runs a single-quoted query as a raw FTS5 expression, and reports a bad one clearly', async () => {
+    const r = await engine.search({ query: "'fox NOT lazy'" });
+    expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['partial.txt']);
+    await expect(engine.search({ query: "'fox AND ('" })).rejects.toMatchObject({ code: 'QUERY_INVALID' });
+  });
+
+  it('treats the last word as a prefix while typing', async () => {
+    expect((await engine.search({ query: 'bread kn', prefix: true })).results[0]?.matched_terms.sort()).toEqual(['bread', 'kn']);
+    expect((await engine.search({ query: 'kn', prefix: true })).results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));
+    // Without --prefix a two-letter fragment is a whole word, and too short for substring search.
+    expect((await engine.search({ query: 'kn' })).results).toHaveLength(0);
+  });
+
+  it('finds Korean and Japanese words inside longer runs (trigram)', async () => {
+    const ko = await engine.search({ query: '형태소 분석' });
+    expect(ko.results[0]?.citation.path).toBe(join(dir, 'notes/korean.md'));
+    expect(ko.results[0]?.snippet).toContain('형태소');
+    const ja = await engine.search({ query: '電車' });
+    expect(ja.results[0]?.citation.path).toBe(join(dir, 'notes/travel/japan.md'));
+  });
+
+  it('falls back to substrings for words the tokenizer cannot see inside', async () => {
+    const r = await engine.search({ query: 'Engine' });
+    expect(r.results[0]?.citation.path).toBe(join(dir, 'code/engine.ts'));
+    expect(r.results[0]?.citation.section).toBe('openEngine');
+  });
+
+  it('filters by type, path glob, tags and language inside the query', async () => {
+    const words = 'git OR trains OR dough OR engine OR fox';
+    const q = (extra: object) => engine.search({ query: `'${words}'`, top: 50, ...extra });
+    expect((await q({ type: 'code' })).results.map((h) => h.source.type)).toEqual(['code']);
+    expect((await q({ path: 'notes/*.md' })).results.every((h) => /notes\/[^/]+\.md$/.test(h.citation.path))).toBe(true);
+    expect((await q({ path: 'notes/*.md' })).results.some((h) => h.citation.path.includes('travel'))).toBe(false);
+    expect((await q({ path: 'notes/**/*.md' })).results.some((h) => h.citation.path.includes('travel'))).toBe(true);
+    expect((await q({ tags: ['notes', 'tools'] })).results.map((h) => h.citation.path.split('/').pop())).toEqual(['git.md']);
+    expect((await q({ tags: ['nope'] })).results).toHaveLength(0);
+    const fr = await engine.search({ query: 'train', lang: 'fr' });
+    expect(fr.results.map((h) => h.citation.path.split('/').pop())).toEqual(['francais.md']);
+    expect((await q({ type: 'code' })).total_matches).toBe(1);
+  });
+
+  it('honours --top and --threshold, and counts all matches', async () => {
+    const all = await engine.search({ query: "'fox OR git OR dough'", top: 50 });
+    expect(all.total_matches).toBe(all.results.length);
+    const one = await engine.search({ query: "'fox OR git OR dough'", top: 1 });
+    expect(one.returned).toBe(1);
+    expect(one.total_matches).toBe(all.total_matches);
+    const cut = all.results[1]!.score;
+    const th = await engine.search({ query: "'fox OR git OR dough'", top: 50, threshold: cut });
+    expect(th.results.every((h) => h.score >= cut)).toBe(true);
+    expect(th.results.length).toBeLessThan(all.results.length);
+  });
+
+  it('gives the same hits in the same order with the same scores every time', async () => {
+    const strip = (r: { took_ms: number }) => ({ ...r, took_ms: 0 });
+    const a = await engine.search({ query: 'git branch merge install', explain: true });
+    const b = await engine.search({ query: 'git branch merge install', explain: true });
+    expect(strip(b)).toEqual(strip(a));
+  });
+
+  it('keeps snippets within snippet_chars and highlights matched words', async () => {
+    const r = await engine.search({ query: 'punctual trains' });
+    const h = r.results[0]!;
+    expect(h.snippet.length).toBeLessThanOrEqual(240);
+    expect(h.snippet_highlights.length).toBeGreaterThan(0);
+    for (const [s, e] of h.snippet_highlights) expect(['trains', 'punctual']).toContain(h.snippet.slice(s, e).toLowerCase());
+  });
+
+  it('explains each hit', async () => {
+    const r = await engine.search({ query: 'git install', explain: true });
+    const x = r.results[0]!.retrieval.explain!;
+    expect(x.fts_query).toBe('"git" OR "install"');
+    expect(x.bm25_raw).toBeLessThan(0);
+    expect(x.coverage).toBe(1);
+  });
+
+  it('says in hybrid mode that vectors are unavailable, and searches lexically', async () => {
+    const r = await engine.search({ query: 'git' });
+    expect(r.mode).toBe('hybrid');
+    expect(r.vector).toMatchObject({ status: 'unavailable' });
+    expect(r.results.length).toBeGreaterThan(0);
+    const v = await engine.search({ query: 'git', mode: 'vector' });
+    expect(v.results).toEqual([]);
+    expect(v.vector?.status).toBe('unavailable');
+  });
+
+  it('survives hostile queries', async () => {
+    const hostile = [
+      '', '   ', '"', '""', "'", "''", '"unbalanced', "'unbalanced", '^', '*', ':', '(', ')', '-', '+', 'NEAR', 'AND OR NOT',
+      'a:b (c) -d +e ^f *g', 'col:git', '\\', '%', '_', '\u0000', '"a" "b" "', "'NEAR(a b'", 'x'.repeat(10_000),
+      Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' '),
+    ];
+    for (const q of hostile) {
+      try {
+        const r = await engine.search({ query: q });
+        expect(SearchResultSchema.safeParse(r).success).toBe(true);
+      } catch (e) {
+        // Only a raw FTS5 expression may be rejected, and then with a clear code.
+        expect(q.trim().startsWith("'")).toBe(true);
+        expect((e as { code: string }).code).toBe('QUERY_INVALID');
+      }
+    }
+    expect((await engine.search({ query: '' })).results).toEqual([]);
+    expect((await engine.search({ query: '  ' })).total_matches).toBe(0);
+  });
+
+  it('rejects invalid parameters with INVALID_ARGUMENT', async () => {
+    await expect(engine.search({ query: 'x', top: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(engine.search({ query: 'x', mode: 'psychic' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('search after changes', () => {
+  it('drops removed documents from results immediately', async () => {
+    const d = await tempDir();
+    await writeTree(d, { 'a.md': 'unique zebra words', 'b.md': 'other zebra words' });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      expect((await e.search({ query: 'zebra' })).total_matches).toBe(2);
+      e.remove(join(d, 'a.md'));
+      const r = await e.search({ query: 'zebra' });
+      expect(r.results.map((h) => h.citation.path)).toEqual([join(d, 'b.md')]);
+    } finally {
+      e.close();
+    }
+  });
+});
