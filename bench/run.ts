@@ -1,9 +1,13 @@
 // `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
 import { benchCranfield } from './cranfield.js';
+import { benchIngest } from './ingest.js';
+import { benchLatency } from './latency.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
   cranfield: benchCranfield,
+  ingest: benchIngest,
+  latency: benchLatency,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

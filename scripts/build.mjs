@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', 'parse-thread': 'src/worker/ingest/parse-thread.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

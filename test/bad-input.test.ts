@@ -100,14 +100,16 @@ describe('bad input never loses what is indexed', () => {
 
   it('a file deleted mid-run is reported as VANISHED', async () => {
     const { engine, dir, intact } = await withBaseline();
-    await writeTree(dir, { 'run/1.md': 'one', 'run/2.md': 'two', 'run/3.md': 'three' });
+    await writeTree(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`run/${String(i).padStart(2, '0')}.md`, `note ${i}`])));
+    const victim = join(dir, 'run/15.md');
     const s = await engine.ingest([join(dir, 'run')], {
       onProgress: (p) => {
-        if (p.phase === 'ingest' && p.path?.endsWith('2.md')) rmSync(p.path); // lands before the pipeline reads it
+        // Files are read a few ahead of the one being written; 15 is well past that when 01 is written.
+        if (p.phase === 'ingest' && p.path?.endsWith('01.md')) rmSync(victim);
       },
     });
-    expect(s).toMatchObject({ added: 2, failed: 1 });
-    expect(s.errors[0]).toMatchObject({ path: join(dir, 'run/2.md'), code: 'VANISHED' });
+    expect(s).toMatchObject({ added: 19, failed: 1 });
+    expect(s.errors[0]).toMatchObject({ path: victim, code: 'VANISHED' });
     await intact();
   });
 

@@ -31,7 +31,7 @@ describe('Markdown chunking', () => {
     expect(linux?.heading).toMatch(/^Guide > Setup( > Linux)?$/);
     const usage = doc.chunks.find((c) => c.text.includes('usage sentence number 9'));
     expect(usage?.heading).toBe('Guide > Usage');
-    expect(usage?.section).toBe('Guide > Usage');
+    
   });
 
   it('merges sections that are too small', () => {
@@ -134,11 +134,11 @@ describe('code chunking', () => {
     ].join('\n');
     const doc = await parseCode(src, 'a.ts', '.ts', 'typescript', opts);
     expectExactLines(src, doc.chunks);
-    const add = doc.chunks.find((c) => c.section === 'add');
+    const add = doc.chunks.find((c) => c.heading === 'add');
     expect(add?.anchor).toEqual({ kind: 'lines', start: 3, end: 6 });
     expect(add?.text).toContain('Adds two numbers');
-    expect(doc.chunks.find((c) => c.section === 'Store')?.anchor).toEqual({ kind: 'lines', start: 8, end: 11 });
-    expect(doc.chunks.find((c) => c.section === 'arrow')).toBeDefined();
+    expect(doc.chunks.find((c) => c.heading === 'Store')?.anchor).toEqual({ kind: 'lines', start: 8, end: 11 });
+    expect(doc.chunks.find((c) => c.heading === 'arrow')).toBeDefined();
     expect(doc.chunks.some((c) => c.text.includes('import { x }'))).toBe(true);
     expect(doc.lang).toBe('typescript');
   });
@@ -148,8 +148,8 @@ describe('code chunking', () => {
     const src = `export class Big {\n  field = 1;\n${methods.join('\n')}\n}\n`;
     const doc = await parseCode(src, 'big.ts', '.ts', 'typescript', opts);
     expectExactLines(src, doc.chunks);
-    expect(doc.chunks.find((c) => c.section === 'Big.m7')?.text).toContain('Method 7.');
-    expect(doc.chunks.find((c) => c.section === 'Big')?.text).toContain('field = 1');
+    expect(doc.chunks.find((c) => c.heading === 'Big.m7')?.text).toContain('Method 7.');
+    expect(doc.chunks.find((c) => c.heading === 'Big')?.text).toContain('field = 1');
   });
 
   it.each([
@@ -161,14 +161,14 @@ describe('code chunking', () => {
   ])('.%s: symbols %j', async (ext, lang, src, symbols) => {
     const doc = await parseCode(src, `x.${ext}`, `.${ext}`, lang, opts);
     expectExactLines(src, doc.chunks);
-    for (const s of symbols as string[]) expect(doc.chunks.map((c) => c.section)).toContain(s);
+    for (const s of symbols as string[]) expect(doc.chunks.map((c) => c.heading)).toContain(s);
   });
 
   it('attaches the leading comment to its function (Go, Rust, shell)', async () => {
     const go = await parseCode('package m\n\n// Hello says hi.\nfunc Hello() {}\n', 'a.go', '.go', 'go', opts);
-    expect(go.chunks.find((c) => c.section === 'Hello')?.text.startsWith('// Hello says hi.')).toBe(true);
+    expect(go.chunks.find((c) => c.heading === 'Hello')?.text.startsWith('// Hello says hi.')).toBe(true);
     const rs = await parseCode('/// Adds.\nfn add() {}\n', 'a.rs', '.rs', 'rust', opts);
-    expect(rs.chunks.find((c) => c.section === 'add')?.text.startsWith('/// Adds.')).toBe(true);
+    expect(rs.chunks.find((c) => c.heading === 'add')?.text.startsWith('/// Adds.')).toBe(true);
   });
 
   it('falls back to line windows for other languages', async () => {
@@ -176,6 +176,6 @@ describe('code chunking', () => {
     const doc = await parseCode(src, 'x.lua', '.lua', 'lua', opts);
     expectExactLines(src, doc.chunks);
     expect(doc.chunks.length).toBeGreaterThan(1);
-    for (const c of doc.chunks) expect(c.section).toBeNull();
+    for (const c of doc.chunks) expect(c.heading).toBe('');
   });
 });

@@ -13,6 +13,7 @@ import {
   type SearchParams,
   type SearchResult,
 } from '../shared/wire.js';
+import type { ParsePool } from './ingest/parse-pool.js';
 import { BlobStore } from './store/blobs.js';
 import { type Db, openDb, schemaVersion } from './store/db.js';
 import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
@@ -73,6 +74,8 @@ export class Engine {
   readonly blobs: BlobStore;
   private readonly searcher: Searcher;
   private closed = false;
+  /** Parse threads, started on the first ingest and kept until close. */
+  private parser?: ParsePool;
 
   constructor(
     readonly dataDir: string,
@@ -87,9 +90,10 @@ export class Engine {
 
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
     if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
-    const { ingestPaths } = await import('./ingest/pipeline.js');
+    const { ingestPaths, createParsePool } = await import('./ingest/pipeline.js');
+    this.parser ??= createParsePool();
     try {
-      return await ingestPaths({ repo: this.repo, blobs: this.blobs, config: this.config }, paths, opts);
+      return await ingestPaths({ repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser }, paths, opts);
     } finally {
       this.searcher.lexical.invalidate();
     }
@@ -199,8 +203,12 @@ export class Engine {
       return r === 'ok' ? `ok (schema ${schemaVersion(this.db)})` : { status: 'fail', detail: r };
     });
     check('full-text index', () => {
-      this.db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+      this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')").run();
       this.db.prepare("INSERT INTO chunks_tri(chunks_tri, rank) VALUES ('integrity-check', 1)").run();
+      const n = (sql: string): number => (this.db.prepare(sql).get() as { n: number }).n;
+      const chunks = n('SELECT count(*) AS n FROM chunks');
+      const indexed = n('SELECT count(*) AS n FROM chunks_fts');
+      if (indexed !== chunks) return { status: 'fail', detail: `${chunks} chunks but ${indexed} in the word index` };
       return 'words and trigram indexes agree with the chunks';
     });
     const docs = this.repo.listDocs();
@@ -233,6 +241,7 @@ export class Engine {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    void this.parser?.close();
     try {
       this.db.pragma('optimize');
     } catch {

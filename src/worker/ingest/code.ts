@@ -234,7 +234,7 @@ function chunkBySymbols(lines: Lines, symbols: Symbol[], opts: ChunkingOptions):
     const pieces = packBlocks(windowBlocks(lines, start, end, opts), (l) => lines.length(l), opts);
     for (const p of pieces) {
       for (const t of pieceTexts(lines, p, opts)) {
-        out.push({ text: t.text, heading, section: heading || null, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
+        out.push({ text: t.text, heading, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
       }
     }
   };
@@ -247,7 +247,7 @@ function chunkBySymbols(lines: Lines, symbols: Symbol[], opts: ChunkingOptions):
     if (text.length > opts.max_chars * 2) {
       glue(s.startLine, s.endLine, label); // a huge function: windows that all carry its name
     } else {
-      out.push({ text, heading: label, section: label, anchor: { kind: 'lines', start: s.startLine, end: s.endLine } });
+      out.push({ text, heading: label, anchor: { kind: 'lines', start: s.startLine, end: s.endLine } });
     }
     cursor = s.endLine + 1;
   }

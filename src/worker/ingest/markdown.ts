@@ -114,7 +114,6 @@ function chunkSections(sections: Section[], lines: Lines, opts: ChunkingOptions)
   for (const g of groups) {
     const path = g[0]!.path;
     const heading = path.join(' > ');
-    const section = path.length > 0 ? heading : null;
     const pieces = packBlocks(
       g.flatMap((s) => s.blocks),
       (l) => lines.length(l),
@@ -122,7 +121,7 @@ function chunkSections(sections: Section[], lines: Lines, opts: ChunkingOptions)
     );
     for (const p of pieces) {
       for (const t of pieceTexts(lines, p, opts)) {
-        out.push({ text: t.text, heading, section, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
+        out.push({ text: t.text, heading, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
       }
     }
   }

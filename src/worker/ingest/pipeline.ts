@@ -8,11 +8,8 @@ import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { DocRow, NewChunk, Repo } from '../store/repo.js';
-import { parseCode } from './code.js';
 import { decodeText, detect, type Detected } from './detect.js';
-import { detectLanguage } from './language.js';
-import { parseMarkdown } from './markdown.js';
-import { parseNote } from './text.js';
+import { ParsePool } from './parse-pool.js';
 import { CHUNKER_VERSION, PARSER_VERSION, type ParsedDocument } from './types.js';
 import { walk } from './walk.js';
 
@@ -26,9 +23,27 @@ interface Ctx {
   repo: Repo;
   blobs: BlobStore;
   config: Config;
+  parser: ParsePool;
+}
+
+export function createParsePool(): ParsePool {
+  return new ParsePool();
 }
 
 type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
+
+/** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
+type Prepared = { skip: string } | { commit: () => Outcome };
+
+/** Files read and parsed ahead of the one being written: overlaps file I/O with index writes. */
+const READ_AHEAD = 4;
+/**
+ * Documents are written in batches: one outer transaction for up to this long, each document inside it
+ * its own savepoint (better-sqlite3 nests transactions that way). A document stays all-or-nothing, a
+ * failing one rolls back alone, and commits (and FTS5 segment flushes) happen a few times a second
+ * instead of once per file. A crash loses at most the last batch, which the next run simply redoes.
+ */
+const BATCH_MS = 200;
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
@@ -63,17 +78,10 @@ function fsError(e: unknown, path: string): KbError {
   return new KbError('UNREADABLE', `cannot read ${path}: ${(e as Error).message}`);
 }
 
-async function parse(d: Extract<Detected, { kind: 'text' }>, text: string, path: string, config: Config): Promise<ParsedDocument> {
+async function parse(ctx: Ctx, d: Extract<Detected, { kind: 'text' }>, text: string, path: string): Promise<ParsedDocument> {
   const name = basename(path);
   try {
-    switch (d.type) {
-      case 'markdown':
-        return parseMarkdown(text, name.replace(/\.[^.]+$/, ''), config.chunking);
-      case 'code':
-        return await parseCode(text, name, extname(path).toLowerCase(), d.lang ?? 'text', config.chunking);
-      case 'note':
-        return parseNote(text, name, config.chunking);
-    }
+    return await ctx.parser.parse({ type: d.type, text, name, ext: extname(path).toLowerCase(), lang: d.lang, chunking: ctx.config.chunking });
   } catch (e) {
     throw new KbError('PARSE_FAILED', `could not parse ${name} as ${d.type}: ${(e as Error).message}`, { cause: e });
   }
@@ -88,17 +96,15 @@ function chunkIds(docId: string, parsed: ParsedDocument): NewChunk[] {
     return {
       id: sha256(`${docId}\u0000${key}\u0000${n}`).slice(0, 24),
       ordinal,
-      title: parsed.title,
       heading: c.heading,
       text: c.text,
-      section: c.section,
       anchor: c.anchor,
       chunker_version: CHUNKER_VERSION,
     };
   });
 }
 
-async function ingestFile(ctx: Ctx, path: string, root: string, tags: string[]): Promise<Outcome | { skip: string }> {
+async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[]): Promise<Prepared> {
   const { repo, blobs, config } = ctx;
   let st;
   let head: Uint8Array;
@@ -127,29 +133,40 @@ async function ingestFile(ctx: Ctx, path: string, root: string, tags: string[]):
   const now = Date.now();
 
   if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
-    repo.db.transaction(() => {
-      repo.addTags(existing.id, tags);
-      if (existing.error) repo.setDocError(existing.id, null);
-      repo.clearErrors(path);
-    })();
-    return 'unchanged';
+    // A lost copy of the original (see BlobStore) is written again while the file is at hand.
+    const orig = repo.originalOf(existing.id);
+    if (orig?.blob && !(await blobs.has(orig.blob))) await blobs.put(orig.blob, bytes);
+    return {
+      commit: () => {
+        repo.db.transaction(() => {
+          repo.addTags(existing.id, tags);
+          if (existing.error) repo.setDocError(existing.id, null);
+          repo.clearErrors(path);
+        })();
+        return 'unchanged';
+      },
+    };
   }
 
   if (!existing) {
     // A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks.
     for (const cand of repo.docsByHash(hash)) {
       if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
-      repo.db.transaction(() => {
-        repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
-        repo.addTags(cand.id, tags);
-        repo.clearErrors(path);
-      })();
-      return 'moved';
+      return {
+        commit: () => {
+          repo.db.transaction(() => {
+            repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
+            repo.addTags(cand.id, tags);
+            repo.clearErrors(path);
+          })();
+          return 'moved';
+        },
+      };
     }
   }
 
   const { text } = decodeText(bytes);
-  const parsed = await parse(detected, text, path, config);
+  const parsed = await parse(ctx, detected, text, path);
   const docId = existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20);
   const copy = config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes;
   if (copy) await blobs.put(hash, bytes);
@@ -159,7 +176,7 @@ async function ingestFile(ctx: Ctx, path: string, root: string, tags: string[]):
     root,
     title: parsed.title,
     type: parsed.type,
-    lang: parsed.lang ?? detectLanguage(text),
+    lang: parsed.lang,
     content_hash: hash,
     size: st.size,
     mtime: Math.floor(st.mtimeMs),
@@ -173,14 +190,18 @@ async function ingestFile(ctx: Ctx, path: string, root: string, tags: string[]):
     updated_at: now,
   };
   const chunks = chunkIds(docId, parsed);
-  repo.db.transaction(() => {
-    repo.upsertDoc(doc);
-    repo.replaceChunks(docId, chunks);
-    repo.addTags(docId, normalizeTags([...parsed.tags, ...tags]));
-    repo.setOriginal({ doc_id: docId, mode: copy ? 'copy' : 'reference', blob: copy ? hash : null, sha256: hash });
-    repo.clearErrors(path);
-  })();
-  return existing ? 'updated' : 'added';
+  return {
+    commit: () => {
+      repo.db.transaction(() => {
+        repo.upsertDoc(doc);
+        repo.replaceChunks(docId, chunks);
+        repo.addTags(docId, normalizeTags([...parsed.tags, ...tags]));
+        repo.setOriginal({ doc_id: docId, mode: copy ? 'copy' : 'reference', blob: copy ? hash : null, sha256: hash });
+        repo.clearErrors(path);
+      })();
+      return existing ? 'updated' : 'added';
+    },
+  };
 }
 
 function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
@@ -240,11 +261,31 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
     opts.onProgress?.({ phase: 'scan', done: files.length, total: 0 });
   }
   let done = 0;
+  const ahead: Promise<Prepared>[] = [];
+  let next = 0;
+  const db = ctx.repo.db;
+  let batchStarted = 0;
+  const commitBatch = (): void => {
+    if (db.inTransaction) db.exec('COMMIT');
+  };
+  try {
   for (const f of files) {
+    if (!db.inTransaction) {
+      db.exec('BEGIN IMMEDIATE');
+      batchStarted = performance.now();
+    }
+    while (ahead.length < READ_AHEAD && next < files.length) {
+      const n = files[next++]!;
+      const p = prepareFile(ctx, n.path, n.root, tags);
+      p.catch(() => undefined); // handled when its turn comes
+      ahead.push(p);
+    }
+    const prepared = ahead.shift()!;
     opts.onProgress?.({ phase: 'ingest', done, total: files.length, path: f.path });
     if (opts.signal?.aborted) break;
     try {
-      const r = await ingestFile(ctx, f.path, f.root, tags);
+      const p = await prepared;
+      const r = 'skip' in p ? p : p.commit();
       if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
       else if (r === 'moved') {
         summary.moved++;
@@ -261,6 +302,10 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
       }
     }
     done++;
+    if (performance.now() - batchStarted > BATCH_MS) commitBatch();
+  }
+  } finally {
+    commitBatch();
   }
   opts.onProgress?.({ phase: 'ingest', done, total: files.length });
   summary.took_ms = Math.round(performance.now() - started);

@@ -14,7 +14,6 @@ export function chunkPlainText(lines: Lines, opts: ChunkingOptions, heading = ''
     pieceTexts(lines, p, opts).map((t) => ({
       text: t.text,
       heading,
-      section: heading || null,
       anchor: { kind: 'lines' as const, start: t.startLine, end: t.endLine },
     })),
   );

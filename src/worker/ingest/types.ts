@@ -3,10 +3,8 @@ import type { Anchor, DocType } from '../../shared/wire.js';
 /** What a parser hands to the store: chunk text plus the exact span it came from. */
 export interface ParsedChunk {
   text: string;
-  /** Heading path ("Setup > Linux") or symbol path; '' when there is none. */
+  /** Heading path ("Setup > Linux") or symbol path ("Store.get"), shown after § in citations; '' when none. */
   heading: string;
-  /** Short label shown after § in citations; usually the last heading or the symbol name. */
-  section: string | null;
   anchor: Anchor;
 }
 

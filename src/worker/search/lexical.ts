@@ -117,7 +117,7 @@ export class LexicalSearcher {
   }
 
   texts(rowids: number[]): ChunkText[] {
-    const st = this.prep('SELECT title, heading, text FROM chunks WHERE rowid = ?');
+    const st = this.prep('SELECT d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ?');
     return rowids.map((r) => (st.get(r) as ChunkText | undefined) ?? { title: '', heading: '', text: '' });
   }
 

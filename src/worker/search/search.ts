@@ -23,7 +23,7 @@ interface HitRow {
   doc_id: string;
   ordinal: number;
   text: string;
-  section: string | null;
+  heading: string;
   anchor: string;
   path: string;
   title: string;
@@ -44,7 +44,7 @@ export class Searcher {
     private readonly config: Config,
   ) {
     this.lexical = new LexicalSearcher(db, config);
-    this.hitRow = db.prepare(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.section, c.anchor,
+    this.hitRow = db.prepare(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.heading, c.anchor,
         d.path, d.title, d.type, d.original
       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ?`);
     this.tagsStmt = db.prepare('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name');
@@ -127,7 +127,7 @@ export class Searcher {
       snippet: snippet.text,
       snippet_highlights: snippet.highlights,
       matched_terms: h.matched,
-      citation: makeCitation(row.path, anchor, row.section ?? undefined),
+      citation: makeCitation(row.path, anchor, row.heading || undefined),
       source: { title: row.title, type: row.type, tags, chunk_index: row.ordinal, total_chunks: total, original: row.original },
     };
   }

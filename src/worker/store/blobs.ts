@@ -1,5 +1,7 @@
 // The content-addressed store of originals: blobs/<2 hex>/<sha256>. Written atomically (temp file,
-// fsync, rename) so a crash leaves either the whole blob or nothing.
+// rename) so a crash leaves either the whole blob or nothing. Like the index (WAL, synchronous=NORMAL),
+// it is not fsynced per file: the user's own file is still on disk at ingest time, and a blob lost to
+// a power cut is written again by the next ingest of that file (doctor reports it meanwhile).
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,7 +29,6 @@ export class BlobStore {
     const fh = await open(tmp, 'wx', 0o600);
     try {
       await fh.writeFile(bytes);
-      await fh.sync();
     } finally {
       await fh.close();
     }

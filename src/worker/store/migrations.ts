@@ -43,10 +43,9 @@ CREATE TABLE chunks (
   id              TEXT NOT NULL UNIQUE,
   doc_id          TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
   ordinal         INTEGER NOT NULL,
-  title           TEXT NOT NULL,
+  -- heading path or symbol path; also the citation's section label
   heading         TEXT NOT NULL,
   text            TEXT NOT NULL,
-  section         TEXT,
   anchor          TEXT NOT NULL,
   chunker_version INTEGER NOT NULL
 ) STRICT;
@@ -82,9 +81,10 @@ CREATE TABLE originals (
 ) STRICT;
 CREATE INDEX originals_blob ON originals(blob);
 
+-- Contentless: bm25 needs only the index, and the title lives once in documents. Rows are deleted by rowid.
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   title, heading, text,
-  content = 'chunks', content_rowid = 'rowid',
+  content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
@@ -98,18 +98,21 @@ CREATE VIRTUAL TABLE chunks_tri USING fts5(
   tokenize = 'trigram', detail = 'none'
 );
 
+-- Documents are written before their chunks, so the title read here is the current one.
 CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts(rowid, title, heading, text) VALUES (new.rowid, new.title, new.heading, new.text);
+  INSERT INTO chunks_fts(rowid, title, heading, text)
+    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text);
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
-  INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text) VALUES ('delete', old.rowid, old.title, old.heading, old.text);
+  DELETE FROM chunks_fts WHERE rowid = old.rowid;
   INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
 END;
-CREATE TRIGGER chunks_au AFTER UPDATE OF title, heading, text ON chunks BEGIN
-  INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text) VALUES ('delete', old.rowid, old.title, old.heading, old.text);
+CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
+  DELETE FROM chunks_fts WHERE rowid = old.rowid;
   INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
-  INSERT INTO chunks_fts(rowid, title, heading, text) VALUES (new.rowid, new.title, new.heading, new.text);
+  INSERT INTO chunks_fts(rowid, title, heading, text)
+    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text);
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 `,

@@ -28,10 +28,8 @@ export interface ChunkRow {
   id: string;
   doc_id: string;
   ordinal: number;
-  title: string;
   heading: string;
   text: string;
-  section: string | null;
   anchor: string;
   chunker_version: number;
 }
@@ -39,10 +37,8 @@ export interface ChunkRow {
 export interface NewChunk {
   id: string;
   ordinal: number;
-  title: string;
   heading: string;
   text: string;
-  section: string | null;
   anchor: Anchor;
   chunker_version: number;
 }
@@ -75,8 +71,8 @@ export class Repo {
       setDocError: p('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?'),
       movePath: p('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?'),
       deleteChunks: p('DELETE FROM chunks WHERE doc_id = ?'),
-      insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, title, heading, text, section, anchor, chunker_version)
-        VALUES (@id, @doc_id, @ordinal, @title, @heading, @text, @section, @anchor, @chunker_version)`),
+      insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
+        VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version)`),
       chunkById: p('SELECT * FROM chunks WHERE id = ?'),
       chunksOfDoc: p('SELECT * FROM chunks WHERE doc_id = ? ORDER BY ordinal'),
       countChunks: p('SELECT count(*) AS n FROM chunks WHERE doc_id = ?'),

@@ -1,0 +1,85 @@
+// Parsing runs on worker threads so that the engine's own thread only reads files and writes the
+// index: on two cores, parsing one file overlaps writing the previous one, and the engine's message
+// loop stays free for searches. Falls back to parsing in-thread when no thread can be started.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ParsedDocument } from './types.js';
+import { type ParseRequest, parseText } from './parse.js';
+
+interface Pending {
+  resolve: (d: ParsedDocument) => void;
+  reject: (e: Error) => void;
+}
+
+/** Where the thread's code is: bundled next to the CLI in dist/, or the TypeScript source run through tsx. */
+function threadEntry(): { url: URL; execArgv: string[] } | null {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return { url: new URL('./parse-thread.ts', here), execArgv: ['--import', 'tsx'] };
+  for (const rel of ['./parse-thread.js', '../parse-thread.js']) {
+    const url = new URL(rel, here);
+    if (existsSync(fileURLToPath(url))) return { url, execArgv: [] };
+  }
+  return null;
+}
+
+export class ParsePool {
+  private readonly workers: { w: Worker; busy: number }[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private broken = false;
+
+  constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
+
+  private start(): void {
+    const entry = threadEntry();
+    if (!entry) {
+      this.broken = true;
+      return;
+    }
+    for (let i = 0; i < this.size; i++) {
+      const w = new Worker(entry.url, { execArgv: entry.execArgv });
+      const slot = { w, busy: 0 };
+      w.on('message', (m: { id: number; doc?: ParsedDocument; error?: string }) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        slot.busy--;
+        if (slot.busy === 0) w.unref(); // an idle pool must not keep the process alive
+        if (!p) return;
+        if (m.doc) p.resolve(m.doc);
+        else p.reject(new Error(m.error ?? 'parse thread failed'));
+      });
+      w.on('error', (e) => this.fail(e));
+      w.on('exit', (code) => {
+        if (code !== 0) this.fail(new Error(`parse thread exited with code ${code}`));
+      });
+      w.unref();
+      this.workers.push(slot);
+    }
+  }
+
+  /** A crashed thread fails what it was doing; later work parses in-thread. */
+  private fail(e: Error): void {
+    this.broken = true;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  async parse(req: ParseRequest): Promise<ParsedDocument> {
+    if (this.workers.length === 0 && !this.broken) this.start();
+    if (this.broken) return parseText(req);
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (slot.busy++ === 0) slot.w.ref();
+      slot.w.postMessage({ id, req });
+    });
+  }
+
+  async close(): Promise<void> {
+    const ws = this.workers.splice(0);
+    await Promise.all(ws.map((s) => s.w.terminate()));
+  }
+}
