@@ -34,7 +34,7 @@ async function corpusIndex(model: TextModel): Promise<{ dataDir: string; chunks:
 }
 
 /** A realistic mix: keywords, typing with a prefix, phrases, filters, and a few full questions. */
-function queries(model: TextModel, n: number): SearchParams[] {
+export function queries(model: TextModel, n: number): SearchParams[] {
   const rng = new Rng(1234);
   const words = model.vocabulary.filter((w) => w.length >= 4);
   const out: SearchParams[] = [];

@@ -113,6 +113,8 @@ export const SearchResultSchema = z.object({
   mode: SearchModeSchema,
   results: z.array(SearchHitSchema),
   total_matches: z.number().int().nonnegative(),
+  /** Present and true when total_matches is estimated (queries mixing rare and very common words). */
+  total_matches_estimated: z.boolean().optional(),
   returned: z.number().int().nonnegative(),
   took_ms: z.number().nonnegative(),
   lexical: ComponentStatusSchema.optional(),

@@ -46,6 +46,8 @@ export interface Analysis {
   spans: [number, number][];
   /** Stem → count over title, heading and body: for feedback and its scoring. */
   tf: Map<string, number>;
+  /** Stem → count with the bm25 field weights applied (title×w, heading×w, body×1), as FTS5 counts. */
+  wtf: Map<string, number>;
   /** Tokens in title, heading and body (the document length bm25 uses). */
   length: number;
 }
@@ -56,16 +58,29 @@ function matches(w: QueryWord, f: Form): boolean {
 
 const WINDOW = 8;
 
-export function analyze(words: QueryWord[], title: string, heading: string, body: string): Analysis {
+export interface FieldWeights {
+  title: number;
+  heading: number;
+  body: number;
+}
+
+/** `weights` null: skip the per-stem counts (only feedback and deferred common terms need them). */
+export function analyze(words: QueryWord[], title: string, heading: string, body: string, weights: FieldWeights | null = { title: 1, heading: 1, body: 1 }): Analysis {
   const matched = new Set<number>();
   const positions: number[][] = words.map(() => []);
   const spans: [number, number][] = [];
   const tf = new Map<string, number>();
+  const wtf = new Map<string, number>();
+  const w = weights ?? { title: 0, heading: 0, body: 0 };
+  const count = weights !== null;
   let length = 0;
   let pos = 0;
   for (const m of body.matchAll(TOKEN)) {
     const form = indexForm(m[0]);
-    tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+    if (count) {
+      tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+      wtf.set(form.stem, (wtf.get(form.stem) ?? 0) + w.body);
+    }
     for (let i = 0; i < words.length; i++) {
       if (matches(words[i]!, form)) {
         matched.add(i);
@@ -77,11 +92,14 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     pos++;
   }
   length += pos;
-  for (const field of [title, heading]) {
+  for (const [field, fw] of [[title, w.title], [heading, w.heading]] as const) {
     if (!field) continue;
     for (const m of field.matchAll(TOKEN)) {
       const form = indexForm(m[0]);
-      tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+      if (count) {
+        tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+        wtf.set(form.stem, (wtf.get(form.stem) ?? 0) + fw);
+      }
       length++;
       words.forEach((w, i) => {
         if (matches(w, form)) matched.add(i);
@@ -109,5 +127,5 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     }
     if (best <= WINDOW) proximity += Math.min(words[i]!.weight, words[i + 1]!.weight) / best;
   }
-  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, length };
+  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, wtf, length };
 }

@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { type QueryWord, analyze } from './analyze.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterSql } from './filters.js';
-import { type ParsedQuery, type Term, toFtsExpression } from './query.js';
+import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
 
 export interface LexicalHit {
   rowid: number;
@@ -26,25 +26,39 @@ export interface LexicalHit {
 export interface LexicalResult {
   hits: LexicalHit[];
   total: number;
+  /** True when `total` is estimated from term frequencies rather than counted. */
+  totalEstimated: boolean;
   ftsQuery: string | null;
   /** How the hits were found; 'substring' uses the trigram index. */
   strategy: 'fts' | 'substring' | 'raw' | 'none';
 }
 
-const NONE: LexicalResult = { hits: [], total: 0, ftsQuery: null, strategy: 'none' };
+const NONE: LexicalResult = { hits: [], total: 0, totalEstimated: false, ftsQuery: null, strategy: 'none' };
 /** Re-ranking looks this deep, so a chunk just below the cut can still rise into the results. */
-const RERANK_DEPTH = 40;
+const RERANK_DEPTH = 20;
 /** Long questions re-rank deeper: feedback can lift a hit from further down. */
-const FEEDBACK_DEPTH = 100;
+const FEEDBACK_DEPTH = 50;
 const SUBSTRING_CAP = 5000;
+/**
+ * A term in more chunks than this (1%, at least 1,000) is "common": it does not drive candidate generation when the query
+ * has a rarer term (the MaxScore idea). FTS5 scores bm25 for every row a term matches, so one common
+ * word would cost tens of milliseconds; its contribution is added in JS for the candidates instead.
+ * A chunk that holds only common words of a query that also has rare ones is not a candidate; such a
+ * chunk would rank below the ones holding the rare words almost always.
+ */
+const COMMON_MIN = 1000;
+const DF_SAMPLE_MIN_CHUNKS = 20_000;
+const DF_SLICES = 32;
+const DF_SAMPLE_ENOUGH = 32;
+/** Counting more rows than this for total_matches costs more than the search: estimate instead. */
+const EXACT_COUNT_MAX = 5000;
+const COMMON_SHARE = 0.01;
+const K1 = 1.2;
+const B = 0.75;
 const FTS_OPERATORS = new Set(['and', 'or', 'not', 'near']);
 
 function normalise(raw: number): number {
   return -raw / (1 + Math.abs(raw));
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 interface Candidate {
@@ -62,6 +76,8 @@ export class LexicalSearcher {
   private readonly stmts = new Map<string, Statement>();
   private chunkCount: number | null = null;
   private avgLen: number | null = null;
+  private rowidRange: { lo: number; hi: number } | null = null;
+  private readonly dfCache = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -86,6 +102,8 @@ export class LexicalSearcher {
   invalidate(): void {
     this.chunkCount = null;
     this.avgLen = null;
+    this.rowidRange = null;
+    this.dfCache.clear();
   }
 
   /** Average tokens per chunk over all columns, from FTS5's own statistics record. */
@@ -100,15 +118,48 @@ export class LexicalSearcher {
     return this.avgLen;
   }
 
-  /** Document frequency of index terms (stems), from the FTS vocabulary. */
+  /**
+   * Document frequency of index terms (stems), cached until the next write. fts5vocab counts a term's
+   * documents by walking its whole doclist, which costs milliseconds for a common word; so on a big
+   * index a term is first counted inside a 1/32 slice of the rowids (FTS5 seeks there), and a term
+   * that is common there gets the scaled-up estimate (within a few percent: it only sets weights).
+   */
   docFreq(stems: string[]): Map<string, number> {
     const out = new Map<string, number>();
-    if (stems.length === 0) return out;
-    const rows = this.prep(`SELECT term, doc FROM chunks_vocab WHERE term IN (${stems.map(() => '?').join(',')})`).all(
-      ...stems,
-    ) as { term: string; doc: number }[];
-    for (const r of rows) out.set(r.term, r.doc);
+    const exact = this.prep('SELECT doc FROM chunks_vocab WHERE term = ?');
+    const big = this.n() >= DF_SAMPLE_MIN_CHUNKS;
+    const range = big ? this.rowids() : null;
+    for (const stem of stems) {
+      let df = this.dfCache.get(stem);
+      if (df === undefined) {
+        if (range) {
+          const inSlice = (
+            this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid >= ? AND rowid < ?').get(
+              ftsString(stem),
+              BigInt(range.lo),
+              BigInt(range.hi),
+            ) as { n: number }
+          ).n;
+          if (inSlice >= DF_SAMPLE_ENOUGH) df = Math.round(inSlice * DF_SLICES);
+        }
+        df ??= ((exact.get(stem) as { doc: number } | undefined)?.doc ?? 0);
+        this.dfCache.set(stem, df);
+      }
+      if (df > 0) out.set(stem, df);
+    }
     return out;
+  }
+
+  /** The middle 1/DF_SLICES of the rowid range. */
+  private rowids(): { lo: number; hi: number } {
+    if (!this.rowidRange) {
+      const r = this.prep('SELECT min(rowid) AS lo, max(rowid) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
+      const lo = r.lo ?? 0;
+      const span = Math.max(1, Math.ceil(((r.hi ?? 0) - lo + 1) / DF_SLICES));
+      const start = lo + Math.floor(((r.hi ?? 0) - lo) / 2);
+      this.rowidRange = { lo: start, hi: start + span };
+    }
+    return this.rowidRange;
   }
 
   idf(df: number): number {
@@ -116,9 +167,15 @@ export class LexicalSearcher {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** Title, heading and text of many chunks in one query, in the order asked. */
   texts(rowids: number[]): ChunkText[] {
-    const st = this.prep('SELECT d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ?');
-    return rowids.map((r) => (st.get(r) as ChunkText | undefined) ?? { title: '', heading: '', text: '' });
+    if (rowids.length === 0) return [];
+    const rows = this.prep(
+      `SELECT c.rowid AS rowid, d.title AS title, c.heading AS heading, c.text AS text
+       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(rowids)) as (ChunkText & { rowid: number })[];
+    const byRow = new Map(rows.map((r) => [r.rowid, r]));
+    return rowids.map((r) => byRow.get(r) ?? { title: '', heading: '', text: '' });
   }
 
   search(q: ParsedQuery, filters: Filters, limit: number): LexicalResult {
@@ -153,7 +210,7 @@ export class LexicalSearcher {
     // Without filters, skip the joins: every chunk in the index belongs to an indexed document.
     const sql = f.active
       ? `SELECT f.rowid AS rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw
-         FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
+         FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
          WHERE chunks_fts MATCH ? ${f.where} ORDER BY raw, f.rowid LIMIT ?`
       : `SELECT rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw FROM chunks_fts
          WHERE chunks_fts MATCH ? ORDER BY raw, rowid LIMIT ?`;
@@ -167,14 +224,13 @@ export class LexicalSearcher {
   private count(expr: string, filters: Filters): number {
     const f = filterSql(filters);
     const sql = f.active
-      ? `SELECT count(*) AS n FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
+      ? `SELECT count(*) AS n FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
          WHERE chunks_fts MATCH ? ${f.where}`
       : 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?';
     return (this.prep(sql).get(expr, ...(f.active ? f.params : [])) as { n: number }).n;
   }
 
-  private queryWords(terms: Term[], phrases: string[][]): QueryWord[] {
-    const df = this.docFreq(terms.filter((t) => !t.prefix).map((t) => t.stem));
+  private queryWords(terms: Term[], phrases: string[][], df: Map<string, number>): QueryWord[] {
     const words: QueryWord[] = terms.map((t) => ({
       text: t.text,
       form: t.prefix ? t.text : t.stem,
@@ -187,17 +243,52 @@ export class LexicalSearcher {
 
   private ranked(terms: Term[], phrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
     const s = this.config.search;
-    const expr = toFtsExpression(terms, phrases);
-    const depth = Math.max(limit, feedback ? FEEDBACK_DEPTH : RERANK_DEPTH);
-    const cands = this.candidates(expr, filters, depth);
-    const total = cands.length < depth ? cands.length : this.count(expr, filters);
-    const words = this.queryWords(terms, phrases);
-    const phraseWords = new Set(phrases.flat());
+    const n = this.n();
+    const df = this.docFreq(terms.filter((t) => !t.prefix).map((t) => t.stem));
+    const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
+    const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
+    // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
+    // the query has no complete word that can; otherwise it just re-ranks (coverage and proximity).
+    const complete = terms.filter((t) => !t.prefix && !isCommon(t));
+    const canDefer = complete.length > 0 || phrases.length > 0;
+    const deferred = canDefer ? terms.filter((t) => isCommon(t)) : [];
+    const drivers = canDefer ? complete : terms;
+    const expr = toFtsExpression(drivers, phrases);
     const multi = terms.length + phrases.length > 1;
+    // One word: coverage and proximity cannot reorder anything, so bm25's own top is the answer.
+    const depth = Math.max(limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
+    const cands = this.candidates(expr, filters, depth);
+    let total: number;
+    let totalEstimated = false;
+    if (cands.length < depth) {
+      total = cands.length;
+      // Chunks holding only deferred (common) words are not candidates; their number is estimated.
+      if (deferred.length > 0) {
+        const missAll = deferred.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
+        total = Math.round(total + (n - total) * (1 - missAll));
+        totalEstimated = true;
+      }
+    } else {
+      const searched = [...drivers.filter((t) => !t.prefix), ...deferred];
+      const sumDf = searched.reduce((acc, t) => acc + (df.get(t.stem) ?? 0), 0);
+      const exactOk = deferred.length === 0 && (sumDf <= EXACT_COUNT_MAX || drivers.some((t) => t.prefix) || phrases.length > 0);
+      if (exactOk) total = this.count(expr, filters);
+      else {
+        // Chunks holding at least one word, words assumed independent; never below what was seen.
+        const missAll = searched.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
+        total = Math.max(cands.length, Math.round(n * (1 - missAll) * (filters.tags.length || filters.type || filters.path || filters.lang ? 0.5 : 1)));
+        totalEstimated = true;
+      }
+    }
+    const words = this.queryWords(terms, phrases, df);
+    const phraseWords = new Set(phrases.flat());
     const texts = this.texts(cands.map((c) => c.rowid));
-    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text));
-    const adjusted = cands.map((c, i) =>
-      multi ? c.raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : c.raw,
+    const needCounts = deferred.length > 0 || feedback;
+    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, needCounts ? s.weights : null));
+    const avg = deferred.length > 0 || feedback ? this.avgLength() : 1;
+    const raws = cands.map((c, i) => c.raw - deferred.reduce((sum, t) => sum + this.bm25(analyses[i]!, t.stem, df.get(t.stem) ?? 0, avg), 0));
+    const adjusted = raws.map((raw, i) =>
+      multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
     if (feedback && cands.length >= 3) {
       const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
@@ -205,7 +296,6 @@ export class LexicalSearcher {
       if (model.length > 0) {
         // RM3 interpolation, in bm25 units: the query's terms carry (1 - λ), the expansion model λ.
         const mix = (s.feedback_weight / (1 - s.feedback_weight)) * terms.length;
-        const avg = this.avgLength();
         analyses.forEach((a, i) => {
           adjusted[i] = adjusted[i]! - mix * expansionScore(model, a, avg);
         });
@@ -218,7 +308,7 @@ export class LexicalSearcher {
       return {
         rowid: c.rowid,
         score: normalise(adjusted[i]!),
-        bm25: c.raw,
+        bm25: raws[i]!,
         coverage: multi ? a.coverage : null,
         proximity: multi ? a.proximity : null,
         matched,
@@ -226,7 +316,15 @@ export class LexicalSearcher {
       };
     });
     hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-    return { hits: hits.slice(0, limit), total, ftsQuery: expr, strategy: 'fts' };
+    return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: expr, strategy: 'fts' };
+  }
+
+  /** One term's bm25 for an analysed chunk, as FTS5 computes it (negative: lower is better). */
+  private bm25(a: { wtf: Map<string, number>; length: number }, stem: string, df: number, avg: number): number {
+    const tf = a.wtf.get(stem);
+    if (!tf) return 0;
+    const idf = Math.max(1e-6, Math.log((this.n() - df + 0.5) / (df + 0.5)));
+    return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * a.length) / Math.max(1, avg)));
   }
 
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {
@@ -249,17 +347,21 @@ export class LexicalSearcher {
         spans: a.spans,
       };
     });
-    return { hits, total, ftsQuery: expr, strategy: 'raw' };
+    return { hits, total, totalEstimated: false, ftsQuery: expr, strategy: 'raw' };
   }
 
   /** Substring matching on the trigram index: a hit scores the idf of the words it contains. */
   private substring(words: string[], filters: Filters, limit: number): LexicalResult {
     const f = filterSql(filters);
-    const sql = `SELECT t.rowid AS rowid FROM chunks_tri t JOIN chunks c ON c.rowid = t.rowid JOIN documents d ON d.id = c.doc_id
-      WHERE t.text LIKE ? ESCAPE '\\' ${f.where} LIMIT ${SUBSTRING_CAP}`;
+    // No ESCAPE clause: with one, SQLite cannot hand LIKE to the trigram index and scans every chunk.
+    // Query words are letters and digits only (query.ts), so they hold no LIKE wildcards anyway.
+    const sql = f.active
+      ? `SELECT t.rowid AS rowid FROM chunks_tri t CROSS JOIN chunks c ON c.rowid = t.rowid CROSS JOIN documents d ON d.id = c.doc_id
+         WHERE t.text LIKE ? ${f.where} LIMIT ${SUBSTRING_CAP}`
+      : `SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT ${SUBSTRING_CAP}`;
     const byRow = new Map<number, { score: number; matched: string[] }>();
-    for (const w of words) {
-      const rows = this.prep(sql).all(`%${escapeLike(w)}%`, ...f.params) as { rowid: number }[];
+    for (const w of words.filter((x) => !/[%_\\]/.test(x))) {
+      const rows = this.prep(sql).all(`%${w}%`, ...(f.active ? f.params : [])) as { rowid: number }[];
       const idf = this.idf(rows.length);
       for (const r of rows) {
         const e = byRow.get(r.rowid) ?? { score: 0, matched: [] };
@@ -279,7 +381,7 @@ export class LexicalSearcher {
       matched: e.matched,
       spans: substringSpans(texts[i]!.text, e.matched),
     }));
-    return { hits, total: byRow.size, ftsQuery: null, strategy: 'substring' };
+    return { hits, total: byRow.size, totalEstimated: false, ftsQuery: null, strategy: 'substring' };
   }
 }
 
@@ -307,7 +409,7 @@ function merge(a: LexicalResult, b: LexicalResult, limit: number): LexicalResult
     }
   }
   const hits = [...byRow.values()].sort((x, y) => y.score - x.score || x.rowid - y.rowid).slice(0, limit);
-  return { hits, total: Math.max(a.total, b.total, hits.length), ftsQuery: a.ftsQuery, strategy: 'fts' };
+  return { hits, total: Math.max(a.total, b.total, hits.length), totalEstimated: a.totalEstimated, ftsQuery: a.ftsQuery, strategy: 'fts' };
 }
 
 /** SQLite/FTS5 varints: big-endian 7-bit groups, a 9th byte carries 8 bits. */

@@ -35,7 +35,7 @@ export const VECTOR_UNAVAILABLE = 'no embedding model is installed yet; search i
 
 export class Searcher {
   readonly lexical: LexicalSearcher;
-  private readonly hitRow: Statement;
+  private readonly hitRows: Statement;
   private readonly tagsStmt: Statement;
   private readonly totalStmt: Statement;
 
@@ -44,11 +44,14 @@ export class Searcher {
     private readonly config: Config,
   ) {
     this.lexical = new LexicalSearcher(db, config);
-    this.hitRow = db.prepare(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.heading, c.anchor,
+    // Hits are hydrated with one query per kind of fact, not one per hit.
+    this.hitRows = db.prepare(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.heading, c.anchor,
         d.path, d.title, d.type, d.original
-      FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ?`);
-    this.tagsStmt = db.prepare('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name');
-    this.totalStmt = db.prepare('SELECT count(*) AS n FROM chunks WHERE doc_id = ?');
+      FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`);
+    this.tagsStmt = db.prepare(`SELECT dt.doc_id, t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+      WHERE dt.doc_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`);
+    this.totalStmt = db.prepare(`SELECT doc_id, count(*) AS n FROM chunks
+      WHERE doc_id IN (SELECT value FROM json_each(?)) GROUP BY doc_id`);
   }
 
   search(input: SearchParams): SearchResult {
@@ -77,13 +80,14 @@ export class Searcher {
     const lex = this.lexical.search(q, filters, p.top);
     let hits = lex.hits;
     if (p.threshold !== undefined) hits = hits.filter((h) => h.score >= p.threshold!);
-    const results = hits.map((h, i) => this.hydrate(h, i + 1, lex, p.explain));
+    const results = this.hydrate(hits, lex, p.explain);
     return {
       schema_version: SCHEMA_VERSION,
       query: p.query,
       mode: p.mode,
       results,
       total_matches: lex.total,
+      ...(lex.totalEstimated ? { total_matches_estimated: true } : {}),
       returned: results.length,
       took_ms: round(performance.now() - started),
       lexical: { status: 'ok' },
@@ -91,45 +95,65 @@ export class Searcher {
     };
   }
 
-  private hydrate(h: LexicalHit, rank: number, lex: LexicalResult, explain: boolean): SearchHit {
-    const row = this.hitRow.get(h.rowid) as HitRow | undefined;
-    if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
-    const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars);
-    const anchor = JSON.parse(row.anchor) as Anchor;
-    const tags = (this.tagsStmt.all(row.doc_id) as { name: string }[]).map((r) => r.name);
-    const total = (this.totalStmt.get(row.doc_id) as { n: number }).n;
-    return {
-      rank,
-      chunk_id: row.id,
-      doc_id: row.doc_id,
-      score: h.score,
-      retrieval: {
-        method: 'lexical',
-        lexical_rank: rank,
-        lexical_score: h.score,
-        vector_rank: null,
-        vector_score: null,
-        fusion_score: null,
-        ...(explain
-          ? {
-              explain: {
-                lexical_share: 1,
-                vector_share: null,
-                bm25_raw: h.bm25,
-                coverage: h.coverage,
-                proximity: h.proximity,
-                fts_query: lex.ftsQuery ?? `substring: ${h.matched.join(', ')}`,
-              },
-            }
-          : {}),
-      },
-      text: row.text,
-      snippet: snippet.text,
-      snippet_highlights: snippet.highlights,
-      matched_terms: h.matched,
-      citation: makeCitation(row.path, anchor, row.heading || undefined),
-      source: { title: row.title, type: row.type, tags, chunk_index: row.ordinal, total_chunks: total, original: row.original },
-    };
+  private hydrate(hits: LexicalHit[], lex: LexicalResult, explain: boolean): SearchHit[] {
+    if (hits.length === 0) return [];
+    const rows = new Map(
+      (this.hitRows.all(JSON.stringify(hits.map((h) => h.rowid))) as HitRow[]).map((r) => [r.rowid, r]),
+    );
+    const docIds = JSON.stringify([...new Set([...rows.values()].map((r) => r.doc_id))]);
+    const tags = new Map<string, string[]>();
+    for (const t of this.tagsStmt.all(docIds) as { doc_id: string; name: string }[]) {
+      const list = tags.get(t.doc_id) ?? [];
+      list.push(t.name);
+      tags.set(t.doc_id, list);
+    }
+    const totals = new Map((this.totalStmt.all(docIds) as { doc_id: string; n: number }[]).map((r) => [r.doc_id, r.n]));
+    return hits.map((h, i) => {
+      const row = rows.get(h.rowid);
+      if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
+      const rank = i + 1;
+      const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars);
+      const anchor = JSON.parse(row.anchor) as Anchor;
+      return {
+        rank,
+        chunk_id: row.id,
+        doc_id: row.doc_id,
+        score: h.score,
+        retrieval: {
+          method: 'lexical',
+          lexical_rank: rank,
+          lexical_score: h.score,
+          vector_rank: null,
+          vector_score: null,
+          fusion_score: null,
+          ...(explain
+            ? {
+                explain: {
+                  lexical_share: 1,
+                  vector_share: null,
+                  bm25_raw: h.bm25,
+                  coverage: h.coverage,
+                  proximity: h.proximity,
+                  fts_query: lex.ftsQuery ?? `substring: ${h.matched.join(', ')}`,
+                },
+              }
+            : {}),
+        },
+        text: row.text,
+        snippet: snippet.text,
+        snippet_highlights: snippet.highlights,
+        matched_terms: h.matched,
+        citation: makeCitation(row.path, anchor, row.heading || undefined),
+        source: {
+          title: row.title,
+          type: row.type,
+          tags: tags.get(row.doc_id) ?? [],
+          chunk_index: row.ordinal,
+          total_chunks: totals.get(row.doc_id) ?? 1,
+          original: row.original,
+        },
+      };
+    });
   }
 }
 
