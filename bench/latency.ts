@@ -10,7 +10,7 @@ import { benchDir, corporaDir, freshDir, percentile, repoRoot, type BenchResult 
 
 const TARGET_CHUNKS = 100_000;
 const NOTE_BYTES = 5 * 1024;
-const STAMP = 'corpus-v2';
+const STAMP = 'corpus-v3'; // bump when the index format changes
 
 /** The 100k-chunk index, built once and kept in .bench/corpus100k (delete it to rebuild). */
 async function corpusIndex(model: TextModel): Promise<{ dataDir: string; chunks: number }> {

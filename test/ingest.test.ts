@@ -34,6 +34,16 @@ describe('ingest', () => {
     expect(engine.list().map((d) => d.type).sort()).toEqual(['code', 'markdown', 'note']);
   });
 
+  it("never indexes kb's own data folder, even inside an ingested folder", async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': note('own data') });
+    const engine = await engineIn(join(dir, 'kb-data'));
+    await engine.ingest([dir]);
+    const s = await engine.ingest([dir]);
+    expect(engine.list().map((d) => d.path)).toEqual([join(dir, 'a.md')]);
+    expect(s.skipped.some((x) => x.path === join(dir, 'kb-data'))).toBe(true);
+  });
+
   it('takes a file named explicitly even if it is hidden', async () => {
     const dir = await tempDir();
     await writeTree(dir, { '.notes.md': note('explicit') });

@@ -93,7 +93,8 @@ export class Engine {
     const { ingestPaths, createParsePool } = await import('./ingest/pipeline.js');
     this.parser ??= createParsePool();
     try {
-      return await ingestPaths({ repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser }, paths, opts);
+      const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir };
+      return await ingestPaths(ctx, paths, opts);
     } finally {
       this.searcher.lexical.invalidate();
     }

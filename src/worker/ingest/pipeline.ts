@@ -24,6 +24,7 @@ interface Ctx {
   blobs: BlobStore;
   config: Config;
   parser: ParsePool;
+  dataDir: string;
 }
 
 export function createParsePool(): ParsePool {
@@ -139,7 +140,7 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[])
     return {
       commit: () => {
         repo.db.transaction(() => {
-          repo.addTags(existing.id, tags);
+          if (repo.addTags(existing.id, tags) > 0) repo.refreshFts(existing.id);
           if (existing.error) repo.setDocError(existing.id, null);
           repo.clearErrors(path);
         })();
@@ -156,7 +157,7 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[])
         commit: () => {
           repo.db.transaction(() => {
             repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
-            repo.addTags(cand.id, tags);
+            if (repo.addTags(cand.id, tags) > 0) repo.refreshFts(cand.id);
             repo.clearErrors(path);
           })();
           return 'moved';
@@ -194,8 +195,9 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[])
     commit: () => {
       repo.db.transaction(() => {
         repo.upsertDoc(doc);
-        repo.replaceChunks(docId, chunks);
+        // Tags before chunks: the chunk trigger indexes the document's tags as filter tokens.
         repo.addTags(docId, normalizeTags([...parsed.tags, ...tags]));
+        repo.replaceChunks(docId, chunks);
         repo.setOriginal({ doc_id: docId, mode: copy ? 'copy' : 'reference', blob: copy ? hash : null, sha256: hash });
         repo.clearErrors(path);
       })();
@@ -251,7 +253,8 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
     took_ms: 0,
   };
   const files: { path: string; root: string }[] = [];
-  for await (const e of walk(paths, { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks })) {
+  const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, exclude: [ctx.dataDir] };
+  for await (const e of walk(paths, walkOpts)) {
     if (e.kind === 'file') files.push(e);
     else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
     else {

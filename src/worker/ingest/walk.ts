@@ -19,6 +19,8 @@ interface Matcher {
 export interface WalkOptions {
   ignore: string[];
   followSymlinks: boolean;
+  /** Folders never entered: kb's own data dir, so its stored copies are not indexed again. */
+  exclude?: string[];
 }
 
 async function loadIgnore(dir: string): Promise<Matcher | null> {
@@ -49,6 +51,8 @@ function errnoCode(e: unknown): string {
 
 export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator<WalkEntry> {
   const visitedDirs = new Set<string>();
+  const excluded = new Set<string>();
+  for (const x of opts.exclude ?? []) excluded.add(await realpath(x).catch(() => resolve(x)));
   const seenFiles = new Set<string>();
   const extra: Matcher[] = opts.ignore.length > 0 ? [{ base: '/', ig: ignore().add(opts.ignore) }] : [];
 
@@ -58,6 +62,10 @@ export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator
       real = await realpath(path);
     } catch (e) {
       yield { kind: 'error', path, code: errnoCode(e), message: (e as Error).message };
+      return;
+    }
+    if (excluded.has(real)) {
+      yield { kind: 'skip', path, reason: "kb's own data folder" };
       return;
     }
     if (visitedDirs.has(real)) {

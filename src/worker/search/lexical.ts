@@ -8,7 +8,7 @@ import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type QueryWord, analyze } from './analyze.js';
 import { expansionModel, expansionScore } from './feedback.js';
-import { type Filters, filterSql } from './filters.js';
+import { type Filters, filterFts, filterSql, pathFilterSql } from './filters.js';
 import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
 
 export interface LexicalHit {
@@ -202,32 +202,43 @@ export class LexicalSearcher {
 
   private weightsSql(): string {
     const w = this.config.search.weights;
-    return `${w.title}, ${w.heading}, ${w.body}`;
+    return `${w.title}, ${w.heading}, ${w.body}, 0`; // meta (filter tokens) never scores
+  }
+
+  /** The MATCH expression with the type/lang/tag filters folded in; null when no chunk can match. */
+  private withFilters(expr: string, filters: Filters): string | null {
+    const ff = filterFts(this.db, filters);
+    if (ff.impossible) return null;
+    return ff.clause ? `(${expr}) AND ${ff.clause}` : expr;
   }
 
   private candidates(expr: string, filters: Filters, limit: number): Candidate[] {
-    const f = filterSql(filters);
-    // Without filters, skip the joins: every chunk in the index belongs to an indexed document.
-    const sql = f.active
+    const match = this.withFilters(expr, filters);
+    if (match === null) return [];
+    const p = pathFilterSql(filters);
+    // FTS first, always: a path glob is checked only on rows the index already matched.
+    const sql = p.active
       ? `SELECT f.rowid AS rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw
          FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
-         WHERE chunks_fts MATCH ? ${f.where} ORDER BY raw, f.rowid LIMIT ?`
+         WHERE chunks_fts MATCH ? ${p.where} ORDER BY raw, f.rowid LIMIT ?`
       : `SELECT rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw FROM chunks_fts
          WHERE chunks_fts MATCH ? ORDER BY raw, rowid LIMIT ?`;
     try {
-      return this.prep(sql).all(expr, ...(f.active ? f.params : []), limit) as Candidate[];
+      return this.prep(sql).all(match, ...p.params, limit) as Candidate[];
     } catch (e) {
       throw new KbError('QUERY_INVALID', `the search expression is not valid: ${(e as Error).message.replace(/^fts5: /, '')}`);
     }
   }
 
   private count(expr: string, filters: Filters): number {
-    const f = filterSql(filters);
-    const sql = f.active
+    const match = this.withFilters(expr, filters);
+    if (match === null) return 0;
+    const p = pathFilterSql(filters);
+    const sql = p.active
       ? `SELECT count(*) AS n FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
-         WHERE chunks_fts MATCH ? ${f.where}`
+         WHERE chunks_fts MATCH ? ${p.where}`
       : 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?';
-    return (this.prep(sql).get(expr, ...(f.active ? f.params : [])) as { n: number }).n;
+    return (this.prep(sql).get(match, ...p.params) as { n: number }).n;
   }
 
   private queryWords(terms: Term[], phrases: string[][], df: Map<string, number>): QueryWord[] {

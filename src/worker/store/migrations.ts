@@ -82,8 +82,10 @@ CREATE TABLE originals (
 CREATE INDEX originals_blob ON originals(blob);
 
 -- Contentless: bm25 needs only the index, and the title lives once in documents. Rows are deleted by rowid.
+-- meta holds filter tokens (kbtype<n>, kblang<hex>0, kbtag<id>) so filters run inside MATCH as doclist
+-- intersections; bm25 gives it weight 0. Tokens end in a digit so the porter stemmer leaves them alone.
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  title, heading, text,
+  title, heading, text, meta,
   content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -98,21 +100,32 @@ CREATE VIRTUAL TABLE chunks_tri USING fts5(
   tokenize = 'trigram', detail = 'none'
 );
 
--- Documents are written before their chunks, so the title read here is the current one.
+-- Documents and their tags are written before their chunks, so title and meta read here are current.
 CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts(rowid, title, heading, text)
-    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text);
+  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
+    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text,
+      (SELECT 'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
+        WHEN 'image' THEN 5 WHEN 'audio' THEN 6 ELSE 0 END
+      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
+      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
+     FROM documents d WHERE d.id = new.doc_id));
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
   DELETE FROM chunks_fts WHERE rowid = old.rowid;
   INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
 END;
+-- Also fired by "UPDATE chunks SET heading = heading" to refresh meta after a document's tags change.
 CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
   DELETE FROM chunks_fts WHERE rowid = old.rowid;
   INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
-  INSERT INTO chunks_fts(rowid, title, heading, text)
-    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text);
+  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
+    VALUES (new.rowid, (SELECT title FROM documents WHERE id = new.doc_id), new.heading, new.text,
+      (SELECT 'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
+        WHEN 'image' THEN 5 WHEN 'audio' THEN 6 ELSE 0 END
+      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
+      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
+     FROM documents d WHERE d.id = new.doc_id));
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 `,

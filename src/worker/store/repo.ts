@@ -80,6 +80,7 @@ export class Repo {
       insertTag: p('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO NOTHING'),
       tagId: p('SELECT id FROM tags WHERE name = ?'),
       linkTag: p('INSERT OR IGNORE INTO document_tags (doc_id, tag_id) VALUES (?, ?)'),
+      refreshFts: p('UPDATE chunks SET heading = heading WHERE doc_id = ?'),
       tagsOfDoc: p('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name'),
       pruneTags: p('DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM document_tags)'),
       insertError: p('INSERT INTO ingest_errors (path, code, message, at) VALUES (?, ?, ?, ?)'),
@@ -131,12 +132,19 @@ export class Repo {
     this.s.deleteDoc!.run(id);
     this.s.pruneTags!.run();
   }
-  addTags(docId: string, tags: string[]): void {
+  /** Links tags to a document; returns how many were new. */
+  addTags(docId: string, tags: string[]): number {
+    let added = 0;
     for (const t of tags) {
       this.s.insertTag!.run(t);
       const row = this.s.tagId!.get(t) as { id: number };
-      this.s.linkTag!.run(docId, row.id);
+      added += this.s.linkTag!.run(docId, row.id).changes;
     }
+    return added;
+  }
+  /** Re-indexes a document's chunks so their filter tokens (tags) are current. */
+  refreshFts(docId: string): void {
+    this.s.refreshFts!.run(docId);
   }
   tagsOf(docId: string): string[] {
     return (this.s.tagsOfDoc!.all(docId) as { name: string }[]).map((r) => r.name);
