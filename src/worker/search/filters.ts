@@ -20,18 +20,22 @@ export interface FilterSql {
 
 const matchers = new Map<string, (p: string) => boolean>();
 
-/** Registers `kb_path_match(glob, path)`: `*` stays within a folder, `**` crosses folders. */
+/** `*` stays within a folder, `**` crosses folders; a relative glob ("notes/*.md") matches anywhere below a root. */
+export function pathMatcher(glob: string): (path: string) => boolean {
+  let m = matchers.get(glob);
+  if (!m) {
+    const pattern = glob.startsWith('/') || glob.startsWith('**') ? glob : `**/${glob}`;
+    m = picomatch(pattern, { dot: true });
+    matchers.set(glob, m);
+  }
+  return m;
+}
+
+/** Registers `kb_path_match(glob, path)` for SQL that filters documents by path. */
 export function registerPathMatch(db: Db): void {
   db.function('kb_path_match', { deterministic: true }, (glob: unknown, path: unknown) => {
     if (typeof glob !== 'string' || typeof path !== 'string') return 0;
-    let m = matchers.get(glob);
-    if (!m) {
-      // A relative glob matches anywhere below a root ("notes/*.md"); an absolute one from the top.
-      const pattern = glob.startsWith('/') || glob.startsWith('**') ? glob : `**/${glob}`;
-      m = picomatch(pattern, { dot: true });
-      matchers.set(glob, m);
-    }
-    return m(path) ? 1 : 0;
+    return pathMatcher(glob)(path) ? 1 : 0;
   });
 }
 
@@ -88,9 +92,12 @@ export function filterFts(db: Db, f: Filters): FtsFilter {
   return { clause: parts.length > 0 ? parts.map((p) => `meta : ${p}`).join(' AND ') : null, impossible: false };
 }
 
-/** The path glob, the one filter FTS5 cannot express, as SQL over `d`. */
-export function pathFilterSql(f: Filters): FilterSql {
+/**
+ * The path glob, the one filter FTS5 cannot express: the ids of the matching documents (`docIds`,
+ * resolved once per glob by the caller) checked per candidate row as `c.doc_id IN (…)`.
+ */
+export function pathFilterSql(f: Filters, docIds: (glob: string) => string[]): FilterSql {
   return f.path
-    ? { where: "AND kb_path_match(?, d.path) AND d.status = 'indexed'", params: [f.path], active: true }
+    ? { where: 'AND c.doc_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(docIds(f.path))], active: true }
     : { where: '', params: [], active: false };
 }

@@ -8,7 +8,7 @@ import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type QueryWord, analyze } from './analyze.js';
 import { expansionModel, expansionScore } from './feedback.js';
-import { type Filters, filterFts, filterSql, pathFilterSql } from './filters.js';
+import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
 import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
 
 export interface LexicalHit {
@@ -78,6 +78,7 @@ export class LexicalSearcher {
   private avgLen: number | null = null;
   private rowidRange: { lo: number; hi: number } | null = null;
   private readonly dfCache = new Map<string, number>();
+  private readonly pathCache = new Map<string, string[]>();
 
   constructor(
     private readonly db: Db,
@@ -104,7 +105,20 @@ export class LexicalSearcher {
     this.avgLen = null;
     this.rowidRange = null;
     this.dfCache.clear();
+    this.pathCache.clear();
   }
+
+  /** Ids of the indexed documents whose path matches a glob, cached until the next write. */
+  private pathDocIds = (glob: string): string[] => {
+    let ids = this.pathCache.get(glob);
+    if (!ids) {
+      const m = pathMatcher(glob);
+      const rows = this.prep("SELECT id, path FROM documents WHERE status = 'indexed'").all() as { id: string; path: string }[];
+      ids = rows.filter((r) => m(r.path)).map((r) => r.id);
+      this.pathCache.set(glob, ids);
+    }
+    return ids;
+  };
 
   /** Average tokens per chunk over all columns, from FTS5's own statistics record. */
   avgLength(): number {
@@ -215,11 +229,11 @@ export class LexicalSearcher {
   private candidates(expr: string, filters: Filters, limit: number): Candidate[] {
     const match = this.withFilters(expr, filters);
     if (match === null) return [];
-    const p = pathFilterSql(filters);
+    const p = pathFilterSql(filters, this.pathDocIds);
     // FTS first, always: a path glob is checked only on rows the index already matched.
     const sql = p.active
       ? `SELECT f.rowid AS rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw
-         FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
+         FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid
          WHERE chunks_fts MATCH ? ${p.where} ORDER BY raw, f.rowid LIMIT ?`
       : `SELECT rowid, bm25(chunks_fts, ${this.weightsSql()}) AS raw FROM chunks_fts
          WHERE chunks_fts MATCH ? ORDER BY raw, rowid LIMIT ?`;
@@ -233,9 +247,9 @@ export class LexicalSearcher {
   private count(expr: string, filters: Filters): number {
     const match = this.withFilters(expr, filters);
     if (match === null) return 0;
-    const p = pathFilterSql(filters);
+    const p = pathFilterSql(filters, this.pathDocIds);
     const sql = p.active
-      ? `SELECT count(*) AS n FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
+      ? `SELECT count(*) AS n FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid
          WHERE chunks_fts MATCH ? ${p.where}`
       : 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?';
     return (this.prep(sql).get(match, ...p.params) as { n: number }).n;
@@ -261,9 +275,21 @@ export class LexicalSearcher {
     // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
     // the query has no complete word that can; otherwise it just re-ranks (coverage and proximity).
     const complete = terms.filter((t) => !t.prefix && !isCommon(t));
-    const canDefer = complete.length > 0 || phrases.length > 0;
-    const deferred = canDefer ? terms.filter((t) => isCommon(t)) : [];
-    const drivers = canDefer ? complete : terms;
+    const whole = terms.filter((t) => !t.prefix);
+    let drivers: Term[];
+    let deferred: Term[];
+    if (complete.length > 0 || phrases.length > 0) {
+      drivers = complete;
+      deferred = terms.filter(isCommon);
+    } else if (whole.length > 0 && terms.length > 1) {
+      // Every word is common: the rarest one finds the candidates, the others re-rank them.
+      const rarest = whole.reduce((a, b) => ((df.get(a.stem) ?? 0) <= (df.get(b.stem) ?? 0) ? a : b));
+      drivers = [rarest];
+      deferred = whole.filter((t) => t !== rarest);
+    } else {
+      drivers = terms;
+      deferred = [];
+    }
     const expr = toFtsExpression(drivers, phrases);
     const multi = terms.length + phrases.length > 1;
     // One word: coverage and proximity cannot reorder anything, so bm25's own top is the answer.
