@@ -176,6 +176,24 @@ describe('lexical search', () => {
   });
 });
 
+describe('small collections', () => {
+  it('still score and order by a word that every document contains', async () => {
+    // Robertson's idf (FTS5's) is zero for a word in half the documents or more.
+    const d = await tempDir();
+    await writeTree(d, { 'a.md': 'git once', 'b.md': 'git git git, and more git here', 'c.md': 'git also' });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      const r = await e.search({ query: 'git' });
+      expect(r.results).toHaveLength(3);
+      expect(r.results[0]!.citation.path).toBe(join(d, 'b.md'));
+      for (const h of r.results) expect(h.score).toBeGreaterThan(0.1);
+    } finally {
+      e.close();
+    }
+  });
+});
+
 describe('search after changes', () => {
   it('drops removed documents from results immediately', async () => {
     const d = await tempDir();

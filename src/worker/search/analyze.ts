@@ -44,10 +44,10 @@ export interface Analysis {
   proximity: number;
   /** [start, end) character ranges in the body where query words occur. */
   spans: [number, number][];
-  /** Stem → count over title, heading and body: for feedback and its scoring. */
+  /** Stem → count over title, heading and body, for feedback; empty unless asked for. */
   tf: Map<string, number>;
-  /** Stem → count with the bm25 field weights applied (title×w, heading×w, body×1), as FTS5 counts. */
-  wtf: Map<string, number>;
+  /** Per query word: its count with the bm25 field weights applied (title×w, heading×w, body×w), as FTS5 counts. */
+  wordTf: number[];
   /** Tokens in title, heading and body (the document length bm25 uses). */
   length: number;
 }
@@ -64,26 +64,30 @@ export interface FieldWeights {
   body: number;
 }
 
-/** `weights` null: skip the per-stem counts (only feedback and deferred common terms need them). */
-export function analyze(words: QueryWord[], title: string, heading: string, body: string, weights: FieldWeights | null = { title: 1, heading: 1, body: 1 }): Analysis {
+/** `allCounts`: also count every stem (feedback needs them; plain scoring only needs the query's words). */
+export function analyze(
+  words: QueryWord[],
+  title: string,
+  heading: string,
+  body: string,
+  weights: FieldWeights = { title: 1, heading: 1, body: 1 },
+  allCounts = true,
+): Analysis {
   const matched = new Set<number>();
   const positions: number[][] = words.map(() => []);
   const spans: [number, number][] = [];
   const tf = new Map<string, number>();
-  const wtf = new Map<string, number>();
-  const w = weights ?? { title: 0, heading: 0, body: 0 };
-  const count = weights !== null;
+  const wordTf = words.map(() => 0);
+  const w = weights;
   let length = 0;
   let pos = 0;
   for (const m of body.matchAll(TOKEN)) {
     const form = indexForm(m[0]);
-    if (count) {
-      tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
-      wtf.set(form.stem, (wtf.get(form.stem) ?? 0) + w.body);
-    }
+    if (allCounts) tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
     for (let i = 0; i < words.length; i++) {
       if (matches(words[i]!, form)) {
         matched.add(i);
+        wordTf[i]! += w.body;
         positions[i]!.push(pos);
         spans.push([m.index, m.index + m[0].length]);
         break;
@@ -96,13 +100,13 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     if (!field) continue;
     for (const m of field.matchAll(TOKEN)) {
       const form = indexForm(m[0]);
-      if (count) {
-        tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
-        wtf.set(form.stem, (wtf.get(form.stem) ?? 0) + fw);
-      }
+      if (allCounts) tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
       length++;
-      words.forEach((w, i) => {
-        if (matches(w, form)) matched.add(i);
+      words.forEach((q, i) => {
+        if (matches(q, form)) {
+          matched.add(i);
+          wordTf[i]! += fw;
+        }
       });
     }
   }
@@ -127,5 +131,5 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     }
     if (best <= WINDOW) proximity += Math.min(words[i]!.weight, words[i + 1]!.weight) / best;
   }
-  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, wtf, length };
+  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, wordTf, length };
 }

@@ -6,7 +6,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
-import { type QueryWord, analyze } from './analyze.js';
+import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
 import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
@@ -320,10 +320,21 @@ export class LexicalSearcher {
     const words = this.queryWords(terms, phrases, df);
     const phraseWords = new Set(phrases.flat());
     const texts = this.texts(cands.map((c) => c.rowid));
-    const needCounts = deferred.length > 0 || feedback;
-    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, needCounts ? s.weights : null));
-    const avg = deferred.length > 0 || feedback ? this.avgLength() : 1;
-    const raws = cands.map((c, i) => c.raw - deferred.reduce((sum, t) => sum + this.bm25(analyses[i]!, t.stem, df.get(t.stem) ?? 0, avg), 0));
+    // FTS5's bm25 uses Robertson's idf, log((N - n + 0.5) / (n + 0.5)), which is zero for a word in
+    // half the chunks or more: in a small folder of git notes, "git" would score 0. The final score is
+    // bm25 recomputed here with the idf that stays positive, log(1 + …), as Lucene does; FTS5 only
+    // picks the candidates. Half-typed words and phrases keep FTS5's score (their counts are not ours).
+    const rescore = drivers.every((t) => !t.prefix) && phrases.length === 0;
+    const needLength = deferred.length > 0 || feedback || rescore;
+    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, s.weights, feedback));
+    const avg = needLength ? this.avgLength() : 1;
+    // words[i] is terms[i] for every term (queryWords keeps the order).
+    const termScore = (a: Analysis, ts: Term[]): number =>
+      ts.reduce((sum, t) => sum + this.bm25(a.wordTf[terms.indexOf(t)] ?? 0, a.length, df.get(t.stem) ?? 0, avg), 0);
+    const scored = terms.filter((t) => !t.prefix);
+    const raws = rescore
+      ? analyses.map((a) => -termScore(a, scored))
+      : cands.map((c, i) => c.raw - termScore(analyses[i]!, deferred));
     const adjusted = raws.map((raw, i) =>
       multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
@@ -356,12 +367,11 @@ export class LexicalSearcher {
     return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: expr, strategy: 'fts' };
   }
 
-  /** One term's bm25 for an analysed chunk, as FTS5 computes it (negative: lower is better). */
-  private bm25(a: { wtf: Map<string, number>; length: number }, stem: string, df: number, avg: number): number {
-    const tf = a.wtf.get(stem);
-    if (!tf) return 0;
-    const idf = Math.max(1e-6, Math.log((this.n() - df + 0.5) / (df + 0.5)));
-    return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * a.length) / Math.max(1, avg)));
+  /** One term's bm25 from its field-weighted count: FTS5's k1 and b, with the non-negative idf. */
+  private bm25(tf: number, length: number, df: number, avg: number): number {
+    if (tf <= 0) return 0;
+    const idf = Math.log(1 + (this.n() - df + 0.5) / (df + 0.5));
+    return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg)));
   }
 
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {
