@@ -1,7 +1,8 @@
-// Lexical retrieval over FTS5. FTS5 finds and bm25-ranks candidates (title, heading and body weighted);
-// the candidates are then re-ranked by how much of the query they cover and how close together the
-// query's words sit, with pseudo-relevance feedback for long questions. A trigram substring path serves
-// CJK/Korean text and words the tokenizer cannot see inside ("Engine" in "openEngine").
+// Lexical retrieval. FTS5 finds candidates (weighted bm25 over title, heading and body, filters inside
+// MATCH); the final score is computed here: bm25 with a non-negative idf, scaled by how much of the
+// query a candidate covers, plus how close its query words sit, with pseudo-relevance feedback for
+// long questions. A trigram substring path serves CJK/Korean text and words the tokenizer cannot see
+// inside ("Engine" in "openEngine"). docs/architecture.md ("Search") walks through the steps.
 import type { Statement } from 'better-sqlite3';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
@@ -13,7 +14,7 @@ import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query
 
 export interface LexicalHit {
   rowid: number;
-  /** Normalised to (0, 1): -raw / (1 + |raw|) of the re-ranked bm25. */
+  /** Normalised to (0, 1): s / (1 + s) of the final score s. */
   score: number;
   bm25: number | null;
   coverage: number | null;
@@ -40,19 +41,20 @@ const RERANK_DEPTH = 20;
 const FEEDBACK_DEPTH = 50;
 const SUBSTRING_CAP = 5000;
 /**
- * A term in more chunks than this (1%, at least 1,000) is "common": it does not drive candidate generation when the query
- * has a rarer term (the MaxScore idea). FTS5 scores bm25 for every row a term matches, so one common
- * word would cost tens of milliseconds; its contribution is added in JS for the candidates instead.
- * A chunk that holds only common words of a query that also has rare ones is not a candidate; such a
- * chunk would rank below the ones holding the rare words almost always.
+ * A term in more than 1% of the chunks (and at least 1,000) is "common": it does not drive candidate
+ * generation when the query has a rarer term (the MaxScore idea). FTS5 scores bm25 for every row a
+ * term matches, so one common word would cost tens of milliseconds; its contribution is added in JS
+ * for the candidates instead. A chunk holding only the common words of a query that also has rare
+ * ones is not a candidate; it would rank below the chunks holding the rare words almost always.
  */
 const COMMON_MIN = 1000;
+const COMMON_SHARE = 0.01;
+/** Document frequencies are sampled (see docFreq) on indexes of at least this many chunks. */
 const DF_SAMPLE_MIN_CHUNKS = 20_000;
 const DF_SLICES = 32;
 const DF_SAMPLE_ENOUGH = 32;
 /** Counting more rows than this for total_matches costs more than the search: estimate instead. */
 const EXACT_COUNT_MAX = 5000;
-const COMMON_SHARE = 0.01;
 const K1 = 1.2;
 const B = 0.75;
 const FTS_OPERATORS = new Set(['and', 'or', 'not', 'near']);
@@ -255,6 +257,20 @@ export class LexicalSearcher {
     return (this.prep(sql).get(match, ...p.params) as { n: number }).n;
   }
 
+  /** The share of chunks that pass the filters (the most selective one), for estimates. */
+  private filterShare(filters: Filters): number {
+    const n = this.n();
+    let share = 1;
+    const tokens = filterFts(this.db, filters).clause?.match(/kb\w+/g) ?? [];
+    for (const [, f] of this.docFreq(tokens)) share = Math.min(share, f / n);
+    if (tokens.length > 0 && this.docFreq(tokens).size < tokens.length) share = 0;
+    if (filters.path) {
+      const docs = (this.prep("SELECT count(*) AS n FROM documents WHERE status = 'indexed'").get() as { n: number }).n;
+      share = Math.min(share, docs > 0 ? this.pathDocIds(filters.path).length / docs : 0);
+    }
+    return share;
+  }
+
   private queryWords(terms: Term[], phrases: string[][], df: Map<string, number>): QueryWord[] {
     const words: QueryWord[] = terms.map((t) => ({
       text: t.text,
@@ -311,9 +327,10 @@ export class LexicalSearcher {
       const exactOk = deferred.length === 0 && (sumDf <= EXACT_COUNT_MAX || drivers.some((t) => t.prefix) || phrases.length > 0);
       if (exactOk) total = this.count(expr, filters);
       else {
-        // Chunks holding at least one word, words assumed independent; never below what was seen.
+        // Chunks holding at least one word, among those passing the filters; words and filters assumed
+        // independent. Never below what was seen.
         const missAll = searched.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
-        total = Math.max(cands.length, Math.round(n * (1 - missAll) * (filters.tags.length || filters.type || filters.path || filters.lang ? 0.5 : 1)));
+        total = Math.max(cands.length, Math.round(n * (1 - missAll) * this.filterShare(filters)));
         totalEstimated = true;
       }
     }

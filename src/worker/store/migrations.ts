@@ -5,6 +5,15 @@ export interface Migration {
   sql: string;
 }
 
+/** Indexes one new chunk row in chunks_fts: title from its document, and the filter tokens (meta). */
+const FTS_INSERT = `INSERT INTO chunks_fts(rowid, title, heading, text, meta)
+    SELECT new.rowid, d.title, new.heading, new.text,
+      'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
+        WHEN 'image' THEN 5 WHEN 'audio' THEN 6 ELSE 0 END
+      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
+      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
+    FROM documents d WHERE d.id = new.doc_id;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -102,13 +111,7 @@ CREATE VIRTUAL TABLE chunks_tri USING fts5(
 
 -- Documents and their tags are written before their chunks, so title and meta read here are current.
 CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
-    SELECT new.rowid, d.title, new.heading, new.text,
-      'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
-        WHEN 'image' THEN 5 WHEN 'audio' THEN 6 ELSE 0 END
-      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
-      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
-    FROM documents d WHERE d.id = new.doc_id;
+${FTS_INSERT}
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
@@ -119,13 +122,7 @@ END;
 CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
   DELETE FROM chunks_fts WHERE rowid = old.rowid;
   INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
-  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
-    SELECT new.rowid, d.title, new.heading, new.text,
-      'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
-        WHEN 'image' THEN 5 WHEN 'audio' THEN 6 ELSE 0 END
-      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
-      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
-    FROM documents d WHERE d.id = new.doc_id;
+${FTS_INSERT}
   INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
 END;
 `,
