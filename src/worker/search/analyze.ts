@@ -46,9 +46,13 @@ export interface Analysis {
   spans: [number, number][];
   /** Stem → count over title, heading and body, for feedback; empty unless asked for. */
   tf: Map<string, number>;
-  /** Per query word: its count with the bm25 field weights applied (title×w, heading×w, body×w), as FTS5 counts. */
-  wordTf: number[];
-  /** Tokens in title, heading and body (the document length bm25 uses). */
+  /** Stem → count per field (title, heading, body), for scoring feedback words as query words are scored. */
+  fieldCounts: [Map<string, number>, Map<string, number>, Map<string, number>];
+  /** Per query word: its counts in title, heading and body. */
+  fieldTf: [number, number, number][];
+  /** Tokens in title, heading and body. */
+  fieldLength: [number, number, number];
+  /** Tokens in title, heading and body together. */
   length: number;
 }
 
@@ -58,36 +62,27 @@ function matches(w: QueryWord, f: Form): boolean {
 
 const WINDOW = 8;
 
-export interface FieldWeights {
-  title: number;
-  heading: number;
-  body: number;
-}
-
 /** `allCounts`: also count every stem (feedback needs them; plain scoring only needs the query's words). */
-export function analyze(
-  words: QueryWord[],
-  title: string,
-  heading: string,
-  body: string,
-  weights: FieldWeights = { title: 1, heading: 1, body: 1 },
-  allCounts = true,
-): Analysis {
+export function analyze(words: QueryWord[], title: string, heading: string, body: string, allCounts = true): Analysis {
   const matched = new Set<number>();
   const positions: number[][] = words.map(() => []);
   const spans: [number, number][] = [];
   const tf = new Map<string, number>();
-  const wordTf = words.map(() => 0);
-  const w = weights;
+  const fieldCounts: Analysis['fieldCounts'] = [new Map(), new Map(), new Map()];
+  const fieldTf = words.map(() => [0, 0, 0] as [number, number, number]);
+  const fieldLength: [number, number, number] = [0, 0, 0];
   let length = 0;
   let pos = 0;
   for (const m of body.matchAll(TOKEN)) {
     const form = indexForm(m[0]);
-    if (allCounts) tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+    if (allCounts) {
+      tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+      fieldCounts[2].set(form.stem, (fieldCounts[2].get(form.stem) ?? 0) + 1);
+    }
     for (let i = 0; i < words.length; i++) {
       if (matches(words[i]!, form)) {
         matched.add(i);
-        wordTf[i]! += w.body;
+        fieldTf[i]![2]++;
         positions[i]!.push(pos);
         spans.push([m.index, m.index + m[0].length]);
         break;
@@ -96,16 +91,21 @@ export function analyze(
     pos++;
   }
   length += pos;
-  for (const [field, fw] of [[title, w.title], [heading, w.heading]] as const) {
+  fieldLength[2] = pos;
+  for (const [fi, field] of [[0, title], [1, heading]] as const) {
     if (!field) continue;
     for (const m of field.matchAll(TOKEN)) {
       const form = indexForm(m[0]);
-      if (allCounts) tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+      if (allCounts) {
+        tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
+        fieldCounts[fi].set(form.stem, (fieldCounts[fi].get(form.stem) ?? 0) + 1);
+      }
       length++;
+      fieldLength[fi]++;
       words.forEach((q, i) => {
         if (matches(q, form)) {
           matched.add(i);
-          wordTf[i]! += fw;
+          fieldTf[i]![fi]++;
         }
       });
     }
@@ -131,5 +131,5 @@ export function analyze(
     }
     if (best <= WINDOW) proximity += Math.min(words[i]!.weight, words[i + 1]!.weight) / best;
   }
-  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, wordTf, length };
+  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, fieldCounts, fieldTf, fieldLength, length };
 }

@@ -3,23 +3,21 @@
 // expansion model; every candidate is then re-scored by how well it matches that model (bm25 term
 // saturation), interpolated with the original score. It helps when the user's words differ from the
 // document's, and needs no second full-text query: the candidates' term counts are already known.
+// Feedback words are scored with BM25F, exactly as the query's own words are.
+import { bm25f, type FieldModel, type Fields } from './bm25.js';
 import { isStopword } from './query.js';
 
 export interface FeedbackStats {
   docFreq(stems: string[]): Map<string, number>;
   idf(df: number): number;
-  avgLength(): number;
 }
 
 export interface ExpansionTerm {
   stem: string;
   /** Share of the expansion model, summing to 1. */
   weight: number;
-  idf: number;
+  df: number;
 }
-
-const K1 = 1.2;
-const B = 0.75;
 
 /** The expansion model from the term counts of the feedback hits (best first). */
 export function expansionModel(
@@ -47,20 +45,23 @@ export function expansionModel(
   const df = stats.docFreq(pool.map(([s]) => s));
   const scored = pool
     .filter(([s]) => df.has(s))
-    .map(([s, w]) => ({ stem: s, w: w * stats.idf(df.get(s)!), idf: stats.idf(df.get(s)!) }))
+    .map(([s, w]) => ({ stem: s, w: w * stats.idf(df.get(s)!), df: df.get(s)! }))
     .sort((a, b) => b.w - a.w || (a.stem < b.stem ? -1 : 1))
     .slice(0, maxTerms);
   const sum = scored.reduce((acc, t) => acc + t.w, 0);
-  return sum > 0 ? scored.map((t) => ({ stem: t.stem, weight: t.w / sum, idf: t.idf })) : [];
+  return sum > 0 ? scored.map((t) => ({ stem: t.stem, weight: t.w / sum, df: t.df })) : [];
 }
 
-/** bm25 of one candidate against the expansion model (same k1, b as FTS5). */
-export function expansionScore(model: ExpansionTerm[], doc: { tf: Map<string, number>; length: number }, avgLength: number): number {
-  const norm = K1 * (1 - B + (B * doc.length) / Math.max(1, avgLength));
+/** BM25F of one candidate against the expansion model, scored as the query's own words are. */
+export function expansionScore(
+  model: ExpansionTerm[],
+  doc: { fieldCounts: readonly Map<string, number>[]; fieldLength: Fields },
+  fields: FieldModel,
+): number {
   let s = 0;
   for (const t of model) {
-    const tf = doc.tf.get(t.stem);
-    if (tf) s += t.weight * t.idf * ((tf * (K1 + 1)) / (tf + norm));
+    const counts: Fields = [doc.fieldCounts[0]?.get(t.stem) ?? 0, doc.fieldCounts[1]?.get(t.stem) ?? 0, doc.fieldCounts[2]?.get(t.stem) ?? 0];
+    s += t.weight * bm25f(counts, doc.fieldLength, t.df, fields);
   }
   return s;
 }

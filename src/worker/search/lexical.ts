@@ -8,6 +8,7 @@ import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
+import { bm25f, type FieldModel, idf as bm25Idf } from './bm25.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
 import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
@@ -55,8 +56,6 @@ const DF_SLICES = 32;
 const DF_SAMPLE_ENOUGH = 32;
 /** Counting more rows than this for total_matches costs more than the search: estimate instead. */
 const EXACT_COUNT_MAX = 5000;
-const K1 = 1.2;
-const B = 0.75;
 const FTS_OPERATORS = new Set(['and', 'or', 'not', 'near']);
 
 function normalise(raw: number): number {
@@ -77,7 +76,7 @@ interface ChunkText {
 export class LexicalSearcher {
   private readonly stmts = new Map<string, Statement>();
   private chunkCount: number | null = null;
-  private avgLen: number | null = null;
+  private avgFields: [number, number, number] | null = null;
   private rowidRange: { lo: number; hi: number } | null = null;
   private readonly dfCache = new Map<string, number>();
   private readonly pathCache = new Map<string, string[]>();
@@ -104,7 +103,7 @@ export class LexicalSearcher {
 
   invalidate(): void {
     this.chunkCount = null;
-    this.avgLen = null;
+    this.avgFields = null;
     this.rowidRange = null;
     this.dfCache.clear();
     this.pathCache.clear();
@@ -122,16 +121,17 @@ export class LexicalSearcher {
     return ids;
   };
 
-  /** Average tokens per chunk over all columns, from FTS5's own statistics record. */
-  avgLength(): number {
-    if (this.avgLen === null) {
+  /** What BM25F needs: field weights, average tokens per chunk in each field (from FTS5's own statistics record), N. */
+  private fieldModel(): FieldModel {
+    if (this.avgFields === null) {
       const row = this.prep('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
       const v = row ? readVarints(row.block) : [];
       const rows = v[0] ?? 0;
-      const tokens = v.slice(1).reduce((a, b) => a + b, 0);
-      this.avgLen = rows > 0 ? tokens / rows : 1;
+      // Columns: title, heading, text, meta.
+      this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
     }
-    return this.avgLen;
+    const w = this.config.search.weights;
+    return { weights: [w.title, w.heading, w.body], avgLength: this.avgFields, n: this.n() };
   }
 
   /**
@@ -179,8 +179,7 @@ export class LexicalSearcher {
   }
 
   idf(df: number): number {
-    const n = this.n();
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.n(), df);
   }
 
   /** Title, heading and text of many chunks in one query, in the order asked. */
@@ -338,16 +337,15 @@ export class LexicalSearcher {
     const phraseWords = new Set(phrases.flat());
     const texts = this.texts(cands.map((c) => c.rowid));
     // FTS5's bm25 uses Robertson's idf, log((N - n + 0.5) / (n + 0.5)), which is zero for a word in
-    // half the chunks or more: in a small folder of git notes, "git" would score 0. The final score is
-    // bm25 recomputed here with the idf that stays positive, log(1 + …), as Lucene does; FTS5 only
-    // picks the candidates. Half-typed words and phrases keep FTS5's score (their counts are not ours).
+    // half the chunks or more: in a small folder of git notes, "git" would score 0. So FTS5 only picks
+    // the candidates, and the score is BM25F (bm25.ts) computed here from each candidate's counts.
+    // Half-typed words and phrases keep FTS5's score (their counts are not ours to redo).
     const rescore = drivers.every((t) => !t.prefix) && phrases.length === 0;
-    const needLength = deferred.length > 0 || feedback || rescore;
-    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, s.weights, feedback));
-    const avg = needLength ? this.avgLength() : 1;
+    const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, feedback));
+    const fields = this.fieldModel();
     // words[i] is terms[i] for every term (queryWords keeps the order).
     const termScore = (a: Analysis, ts: Term[]): number =>
-      ts.reduce((sum, t) => sum + this.bm25(a.wordTf[terms.indexOf(t)] ?? 0, a.length, df.get(t.stem) ?? 0, avg), 0);
+      ts.reduce((sum, t) => sum + bm25f(a.fieldTf[terms.indexOf(t)] ?? [0, 0, 0], a.fieldLength, df.get(t.stem) ?? 0, fields), 0);
     const scored = terms.filter((t) => !t.prefix);
     const raws = rescore
       ? analyses.map((a) => -termScore(a, scored))
@@ -362,7 +360,7 @@ export class LexicalSearcher {
         // RM3 interpolation, in bm25 units: the query's terms carry (1 - λ), the expansion model λ.
         const mix = (s.feedback_weight / (1 - s.feedback_weight)) * terms.length;
         analyses.forEach((a, i) => {
-          adjusted[i] = adjusted[i]! - mix * expansionScore(model, a, avg);
+          adjusted[i] = adjusted[i]! - mix * expansionScore(model, a, fields);
         });
       }
     }
@@ -382,13 +380,6 @@ export class LexicalSearcher {
     });
     hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
     return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: expr, strategy: 'fts' };
-  }
-
-  /** One term's bm25 from its field-weighted count: FTS5's k1 and b, with the non-negative idf. */
-  private bm25(tf: number, length: number, df: number, avg: number): number {
-    if (tf <= 0) return 0;
-    const idf = Math.log(1 + (this.n() - df + 0.5) / (df + 0.5));
-    return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg)));
   }
 
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {
