@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IngestSummarySchema, SearchResultSchema } from '../src/shared/wire.js';
-import { kb, tempDir, writeTree } from './helpers.js';
+import { kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
 async function setup(): Promise<{ dir: string; env: Record<string, string> }> {
   const dir = await tempDir();
@@ -150,6 +151,13 @@ describe('kb CLI', () => {
     const broken = join(dir, 'broken.jsonl');
     await writeFile(broken, '{"query": "x"}\n');
     expect(kb(['eval', 'run', broken, '--json'], { env }).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('runs as `npx kb` from the repo root, as the README says', async () => {
+    const { env } = await setup();
+    const r = spawnSync('npx', ['--no-install', 'kb', '--version'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('answers --help and --version without an index', async () => {
