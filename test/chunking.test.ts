@@ -86,7 +86,7 @@ describe('Markdown chunking', () => {
 
 describe('plain-text notes', () => {
   it('keeps a short note as one chunk, trimmed of blank lines', () => {
-    const doc = parseNote('\n\nBuy milk\nand eggs\n\n', 'todo.txt', opts);
+    const doc = parseNote('\n\nBuy milk\nand eggs\n\n', 'groceries.txt', opts);
     expect(doc.title).toBe('Buy milk');
     expect(doc.chunks).toEqual([expect.objectContaining({ text: 'Buy milk\nand eggs', anchor: { kind: 'lines', start: 3, end: 4 } })]);
   });

@@ -154,6 +154,28 @@ describe('ingest', () => {
     expect(s.skipped.some((x) => /loop|already visited/.test(x.reason))).toBe(true);
   });
 
+  it('answers searches while an ingest is running', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n${i}.md`, `${note(`topic${i}`)}\nshared marker words\n`])));
+    const engine = await engineIn();
+    let finished = false;
+    const running = engine.ingest([dir]).then((s) => {
+      finished = true;
+      return s;
+    });
+    let seen = 0;
+    // Search repeatedly until some documents are visible, all while the ingest is still going.
+    while (!finished && seen === 0) {
+      await new Promise((r) => setTimeout(r, 5));
+      seen = (await engine.search({ query: 'marker', top: 1000 })).results.length;
+    }
+    expect(finished).toBe(false);
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(300);
+    expect((await running).added).toBe(300);
+    expect((await engine.search({ query: 'marker', top: 1000 })).results).toHaveLength(300);
+  });
+
   it('reports progress and stops when cancelled', async () => {
     const dir = await tempDir();
     await writeTree(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n${i}.md`, note(`topic${i}`)])));

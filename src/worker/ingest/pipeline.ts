@@ -285,41 +285,41 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
     if (db.inTransaction) db.exec('COMMIT');
   };
   try {
-  for (const f of files) {
-    if (!db.inTransaction) {
-      db.exec('BEGIN IMMEDIATE');
-      batchStarted = performance.now();
-    }
-    while (ahead.length < READ_AHEAD && next < files.length) {
-      const n = files[next++]!;
-      const p = prepareFile(ctx, n.path, n.root, tags);
-      p.catch(() => undefined); // handled when its turn comes
-      ahead.push(p);
-    }
-    const prepared = ahead.shift()!;
-    opts.onProgress?.({ phase: 'ingest', done, total: files.length, path: f.path });
-    if (opts.signal?.aborted) break;
-    try {
-      const p = await prepared;
-      const r = 'skip' in p ? p : p.commit();
-      if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
-      else if (r === 'moved') {
-        summary.moved++;
-        summary.updated++;
-      } else summary[r]++;
-    } catch (e) {
-      const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
-      summary.failed++;
-      summary.errors.push({ path: f.path, code: err.code, message: err.message });
-      try {
-        recordFailure(ctx.repo, f.path, f.root, err);
-      } catch {
-        // the error is still in the summary even if the index could not take it
+    for (const f of files) {
+      if (!db.inTransaction) {
+        db.exec('BEGIN IMMEDIATE');
+        batchStarted = performance.now();
       }
+      while (ahead.length < READ_AHEAD && next < files.length) {
+        const n = files[next++]!;
+        const p = prepareFile(ctx, n.path, n.root, tags);
+        p.catch(() => undefined); // handled when its turn comes
+        ahead.push(p);
+      }
+      const prepared = ahead.shift()!;
+      opts.onProgress?.({ phase: 'ingest', done, total: files.length, path: f.path });
+      if (opts.signal?.aborted) break;
+      try {
+        const p = await prepared;
+        const r = 'skip' in p ? p : p.commit();
+        if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
+        else if (r === 'moved') {
+          summary.moved++;
+          summary.updated++;
+        } else summary[r]++;
+      } catch (e) {
+        const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
+        summary.failed++;
+        summary.errors.push({ path: f.path, code: err.code, message: err.message });
+        try {
+          recordFailure(ctx.repo, f.path, f.root, err);
+        } catch {
+          // the error is still in the summary even if the index could not take it
+        }
+      }
+      done++;
+      if (performance.now() - batchStarted > BATCH_MS) commitBatch();
     }
-    done++;
-    if (performance.now() - batchStarted > BATCH_MS) commitBatch();
-  }
   } finally {
     commitBatch();
   }
