@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'VANISHED',
   'PARSE_FAILED',
   'QUERY_INVALID',
+  'MODEL_MISSING',
+  'MODEL_INVALID',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
