@@ -1,5 +1,6 @@
 // `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
 import { benchCranfield } from './cranfield.js';
+import { benchEmbed } from './embed.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import type { BenchResult } from './util.js';
@@ -8,6 +9,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   cranfield: benchCranfield,
   ingest: benchIngest,
   latency: benchLatency,
+  embed: benchEmbed,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

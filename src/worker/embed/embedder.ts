@@ -109,20 +109,18 @@ export class Embedder {
   /** The whole pipeline after tokenisation: batching, padding, inference, pooling. */
   async embedIds(encoded: number[][]): Promise<Float32Array[]> {
     const out: Float32Array[] = new Array<Float32Array>(encoded.length);
-    const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
-    let at = 0;
-    while (at < order.length) {
-      // Sorted by length: the batch's longest input is its last.
-      let end = at + 1;
-      while (end < order.length && end - at < MAX_BATCH && (end - at + 1) * encoded[order[end]!]!.length <= BATCH_TOKENS) end++;
-      const batch = order.slice(at, end);
+    for (const batch of planBatches(encoded.map((e) => e.length))) {
       const vectors = await this.runBatch(batch.map((i) => encoded[i]!));
       batch.forEach((i, j) => {
         out[i] = vectors[j]!;
       });
-      at = end;
     }
     return out;
+  }
+
+  /** The raw session, for benchmarks that compare against bare onnxruntime. */
+  get rawSession(): ort.InferenceSession {
+    return this.session;
   }
 
   private async runBatch(batch: number[][]): Promise<Float32Array[]> {
@@ -152,6 +150,24 @@ export class Embedder {
   async close(): Promise<void> {
     await this.session.release();
   }
+}
+
+/**
+ * Which inputs go together: sorted by length, so each batch pads only to its own longest input, and
+ * capped by tokens per batch so memory stays bounded whatever the lengths.
+ */
+export function planBatches(lengths: number[]): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]!);
+  const batches: number[][] = [];
+  let at = 0;
+  while (at < order.length) {
+    // Sorted by length: the batch's longest input is its last.
+    let end = at + 1;
+    while (end < order.length && end - at < MAX_BATCH && (end - at + 1) * lengths[order[end]!]! <= BATCH_TOKENS) end++;
+    batches.push(order.slice(at, end));
+    at = end;
+  }
+  return batches;
 }
 
 /** Mean over the real (unpadded) tokens, or the [CLS] vector; then L2-normalised if the model wants it. */
