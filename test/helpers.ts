@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,23 @@ export function kb(args: string[], opts: { env?: Record<string, string>; cwd?: s
     stderr: String(r.stderr ?? ''),
     json: () => JSON.parse(stdout) as Record<string, unknown>,
   };
+}
+
+/** Like kb(), without blocking this process: for tests that serve something the CLI must reach. */
+export function kbAsync(args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) =>
+      resolvePromise({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) as Record<string, unknown> }),
+    );
+  });
 }
 
 /** ../shared/corpora, or KB_CORPORA; null (and the caller skips with a message) when absent. */

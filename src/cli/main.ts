@@ -5,6 +5,7 @@ import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
+import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand } from './commands/models.js';
 import { searchCommand } from './commands/search.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
@@ -84,6 +85,28 @@ export async function main(argv: string[]): Promise<number> {
     .command('doctor')
     .description('check the config, the database, the full-text index and the data dir')
     .action(() => run(() => doctorCommand(globals()))());
+
+  const models = program.command('models').description('embedding models: list, pull from the hub, import, remove');
+  models
+    .command('list')
+    .description('the models kb knows, and which are installed')
+    .action(() => run(() => modelsListCommand(globals()))());
+  models
+    .command('pull')
+    .description('download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes')
+    .argument('<name>', 'e.g. all-MiniLM-L6-v2')
+    .action((name: string) => run(() => modelsPullCommand(name, globals()))());
+  models
+    .command('import')
+    .description('install a model from a local folder in the Hugging Face layout')
+    .argument('<dir>')
+    .option('--as <name>', 'which model it is (default all-MiniLM-L6-v2)')
+    .action((dir: string, flags: { as?: string }) => run(() => modelsImportCommand(dir, flags, globals()))());
+  models
+    .command('remove')
+    .description('delete an installed model')
+    .argument('<name>')
+    .action((name: string) => run(() => modelsRemoveCommand(name, globals()))());
 
   const evalCmd = program.command('eval').description('measure retrieval quality against golden queries');
   evalCmd

@@ -31,6 +31,12 @@ export const ConfigSchema = z
         code_window_lines: z.number().int().positive().default(60),
       })
       .prefault({}),
+    models: z
+      .object({
+        /** The Hugging Face hub or a mirror of it; KB_HF_ENDPOINT overrides. */
+        hub_endpoint: z.string().url().default('https://huggingface.co'),
+      })
+      .prefault({}),
     search: z
       .object({
         top: z.number().int().positive().default(10),

@@ -13,6 +13,8 @@ import {
   type SearchParams,
   type SearchResult,
 } from '../shared/wire.js';
+import type { FileProgress } from './embed/download.js';
+import type { ModelInfo, ModelStore } from './embed/models.js';
 import type { ParsePool } from './ingest/parse-pool.js';
 import { BlobStore } from './store/blobs.js';
 import { type Db, openDb, schemaVersion } from './store/db.js';
@@ -174,6 +176,33 @@ export class Engine {
     })();
     this.searcher.lexical.invalidate();
     return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };
+  }
+
+  /** Models live in the data dir; the store (and onnxruntime) load only when a models command runs. */
+  private async modelStore(): Promise<ModelStore> {
+    const { ModelStore } = await import('./embed/models.js');
+    return new ModelStore(join(this.dataDir, 'models'));
+  }
+
+  /** The hub address: KB_HF_ENDPOINT, else the config's models.hub_endpoint. */
+  hubEndpoint(): string {
+    return process.env.KB_HF_ENDPOINT || this.config.models.hub_endpoint;
+  }
+
+  async listModels(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[] }> {
+    return { schema_version: SCHEMA_VERSION, models: (await this.modelStore()).list() };
+  }
+
+  async pullModel(id: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> {
+    return (await this.modelStore()).pull(id, this.hubEndpoint(), opts);
+  }
+
+  async importModel(dir: string, id: string): Promise<ModelInfo> {
+    return (await this.modelStore()).import(resolve(dir), id);
+  }
+
+  async removeModel(id: string): Promise<void> {
+    await (await this.modelStore()).remove(id);
   }
 
   /** Deletes stored originals that no document refers to any more. */

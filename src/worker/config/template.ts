@@ -21,6 +21,9 @@ chunking:
   note_max_chars: 2400        # plain-text notes up to this size are a single chunk
   code_window_lines: 60       # line windows for code outside functions or in other languages
 
+models:
+  hub_endpoint: https://huggingface.co   # or a mirror; KB_HF_ENDPOINT overrides
+
 search:
   top: 10
   candidates_factor: 3        # hybrid: each side retrieves top × this before fusion

@@ -1,0 +1,146 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelStore } from '../src/worker/embed/models.js';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { corporaDir, kb, kbAsync } from './helpers.js';
+
+const hasCorpora = corporaDir() !== null;
+if (!hasCorpora) console.warn('model tests skipped: ../shared/corpora (the real tokenizer) is not here; set KB_CORPORA');
+
+let work: string;
+let tiny: string;
+let server: Server;
+let endpoint: string;
+const requests: { path: string; range: string | undefined }[] = [];
+/** Per test: break the next download of a file after N bytes, or serve other bytes. */
+const behaviour: { breakAfter?: { file: string; bytes: number }; override?: { file: string; body: Buffer }; missing?: string } = {};
+
+/** Serves the tiny test model as every repo, the way the hub lays files out. */
+function startHub(): Promise<void> {
+  server = createServer((req, res) => {
+    const m = req.url?.match(/^\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/);
+    requests.push({ path: req.url ?? '', range: req.headers.range });
+    const file = m?.[1];
+    if (!file || file === behaviour.missing) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const local = file.endsWith('.onnx') ? join(tiny, 'onnx', 'model.onnx') : join(tiny, file);
+    if (!existsSync(local) && behaviour.override?.file !== file) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const body = behaviour.override?.file === file ? behaviour.override.body : readFileSync(local);
+    const range = req.headers.range?.match(/^bytes=(\d+)-$/);
+    const start = range ? Number(range[1]) : 0;
+    const slice = body.subarray(start);
+    res.writeHead(range ? 206 : 200, {
+      'content-length': String(slice.length),
+      ...(range ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+    });
+    const cut = behaviour.breakAfter?.file === file ? behaviour.breakAfter.bytes : null;
+    if (cut !== null) {
+      behaviour.breakAfter = undefined;
+      res.write(slice.subarray(0, cut), () => res.destroy());
+      return;
+    }
+    res.end(slice);
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r()));
+}
+
+beforeAll(async () => {
+  if (!hasCorpora) return;
+  work = await mkdtemp(join(tmpdir(), 'kb-models-'));
+  tiny = makeTestModel({ arch: 'tiny', out: join(work, 'tiny') });
+  await startHub();
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const store = (name: string): ModelStore => new ModelStore(join(work, name, 'models'));
+
+describe.skipIf(!hasCorpora)('kb models', () => {
+  it('pulls a model from the hub layout and installs it whole', async () => {
+    const s = store('pull');
+    expect(s.list().find((m) => m.id === 'bge-small-en-v1.5')?.installed).toBe(false);
+    const m = await s.pull('bge-small-en-v1.5', endpoint);
+    expect(m.installed).toBe(true);
+    expect(readFileSync(join(m.path!, 'onnx/model_quantized.onnx')).equals(readFileSync(join(tiny, 'onnx/model.onnx')))).toBe(true);
+    expect(requests.some((r) => r.path === '/Xenova/bge-small-en-v1.5/resolve/main/tokenizer.json')).toBe(true);
+    expect(existsSync(join(work, 'pull/models/.partial/bge-small-en-v1.5'))).toBe(false);
+  });
+
+  it('resumes an interrupted download with an HTTP Range request', async () => {
+    const s = store('resume');
+    behaviour.breakAfter = { file: 'onnx/model_quantized.onnx', bytes: 500_000 };
+    await expect(s.pull('multilingual-e5-small', endpoint)).rejects.toMatchObject({ message: expect.stringMatching(/resume|broke off/) });
+    expect(s.list().find((m) => m.id === 'multilingual-e5-small')?.installed).toBe(false);
+    requests.length = 0;
+    const m = await s.pull('multilingual-e5-small', endpoint);
+    const onnx = requests.find((r) => r.path.endsWith('model_quantized.onnx'));
+    expect(onnx?.range).toMatch(/^bytes=\d+-$/);
+    expect(Number(onnx!.range!.slice(6, -1))).toBeGreaterThan(0);
+    // Files finished before the break are not fetched again.
+    expect(requests.some((r) => r.path.endsWith('tokenizer.json'))).toBe(false);
+    expect(readFileSync(join(m.path!, 'onnx/model_quantized.onnx')).equals(readFileSync(join(tiny, 'onnx/model.onnx')))).toBe(true);
+  });
+
+  it('rejects a file whose checksum is wrong, and installs nothing', async () => {
+    const s = store('corrupt');
+    // The right size for all-MiniLM-L6-v2's quantized model, the wrong bytes.
+    behaviour.override = { file: 'onnx/model_quantized.onnx', body: Buffer.alloc(22_972_370, 7) };
+    try {
+      await expect(s.pull('all-MiniLM-L6-v2', endpoint)).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/checksum/) });
+    } finally {
+      behaviour.override = undefined;
+    }
+    expect(s.isInstalled('all-MiniLM-L6-v2')).toBe(false);
+    const partial = join(work, 'corrupt/models/.partial/all-MiniLM-L6-v2/onnx');
+    expect(existsSync(partial) ? readdirSync(partial) : []).toEqual([]);
+  });
+
+  it('reports a 404 clearly', async () => {
+    const s = store('404');
+    behaviour.missing = 'tokenizer.json';
+    try {
+      await expect(s.pull('bge-small-en-v1.5', endpoint)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/404/) });
+    } finally {
+      behaviour.missing = undefined;
+    }
+    expect(s.isInstalled('bge-small-en-v1.5')).toBe(false);
+  });
+
+  it('imports a folder only if it loads as the model it claims to be', async () => {
+    const s = store('import');
+    await expect(s.import(tiny, 'all-MiniLM-L6-v2')).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/384/) });
+    expect(s.isInstalled('all-MiniLM-L6-v2')).toBe(false);
+    expect(readdirSync(join(work, 'import/models/.partial'))).toEqual([]);
+    const full = makeTestModel({ arch: 'minilm-l6', out: join(work, 'minilm') });
+    const m = await s.import(full, 'all-MiniLM-L6-v2');
+    expect(m).toMatchObject({ installed: true, dimension: 384 });
+    await s.remove('all-MiniLM-L6-v2');
+    expect(s.isInstalled('all-MiniLM-L6-v2')).toBe(false);
+    await expect(s.remove('all-MiniLM-L6-v2')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('is reachable from the CLI, with the hub address from KB_HF_ENDPOINT', async () => {
+    const env = { KB_DATA_DIR: join(work, 'cli'), KB_CONFIG: join(work, 'none.yaml'), KB_HF_ENDPOINT: endpoint };
+    const list = kb(['models', 'list', '--json'], { env }).json() as { models: { id: string; installed: boolean }[] };
+    expect(list.models.map((m) => m.id)).toEqual(['all-MiniLM-L6-v2', 'multilingual-e5-small', 'bge-small-en-v1.5']);
+    const pull = await kbAsync(['models', 'pull', 'bge-small-en-v1.5', '--json'], { env });
+    expect(pull.code).toBe(0);
+    expect(pull.json()).toMatchObject({ model: { id: 'bge-small-en-v1.5', installed: true } });
+    const unknown = kb(['models', 'pull', 'gpt-17', '--json'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+});
