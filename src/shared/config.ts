@@ -31,6 +31,12 @@ export const ConfigSchema = z
         code_window_lines: z.number().int().positive().default(60),
       })
       .prefault({}),
+    embedding: z
+      .object({
+        /** The model that embeds chunks and queries (kb models list). */
+        model: z.string().default('all-MiniLM-L6-v2'),
+      })
+      .prefault({}),
     models: z
       .object({
         /** The Hugging Face hub or a mirror of it; KB_HF_ENDPOINT overrides. */

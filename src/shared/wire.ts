@@ -150,6 +150,8 @@ export const IngestSummarySchema = z.object({
   unchanged: z.number().int().nonnegative(),
   moved: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
+  /** Chunks given vectors in this run (0 when no embedding model is installed). */
+  embedded: z.number().int().nonnegative().optional(),
   skipped: z.array(IngestSkipSchema),
   errors: z.array(IngestErrorSchema),
   took_ms: z.number().nonnegative(),

@@ -16,6 +16,7 @@ import {
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo, ModelStore } from './embed/models.js';
 import type { ParsePool } from './ingest/parse-pool.js';
+import type { Semantic } from './vectors/semantic.js';
 import { BlobStore } from './store/blobs.js';
 import { type Db, openDb, schemaVersion } from './store/db.js';
 import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
@@ -78,6 +79,8 @@ export class Engine {
   private closed = false;
   /** Parse threads, started on the first ingest and kept until close. */
   private parser?: ParsePool;
+  /** The vector half: loaded on first need, and only when the configured model is installed. */
+  private semanticP?: Promise<Semantic | { unavailable: string }>;
 
   constructor(
     readonly dataDir: string,
@@ -96,14 +99,41 @@ export class Engine {
     this.parser ??= createParsePool();
     try {
       const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir };
-      return await ingestPaths(ctx, paths, opts);
+      const summary = await ingestPaths(ctx, paths, opts);
+      this.searcher.lexical.invalidate();
+      // Lexical chunks are committed and searchable; now their vectors.
+      const sem = await this.semantic();
+      if ('sync' in sem) summary.embedded = (await sem.sync(opts.signal ? { signal: opts.signal } : {})).embedded;
+      return summary;
     } finally {
       this.searcher.lexical.invalidate();
     }
   }
 
+  private modelInstalled(): boolean {
+    return existsSync(join(this.dataDir, 'models', this.config.embedding.model, 'tokenizer.json'));
+  }
+
+  /** The embedding model and vector table, or why there are none. Never loads onnxruntime without a model. */
+  private semantic(): Promise<Semantic | { unavailable: string }> {
+    if (!this.modelInstalled()) {
+      return Promise.resolve({ unavailable: `no embedding model installed — run: kb models pull ${this.config.embedding.model}` });
+    }
+    this.semanticP ??= import('./vectors/semantic.js').then((m) => m.Semantic.open(this.dataDir, this.db, this.config.embedding.model));
+    return this.semanticP;
+  }
+
+  /** Embeds chunks without vectors and drops vectors without chunks (after a crash, or a lost table). */
+  async syncVectors(): Promise<{ embedded: number; deleted: number } | null> {
+    const sem = await this.semantic();
+    return 'sync' in sem ? sem.sync() : null;
+  }
+
   async search(params: SearchParams): Promise<SearchResult> {
-    return this.searcher.search({ top: this.config.search.top, ...params });
+    const p = { top: this.config.search.top, ...params };
+    if (p.mode === 'lexical') return this.searcher.search(p);
+    const sem = await this.semantic();
+    return 'unavailable' in sem ? this.searcher.search(p, sem.unavailable) : this.searcher.searchWith(p, sem);
   }
 
   list(): DocumentSummary[] {
@@ -176,6 +206,13 @@ export class Engine {
     })();
     this.searcher.lexical.invalidate();
     return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };
+  }
+
+  /** remove() and then the vectors of what was removed. */
+  async removeAndSync(idOrPath: string): Promise<RemoveResult> {
+    const r = this.remove(idOrPath);
+    await this.syncVectors();
+    return r;
   }
 
   /** Models live in the data dir; the store (and onnxruntime) load only when a models command runs. */
@@ -272,6 +309,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     void this.parser?.close();
+    void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined));
     try {
       this.db.pragma('optimize');
     } catch {

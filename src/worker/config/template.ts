@@ -21,6 +21,9 @@ chunking:
   note_max_chars: 2400        # plain-text notes up to this size are a single chunk
   code_window_lines: 60       # line windows for code outside functions or in other languages
 
+embedding:
+  model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; without a model, search is lexical
+
 models:
   hub_endpoint: https://huggingface.co   # or a mirror; KB_HF_ENDPOINT overrides
 

@@ -109,6 +109,11 @@ export class LexicalSearcher {
     this.pathCache.clear();
   }
 
+  /** Ids of the indexed documents whose path matches a glob (for the vector side's pre-filter). */
+  docsMatching(glob: string): string[] {
+    return this.pathDocIds(glob);
+  }
+
   /** Ids of the indexed documents whose path matches a glob, cached until the next write. */
   private pathDocIds = (glob: string): string[] => {
     let ids = this.pathCache.get(glob);

@@ -7,12 +7,16 @@ import {
   type Anchor,
   type DocType,
   SCHEMA_VERSION,
+  type Retrieval,
+  type ResolvedSearchParams,
   type SearchHit,
   type SearchParams,
   SearchParamsSchema,
   type SearchResult,
 } from '../../shared/wire.js';
 import type { Db } from '../store/db.js';
+import type { Semantic } from '../vectors/semantic.js';
+import { rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
 import { parseQuery } from './query.js';
 import { snippetFor } from './snippet.js';
@@ -31,13 +35,24 @@ interface HitRow {
   original: 'copy' | 'reference';
 }
 
-export const VECTOR_UNAVAILABLE = 'no embedding model is installed yet; search is lexical only';
+export const VECTOR_UNAVAILABLE = 'no embedding model installed — run: kb models pull all-MiniLM-L6-v2';
+
+/** A hit before hydration: where it is, how it scored, and what of the query it holds. */
+interface HitIn {
+  rowid: number;
+  score: number;
+  retrieval: Retrieval;
+  matched: string[];
+  spans: [number, number][];
+}
 
 export class Searcher {
   readonly lexical: LexicalSearcher;
   private readonly hitRows: Statement;
   private readonly tagsStmt: Statement;
   private readonly totalStmt: Statement;
+  private readonly chunkRowids: Statement;
+  private readonly rowChunkIds: Statement;
 
   constructor(
     db: Db,
@@ -52,15 +67,22 @@ export class Searcher {
       WHERE dt.doc_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`);
     this.totalStmt = db.prepare(`SELECT doc_id, count(*) AS n FROM chunks
       WHERE doc_id IN (SELECT value FROM json_each(?)) GROUP BY doc_id`);
+    this.chunkRowids = db.prepare('SELECT rowid, id FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
+    this.rowChunkIds = db.prepare('SELECT rowid, id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))');
   }
 
-  search(input: SearchParams): SearchResult {
-    const started = performance.now();
+  private validate(input: SearchParams): ResolvedSearchParams {
     const parsedParams = SearchParamsSchema.safeParse(input);
     if (!parsedParams.success) {
       throw new KbError('INVALID_ARGUMENT', parsedParams.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     }
-    const p = parsedParams.data;
+    return parsedParams.data;
+  }
+
+  /** Lexical search; in hybrid or vector mode, says why vectors are unavailable. */
+  search(input: SearchParams, vectorUnavailable = VECTOR_UNAVAILABLE): SearchResult {
+    const started = performance.now();
+    const p = this.validate(input);
     const filters = { tags: p.tags.map((t) => t.toLowerCase()), type: p.type, path: p.path, lang: p.lang };
     const q = parseQuery(p.query, { prefix: p.prefix });
 
@@ -73,14 +95,16 @@ export class Searcher {
         total_matches: 0,
         returned: 0,
         took_ms: round(performance.now() - started),
-        vector: { status: 'unavailable', reason: VECTOR_UNAVAILABLE },
+        vector: { status: 'unavailable', reason: vectorUnavailable },
       };
     }
 
     const lex = this.lexical.search(q, filters, p.top);
     let hits = lex.hits;
     if (p.threshold !== undefined) hits = hits.filter((h) => h.score >= p.threshold!);
-    const results = this.hydrate(hits, lex, p.explain);
+    const results = this.hydrate(
+      hits.map((h, i) => ({ ...h, retrieval: this.lexicalRetrieval(h, i + 1, lex, p.explain) })),
+    );
     return {
       schema_version: SCHEMA_VERSION,
       query: p.query,
@@ -91,11 +115,128 @@ export class Searcher {
       returned: results.length,
       took_ms: round(performance.now() - started),
       lexical: { status: 'ok' },
-      ...(p.mode === 'hybrid' ? { vector: { status: 'unavailable' as const, reason: VECTOR_UNAVAILABLE } } : {}),
+      ...(p.mode === 'hybrid' ? { vector: { status: 'unavailable' as const, reason: vectorUnavailable } } : {}),
     };
   }
 
-  private hydrate(hits: LexicalHit[], lex: LexicalResult, explain: boolean): SearchHit[] {
+  private lexicalRetrieval(h: LexicalHit, rank: number, lex: LexicalResult, explain: boolean): Retrieval {
+    return {
+      method: 'lexical',
+      lexical_rank: rank,
+      lexical_score: h.score,
+      vector_rank: null,
+      vector_score: null,
+      fusion_score: null,
+      ...(explain
+        ? {
+            explain: {
+              lexical_share: 1,
+              vector_share: null,
+              bm25_raw: h.bm25,
+              coverage: h.coverage,
+              proximity: h.proximity,
+              fts_query: lex.ftsQuery ?? `substring: ${h.matched.join(', ')}`,
+            },
+          }
+        : {}),
+    };
+  }
+
+  /**
+   * Vector or hybrid search: each side retrieves top × candidates_factor, fused by Reciprocal Rank
+   * Fusion. A hit both sides found takes its snippet from the lexical side.
+   */
+  async searchWith(input: SearchParams, sem: Semantic): Promise<SearchResult> {
+    const started = performance.now();
+    const p = this.validate(input);
+    const filters = { tags: p.tags.map((t) => t.toLowerCase()), type: p.type, path: p.path, lang: p.lang };
+    const q = parseQuery(p.query, { prefix: p.prefix });
+    const k = p.top * this.config.search.candidates_factor;
+    const lex = p.mode === 'hybrid' ? this.lexical.search(q, filters, k) : null;
+    const vec =
+      q.kind === 'empty'
+        ? []
+        : await sem.search(p.query, k, {
+            type: filters.type,
+            lang: filters.lang?.toLowerCase(),
+            tags: filters.tags,
+            pathDocs: filters.path ? this.lexical.docsMatching(filters.path) : undefined,
+          });
+    // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
+    const ids = new Map(
+      (this.chunkRowids.all(JSON.stringify(vec.map((v) => v.chunk_id))) as { rowid: number; id: string }[]).map((r) => [r.id, r.rowid]),
+    );
+    const vecList = vec.flatMap((v) => (ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : []));
+    const lexHits = lex?.hits ?? [];
+    const lexIds = new Map(
+      (this.rowChunkIds.all(JSON.stringify(lexHits.map((h) => h.rowid))) as { rowid: number; id: string }[]).map((r) => [r.rowid, r.id]),
+    );
+    const byLexRow = new Map(lexHits.map((h) => [h.rowid, h]));
+    const simByRow = new Map(vecList.map((v) => [v.rowid, v.similarity]));
+    let items: HitIn[];
+    if (p.mode === 'vector') {
+      items = vecList.map((v, i) => ({
+        rowid: v.rowid,
+        score: v.similarity,
+        matched: [],
+        spans: [],
+        retrieval: { method: 'vector', lexical_rank: null, lexical_score: null, vector_rank: i + 1, vector_score: v.similarity, fusion_score: null },
+      }));
+    } else {
+      const fused = rrf(
+        lexHits.map((h) => ({ rowid: h.rowid, chunkId: lexIds.get(h.rowid) ?? '' })),
+        vecList.map((v) => ({ rowid: v.rowid, chunkId: v.chunkId })),
+        this.config.search.rrf_k,
+      );
+      items = fused.map((f) => {
+        const l = byLexRow.get(f.rowid);
+        return {
+          rowid: f.rowid,
+          score: f.fused,
+          matched: l?.matched ?? [],
+          spans: l?.spans ?? [],
+          retrieval: {
+            method: 'hybrid',
+            lexical_rank: f.lexicalRank,
+            lexical_score: l?.score ?? null,
+            vector_rank: f.vectorRank,
+            vector_score: simByRow.get(f.rowid) ?? null,
+            fusion_score: f.fused,
+            ...(p.explain
+              ? {
+                  explain: {
+                    lexical_share: f.lexicalShare,
+                    vector_share: f.vectorShare,
+                    bm25_raw: l?.bm25 ?? null,
+                    coverage: l?.coverage ?? null,
+                    proximity: l?.proximity ?? null,
+                    fts_query: lex?.ftsQuery ?? null,
+                  },
+                }
+              : {}),
+          },
+        };
+      });
+    }
+    if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
+    items = items.slice(0, p.top);
+    const results = this.hydrate(items);
+    const vectorOnly = vecList.filter((v) => !byLexRow.has(v.rowid)).length;
+    return {
+      schema_version: SCHEMA_VERSION,
+      query: p.query,
+      mode: p.mode,
+      results,
+      total_matches: (lex?.total ?? 0) + vectorOnly,
+      total_matches_estimated: true,
+      returned: results.length,
+      took_ms: round(performance.now() - started),
+      ...(lex ? { lexical: { status: 'ok' as const } } : {}),
+      vector: { status: 'ok' },
+    };
+  }
+
+  private hydrate(hits: HitIn[]): SearchHit[] {
     if (hits.length === 0) return [];
     const rows = new Map(
       (this.hitRows.all(JSON.stringify(hits.map((h) => h.rowid))) as HitRow[]).map((r) => [r.rowid, r]),
@@ -111,34 +252,14 @@ export class Searcher {
     return hits.map((h, i) => {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
-      const rank = i + 1;
       const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars);
       const anchor = JSON.parse(row.anchor) as Anchor;
       return {
-        rank,
+        rank: i + 1,
         chunk_id: row.id,
         doc_id: row.doc_id,
         score: h.score,
-        retrieval: {
-          method: 'lexical',
-          lexical_rank: rank,
-          lexical_score: h.score,
-          vector_rank: null,
-          vector_score: null,
-          fusion_score: null,
-          ...(explain
-            ? {
-                explain: {
-                  lexical_share: 1,
-                  vector_share: null,
-                  bm25_raw: h.bm25,
-                  coverage: h.coverage,
-                  proximity: h.proximity,
-                  fts_query: lex.ftsQuery ?? `substring: ${h.matched.join(', ')}`,
-                },
-              }
-            : {}),
-        },
+        retrieval: h.retrieval,
         text: row.text,
         snippet: snippet.text,
         snippet_highlights: snippet.highlights,

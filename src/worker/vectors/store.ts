@@ -1,0 +1,95 @@
+// Chunk vectors in LanceDB: one table per embedding fingerprint (model, dimension, pooling, prefixes,
+// chunker version), rows keyed by chunk id and carrying the filter columns, so filters are a pre-filter.
+import { createHash } from 'node:crypto';
+import * as lancedb from '@lancedb/lancedb';
+
+export interface VectorRow {
+  chunk_id: string;
+  doc_id: string;
+  vector: Float32Array;
+  type: string;
+  lang: string;
+  /** Tags as `|a|b|`, so a tag filter is a LIKE '%|a|%'. */
+  tags: string;
+  path: string;
+}
+
+export interface VectorFilter {
+  type?: string | undefined;
+  lang?: string | undefined;
+  tags: string[];
+  /** Documents allowed by a path glob (resolved by the caller). */
+  pathDocs?: string[] | undefined;
+}
+
+export interface VectorHit {
+  chunk_id: string;
+  /** Cosine similarity, -1..1. */
+  similarity: number;
+}
+
+const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+export function tableName(fingerprint: string): string {
+  return `chunks_${createHash('sha256').update(fingerprint).digest('hex').slice(0, 16)}`;
+}
+
+export class VectorStore {
+  private constructor(
+    private readonly db: lancedb.Connection,
+    readonly name: string,
+    private table: lancedb.Table | null,
+  ) {}
+
+  static async open(dir: string, fingerprint: string): Promise<VectorStore> {
+    const db = await lancedb.connect(dir);
+    const name = tableName(fingerprint);
+    const table = (await db.tableNames()).includes(name) ? await db.openTable(name) : null;
+    return new VectorStore(db, name, table);
+  }
+
+  async count(): Promise<number> {
+    return this.table ? this.table.countRows() : 0;
+  }
+
+  async ids(): Promise<Set<string>> {
+    if (!this.table) return new Set();
+    const rows = await this.table.query().select(['chunk_id']).toArray();
+    return new Set(rows.map((r) => String((r as { chunk_id: string }).chunk_id)));
+  }
+
+  async add(rows: VectorRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const data = rows.map((r) => ({ ...r, vector: Array.from(r.vector) }));
+    if (!this.table) this.table = await this.db.createTable(this.name, data);
+    else await this.table.add(data);
+  }
+
+  async delete(chunkIds: string[]): Promise<void> {
+    if (!this.table || chunkIds.length === 0) return;
+    for (let i = 0; i < chunkIds.length; i += 500) {
+      await this.table.delete(`chunk_id IN (${chunkIds.slice(i, i + 500).map(sqlString).join(', ')})`);
+    }
+  }
+
+  async search(vector: Float32Array, k: number, f: VectorFilter): Promise<VectorHit[]> {
+    if (!this.table) return [];
+    const where: string[] = [];
+    if (f.type) where.push(`type = ${sqlString(f.type)}`);
+    if (f.lang) where.push(`lang = ${sqlString(f.lang)}`);
+    for (const t of f.tags) where.push(`tags LIKE ${sqlString(`%|${t}|%`)}`);
+    if (f.pathDocs) {
+      if (f.pathDocs.length === 0) return [];
+      where.push(`doc_id IN (${f.pathDocs.map(sqlString).join(', ')})`);
+    }
+    let q = this.table.vectorSearch(Array.from(vector)).distanceType('cosine');
+    if (where.length > 0) q = q.where(where.join(' AND ')); // a pre-filter: LanceDB filters before the top-k cut
+    const rows = (await q.limit(k).toArray()) as { chunk_id: string; _distance: number }[];
+    return rows.map((r) => ({ chunk_id: r.chunk_id, similarity: 1 - r._distance }));
+  }
+
+  async drop(): Promise<void> {
+    if ((await this.db.tableNames()).includes(this.name)) await this.db.dropTable(this.name);
+    this.table = null;
+  }
+}

@@ -1,0 +1,111 @@
+// The vector half with the random-weight minilm-l6 test model: plumbing, fusion arithmetic, filters
+// and reconciliation. Its vectors mean nothing, so nothing here judges relevance.
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchResultSchema } from '../src/shared/wire.js';
+import { type Engine, openEngine } from '../src/worker/index.js';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { corporaDir, kbAsync, writeTree } from './helpers.js';
+
+const hasCorpora = corporaDir() !== null;
+if (!hasCorpora) console.warn('hybrid tests skipped: ../shared/corpora (the real tokenizer) is not here; set KB_CORPORA');
+
+let work: string;
+let engine: Engine;
+let chunks: number;
+
+beforeAll(async () => {
+  if (!hasCorpora) return;
+  work = await mkdtemp(join(tmpdir(), 'kb-hybrid-'));
+  await writeTree(work, {
+    'notes/git.md': '# Git\n\nInstalling git on Debian: apt-get install git.\n\n## Branches\n\nCreate branches with git switch.\n',
+    'notes/bread.md': '---\ntags: [kitchen]\n---\n# Bread\n\nKnead the dough and let it rise.\n',
+    'notes/trip.txt': 'Train tickets to Lyon, leaving at eight.',
+    'code/tool.py': 'def install_tool(name):\n    """Install a tool by name."""\n    return name\n',
+  });
+  engine = await openEngine({ dataDir: join(work, 'data') });
+  await engine.importModel(makeTestModel({ arch: 'minilm-l6', out: join(work, 'model') }), 'all-MiniLM-L6-v2');
+  const s = await engine.ingest([join(work, 'notes'), join(work, 'code')]);
+  chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+  expect(s.embedded).toBe(chunks);
+});
+afterAll(async () => {
+  engine?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
+  it('answers in vector mode with ranked cosine similarities', async () => {
+    const r = await engine.search({ query: 'how do I set up version control', mode: 'vector', top: 10 });
+    expect(SearchResultSchema.safeParse(r).success).toBe(true);
+    expect(r.vector).toEqual({ status: 'ok' });
+    expect(r.results).toHaveLength(chunks);
+    r.results.forEach((h, i) => {
+      expect(h.retrieval).toMatchObject({ method: 'vector', vector_rank: i + 1, lexical_rank: null });
+      expect(Math.abs(h.retrieval.vector_score!)).toBeLessThanOrEqual(1.0001);
+      if (i > 0) expect(h.score).toBeLessThanOrEqual(r.results[i - 1]!.score);
+    });
+  });
+
+  it('fuses both lists with Reciprocal Rank Fusion, k = 60', async () => {
+    const r = await engine.search({ query: 'install git', top: 10, explain: true });
+    expect(r.mode).toBe('hybrid');
+    expect(r.vector).toEqual({ status: 'ok' });
+    for (const h of r.results) {
+      const x = h.retrieval;
+      const expected = (x.lexical_rank ? 1 / (60 + x.lexical_rank) : 0) + (x.vector_rank ? 1 / (60 + x.vector_rank) : 0);
+      expect(x.method).toBe('hybrid');
+      expect(x.fusion_score).toBeCloseTo(expected, 12);
+      expect(h.score).toBe(x.fusion_score);
+      expect((x.explain!.lexical_share ?? 0) + (x.explain!.vector_share ?? 0)).toBeCloseTo(expected, 12);
+    }
+    for (let i = 1; i < r.results.length; i++) {
+      const [a, b] = [r.results[i - 1]!.retrieval, r.results[i]!.retrieval];
+      expect(a.fusion_score!).toBeGreaterThanOrEqual(b.fusion_score!);
+      if (a.fusion_score === b.fusion_score) expect(a.lexical_rank ?? Infinity).toBeLessThanOrEqual(b.lexical_rank ?? Infinity);
+    }
+    // A passage found by words keeps its lexical snippet highlights.
+    const lexical = r.results.find((h) => h.retrieval.lexical_rank === 1)!;
+    expect(lexical.matched_terms.length).toBeGreaterThan(0);
+    expect(lexical.snippet_highlights.length).toBeGreaterThan(0);
+  });
+
+  it('applies filters inside the vector query too', async () => {
+    const code = await engine.search({ query: 'anything', mode: 'vector', type: 'code' });
+    expect(code.results.map((h) => h.source.type)).toEqual(['code']);
+    const kitchen = await engine.search({ query: 'anything', mode: 'vector', tags: ['kitchen'] });
+    expect(kitchen.results.map((h) => h.citation.path)).toEqual([join(work, 'notes/bread.md')]);
+    const txt = await engine.search({ query: 'anything', mode: 'vector', path: 'notes/*.txt' });
+    expect(txt.results.map((h) => h.citation.path)).toEqual([join(work, 'notes/trip.txt')]);
+  });
+
+  it('drops the vectors of removed documents', async () => {
+    await engine.removeAndSync(join(work, 'notes/trip.txt'));
+    const r = await engine.search({ query: 'train', mode: 'vector', top: 50 });
+    expect(r.results.some((h) => h.citation.path.endsWith('trip.txt'))).toBe(false);
+    expect(r.results).toHaveLength(chunks - 1);
+  });
+
+  it('rebuilds a vector table deleted behind its back', async () => {
+    rmSync(join(work, 'data', 'vectors'), { recursive: true, force: true });
+    const fresh = await openEngine({ dataDir: join(work, 'data') });
+    try {
+      expect((await fresh.search({ query: 'git', mode: 'vector' })).results).toHaveLength(0);
+      expect(await fresh.syncVectors()).toEqual({ embedded: chunks - 1, deleted: 0 });
+      expect((await fresh.search({ query: 'git', mode: 'vector', top: 50 })).results).toHaveLength(chunks - 1);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('searches hybrid from a fresh CLI process', async () => {
+    const r = await kbAsync(['search', 'install', 'git', '--json'], { env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml') } });
+    expect(r.code).toBe(0);
+    const res = SearchResultSchema.parse(r.json());
+    expect(res.vector).toEqual({ status: 'ok' });
+    expect(res.results[0]!.retrieval.method).toBe('hybrid');
+  });
+});
