@@ -82,6 +82,11 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
     expect(txt.results.map((h) => h.citation.path)).toEqual([join(work, 'notes/trip.txt')]);
   });
 
+  it('is reported by doctor', async () => {
+    const d = await engine.doctor();
+    expect(d.checks.find((c) => c.name === 'embedding model')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/all \d+ chunks have vectors/) });
+  });
+
   it('drops the vectors of removed documents', async () => {
     await engine.removeAndSync(join(work, 'notes/trip.txt'));
     const r = await engine.search({ query: 'train', mode: 'vector', top: 50 });

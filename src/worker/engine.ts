@@ -301,7 +301,17 @@ export class Engine {
         ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
         : { name: 'originals', status: 'warn', detail: `${missing} documents' originals are missing (moved or deleted, and not copied)` },
     );
-    checks.push({ name: 'embedding model', status: 'warn', detail: 'not installed: search is lexical only' });
+    const sem = await this.semantic().catch((e: unknown) => ({ unavailable: (e as Error).message }));
+    if ('unavailable' in sem) checks.push({ name: 'embedding model', status: 'warn', detail: `${sem.unavailable}; search is lexical only` });
+    else {
+      const chunks = (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+      const vectors = await sem.store.count();
+      checks.push(
+        vectors === chunks
+          ? { name: 'embedding model', status: 'ok', detail: `${this.config.embedding.model}: all ${chunks} chunks have vectors` }
+          : { name: 'embedding model', status: 'warn', detail: `${this.config.embedding.model}: ${vectors} vectors for ${chunks} chunks (the next ingest brings them in step)` },
+      );
+    }
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };
   }
 
