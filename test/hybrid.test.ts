@@ -82,6 +82,14 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
     expect(txt.results.map((h) => h.citation.path)).toEqual([join(work, 'notes/trip.txt')]);
   });
 
+  it('sees tags added later in the vector filter too', async () => {
+    expect((await engine.search({ query: 'anything', mode: 'vector', tags: ['travel'] })).results).toHaveLength(0);
+    const s = await engine.ingest([join(work, 'notes/trip.txt')], { tags: ['travel'] });
+    expect(s).toMatchObject({ unchanged: 1, embedded: 0 });
+    const r = await engine.search({ query: 'anything', mode: 'vector', tags: ['travel'] });
+    expect(r.results.map((h) => h.citation.path)).toEqual([join(work, 'notes/trip.txt')]);
+  });
+
   it('is reported by doctor', async () => {
     const d = await engine.doctor();
     expect(d.checks.find((c) => c.name === 'embedding model')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/all \d+ chunks have vectors/) });

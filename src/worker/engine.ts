@@ -99,11 +99,15 @@ export class Engine {
     this.parser ??= createParsePool();
     try {
       const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir };
-      const summary = await ingestPaths(ctx, paths, opts);
+      const retagged: string[] = [];
+      const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id) });
       this.searcher.lexical.invalidate();
       // Lexical chunks are committed and searchable; now their vectors.
       const sem = await this.semantic();
-      if ('sync' in sem) summary.embedded = (await sem.sync(opts.signal ? { signal: opts.signal } : {})).embedded;
+      if ('sync' in sem) {
+        summary.embedded = (await sem.sync(opts.signal ? { signal: opts.signal } : {})).embedded;
+        await sem.retag(retagged);
+      }
       return summary;
     } finally {
       this.searcher.lexical.invalidate();

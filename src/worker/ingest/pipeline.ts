@@ -16,6 +16,8 @@ import { walk } from './walk.js';
 
 export interface IngestOptions {
   tags?: string[];
+  /** Called for an already indexed document that got new tags (its vectors carry tags too). */
+  onRetag?: (docId: string) => void;
   onProgress?: (p: IngestProgress) => void;
   signal?: AbortSignal;
 }
@@ -111,7 +113,7 @@ function chunkIds(docId: string, parsed: ParsedDocument): NewChunk[] {
   });
 }
 
-async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[]): Promise<Prepared> {
+async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[], onRetag?: (docId: string) => void): Promise<Prepared> {
   const { repo, blobs, config } = ctx;
   let st;
   let head: Uint8Array;
@@ -150,7 +152,10 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[])
     return {
       commit: () => {
         repo.db.transaction(() => {
-          if (repo.addTags(existing.id, tags) > 0) repo.refreshFts(existing.id);
+          if (repo.addTags(existing.id, tags) > 0) {
+            repo.refreshFts(existing.id);
+            onRetag?.(existing.id);
+          }
           if (existing.error) repo.setDocError(existing.id, null);
           repo.clearErrors(path);
         })();
@@ -167,7 +172,10 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[])
         commit: () => {
           repo.db.transaction(() => {
             repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
-            if (repo.addTags(cand.id, tags) > 0) repo.refreshFts(cand.id);
+            if (repo.addTags(cand.id, tags) > 0) {
+              repo.refreshFts(cand.id);
+              onRetag?.(cand.id);
+            }
             repo.clearErrors(path);
           })();
           return 'moved';
@@ -292,7 +300,7 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
       }
       while (ahead.length < READ_AHEAD && next < files.length) {
         const n = files[next++]!;
-        const p = prepareFile(ctx, n.path, n.root, tags);
+        const p = prepareFile(ctx, n.path, n.root, tags, opts.onRetag);
         p.catch(() => undefined); // handled when its turn comes
         ahead.push(p);
       }

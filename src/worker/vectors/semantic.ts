@@ -83,6 +83,15 @@ export class Semantic {
     return { embedded: done, deleted: stale.length };
   }
 
+  /** Copies documents' current tags onto their vectors. */
+  async retag(docIds: string[]): Promise<void> {
+    const tagsOf = this.db.prepare(
+      `SELECT '|' || coalesce(group_concat(t.name, '|'), '') || '|' AS tags
+       FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ?`,
+    );
+    for (const id of docIds) await this.store.setTags(id, (tagsOf.get(id) as { tags: string }).tags);
+  }
+
   async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
     const [q] = await this.embedder.embed([query], 'query');
     return q ? this.store.search(q, k, filter) : [];

@@ -65,6 +65,12 @@ export class VectorStore {
     else await this.table.add(data);
   }
 
+  /** Rewrites one document's tags column (tags changed, vectors did not). */
+  async setTags(docId: string, tags: string): Promise<void> {
+    if (!this.table) return;
+    await this.table.update({ where: `doc_id = ${sqlString(docId)}`, values: { tags } });
+  }
+
   async delete(chunkIds: string[]): Promise<void> {
     if (!this.table || chunkIds.length === 0) return;
     for (let i = 0; i < chunkIds.length; i += 500) {
