@@ -15,10 +15,6 @@ const ONNX_FILES = ['onnx/model_quantized.onnx', 'onnx/model.onnx', 'model.onnx'
 const BATCH_TOKENS = 8192;
 const MAX_BATCH = 64;
 
-export interface Encoded {
-  ids: number[];
-}
-
 function readJson(file: string, what: string): Record<string, unknown> {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
