@@ -6,6 +6,7 @@ import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, remov
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
 import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand } from './commands/models.js';
+import { reindexCommand } from './commands/reindex.js';
 import { searchCommand } from './commands/search.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
@@ -85,6 +86,12 @@ export async function main(argv: string[]): Promise<number> {
     .command('doctor')
     .description('check the config, the database, the full-text index and the data dir')
     .action(() => run(() => doctorCommand(globals()))());
+
+  program
+    .command('reindex')
+    .description('embed every chunk again (with --model, switch to that model); searches use the old vectors until it is done')
+    .option('--model <name>', 'the embedding model to switch to (default: the configured one)')
+    .action((flags: { model?: string }) => run(() => reindexCommand(flags, globals()))());
 
   const models = program.command('models').description('embedding models: list, pull from the hub, import, remove');
   models

@@ -152,6 +152,8 @@ export const IngestSummarySchema = z.object({
   failed: z.number().int().nonnegative(),
   /** Chunks given vectors in this run (0 when no embedding model is installed). */
   embedded: z.number().int().nonnegative().optional(),
+  /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
+  vector: ComponentStatusSchema.optional(),
   skipped: z.array(IngestSkipSchema),
   errors: z.array(IngestErrorSchema),
   took_ms: z.number().nonnegative(),
@@ -178,10 +180,32 @@ export interface DocumentSummary {
 }
 
 export interface IngestProgress {
-  phase: 'scan' | 'ingest';
+  /** scan: finding files; ingest: parsing and indexing words; embed: making vectors (done/total in chunks). */
+  phase: 'scan' | 'ingest' | 'embed';
   done: number;
   total: number;
   path?: string;
+}
+
+export const ReindexResultSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  model: z.string(),
+  /** The model the vectors belonged to before, if any. */
+  previous: z.string().nullable(),
+  embedded: z.number().int().nonnegative(),
+  /** Vectors an interrupted reindex had already made, kept and not embedded again. */
+  resumed: z.number().int().nonnegative(),
+  /** Stopped before the switch: searches still use the previous vectors; run reindex again to resume. */
+  cancelled: z.boolean(),
+  /** The data dir's config.yaml, when reindex --model changed embedding.model in it. */
+  config_updated: z.string().nullable(),
+  took_ms: z.number().nonnegative(),
+});
+export type ReindexResult = z.infer<typeof ReindexResultSchema>;
+
+export interface ReindexProgress {
+  done: number;
+  total: number;
 }
 
 export interface ErrorPayload {

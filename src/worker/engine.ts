@@ -9,6 +9,8 @@ import {
   type DocumentSummary,
   type IngestProgress,
   type IngestSummary,
+  type ReindexProgress,
+  type ReindexResult,
   SCHEMA_VERSION,
   type SearchParams,
   type SearchResult,
@@ -16,7 +18,8 @@ import {
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo, ModelStore } from './embed/models.js';
 import type { ParsePool } from './ingest/parse-pool.js';
-import type { Semantic } from './vectors/semantic.js';
+import type { Semantic, Unavailable } from './vectors/semantic.js';
+import { readBinding } from './vectors/binding.js';
 import { BlobStore } from './store/blobs.js';
 import { type Db, openDb, schemaVersion } from './store/db.js';
 import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
@@ -80,7 +83,11 @@ export class Engine {
   /** Parse threads, started on the first ingest and kept until close. */
   private parser?: ParsePool;
   /** The vector half: loaded on first need, and only when the configured model is installed. */
-  private semanticP?: Promise<Semantic | { unavailable: string }>;
+  private semanticP?: Promise<Semantic | Unavailable>;
+  /** The live vector table semanticP was opened for; another process's reindex changes it. */
+  private semanticTable?: string | null;
+  /** The configured embedding model; reindex --model changes it. */
+  private embeddingModel: string;
 
   constructor(
     readonly dataDir: string,
@@ -91,6 +98,7 @@ export class Engine {
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
     registerPathMatch(db);
     this.searcher = new Searcher(db, config);
+    this.embeddingModel = config.embedding.model;
   }
 
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
@@ -105,9 +113,16 @@ export class Engine {
       // Lexical chunks are committed and searchable; now their vectors.
       const sem = await this.semantic();
       if ('sync' in sem) {
-        summary.embedded = (await sem.sync(opts.signal ? { signal: opts.signal } : {})).embedded;
+        const onProgress = opts.onProgress;
+        const sync = await sem.sync({
+          ifChanged: true,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(onProgress ? { onProgress: (p: ReindexProgress) => onProgress({ phase: 'embed', ...p }) } : {}),
+        });
+        summary.embedded = sync.embedded;
         await sem.retag(retagged);
-      }
+        summary.vector = { status: 'ok' };
+      } else summary.vector = { status: 'unavailable', reason: sem.unavailable };
       return summary;
     } finally {
       this.searcher.lexical.invalidate();
@@ -115,22 +130,47 @@ export class Engine {
   }
 
   private modelInstalled(): boolean {
-    return existsSync(join(this.dataDir, 'models', this.config.embedding.model, 'tokenizer.json'));
+    return existsSync(join(this.dataDir, 'models', this.embeddingModel, 'tokenizer.json'));
   }
 
   /** The embedding model and vector table, or why there are none. Never loads onnxruntime without a model. */
-  private semantic(): Promise<Semantic | { unavailable: string }> {
+  private semantic(): Promise<Semantic | Unavailable> {
     if (!this.modelInstalled()) {
-      return Promise.resolve({ unavailable: `no embedding model installed — run: kb models pull ${this.config.embedding.model}` });
+      return Promise.resolve({ unavailable: `no embedding model installed — run: kb models pull ${this.embeddingModel}` });
     }
-    this.semanticP ??= import('./vectors/semantic.js').then((m) => m.Semantic.open(this.dataDir, this.db, this.config.embedding.model));
+    const live = readBinding(this.db)?.table ?? null;
+    if (this.semanticP && this.semanticTable !== undefined && this.semanticTable !== live) this.dropSemantic();
+    if (!this.semanticP) {
+      this.semanticTable = undefined;
+      const p = import('./vectors/semantic.js').then((m) => m.Semantic.open(this.dataDir, this.db, this.embeddingModel));
+      this.semanticP = p;
+      // Opening may bind the index to the model; remember the table it actually opened.
+      void p.then(
+        (s) => {
+          if (this.semanticP === p) this.semanticTable = readBinding(this.db)?.table ?? null;
+          return s;
+        },
+        () => {
+          if (this.semanticP === p) this.semanticP = undefined; // a broken model: try again next time
+        },
+      );
+    }
     return this.semanticP;
   }
 
-  /** Embeds chunks without vectors and drops vectors without chunks (after a crash, or a lost table). */
+  private dropSemantic(): void {
+    void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined), () => undefined);
+    this.semanticP = undefined;
+    this.semanticTable = undefined;
+  }
+
+  /**
+   * Reconciles the two stores: embeds chunks without vectors and drops vectors without chunks (after a
+   * crash, or a lost table). Costs two reads when nothing changed since the last full sync.
+   */
   async syncVectors(): Promise<{ embedded: number; deleted: number } | null> {
     const sem = await this.semantic();
-    return 'sync' in sem ? sem.sync() : null;
+    return 'sync' in sem ? sem.sync({ ifChanged: true }) : null;
   }
 
   async search(params: SearchParams): Promise<SearchResult> {
@@ -138,6 +178,29 @@ export class Engine {
     if (p.mode === 'lexical') return this.searcher.search(p);
     const sem = await this.semantic();
     return 'unavailable' in sem ? this.searcher.search(p, sem.unavailable) : this.searcher.searchWith(p, sem);
+  }
+
+  /**
+   * Embeds every chunk with `model` (default: the configured one) into a new table and switches to it
+   * when done. Searches go on against the previous vectors meanwhile. With a new model, the data dir's
+   * config.yaml is updated so later runs use it.
+   */
+  async reindex(opts: { model?: string; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
+    const model = opts.model ?? this.embeddingModel;
+    const { reindex } = await import('./vectors/reindex.js');
+    const { result, semantic } = await reindex(this.dataDir, this.db, model, opts);
+    let configUpdated: string | null = null;
+    if (semantic) {
+      this.dropSemantic();
+      this.semanticP = Promise.resolve(semantic);
+      this.semanticTable = semantic.store.name;
+      if (model !== this.embeddingModel) {
+        const { setDataDirSetting } = await import('./config/write.js');
+        configUpdated = await setDataDirSetting(this.dataDir, ['embedding', 'model'], model);
+        this.embeddingModel = model;
+      }
+    }
+    return { schema_version: SCHEMA_VERSION, ...result, config_updated: configUpdated };
   }
 
   list(): DocumentSummary[] {
@@ -312,8 +375,8 @@ export class Engine {
       const vectors = await sem.store.count();
       checks.push(
         vectors === chunks
-          ? { name: 'embedding model', status: 'ok', detail: `${this.config.embedding.model}: all ${chunks} chunks have vectors` }
-          : { name: 'embedding model', status: 'warn', detail: `${this.config.embedding.model}: ${vectors} vectors for ${chunks} chunks (the next ingest brings them in step)` },
+          ? { name: 'embedding model', status: 'ok', detail: `${this.embeddingModel}: all ${chunks} chunks have vectors` }
+          : { name: 'embedding model', status: 'warn', detail: `${this.embeddingModel}: ${vectors} vectors for ${chunks} chunks (run: kb reindex, or any ingest, to bring them in step)` },
       );
     }
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };

@@ -1,16 +1,21 @@
 import type { IngestProgress } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withEngine } from '../context.js';
 import { EXIT, dim, displayPath, line, printJson, red, yellow } from '../output.js';
+import { countBar } from '../progress.js';
 
 export async function ingestCommand(paths: string[], flags: { tags?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const bar = process.stderr.isTTY && !g.json ? await makeBar() : null;
+    const bar = await countBar(g);
+    const onProgress = (p: IngestProgress): void => {
+      if (p.phase === 'ingest') bar?.update('ingesting', p.done, p.total, p.path);
+      else if (p.phase === 'embed' && p.total > 0) bar?.update('embedding', p.done, p.total);
+    };
     const controller = new AbortController();
     const onSigint = (): void => controller.abort();
     process.once('SIGINT', onSigint);
     let summary;
     try {
-      summary = await engine.ingest(paths, { tags: splitList(flags.tags), onProgress: bar?.update, signal: controller.signal });
+      summary = await engine.ingest(paths, { tags: splitList(flags.tags), onProgress, signal: controller.signal });
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
@@ -24,31 +29,12 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
         `Added ${summary.added}, updated ${summary.updated}${moved}, unchanged ${summary.unchanged}, failed ${summary.failed}` +
           dim(` in ${(summary.took_ms / 1000).toFixed(1)} s`),
       );
+      if (summary.vector?.status === 'unavailable') {
+        const reason = summary.vector.reason ?? '';
+        line(reason.startsWith('no embedding model') ? dim(`(search is by words only: ${reason})`) : yellow(`Vectors not updated: ${reason}`));
+      } else if (summary.embedded) line(dim(`Embedded ${summary.embedded} chunks`));
       if (controller.signal.aborted) line(yellow('Interrupted: the files above were indexed; run the same command to finish.'));
     }
     return summary.failed > 0 ? EXIT.partial : EXIT.ok;
   });
-}
-
-async function makeBar(): Promise<{ update: (p: IngestProgress) => void; stop: () => void }> {
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    { format: 'ingesting [{bar}] {value}/{total} {file}', hideCursor: true, clearOnComplete: true, stream: process.stderr },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update: (p) => {
-      if (p.phase !== 'ingest') return;
-      if (!started) {
-        bar.start(p.total, 0, { file: '' });
-        started = true;
-      }
-      const file = p.path ? displayPath(p.path) : '';
-      bar.update(p.done, { file: file.length > 40 ? '…' + file.slice(-39) : file });
-    },
-    stop: () => {
-      if (started) bar.stop();
-    },
-  };
 }

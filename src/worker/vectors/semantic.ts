@@ -8,10 +8,15 @@ import { Embedder } from '../embed/embedder.js';
 import { ModelStore } from '../embed/models.js';
 import { modelSpec, type ModelSpec } from '../embed/registry.js';
 import { CHUNKER_VERSION } from '../ingest/types.js';
-import { type VectorFilter, type VectorHit, VectorStore } from './store.js';
+import { type Binding, type BindingSlot, chunksGeneration, markSynced, readBinding, writeBinding } from './binding.js';
+import { type VectorFilter, type VectorHit, VectorStore, tableName } from './store.js';
 
 /** Chunks embedded per round; between rounds the engine's message loop runs (searches answer). */
 const SYNC_BATCH = 128;
+
+export interface Unavailable {
+  unavailable: string;
+}
 
 export interface SyncProgress {
   done: number;
@@ -30,26 +35,59 @@ export function fingerprintOf(spec: ModelSpec): string {
 }
 
 export class Semantic {
-  private constructor(
+  private inflight = 0;
+  private closeRequested = false;
+
+  constructor(
     private readonly db: Db,
+    readonly spec: ModelSpec,
     readonly embedder: Embedder,
     readonly store: VectorStore,
+    /** Which binding this table is: the live one, or the one a reindex is building. */
+    private readonly slot: BindingSlot,
   ) {}
 
-  /** The configured model if it is installed; otherwise the reason vectors are unavailable. */
-  static async open(dataDir: string, db: Db, modelId: string): Promise<Semantic | { unavailable: string }> {
+  /**
+   * The configured model over the live table, binding the index to it if nothing is bound yet.
+   * Otherwise why there are no vectors: no model, or vectors that belong to another model.
+   */
+  static async open(dataDir: string, db: Db, modelId: string): Promise<Semantic | Unavailable> {
     const spec = modelSpec(modelId);
     if (!spec) return { unavailable: `unknown embedding model ${modelId} in the config` };
     const models = new ModelStore(join(dataDir, 'models'));
     if (!models.isInstalled(spec.id)) return { unavailable: `no embedding model installed — run: kb models pull ${spec.id}` };
+    const fingerprint = fingerprintOf(spec);
+    let live = readBinding(db);
+    if (live && live.fingerprint !== fingerprint) {
+      const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+      if (chunks > 0) return { unavailable: mismatch(live, spec) };
+      live = null; // nothing embedded yet: the configured model simply takes over
+    }
+    if (!live) {
+      live = { model: spec.id, fingerprint, table: tableName(fingerprint) };
+      writeBinding(db, 'live', live);
+    }
     const embedder = await Embedder.load(models.pathOf(spec.id), spec);
-    const store = await VectorStore.open(join(dataDir, 'vectors'), fingerprintOf(spec));
-    return new Semantic(db, embedder, store);
+    const store = await VectorStore.open(join(dataDir, 'vectors'), live.table);
+    return new Semantic(db, spec, embedder, store, 'live');
   }
 
-  /** Brings the vector table in line with SQLite's chunks. */
-  async sync(opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal } = {}): Promise<{ embedded: number; deleted: number }> {
-    const inDb = new Set((this.db.prepare('SELECT id FROM chunks').pluck().all() as string[]));
+  /**
+   * Brings the vector table in line with SQLite's chunks. With ifChanged, a table already synced at the
+   * current chunk generation (and holding as many rows as there are chunks) is left alone.
+   */
+  async sync(
+    opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; ifChanged?: boolean } = {},
+  ): Promise<{ embedded: number; deleted: number }> {
+    const generation = chunksGeneration(this.db);
+    const chunkCount = (): number => (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    if (opts.ifChanged) {
+      const b = readBinding(this.db, this.slot);
+      if (b?.table === this.store.name && b.synced_generation === generation && (await this.store.count()) === chunkCount()) {
+        return { embedded: 0, deleted: 0 };
+      }
+    }
+    const inDb = new Set(this.db.prepare('SELECT id FROM chunks').pluck().all() as string[]);
     const inStore = await this.store.ids();
     const stale = [...inStore].filter((id) => !inDb.has(id));
     await this.store.delete(stale);
@@ -60,6 +98,7 @@ export class Semantic {
        FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     );
     let done = 0;
+    opts.onProgress?.({ done, total: missing.length });
     for (let i = 0; i < missing.length; i += SYNC_BATCH) {
       if (opts.signal?.aborted) break;
       const rows = rowsOf.all(JSON.stringify(missing.slice(i, i + SYNC_BATCH))) as {
@@ -80,6 +119,7 @@ export class Semantic {
       done += rows.length;
       opts.onProgress?.({ done, total: missing.length });
     }
+    if (!opts.signal?.aborted) markSynced(this.db, this.slot, this.store.name, generation);
     return { embedded: done, deleted: stale.length };
   }
 
@@ -93,11 +133,26 @@ export class Semantic {
   }
 
   async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
-    const [q] = await this.embedder.embed([query], 'query');
-    return q ? this.store.search(q, k, filter) : [];
+    this.inflight++;
+    try {
+      const [q] = await this.embedder.embed([query], 'query');
+      return q ? await this.store.search(q, k, filter) : [];
+    } finally {
+      this.inflight--;
+      if (this.closeRequested && this.inflight === 0) void this.embedder.close();
+    }
   }
 
+  /** Releases the model once searches already running on it have answered. */
   async close(): Promise<void> {
-    await this.embedder.close();
+    this.closeRequested = true;
+    if (this.inflight === 0) await this.embedder.close();
   }
+}
+
+export function mismatch(live: Binding, spec: ModelSpec): string {
+  return (
+    `the index's vectors were made with ${live.model}, but the config asks for ${spec.id} — ` +
+    `run: kb reindex (to embed everything with ${spec.id}), or set embedding.model back to ${live.model}`
+  );
 }

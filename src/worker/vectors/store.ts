@@ -41,9 +41,9 @@ export class VectorStore {
     private table: lancedb.Table | null,
   ) {}
 
-  static async open(dir: string, fingerprint: string): Promise<VectorStore> {
+  /** Opens the named table; it is created by the first add(). */
+  static async open(dir: string, name: string): Promise<VectorStore> {
     const db = await lancedb.connect(dir);
-    const name = tableName(fingerprint);
     const table = (await db.tableNames()).includes(name) ? await db.openTable(name) : null;
     return new VectorStore(db, name, table);
   }
@@ -95,7 +95,16 @@ export class VectorStore {
   }
 
   async drop(): Promise<void> {
-    if ((await this.db.tableNames()).includes(this.name)) await this.db.dropTable(this.name);
+    await dropTable(this.db, this.name);
     this.table = null;
   }
+}
+
+async function dropTable(db: lancedb.Connection, name: string): Promise<void> {
+  if ((await db.tableNames()).includes(name)) await db.dropTable(name);
+}
+
+/** Drops a table by name, if it is there (a replaced or abandoned one). */
+export async function dropVectorTable(dir: string, name: string): Promise<void> {
+  await dropTable(await lancedb.connect(dir), name);
 }

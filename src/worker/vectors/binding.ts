@@ -1,0 +1,41 @@
+// Which embedding model the index's vectors belong to, recorded in SQLite's meta table so every process
+// agrees: `live` is the table searches read; `pending` is the one `kb reindex` is building (kept across
+// an interruption so the next reindex resumes it). A binding also remembers the chunk generation its
+// table was last fully synced at, so reconciling an unchanged index costs two reads, not a diff.
+import type { Db } from '../store/db.js';
+
+export interface Binding {
+  model: string;
+  fingerprint: string;
+  table: string;
+  /** chunks_generation when the table last held exactly the chunks' vectors. */
+  synced_generation?: number;
+}
+
+export type BindingSlot = 'live' | 'pending';
+
+const KEY: Record<BindingSlot, string> = { live: 'embedding.binding', pending: 'embedding.pending' };
+
+export function readBinding(db: Db, slot: BindingSlot = 'live'): Binding | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY[slot]) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as Binding) : null;
+}
+
+export function writeBinding(db: Db, slot: BindingSlot, b: Binding | null): void {
+  if (b) db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(KEY[slot], JSON.stringify(b));
+  else db.prepare('DELETE FROM meta WHERE key = ?').run(KEY[slot]);
+}
+
+/** Bumped by triggers on every chunk insert and delete (migration 2). */
+export function chunksGeneration(db: Db): number {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'chunks_generation'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+/** Records that `table` held exactly the chunks' vectors at `generation`, if it is still the table in `slot`. */
+export function markSynced(db: Db, slot: BindingSlot, table: string, generation: number): void {
+  db.transaction(() => {
+    const b = readBinding(db, slot);
+    if (b?.table === table) writeBinding(db, slot, { ...b, synced_generation: generation });
+  })();
+}
