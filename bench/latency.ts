@@ -13,7 +13,7 @@ const NOTE_BYTES = 5 * 1024;
 const STAMP = 'corpus-v3'; // bump when the index format changes
 
 /** The 100k-chunk index, built once and kept in .bench/corpus100k (delete it to rebuild). */
-async function corpusIndex(model: TextModel): Promise<{ dataDir: string; chunks: number }> {
+export async function corpusIndex(model: TextModel): Promise<{ dataDir: string; chunks: number }> {
   const dir = benchDir('corpus100k');
   const stampFile = join(dir, 'stamp.json');
   if (existsSync(stampFile)) {

@@ -1,6 +1,7 @@
 // `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
 import { benchCranfield } from './cranfield.js';
 import { benchEmbed } from './embed.js';
+import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import type { BenchResult } from './util.js';
@@ -10,6 +11,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ingest: benchIngest,
   latency: benchLatency,
   embed: benchEmbed,
+  hybrid: benchHybrid,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

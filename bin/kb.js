@@ -5,7 +5,11 @@ if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(`kb needs Node.js 22.12 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
-import('../dist/cli.js')
+// V8's compiled code is cached on disk between runs (Node ≥ 22.1): a fresh `kb search` starts faster.
+import('node:module')
+  .then((m) => m.enableCompileCache?.())
+  .catch(() => undefined)
+  .then(() => import('../dist/cli.js'))
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => {
     process.exitCode = code;

@@ -146,4 +146,23 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
     const r = await kbAsync(['search', 'fox', '--json'], { env });
     expect(SearchResultSchema.parse(r.json()).vector).toEqual({ status: 'ok' });
   });
+
+  it('builds the approximate index in the background once the table passes ann_min_rows', async () => {
+    const engine = await openEngine({ dataDir: data, config: { embedding: { model: BGE, ann_min_rows: 100 } } });
+    try {
+      const before = await engine.doctor();
+      expect(before.checks.find((c) => c.name === 'vector index')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/no index yet/) });
+      await engine.syncVectors();
+      await engine.backgroundWork();
+      const after = await engine.doctor();
+      expect(after.checks.find((c) => c.name === 'vector index')).toMatchObject({
+        status: 'ok',
+        detail: `IVF_HNSW_SQ over ${chunks + 1} vectors, 0 added since (searched exactly)`,
+      });
+      const r = await engine.search({ query: 'quick brown fox', mode: 'vector', top: 5 });
+      expect(r.results).toHaveLength(5);
+    } finally {
+      engine.close();
+    }
+  });
 });

@@ -35,6 +35,11 @@ export const ConfigSchema = z
       .object({
         /** The model that embeds chunks and queries (kb models list). */
         model: z.string().default('all-MiniLM-L6-v2'),
+        /**
+         * Below this many vectors a search compares the query with every one (exact, and fast enough);
+         * from here on an approximate index (IVF_HNSW_SQ) is built in the background and kept up.
+         */
+        ann_min_rows: z.number().int().positive().default(10_000),
       })
       .prefault({}),
     models: z

@@ -88,6 +88,9 @@ export class Engine {
   private semanticTable?: string | null;
   /** The configured embedding model; reindex --model changes it. */
   private embeddingModel: string;
+  /** Vector index upkeep running in the background (see Semantic.maintain), and how the last one ended. */
+  private upkeep: Promise<void> | null = null;
+  private upkeepError: string | null = null;
 
   constructor(
     readonly dataDir: string,
@@ -121,6 +124,7 @@ export class Engine {
         });
         summary.embedded = sync.embedded;
         await sem.retag(retagged);
+        this.maintainVectors(sem);
         summary.vector = { status: 'ok' };
       } else summary.vector = { status: 'unavailable', reason: sem.unavailable };
       return summary;
@@ -164,13 +168,39 @@ export class Engine {
     this.semanticTable = undefined;
   }
 
+  /** Starts vector index upkeep unless it is already running; searches go on meanwhile. */
+  private maintainVectors(sem: Semantic): void {
+    if (this.upkeep) return;
+    this.upkeep = sem
+      .maintain(this.config.embedding.ann_min_rows)
+      .then(
+        () => {
+          this.upkeepError = null;
+        },
+        (e: unknown) => {
+          this.upkeepError = (e as Error).message; // searches still work, only slower; doctor reports it
+        },
+      )
+      .finally(() => {
+        this.upkeep = null;
+      });
+  }
+
+  /** Background work still running (building or updating the vector index), for a CLI about to exit. */
+  backgroundWork(): Promise<void> | null {
+    return this.upkeep;
+  }
+
   /**
    * Reconciles the two stores: embeds chunks without vectors and drops vectors without chunks (after a
    * crash, or a lost table). Costs two reads when nothing changed since the last full sync.
    */
   async syncVectors(): Promise<{ embedded: number; deleted: number } | null> {
     const sem = await this.semantic();
-    return 'sync' in sem ? sem.sync({ ifChanged: true }) : null;
+    if (!('sync' in sem)) return null;
+    const r = await sem.sync({ ifChanged: true });
+    this.maintainVectors(sem);
+    return r;
   }
 
   async search(params: SearchParams): Promise<SearchResult> {
@@ -188,7 +218,7 @@ export class Engine {
   async reindex(opts: { model?: string; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
     const model = opts.model ?? this.embeddingModel;
     const { reindex } = await import('./vectors/reindex.js');
-    const { result, semantic } = await reindex(this.dataDir, this.db, model, opts);
+    const { result, semantic } = await reindex(this.dataDir, this.db, model, { ...opts, annMinRows: this.config.embedding.ann_min_rows });
     let configUpdated: string | null = null;
     if (semantic) {
       this.dropSemantic();
@@ -377,6 +407,17 @@ export class Engine {
         vectors === chunks
           ? { name: 'embedding model', status: 'ok', detail: `${this.embeddingModel}: all ${chunks} chunks have vectors` }
           : { name: 'embedding model', status: 'warn', detail: `${this.embeddingModel}: ${vectors} vectors for ${chunks} chunks (run: kb reindex, or any ingest, to bring them in step)` },
+      );
+      const index = await sem.store.indexStats();
+      const min = this.config.embedding.ann_min_rows;
+      checks.push(
+        this.upkeepError
+          ? { name: 'vector index', status: 'warn', detail: `updating the index failed: ${this.upkeepError}; searches are exact and slower` }
+          : index
+            ? { name: 'vector index', status: 'ok', detail: `IVF_HNSW_SQ over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)` }
+            : vectors >= min
+              ? { name: 'vector index', status: 'warn', detail: `${vectors} vectors and no index yet: the next ingest builds it` }
+              : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },
       );
     }
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };

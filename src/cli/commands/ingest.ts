@@ -35,6 +35,13 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
       } else if (summary.embedded) line(dim(`Embedded ${summary.embedded} chunks`));
       if (controller.signal.aborted) line(yellow('Interrupted: the files above were indexed; run the same command to finish.'));
     }
+    // Vector index upkeep started by the ingest: finish it here, or the next search pays for it.
+    const upkeep = engine.backgroundWork();
+    if (upkeep) {
+      const notice = g.json ? null : setTimeout(() => line(dim('Updating the vector index for fast search…')), 500);
+      await upkeep;
+      if (notice) clearTimeout(notice);
+    }
     return summary.failed > 0 ? EXIT.partial : EXIT.ok;
   });
 }

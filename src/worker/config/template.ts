@@ -23,6 +23,7 @@ chunking:
 
 embedding:
   model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; without a model, search is lexical
+  ann_min_rows: 10000         # from this many vectors on, an approximate index (IVF_HNSW_SQ) keeps search fast
 
 models:
   hub_endpoint: https://huggingface.co   # or a mirror; KB_HF_ENDPOINT overrides

@@ -18,7 +18,7 @@ export async function reindex(
   dataDir: string,
   db: Db,
   modelId: string,
-  opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal } = {},
+  opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; annMinRows: number },
 ): Promise<{ result: ReindexOutcome; semantic: Semantic | null }> {
   const started = performance.now();
   const spec = modelSpec(modelId);
@@ -56,6 +56,7 @@ export async function reindex(
     return { result: result(true), semantic: null };
   }
 
+  await building.maintain(opts.annMinRows); // the new table goes live with its index, not before it
   const built = readBinding(db, 'pending') ?? pending; // now with the generation it was synced at
   db.transaction(() => {
     writeBinding(db, 'live', built);

@@ -9,10 +9,12 @@ import { ModelStore } from '../embed/models.js';
 import { modelSpec, type ModelSpec } from '../embed/registry.js';
 import { CHUNKER_VERSION } from '../ingest/types.js';
 import { type Binding, type BindingSlot, chunksGeneration, markSynced, readBinding, writeBinding } from './binding.js';
-import { type VectorFilter, type VectorHit, VectorStore, tableName } from './store.js';
+import { type VectorFilter, type VectorHit, type VectorRow, VectorStore, tableName } from './store.js';
 
 /** Chunks embedded per round; between rounds the engine's message loop runs (searches answer). */
 const SYNC_BATCH = 128;
+/** Vectors written to LanceDB per add: each add is a data file, and many small files slow scans. */
+const WRITE_BATCH = 2048;
 
 export interface Unavailable {
   unavailable: string;
@@ -67,8 +69,10 @@ export class Semantic {
       live = { model: spec.id, fingerprint, table: tableName(fingerprint) };
       writeBinding(db, 'live', live);
     }
-    const embedder = await Embedder.load(models.pathOf(spec.id), spec);
     const store = await VectorStore.open(join(dataDir, 'vectors'), live.table);
+    const warm = store.prewarm(); // on LanceDB's threads, while the model loads on this one
+    const embedder = await Embedder.load(models.pathOf(spec.id), spec);
+    await warm;
     return new Semantic(db, spec, embedder, store, 'live');
   }
 
@@ -98,6 +102,12 @@ export class Semantic {
        FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     );
     let done = 0;
+    let pendingRows: VectorRow[] = [];
+    const flush = async (): Promise<void> => {
+      await this.store.add(pendingRows);
+      done += pendingRows.length;
+      pendingRows = [];
+    };
     opts.onProgress?.({ done, total: missing.length });
     for (let i = 0; i < missing.length; i += SYNC_BATCH) {
       if (opts.signal?.aborted) break;
@@ -113,14 +123,36 @@ export class Semantic {
       }[];
       // The heading path says what the passage is about; it is embedded with it.
       const vectors = await this.embedder.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
-      await this.store.add(
-        rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
+      pendingRows.push(
+        ...rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
       );
-      done += rows.length;
-      opts.onProgress?.({ done, total: missing.length });
+      if (pendingRows.length >= WRITE_BATCH) await flush();
+      opts.onProgress?.({ done: done + pendingRows.length, total: missing.length });
     }
+    await flush(); // also after an abort: what was embedded is kept
     if (!opts.signal?.aborted) markSynced(this.db, this.slot, this.store.name, generation);
     return { embedded: done, deleted: stale.length };
+  }
+
+  /**
+   * Keeps vector search fast as the table grows: past annMinRows, builds the approximate index; later,
+   * merges small data files and folds rows added since into the index. LanceDB does the work on its own
+   * threads, so the message loop stays free.
+   */
+  async maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
+    const rows = await this.store.count();
+    const index = await this.store.indexStats();
+    if (!index && rows >= annMinRows) {
+      await this.store.optimize();
+      await this.store.buildIndex();
+      return 'indexed';
+    }
+    const files = await this.store.fragments();
+    if (files.small > 16 || (index && index.unindexed > Math.max(1000, rows * 0.05))) {
+      await this.store.optimize();
+      return 'optimized';
+    }
+    return null;
   }
 
   /** Copies documents' current tags onto their vectors. */

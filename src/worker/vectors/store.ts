@@ -28,6 +28,8 @@ export interface VectorHit {
   similarity: number;
 }
 
+const INDEX_NAME = 'vector_idx';
+
 const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 export function tableName(fingerprint: string): string {
@@ -43,7 +45,9 @@ export class VectorStore {
 
   /** Opens the named table; it is created by the first add(). */
   static async open(dir: string, name: string): Promise<VectorStore> {
-    const db = await lancedb.connect(dir);
+    // Another process (the CLI beside the app) may add rows or build the index: look for a newer
+    // version at most once a second, not on every read.
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 1 });
     const table = (await db.tableNames()).includes(name) ? await db.openTable(name) : null;
     return new VectorStore(db, name, table);
   }
@@ -78,7 +82,50 @@ export class VectorStore {
     }
   }
 
-  async search(vector: Float32Array, k: number, f: VectorFilter): Promise<VectorHit[]> {
+  /** The approximate index, if built: how many rows it covers and how many were added since. */
+  async indexStats(): Promise<{ indexed: number; unindexed: number } | null> {
+    if (!this.table) return null;
+    const stats = await this.table.indexStats(INDEX_NAME);
+    return stats ? { indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows } : null;
+  }
+
+  /** How many data files rows are spread over; many small ones slow every scan. */
+  async fragments(): Promise<{ total: number; small: number }> {
+    if (!this.table) return { total: 0, small: 0 };
+    const f = (await this.table.stats()).fragmentStats;
+    return { total: f.numFragments, small: f.numSmallFragments };
+  }
+
+  /** Builds (or rebuilds) the IVF_HNSW_SQ index over the vectors; runs on LanceDB's own threads. */
+  async buildIndex(): Promise<void> {
+    if (!this.table) return;
+    await this.table.createIndex('vector', { name: INDEX_NAME, config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+  }
+
+  /**
+   * Loads the index into memory on LanceDB's threads, so that a fresh process's first search does not
+   * pay for it; meant to run while the embedding model loads. A table without an index has nothing to load.
+   */
+  async prewarm(): Promise<void> {
+    if (!this.table) return;
+    try {
+      await this.table.prewarmIndex(INDEX_NAME);
+    } catch {
+      // no index yet: searches scan, and there is nothing to warm
+    }
+  }
+
+  /**
+   * Merges small data files, folds rows added since into the index, and forgets versions older than
+   * ten minutes (a reader in another process may still be on one of those).
+   */
+  async optimize(): Promise<void> {
+    if (!this.table) return;
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+  }
+
+  /** Nearest chunks by cosine similarity; exact skips the approximate index (recall checks). */
+  async search(vector: Float32Array, k: number, f: VectorFilter, opts: { exact?: boolean } = {}): Promise<VectorHit[]> {
     if (!this.table) return [];
     const where: string[] = [];
     if (f.type) where.push(`type = ${sqlString(f.type)}`);
@@ -89,6 +136,7 @@ export class VectorStore {
       where.push(`doc_id IN (${f.pathDocs.map(sqlString).join(', ')})`);
     }
     let q = this.table.vectorSearch(Array.from(vector)).distanceType('cosine');
+    if (opts.exact) q = q.bypassVectorIndex();
     if (where.length > 0) q = q.where(where.join(' AND ')); // a pre-filter: LanceDB filters before the top-k cut
     const rows = (await q.limit(k).toArray()) as { chunk_id: string; _distance: number }[];
     return rows.map((r) => ({ chunk_id: r.chunk_id, similarity: 1 - r._distance }));
