@@ -4,6 +4,7 @@ import { benchEmbed } from './embed.js';
 import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
+import { benchMemory } from './memory.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
@@ -12,6 +13,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   latency: benchLatency,
   embed: benchEmbed,
   hybrid: benchHybrid,
+  memory: benchMemory,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

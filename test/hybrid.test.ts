@@ -73,6 +73,24 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
     expect(lexical.snippet_highlights.length).toBeGreaterThan(0);
   });
 
+  it('can fuse by a weighted sum of normalised scores instead (--fusion convex)', async () => {
+    const r = await engine.search({ query: 'install git', top: 20, explain: true, fusion: 'convex' });
+    expect(r.results.length).toBeGreaterThan(1);
+    const lex = r.results.filter((h) => h.retrieval.lexical_rank !== null);
+    const vec = r.results.filter((h) => h.retrieval.vector_rank !== null);
+    // The best of each side gets its full weight (0.5); the worst of each side gets nothing from it.
+    expect(lex.find((h) => h.retrieval.lexical_rank === 1)!.retrieval.explain!.lexical_share).toBeCloseTo(0.5, 12);
+    expect(vec.find((h) => h.retrieval.vector_rank === 1)!.retrieval.explain!.vector_share).toBeCloseTo(0.5, 12);
+    const vScores = vec.map((h) => h.retrieval.vector_score!);
+    const [lo, hi] = [Math.min(...vScores), Math.max(...vScores)];
+    for (const h of r.results) {
+      const x = h.retrieval;
+      expect(x.fusion_score).toBeCloseTo((x.explain!.lexical_share ?? 0) + (x.explain!.vector_share ?? 0), 12);
+      if (x.vector_score !== null) expect(x.explain!.vector_share).toBeCloseTo((0.5 * (x.vector_score - lo)) / (hi - lo), 9);
+    }
+    for (let i = 1; i < r.results.length; i++) expect(r.results[i - 1]!.score).toBeGreaterThanOrEqual(r.results[i]!.score);
+  });
+
   it('applies filters inside the vector query too', async () => {
     const code = await engine.search({ query: 'anything', mode: 'vector', type: 'code' });
     expect(code.results.map((h) => h.source.type)).toEqual(['code']);
@@ -111,6 +129,20 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
       expect((await fresh.search({ query: 'git', mode: 'vector', top: 50 })).results).toHaveLength(chunks - 1);
     } finally {
       fresh.close();
+    }
+  });
+
+  it('reconciles on open in a long-lived host: vectors lost in a crash come back in the background', async () => {
+    rmSync(join(work, 'data', 'vectors'), { recursive: true, force: true });
+    const host = await openEngine({ dataDir: join(work, 'data'), reconcile: true });
+    try {
+      const first = await host.search({ query: 'git', mode: 'vector', top: 50 });
+      expect(first.vector).toEqual({ status: 'ok' });
+      await host.backgroundWork();
+      expect((await host.search({ query: 'git', mode: 'vector', top: 50 })).results).toHaveLength(chunks - 1);
+      expect(await host.syncVectors()).toEqual({ embedded: 0, deleted: 0 });
+    } finally {
+      host.close();
     }
   });
 

@@ -52,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
     .option('--lang <code>', 'only documents in this language (en, ko, …) or programming language')
     .option('--threshold <score>', 'drop hits scoring below this')
+    .addOption(new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']))
     .option('--explain', 'show how each hit was ranked')
     .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
     .action((words: string[], flags: Record<string, string | boolean | undefined>) =>

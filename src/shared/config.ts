@@ -53,6 +53,8 @@ export const ConfigSchema = z
         top: z.number().int().positive().default(10),
         candidates_factor: z.number().int().positive().default(3),
         rrf_k: z.number().positive().default(60),
+        /** --fusion convex: weight of the lexical side; the vector side gets 1 − this. */
+        convex_alpha: z.number().min(0).max(1).default(0.5),
         snippet_chars: z.number().int().positive().default(240),
         /** bm25 column weights: title, heading path, body. */
         weights: z

@@ -133,6 +133,8 @@ export const SearchParamsSchema = z.object({
   threshold: z.number().optional(),
   prefix: z.boolean().default(false),
   explain: z.boolean().default(false),
+  /** How hybrid mode combines the two lists: rank-based RRF, or a weighted sum of normalised scores. */
+  fusion: z.enum(['rrf', 'convex']).default('rrf'),
 });
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;

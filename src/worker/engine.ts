@@ -29,6 +29,12 @@ import { Searcher } from './search/search.js';
 export interface OpenEngineOptions {
   dataDir: string;
   config?: ConfigInput | Config;
+  /**
+   * Long-lived hosts (the worker, the web host) reconcile SQLite and LanceDB in the background when
+   * the vector half first opens: after a crash, chunks without vectors get them. A one-shot CLI search
+   * leaves that to the next ingest.
+   */
+  reconcile?: boolean;
 }
 
 export interface IngestCallOptions {
@@ -96,6 +102,7 @@ export class Engine {
     readonly dataDir: string,
     readonly config: Config,
     private readonly db: Db,
+    private readonly reconcileOnOpen = false,
   ) {
     this.repo = new Repo(db);
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
@@ -151,8 +158,9 @@ export class Engine {
       // Opening may bind the index to the model; remember the table it actually opened.
       void p.then(
         (s) => {
-          if (this.semanticP === p) this.semanticTable = readBinding(this.db)?.table ?? null;
-          return s;
+          if (this.semanticP !== p) return;
+          this.semanticTable = readBinding(this.db)?.table ?? null;
+          if (this.reconcileOnOpen && 'sync' in s) this.maintainVectors(s, true);
         },
         () => {
           if (this.semanticP === p) this.semanticP = undefined; // a broken model: try again next time
@@ -169,10 +177,11 @@ export class Engine {
   }
 
   /** Starts vector index upkeep unless it is already running; searches go on meanwhile. */
-  private maintainVectors(sem: Semantic): void {
+  private maintainVectors(sem: Semantic, reconcileFirst = false): void {
     if (this.upkeep) return;
-    this.upkeep = sem
-      .maintain(this.config.embedding.ann_min_rows)
+    const reconciled = reconcileFirst ? sem.sync({ ifChanged: true }) : Promise.resolve();
+    this.upkeep = reconciled
+      .then(() => sem.maintain(this.config.embedding.ann_min_rows))
       .then(
         () => {
           this.upkeepError = null;
@@ -449,5 +458,5 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
   }
   const db = openDb(join(dataDir, 'kb.sqlite'));
-  return new Engine(dataDir, parsed.data, db);
+  return new Engine(dataDir, parsed.data, db, opts.reconcile === true);
 }

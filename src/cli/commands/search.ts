@@ -12,6 +12,7 @@ export interface SearchFlags {
   path?: string;
   lang?: string;
   threshold?: string;
+  fusion?: string;
   explain?: boolean;
   prefix?: boolean;
 }
@@ -41,6 +42,7 @@ export async function searchCommand(words: string[], flags: SearchFlags, g: Glob
       ...(flags.path ? { path: flags.path } : {}),
       ...(flags.lang ? { lang: flags.lang } : {}),
       ...(threshold !== undefined ? { threshold } : {}),
+      ...(flags.fusion === 'convex' ? { fusion: 'convex' as const } : {}),
       explain: flags.explain === true,
       prefix: flags.prefix === true,
     });

@@ -1,5 +1,7 @@
-// Reciprocal Rank Fusion (design.md, "Search"): score(d) = Σ 1/(k + rank) over the lists that hold d.
-// Ranks 2 and 5 with k = 60 give 1/62 + 1/65 ≈ 0.0315. Ties: lexical rank first, then chunk id.
+// Combining the lexical and vector lists. Reciprocal Rank Fusion (design.md, "Search") is the default:
+// score(d) = Σ 1/(k + rank) over the lists that hold d; ranks 2 and 5 with k = 60 give 1/62 + 1/65.
+// Convex combination (--fusion convex) weighs min-max normalised scores instead: α·lex + (1 − α)·vec,
+// a side that did not find d adding 0. Ties: lexical rank first, then chunk id.
 
 export interface Fused {
   rowid: number;
@@ -11,7 +13,28 @@ export interface Fused {
   vectorShare: number;
 }
 
-export function rrf(lexical: { rowid: number; chunkId: string }[], vector: { rowid: number; chunkId: string }[], k: number): Fused[] {
+export interface Ranked {
+  rowid: number;
+  chunkId: string;
+  score: number;
+}
+
+export function rrf(lexical: Ranked[], vector: Ranked[], k: number): Fused[] {
+  return combine(lexical, vector, (i) => 1 / (k + i + 1), (i) => 1 / (k + i + 1));
+}
+
+export function convex(lexical: Ranked[], vector: Ranked[], alpha: number): Fused[] {
+  const norm = (xs: Ranked[], weight: number): ((i: number) => number) => {
+    const scores = xs.map((x) => x.score);
+    const lo = Math.min(...scores);
+    const span = Math.max(...scores) - lo;
+    // One candidate, or all equal: each gets the full weight.
+    return (i) => weight * (span > 0 ? (scores[i]! - lo) / span : 1);
+  };
+  return combine(lexical, vector, norm(lexical, alpha), norm(vector, 1 - alpha));
+}
+
+function combine(lexical: Ranked[], vector: Ranked[], lexShare: (i: number) => number, vecShare: (i: number) => number): Fused[] {
   const byRow = new Map<number, Fused>();
   const entry = (rowid: number, chunkId: string): Fused => {
     let e = byRow.get(rowid);
@@ -24,13 +47,13 @@ export function rrf(lexical: { rowid: number; chunkId: string }[], vector: { row
   lexical.forEach((h, i) => {
     const e = entry(h.rowid, h.chunkId);
     e.lexicalRank = i + 1;
-    e.lexicalShare = 1 / (k + i + 1);
+    e.lexicalShare = lexShare(i);
     e.fused += e.lexicalShare;
   });
   vector.forEach((h, i) => {
     const e = entry(h.rowid, h.chunkId);
     e.vectorRank = i + 1;
-    e.vectorShare = 1 / (k + i + 1);
+    e.vectorShare = vecShare(i);
     e.fused += e.vectorShare;
   });
   return [...byRow.values()].sort(

@@ -16,7 +16,7 @@ import {
 } from '../../shared/wire.js';
 import type { Db } from '../store/db.js';
 import type { Semantic } from '../vectors/semantic.js';
-import { rrf } from './fusion.js';
+import { convex, rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
 import { parseQuery } from './query.js';
 import { snippetFor } from './snippet.js';
@@ -183,11 +183,12 @@ export class Searcher {
         retrieval: { method: 'vector', lexical_rank: null, lexical_score: null, vector_rank: i + 1, vector_score: v.similarity, fusion_score: null },
       }));
     } else {
-      const fused = rrf(
-        lexHits.map((h) => ({ rowid: h.rowid, chunkId: lexIds.get(h.rowid) ?? '' })),
-        vecList.map((v) => ({ rowid: v.rowid, chunkId: v.chunkId })),
-        this.config.search.rrf_k,
-      );
+      const lexRanked = lexHits.map((h) => ({ rowid: h.rowid, chunkId: lexIds.get(h.rowid) ?? '', score: h.score }));
+      const vecRanked = vecList.map((v) => ({ rowid: v.rowid, chunkId: v.chunkId, score: v.similarity }));
+      const fused =
+        p.fusion === 'convex'
+          ? convex(lexRanked, vecRanked, this.config.search.convex_alpha)
+          : rrf(lexRanked, vecRanked, this.config.search.rrf_k);
       items = fused.map((f) => {
         const l = byLexRow.get(f.rowid);
         return {
