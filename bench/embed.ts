@@ -26,11 +26,17 @@ function textsOf(e: Embedder, tokens: number): string[] {
   let i = 0;
   while (out.length < TEXTS) {
     let text = '';
-    while (e.encode(text).length < tokens) text += ' ' + docs[i++ % docs.length];
-    // Trim word by word until it fits exactly (or just under).
-    let words = text.trim().split(/\s+/);
-    while (e.encode(words.join(' ')).length > tokens) words = words.slice(0, -1);
-    out.push(words.join(' '));
+    // Counted untruncated: encode() stops at the model's limit, and transformers.js must get the same text.
+    while (e.tokenCount(text) < tokens) text += ' ' + docs[i++ % docs.length];
+    // The most words that fit (exactly, or just under): binary search on the word count.
+    const words = text.trim().split(/\s+/);
+    let [lo, hi] = [1, words.length];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (e.tokenCount(words.slice(0, mid).join(' ')) <= tokens) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(words.slice(0, lo).join(' '));
   }
   return out;
 }
@@ -107,7 +113,7 @@ export async function benchEmbed(): Promise<BenchResult> {
   }
   // What ingest actually embeds: kb's own chunks of the generated notes, lengths as they come.
   const chunks = await realChunks(TEXTS);
-  const lengths = chunks.map((c) => e.encode(c).length).sort((a, b) => a - b);
+  const lengths = chunks.map((c) => e.tokenCount(c)).sort((a, b) => a - b);
   const tKb = await timeIt(() => e.embed(chunks, 'passage'));
   const tHf = await timeIt(async () => {
     for (let i = 0; i < chunks.length; i += 32) await extractor(chunks.slice(i, i + 32), { pooling: 'mean', normalize: true });
