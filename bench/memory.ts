@@ -28,11 +28,14 @@ export async function benchMemory(): Promise<BenchResult> {
   const summary = JSON.parse(r.stdout) as { added: number; embedded?: number };
   const rssKb = Number(/max_rss_kb=(\d+)/.exec(r.stderr)?.[1]);
   const mb = rssKb / 1024;
+  const loopP99 = Number(/loop_p99_ms=([\d.]+)/.exec(r.stderr)?.[1]);
+  const loopMax = Number(/loop_max_ms=([\d.]+)/.exec(r.stderr)?.[1]);
   return {
     name: 'memory',
     lines: [
       `kb ingest of ${summary.added} notes: ${summary.embedded ?? 0} chunks indexed and embedded in ${seconds.toFixed(0)} s (${((summary.embedded ?? 0) / seconds).toFixed(0)} chunks/s)`,
       `peak RSS of the process (all threads): ${mb.toFixed(0)} MB`,
+      `main thread blocked (event loop delay): p99 ${loopP99} ms, max ${loopMax} ms — what a search typed meanwhile would wait at worst`,
     ],
     checks: [
       { what: 'chunks embedded', value: summary.embedded ?? 0, target: 10_000, better: 'higher' },

@@ -1,6 +1,6 @@
 // The vector half with the random-weight minilm-l6 test model: plumbing, fusion arithmetic, filters
 // and reconciliation. Its vectors mean nothing, so nothing here judges relevance.
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,10 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
     } finally {
       fresh.close();
     }
+    // The first engine still held the files of the deleted table: it reopens the store and answers.
+    const stale = await engine.search({ query: 'git', mode: 'vector', top: 50 });
+    expect(stale.vector).toEqual({ status: 'ok' });
+    expect(stale.results).toHaveLength(chunks - 1);
   });
 
   it('reconciles on open in a long-lived host: vectors lost in a crash come back in the background', async () => {
@@ -143,6 +147,48 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
       expect(await host.syncVectors()).toEqual({ embedded: 0, deleted: 0 });
     } finally {
       host.close();
+    }
+  });
+
+  it('answers a search typed while an ingest is embedding, before the ingest ends', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`many/n${i}.txt`] = `Field note ${i}: the heron came back to the pond number ${i % 23}.`;
+    await writeTree(work, files);
+    const order: string[] = [];
+    let search: Promise<void> | null = null;
+    await engine
+      .ingest([join(work, 'many')], {
+        onProgress: (p) => {
+          if (p.phase !== 'embed' || p.done === 0 || search) return;
+          search = engine.search({ query: 'install git', top: 3 }).then((r) => {
+            expect(r.vector).toEqual({ status: 'ok' });
+            order.push('search');
+          });
+        },
+      })
+      .then((s) => {
+        expect(s.embedded).toBe(400);
+        order.push('ingest');
+      });
+    await search;
+    expect(order).toEqual(['search', 'ingest']);
+    await engine.remove(join(work, 'many'));
+    await engine.syncVectors();
+  });
+
+  it('keeps the words, and says why, when the vector store cannot be opened', async () => {
+    const dataDir = join(work, 'data-broken');
+    const broken = await openEngine({ dataDir });
+    try {
+      await broken.importModel(join(work, 'model'), 'all-MiniLM-L6-v2');
+      writeFileSync(join(dataDir, 'vectors'), 'a file where the LanceDB folder should be');
+      const s = await broken.ingest([join(work, 'notes')]);
+      expect(s).toMatchObject({ added: 3, failed: 0, vector: { status: 'unavailable', reason: expect.stringMatching(/vectors not updated/) } });
+      const r = await broken.search({ query: 'install git' });
+      expect(r.vector).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/vector store failed/) });
+      expect(r.results[0]!.citation.path).toBe(join(work, 'notes/git.md'));
+    } finally {
+      broken.close();
     }
   });
 

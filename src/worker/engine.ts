@@ -121,8 +121,7 @@ export class Engine {
       const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id) });
       this.searcher.lexical.invalidate();
       // Lexical chunks are committed and searchable; now their vectors.
-      const sem = await this.semantic();
-      if ('sync' in sem) {
+      summary.vector = await this.withSemantic(async (sem) => {
         const onProgress = opts.onProgress;
         const sync = await sem.sync({
           ifChanged: true,
@@ -132,8 +131,12 @@ export class Engine {
         summary.embedded = sync.embedded;
         await sem.retag(retagged);
         this.maintainVectors(sem);
-        summary.vector = { status: 'ok' };
-      } else summary.vector = { status: 'unavailable', reason: sem.unavailable };
+        return { status: 'ok' as const };
+      }).then(
+        (r) => ('unavailable' in r ? { status: 'unavailable' as const, reason: r.unavailable } : r),
+        // The words are committed and searchable; vectors catch up on the next ingest or open.
+        (e: unknown) => ({ status: 'unavailable' as const, reason: `vectors not updated (${firstLine(e)}); the next ingest retries` }),
+      );
       return summary;
     } finally {
       this.searcher.lexical.invalidate();
@@ -215,8 +218,31 @@ export class Engine {
   async search(params: SearchParams): Promise<SearchResult> {
     const p = { top: this.config.search.top, ...params };
     if (p.mode === 'lexical') return this.searcher.search(p);
-    const sem = await this.semantic();
-    return 'unavailable' in sem ? this.searcher.search(p, sem.unavailable) : this.searcher.searchWith(p, sem);
+    try {
+      const r = await this.withSemantic((sem) => this.searcher.searchWith(p, sem));
+      return 'unavailable' in r ? this.searcher.search(p, r.unavailable) : r;
+    } catch (e) {
+      if (e instanceof KbError) throw e;
+      return this.searcher.search(p, `the vector store failed (${firstLine(e)}); searching by words only`);
+    }
+  }
+
+  /**
+   * Runs fn on the vector half. If LanceDB fails (its files replaced or deleted by another process,
+   * say), the store is reopened and fn tried once more; a second failure is the caller's to report.
+   */
+  private async withSemantic<T>(fn: (sem: Semantic) => Promise<T>): Promise<T | Unavailable> {
+    for (let attempt = 0; ; attempt++) {
+      const sem = await this.semantic();
+      if ('unavailable' in sem) return sem;
+      try {
+        return await fn(sem);
+      } catch (e) {
+        if (e instanceof KbError) throw e;
+        this.dropSemantic();
+        if (attempt > 0) throw e;
+      }
+    }
   }
 
   /**
@@ -444,6 +470,10 @@ export class Engine {
     }
     this.db.close();
   }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
