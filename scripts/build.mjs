@@ -9,7 +9,11 @@ const BUNDLED = ['zod', 'stopword'];
 const deps = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {});
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', 'parse-thread': 'src/worker/ingest/parse-thread.ts' },
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    'parse-thread': 'src/worker/ingest/parse-thread.ts',
+    'embed-thread': 'src/worker/embed/embed-thread.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

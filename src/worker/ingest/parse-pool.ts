@@ -1,27 +1,15 @@
 // Parsing runs on worker threads so that the engine's own thread only reads files and writes the
 // index: on two cores, parsing one file overlaps writing the previous one, and the engine's message
 // loop stays free for searches. Falls back to parsing in-thread when no thread can be started.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../threads.js';
 import type { ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
 
 interface Pending {
   resolve: (d: ParsedDocument) => void;
   reject: (e: Error) => void;
-}
-
-/** Where the thread's code is: bundled next to the CLI in dist/, or the TypeScript source run through tsx. */
-function threadEntry(): { url: URL; execArgv: string[] } | null {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return { url: new URL('./parse-thread.ts', here), execArgv: ['--import', 'tsx'] };
-  for (const rel of ['./parse-thread.js', '../parse-thread.js']) {
-    const url = new URL(rel, here);
-    if (existsSync(fileURLToPath(url))) return { url, execArgv: [] };
-  }
-  return null;
 }
 
 export class ParsePool {
@@ -33,7 +21,7 @@ export class ParsePool {
   constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
 
   private start(): void {
-    const entry = threadEntry();
+    const entry = threadEntry('ingest/parse-thread');
     if (!entry) {
       this.broken = true;
       return;

@@ -41,7 +41,7 @@ export async function reindex(
   const store = await VectorStore.open(vectorsDir, pending.table);
   const resumed = await store.count();
   const building = new Semantic(db, spec, embedder, store, 'pending');
-  const { embedded } = await building.sync(opts);
+  const { embedded } = await building.sync(opts).finally(() => building.closePassageThread());
   const previous = readBinding(db);
   const result = (cancelled: boolean): ReindexOutcome => ({
     model: spec.id,

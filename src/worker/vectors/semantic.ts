@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Db } from '../store/db.js';
 import { Embedder } from '../embed/embedder.js';
+import { type PassageEmbedder, ThreadedEmbedder } from '../embed/threaded.js';
 import { ModelStore } from '../embed/models.js';
 import { modelSpec, type ModelSpec } from '../embed/registry.js';
 import { CHUNKER_VERSION } from '../ingest/types.js';
@@ -39,6 +40,8 @@ export function fingerprintOf(spec: ModelSpec): string {
 export class Semantic {
   private inflight = 0;
   private closeRequested = false;
+  /** Chunks are embedded on a thread of their own, started on the first sync (see embed/threaded.ts). */
+  private passages?: PassageEmbedder;
 
   constructor(
     private readonly db: Db,
@@ -122,7 +125,8 @@ export class Semantic {
         tags: string;
       }[];
       // The heading path says what the passage is about; it is embedded with it.
-      const vectors = await this.embedder.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
+      this.passages ??= ThreadedEmbedder.for(this.embedder);
+      const vectors = await this.passages.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
       pendingRows.push(
         ...rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
       );
@@ -175,9 +179,17 @@ export class Semantic {
     }
   }
 
+  /** Stops the embedding thread (it starts again on the next sync). */
+  async closePassageThread(): Promise<void> {
+    const t = this.passages;
+    this.passages = undefined;
+    await t?.close();
+  }
+
   /** Releases the model once searches already running on it have answered. */
   async close(): Promise<void> {
     this.closeRequested = true;
+    await this.passages?.close();
     if (this.inflight === 0) await this.embedder.close();
   }
 }

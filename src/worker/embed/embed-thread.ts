@@ -1,0 +1,20 @@
+// Entry point of the embedding thread (worker_threads). onnxruntime-node's run() holds the calling
+// thread for the whole inference (~150 ms a batch), and tokenising a round of chunks takes tens of ms:
+// done here, the engine's message loop stays free while an ingest embeds.
+import { parentPort, workerData } from 'node:worker_threads';
+import { toErrorPayload } from '../../shared/errors.js';
+import { Embedder } from './embedder.js';
+import type { ModelSpec } from './registry.js';
+
+const { dir, spec } = workerData as { dir: string; spec: ModelSpec };
+const ready = Embedder.load(dir, spec);
+ready.catch(() => undefined); // reported with the first request
+
+parentPort?.on('message', (msg: { id: number; texts: string[]; kind: 'query' | 'passage' }) => {
+  ready
+    .then((e) => e.embed(msg.texts, msg.kind))
+    .then(
+      (vectors) => parentPort?.postMessage({ id: msg.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+      (e: unknown) => parentPort?.postMessage({ id: msg.id, error: toErrorPayload(e) }),
+    );
+});
