@@ -105,10 +105,12 @@ export async function benchHybrid(): Promise<BenchResult> {
   engine.close();
 
   const cold: number[] = [];
-  for (const q of qs.slice(0, 15)) {
+  // One untimed run first: it writes Node's compile cache for the freshly built bundle, as the first
+  // run after any install or upgrade does once.
+  for (const [i, q] of qs.slice(0, 16).entries()) {
     const t0 = performance.now();
     const r = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--data-dir', dataDir], { encoding: 'utf8' });
-    cold.push(performance.now() - t0);
+    if (i > 0) cold.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
     if ((JSON.parse(r.stdout) as { vector?: { status: string } }).vector?.status !== 'ok') throw new Error('the CLI search ran without vectors');
   }
@@ -122,7 +124,7 @@ export async function benchHybrid(): Promise<BenchResult> {
       `vector only: p50 ${p(vector, 50).toFixed(2)} ms, p95 ${p(vector, 95).toFixed(2)} ms`,
       `vector index: ${index}${upkeepMs > 1000 ? ` (upkeep took ${(upkeepMs / 1000).toFixed(1)} s this run)` : ''}`,
       `reconcile an unchanged index: ${syncMs.toFixed(1)} ms`,
-      `fresh process hybrid \`kb search … --json\`: median ${p(cold, 50).toFixed(0)} ms, max ${cold.at(-1)!.toFixed(0)} ms (${cold.length} runs)`,
+      `fresh process hybrid \`kb search … --json\`: median ${p(cold, 50).toFixed(0)} ms, max ${cold.at(-1)!.toFixed(0)} ms (${cold.length} runs after one untimed run)`,
     ],
     checks: [
       { what: 'hybrid p50', value: p(hybrid, 50), target: 20, better: 'lower', unit: ' ms' },
