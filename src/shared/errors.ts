@@ -15,6 +15,9 @@ export const ERROR_CODES = [
   'QUERY_INVALID',
   'MODEL_MISSING',
   'MODEL_INVALID',
+  'ENCRYPTED',
+  'EMPTY',
+  'TIMEOUT',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
