@@ -64,7 +64,7 @@ export function citationLabel(c: Citation, displayPath: string): string {
       where = c.start === c.end ? `${displayPath}:${c.start}` : `${displayPath}:${c.start}-${c.end}`;
       break;
     case 'page':
-      where = c.page_end && c.page_end !== c.page ? `${displayPath} p.${c.page}-${c.page_end}` : `${displayPath} p.${c.page}`;
+      where = c.page_end && c.page_end !== c.page ? `${displayPath} · pp. ${c.page}–${c.page_end}` : `${displayPath} · p. ${c.page}`;
       break;
     case 'time':
       where = `${displayPath} @${formatClock(c.start)}-${formatClock(c.end)}`;

@@ -15,6 +15,10 @@ export const ConfigSchema = z
         copy_max_bytes: z.number().int().nonnegative().default(200 * MB),
         /** Text files above this size fail with TOO_LARGE instead of being chunked. */
         max_text_bytes: z.number().int().positive().default(20 * MB),
+        /** PDFs above this size fail with TOO_LARGE (pdf.js needs the whole file in memory). */
+        max_pdf_bytes: z.number().int().positive().default(500 * MB),
+        /** A PDF that takes longer than this to read fails with TIMEOUT; the rest of the batch goes on. */
+        pdf_timeout_s: z.number().positive().default(300),
         /** Extra ignore patterns (gitignore syntax) applied on top of .gitignore/.kbignore. */
         ignore: z.array(z.string()).default([]),
         follow_symlinks: z.boolean().default(true),

@@ -10,6 +10,8 @@ store_originals: copy
 ingest:
   copy_max_bytes: 209715200   # 200 MB; bigger files are referenced by path + checksum
   max_text_bytes: 20971520    # text files above 20 MB fail with TOO_LARGE
+  max_pdf_bytes: 524288000    # PDFs above 500 MB fail with TOO_LARGE
+  pdf_timeout_s: 300          # a PDF that takes longer to read fails with TIMEOUT
   follow_symlinks: true
   ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
 

@@ -9,18 +9,19 @@ import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './code.js';
 
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
+  | { kind: 'pdf' }
   | { kind: 'skip'; reason: string };
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
 const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '.csv', '.tsv', '']);
 /** Formats later issues handle (PDF, OCR, audio); named so the skip reason is honest. */
 const LATER_EXT = new Set([
-  '.pdf', '.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif',
+  '.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif',
   '.mp3', '.wav', '.ogg', '.opus', '.m4a', '.flac', '.mp4', '.mkv', '.webm', '.mov',
 ]);
 
 /** Type by name alone; `null` means the content decides. */
-function byName(path: string): Detected | null {
+function byName(path: string): Exclude<Detected, { kind: 'pdf' }> | null {
   const ext = extname(path).toLowerCase();
   const name = basename(path);
   if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
@@ -29,6 +30,15 @@ function byName(path: string): Detected | null {
   if (NOTE_EXT.has(ext)) return { kind: 'text', type: 'note', lang: null, ext };
   if (LATER_EXT.has(ext)) return { kind: 'skip', reason: `${ext.slice(1)} files are not supported yet` };
   return null;
+}
+
+/** `%PDF-` within the first KB (some writers put junk before it, which readers tolerate). */
+function isPdf(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 1024);
+  for (let i = 0; i + 5 <= n; i++) {
+    if (head[i] === 0x25 && head[i + 1] === 0x50 && head[i + 2] === 0x44 && head[i + 3] === 0x46 && head[i + 4] === 0x2d) return true;
+  }
+  return false;
 }
 
 function looksBinary(head: Uint8Array): boolean {
@@ -47,6 +57,12 @@ function looksBinary(head: Uint8Array): boolean {
  * bytes are binary is an error (the user expects it indexed); an unknown binary is a skip.
  */
 export async function detect(path: string, head: Uint8Array): Promise<Detected> {
+  // A PDF is a PDF by its first bytes, whatever its name; one named .pdf that is not is an error.
+  if (isPdf(head)) return { kind: 'pdf' };
+  if (extname(path).toLowerCase() === '.pdf') {
+    if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
+    throw new KbError('PARSE_FAILED', 'named .pdf but is not a PDF (no %PDF- header)');
+  }
   const named = byName(path);
   if (named?.kind === 'skip') return named;
   if (looksBinary(head)) {

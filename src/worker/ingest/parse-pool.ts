@@ -4,12 +4,25 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads.js';
-import type { ParsedDocument } from './types.js';
+import { type ErrorCode, KbError } from '../../shared/errors.js';
+import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './pdf.js';
+import type { ParsedChunk, ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
 
 interface Pending {
-  resolve: (d: ParsedDocument) => void;
+  resolve: (d: ParsedDocument | PdfMeta) => void;
   reject: (e: Error) => void;
+  onChunks?: (chunks: ParsedChunk[], progress: PdfProgress) => void;
+}
+
+/** What a parse thread sends back: a PDF's chunks come a window of pages at a time, then its meta. */
+interface Reply {
+  id: number;
+  doc?: ParsedDocument;
+  meta?: PdfMeta;
+  chunks?: ParsedChunk[];
+  progress?: PdfProgress;
+  error?: { code: ErrorCode; message: string };
 }
 
 export class ParsePool {
@@ -29,14 +42,19 @@ export class ParsePool {
     for (let i = 0; i < this.size; i++) {
       const w = new Worker(entry.url, { execArgv: entry.execArgv });
       const slot = { w, busy: 0 };
-      w.on('message', (m: { id: number; doc?: ParsedDocument; error?: string }) => {
+      w.on('message', (m: Reply) => {
         const p = this.pending.get(m.id);
+        if (m.chunks) {
+          if (m.progress) p?.onChunks?.(m.chunks, m.progress);
+          return;
+        }
         this.pending.delete(m.id);
         slot.busy--;
         if (slot.busy === 0) w.unref(); // an idle pool must not keep the process alive
         if (!p) return;
         if (m.doc) p.resolve(m.doc);
-        else p.reject(new Error(m.error ?? 'parse thread failed'));
+        else if (m.meta) p.resolve(m.meta);
+        else p.reject(new KbError(m.error?.code ?? 'PARSE_FAILED', m.error?.message ?? 'parse thread failed'));
       });
       w.on('error', (e) => this.fail(e));
       w.on('exit', (code) => {
@@ -57,12 +75,23 @@ export class ParsePool {
   async parse(req: ParseRequest): Promise<ParsedDocument> {
     if (this.workers.length === 0 && !this.broken) this.start();
     if (this.broken) return parseText(req);
+    return this.send({ req }, []) as Promise<ParsedDocument>;
+  }
+
+  /** Reads a PDF on a thread; its chunks arrive through onChunks a window of pages at a time. */
+  async parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], progress: PdfProgress) => void): Promise<PdfMeta> {
+    if (this.workers.length === 0 && !this.broken) this.start();
+    if (this.broken) return parsePdf(req, onChunks);
+    return this.send({ pdf: req }, [req.data.buffer as ArrayBuffer], onChunks) as Promise<PdfMeta>;
+  }
+
+  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks']): Promise<ParsedDocument | PdfMeta> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
-    return new Promise<ParsedDocument>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, ...(onChunks ? { onChunks } : {}) });
       if (slot.busy++ === 0) slot.w.ref();
-      slot.w.postMessage({ id, req });
+      slot.w.postMessage({ id, ...msg }, transfer);
     });
   }
 

@@ -2,6 +2,7 @@
 // read in windows of a few, turned into paragraphs in reading order (pdf-layout.ts), stripped of
 // running headers, footers and page numbers, packed into chunks that never leave their page, and
 // handed on a window at a time, so a 1,000-page PDF is never held as text all at once.
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { KbError } from '../../shared/errors.js';
 import { detectLanguage } from './language.js';
 import { fragments, type Fragment, isPageNumber, marginSignature, type Paragraph, paragraphs, readingOrder, type TextItem } from './pdf-layout.js';
@@ -15,9 +16,16 @@ export interface PdfRequest {
   timeoutMs: number;
 }
 
-export interface PdfMeta {
+/** Sent with every window of chunks: the title and language are settled by the first (page 1, early text). */
+export interface PdfProgress {
+  pagesDone: number;
   title: string;
   lang: string | null;
+}
+
+export interface PdfMeta {
+  title: string;
+  lang: string | null | undefined;
   pageCount: number;
   /** Pages with no text layer (scans): what OCR would read. */
   textlessPages: number[];
@@ -28,7 +36,7 @@ const WINDOW = 16;
 /** Top and bottom bands of a page where running headers and footers live. */
 const MARGIN = 0.08;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfJs = typeof PdfJsModule;
 type PdfTask = ReturnType<PdfJs['getDocument']>;
 type PdfDoc = Awaited<PdfTask['promise']>;
 
@@ -75,23 +83,32 @@ interface OutlineNode {
   items: OutlineNode[];
 }
 
-/** Bookmarks → where each section starts: [{ page, label: "Part > Section" }], sorted by page. */
-async function sections(doc: PdfDoc): Promise<{ page: number; label: string }[]> {
+interface Section {
+  page: number;
+  /** The bookmark's own title, to find where on its page the section starts. */
+  title: string;
+  /** With its parents: "Part > Section". */
+  label: string;
+}
+
+/** Bookmarks → where each section starts, in document order. */
+async function sections(doc: PdfDoc): Promise<Section[]> {
   let outline: OutlineNode[] | null;
   try {
     outline = (await doc.getOutline()) as OutlineNode[] | null;
   } catch {
     return [];
   }
-  const out: { page: number; label: string }[] = [];
+  const out: Section[] = [];
   const walk = async (nodes: OutlineNode[], path: string[]): Promise<void> => {
     for (const n of nodes) {
-      const label = [...path, n.title.trim()].filter(Boolean);
+      const title = n.title.trim();
+      const label = [...path, title].filter(Boolean);
       try {
         const dest = typeof n.dest === 'string' ? await doc.getDestination(n.dest) : n.dest;
         const ref = dest?.[0];
         const index = typeof ref === 'number' ? ref : ref ? await doc.getPageIndex(ref as Parameters<PdfDoc['getPageIndex']>[0]) : null;
-        if (index !== null && index >= 0) out.push({ page: index + 1, label: label.join(' > ') });
+        if (index !== null && index >= 0) out.push({ page: index + 1, title, label: label.join(' > ') });
       } catch {
         // a bookmark to nowhere names no section
       }
@@ -99,16 +116,40 @@ async function sections(doc: PdfDoc): Promise<{ page: number; label: string }[]>
     }
   };
   await walk(outline ?? [], []);
-  return out.sort((a, b) => a.page - b.page);
+  return out.sort((a, b) => a.page - b.page); // stable: document order within a page
 }
 
-function sectionAt(secs: { page: number; label: string }[], page: number): string {
-  let label = '';
-  for (const s of secs) {
-    if (s.page > page) break;
-    label = s.label;
+const squash = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/**
+ * Which section each paragraph of a page is in: the section open at the end of the previous pages,
+ * switching at a short paragraph that reads as the next bookmark's heading ("2 Bar" for "Bar").
+ * A bookmark whose heading is not found on its page takes effect at the top of the page.
+ */
+export function labelParagraphs(page: number, paras: string[], secs: Section[]): string[] {
+  let current = '';
+  for (const s of secs) if (s.page < page) current = s.label;
+  const here = secs.filter((s) => s.page === page);
+  // Each bookmark's heading is looked for after the previous one's, so two "Foo"s on a page stay apart.
+  let from = 0;
+  const found = here.map((s) => {
+    const t = squash(s.title);
+    const i = t.length === 0 ? -1 : paras.findIndex((p, j) => j >= from && p.length <= 160 && squash(p).endsWith(t));
+    if (i >= 0) from = i + 1;
+    return i;
+  });
+  // Bookmarks not found on the page open at its top, in order.
+  here.forEach((s, i) => {
+    if (found[i] === -1) current = s.label;
+  });
+  const labels: string[] = [];
+  let next = 0;
+  for (let i = 0; i < paras.length; i++) {
+    while (next < here.length && (found[next] === -1 || found[next]! < i)) next++;
+    if (next < here.length && found[next] === i) current = here[next]!.label;
+    labels.push(current);
   }
-  return label;
+  return labels;
 }
 
 /** Splits an over-long paragraph at sentence ends (or spaces) into pieces of at most max chars. */
@@ -128,26 +169,32 @@ function splitLong(text: string, start: number, max: number): [number, number][]
   return out;
 }
 
-/** One page's paragraphs → chunks within that page, each with its character range in the page text. */
-export function pageChunks(page: number, paras: string[], section: string, opts: ChunkingOptions): ParsedChunk[] {
+/**
+ * One page's paragraphs → chunks within that page, each with its character range in the page text
+ * (paragraphs joined by blank lines). A chunk never spans a change of section.
+ */
+export function pageChunks(page: number, paras: string[], labels: string[], opts: ChunkingOptions): ParsedChunk[] {
   const pageText = paras.join('\n\n');
-  const spans: [number, number][] = [];
+  const spans: { span: [number, number]; label: string }[] = [];
   let at = 0;
-  for (const p of paras) {
-    if (p.length > opts.max_chars) spans.push(...splitLong(p, at, opts.max_chars));
-    else spans.push([at, at + p.length]);
+  paras.forEach((p, i) => {
+    const label = labels[i] ?? '';
+    if (p.length > opts.max_chars) for (const span of splitLong(p, at, opts.max_chars)) spans.push({ span, label });
+    else spans.push({ span: [at, at + p.length], label });
     at += p.length + 2;
-  }
+  });
   const chunks: ParsedChunk[] = [];
   let cur: [number, number] | null = null;
+  let curLabel = '';
   const flush = (): void => {
     if (!cur) return;
-    chunks.push({ text: pageText.slice(cur[0], cur[1]), heading: section, anchor: { kind: 'page', page, char_start: cur[0], char_end: cur[1] } });
+    chunks.push({ text: pageText.slice(cur[0], cur[1]), heading: curLabel, anchor: { kind: 'page', page, char_start: cur[0], char_end: cur[1] } });
     cur = null;
   };
-  for (const s of spans) {
-    if (cur && s[1] - cur[0] > opts.target_chars && cur[1] - cur[0] >= opts.min_chars) flush();
-    cur = cur ? [cur[0], s[1]] : s;
+  for (const { span, label } of spans) {
+    if (cur && (label !== curLabel || (span[1] - cur[0] > opts.target_chars && cur[1] - cur[0] >= opts.min_chars))) flush();
+    if (!cur) curLabel = label;
+    cur = cur ? [cur[0], span[1]] : span;
     if (cur[1] - cur[0] >= opts.target_chars) flush();
   }
   flush();
@@ -160,7 +207,7 @@ interface PageText {
   height: number;
 }
 
-export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], pagesDone: number) => void): Promise<PdfMeta> {
+export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], progress: PdfProgress) => void): Promise<PdfMeta> {
   const started = performance.now();
   const { doc, task } = await open(req);
   try {
@@ -172,6 +219,7 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
     const margins = new Map<string, number>();
     const textless: number[] = [];
     let sample = '';
+    let lang: string | null | undefined;
     let anyText = false;
 
     for (let first = 1; first <= pageCount; first += WINDOW) {
@@ -217,14 +265,16 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
         }
         const texts = paras.map((x) => x.text);
         if (sample.length < 2000) sample += ' ' + texts.join(' ');
-        chunks.push(...pageChunks(p.page, texts, sectionAt(secs, p.page), req.chunking));
+        chunks.push(...pageChunks(p.page, texts, labelParagraphs(p.page, texts, secs), req.chunking));
       }
-      onChunks(chunks, Math.min(pageCount, first + WINDOW - 1));
+      title ??= req.name.replace(/\.pdf$/i, '');
+      lang ??= detectLanguage(sample.trim());
+      onChunks(chunks, { pagesDone: Math.min(pageCount, first + WINDOW - 1), title, lang });
     }
     if (!anyText) {
       throw new KbError('EMPTY', `no text on any of its ${pageCount} page${pageCount === 1 ? '' : 's'} (a scan? it needs OCR)`);
     }
-    return { title: title ?? req.name.replace(/\.pdf$/i, ''), lang: detectLanguage(sample.trim()), pageCount, textlessPages: textless };
+    return { title: title ?? req.name, lang, pageCount, textlessPages: textless };
   } finally {
     await task.destroy();
   }

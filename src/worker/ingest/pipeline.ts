@@ -1,7 +1,7 @@
 // One pass over the user's paths: walk, detect, parse, and store each document in one transaction.
 // A failing file is recorded and the run goes on; what was indexed before stays as it was.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { access, open, readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Config } from '../../shared/config.js';
@@ -11,7 +11,7 @@ import type { BlobStore } from '../store/blobs.js';
 import type { DocRow, NewChunk, Repo } from '../store/repo.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { ParsePool } from './parse-pool.js';
-import { CHUNKER_VERSION, PARSER_VERSION, type ParsedDocument } from './types.js';
+import { CHUNKER_VERSION, PARSER_VERSION, type ParsedChunk, type ParsedDocument } from './types.js';
 import { walk } from './walk.js';
 
 export interface IngestOptions {
@@ -37,7 +37,7 @@ export function createParsePool(): ParsePool {
 type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
 
 /** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
-type Prepared = { skip: string } | { commit: () => Outcome };
+type Prepared = { skip: string } | { commit: () => Outcome } | { commitAsync: () => Promise<Outcome> };
 
 /** Files read and parsed ahead of the one being written: overlaps file I/O with index writes. */
 const READ_AHEAD = 8;
@@ -97,8 +97,13 @@ async function parse(ctx: Ctx, d: Extract<Detected, { kind: 'text' }>, text: str
 }
 
 function chunkIds(docId: string, parsed: ParsedDocument): NewChunk[] {
-  const seen = new Map<string, number>();
-  return parsed.chunks.map((c, ordinal) => {
+  return chunkIdsFrom(docId, parsed.chunks, new Map(), 0);
+}
+
+/** Content-derived chunk ids; `seen` numbers repeats of the same text, across a document's batches too. */
+function chunkIdsFrom(docId: string, chunks: ParsedChunk[], seen: Map<string, number>, firstOrdinal: number): NewChunk[] {
+  return chunks.map((c, i) => {
+    const ordinal = firstOrdinal + i;
     const key = `${c.heading}\u0000${c.text}`;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
@@ -129,11 +134,10 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
   }
   const detected = await detect(path, head);
   if (detected.kind === 'skip') return { skip: detected.reason };
-  if (st.size > config.ingest.max_text_bytes) {
-    throw new KbError(
-      'TOO_LARGE',
-      `${(st.size / 1048576).toFixed(1)} MB is over the ${(config.ingest.max_text_bytes / 1048576).toFixed(0)} MB limit for text (ingest.max_text_bytes)`,
-    );
+  const [limit, what, key] =
+    detected.kind === 'pdf' ? [config.ingest.max_pdf_bytes, 'PDFs', 'max_pdf_bytes'] : [config.ingest.max_text_bytes, 'text', 'max_text_bytes'];
+  if (st.size > limit) {
+    throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (ingest.${key})`);
   }
   let bytes: Buffer;
   try {
@@ -184,10 +188,11 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
     }
   }
 
-  const { text } = decodeText(bytes);
-  const parsed = await parse(ctx, detected, text, path);
   const docId = existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20);
   const copy = config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes;
+  if (detected.kind === 'pdf') return preparePdf(ctx, { path, root, tags, bytes, hash, docId, copy, st, existing: existing ?? null });
+  const { text } = decodeText(bytes);
+  const parsed = await parse(ctx, detected, text, path);
   if (copy) {
     if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
     else await blobs.put(hash, bytes);
@@ -227,6 +232,71 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
   };
 }
 
+/**
+ * A PDF is written as it is read: its commit opens a savepoint, inserts each window of pages' chunks
+ * as the parse thread sends them, and releases the savepoint at the end (or rolls it back, leaving
+ * the previous version of the document untouched). Only a window of pages is ever in memory here.
+ */
+function preparePdf(
+  ctx: Ctx,
+  f: { path: string; root: string; tags: string[]; bytes: Buffer; hash: string; docId: string; copy: boolean; st: Stats; existing: DocRow | null },
+): Prepared {
+  const { repo, blobs, config } = ctx;
+  return {
+    commitAsync: async () => {
+      const db = repo.db;
+      const now = Date.now();
+      const doc: DocRow = {
+        id: f.docId,
+        path: f.path,
+        root: f.root,
+        title: basename(f.path).replace(/\.pdf$/i, ''),
+        type: 'pdf',
+        lang: null,
+        content_hash: f.hash,
+        size: f.st.size,
+        mtime: Math.floor(f.st.mtimeMs),
+        page_count: null,
+        duration: null,
+        parser_version: PARSER_VERSION,
+        status: 'indexed',
+        error: null,
+        original: f.copy ? 'copy' : 'reference',
+        added_at: f.existing?.added_at ?? now,
+        updated_at: now,
+      };
+      db.exec('SAVEPOINT pdf_doc');
+      try {
+        repo.upsertDoc(doc);
+        repo.addTags(f.docId, normalizeTags(f.tags));
+        repo.replaceChunks(f.docId, []);
+        const seen = new Map<string, number>();
+        let ordinal = 0;
+        const data = new Uint8Array(f.bytes); // a copy the parse thread can take over
+        const meta = await ctx.parser.parsePdf(
+          { data, name: basename(f.path), chunking: config.chunking, timeoutMs: config.ingest.pdf_timeout_s * 1000 },
+          (chunks, progress) => {
+            // Title and language first: the chunk trigger indexes them with every chunk.
+            if (ordinal === 0) repo.setDocMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
+            repo.insertChunks(f.docId, chunkIdsFrom(f.docId, chunks, seen, ordinal));
+            ordinal += chunks.length;
+          },
+        );
+        repo.setDocMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
+        if (f.copy) await blobs.put(f.hash, f.bytes);
+        repo.setOriginal({ doc_id: f.docId, mode: f.copy ? 'copy' : 'reference', blob: f.copy ? f.hash : null, sha256: f.hash });
+        repo.clearErrors(f.path);
+        db.exec('RELEASE pdf_doc');
+      } catch (e) {
+        db.exec('ROLLBACK TO pdf_doc');
+        db.exec('RELEASE pdf_doc');
+        throw e;
+      }
+      return f.existing ? 'updated' : 'added';
+    },
+  };
+}
+
 function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
   const existing = repo.docByPath(path);
   const now = Date.now();
@@ -242,7 +312,7 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
       path,
       root,
       title: basename(path),
-      type: 'note',
+      type: extname(path).toLowerCase() === '.pdf' ? 'pdf' : 'note',
       lang: null,
       content_hash: '',
       size: 0,
@@ -309,7 +379,7 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
       if (opts.signal?.aborted) break;
       try {
         const p = await prepared;
-        const r = 'skip' in p ? p : p.commit();
+        const r = 'skip' in p ? p : 'commitAsync' in p ? await p.commitAsync() : p.commit();
         if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
         else if (r === 'moved') {
           summary.moved++;

@@ -71,6 +71,7 @@ export class Repo {
       setDocError: p('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?'),
       movePath: p('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?'),
       deleteChunks: p('DELETE FROM chunks WHERE doc_id = ?'),
+      setDocMeta: p('UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id'),
       insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
         VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version)`),
       chunkById: p('SELECT * FROM chunks WHERE id = ?'),
@@ -118,6 +119,13 @@ export class Repo {
     for (const c of chunks) {
       this.s.insertChunk!.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
     }
+  }
+  /** Appends chunks (a PDF's next pages) without touching the document's others. */
+  insertChunks(docId: string, chunks: NewChunk[]): void {
+    for (const c of chunks) this.s.insertChunk!.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+  }
+  setDocMeta(id: string, m: { title: string; lang: string | null; page_count: number | null }): void {
+    this.s.setDocMeta!.run({ id, ...m });
   }
   chunkById(id: string): ChunkRow | undefined {
     return this.s.chunkById!.get(id) as ChunkRow | undefined;

@@ -1,0 +1,151 @@
+// PDFs: page-exact citations on PDFs whose contents are known (made with pdf-lib), reading order on
+// a real two-column LaTeX paper, bookmarks as section labels, and every way a PDF can be bad.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SearchResultSchema } from '../src/shared/wire.js';
+import { makePdf } from '../scripts/make-test-pdf.js';
+import { corporaDir, engineIn, kb, tempDir } from './helpers.js';
+
+const corpora = corporaDir();
+if (!corpora) console.warn('real-PDF tests skipped: ../shared/corpora is not here; set KB_CORPORA');
+const real = (rel: string): string => join(corpora ?? '', 'pdf', rel);
+
+const MARKERS = ['zebra', 'quokka', 'narwhal', 'axolotl', 'pangolin', 'okapi', 'tapir', 'wombat'];
+
+/** Eight pages, each naming its own marker animal; page 3 in two columns, page 4 with hyphenated words. */
+async function knownPdf(): Promise<Uint8Array> {
+  return makePdf({
+    title: 'Field Guide',
+    header: 'ACME Quarterly Report',
+    footer: 'Page {n} of {total}',
+    pages: MARKERS.map((m, i) => {
+      const n = i + 1;
+      if (n === 3) {
+        return {
+          lines: ['Two columns follow on this page.'],
+          columns: [
+            ['The left column begins the story', `of the ${m} that lived by the river`, 'and ends its first half here.'],
+            ['The right column continues it:', 'the animal crossed at dawn', 'and was never seen again.'],
+          ],
+        };
+      }
+      if (n === 4) return { lines: [`The ${m} shows an inter-`, 'national range of habitats and', 'a remark-', 'able appetite for leaves.'] };
+      return { lines: [`Chapter ${n} is about the ${m} and nothing else.`, '', `The ${m} marker appears on page ${n} only.`] };
+    }),
+  });
+}
+
+describe('PDF ingest', () => {
+  it('cites every phrase on the page it comes from, and drops running headers, footers and page numbers', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'guide.pdf'), await knownPdf());
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([join(dir, 'guide.pdf')]);
+    expect(s).toMatchObject({ added: 1, failed: 0 });
+    let right = 0;
+    for (const [i, m] of MARKERS.entries()) {
+      const r = await engine.search({ query: m, mode: 'lexical', top: 1 });
+      const c = r.results[0]!.citation;
+      expect(c.kind).toBe('page');
+      if (c.kind === 'page' && c.page === i + 1) right++;
+      expect(c.uri).toBe(`file://${join(dir, 'guide.pdf')}#page=${i + 1}`);
+    }
+    expect(right / MARKERS.length).toBe(1);
+
+    const doc = engine.inspectDoc(join(dir, 'guide.pdf'));
+    expect(doc.document).toMatchObject({ type: 'pdf', title: 'Field Guide', page_count: 8 });
+    for (const c of doc.chunks) {
+      expect(c.text).not.toMatch(/ACME Quarterly Report|Page \d of 8/);
+      const a = c.anchor as { kind: string; char_start: number; char_end: number };
+      expect(a.kind).toBe('page');
+      expect(a.char_end - a.char_start).toBe(c.text.length);
+    }
+    const text = doc.chunks.map((c) => c.text).join('\n');
+    // Two columns read left then right; words hyphenated at a line end are whole again.
+    expect(text).toContain('The left column begins the story of the narwhal that lived by the river and ends its first half here.');
+    expect(text).toMatch(/and ends its first half here\.\s+The right column continues it: the animal crossed at dawn/);
+    expect(text).toContain('The axolotl shows an international range of habitats and a remarkable appetite for leaves.');
+  });
+
+  it('shows "file · p. N" in human output and the page in JSON', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'guide.pdf'), await knownPdf());
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'guide.pdf')], { env }).code).toBe(0);
+    const human = kb(['search', 'pangolin', '--mode', 'lexical'], { env });
+    expect(human.stdout).toContain('guide.pdf · p. 5');
+    const json = SearchResultSchema.parse(kb(['search', 'pangolin', '--json'], { env }).json());
+    expect(json.results[0]!.citation).toMatchObject({ kind: 'page', page: 5 });
+  });
+
+  it.skipIf(!corpora)('reads a two-column LaTeX paper column by column', async () => {
+    const engine = await engineIn();
+    await engine.ingest([real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf')]);
+    const doc = engine.inspectDoc(real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf'));
+    expect(doc.document).toMatchObject({ title: 'Two-Column Document with Lorem Ipsum', page_count: 3 });
+    const text = doc.chunks.map((c) => c.text).join('\n');
+    expect(text).toContain(
+      'This is a sample document with two columns filled with Lorem Ipsum text. Lorem ipsum dolor sit amet, consectetuer adipiscing elit. Ut purus elit, vestibulum ut, placerat ac, adipiscing vitae, felis.',
+    );
+  });
+
+  it.skipIf(!corpora)('labels chunks with the bookmark section they are in', async () => {
+    const engine = await engineIn();
+    const file = real('py-pdf-sample-files/006-pdflatex-outline/pdflatex-outline.pdf');
+    await engine.ingest([file]);
+    const chunks = engine.inspectDoc(file).chunks;
+    const bar = chunks.find((c) => c.text.startsWith('2 Bar'));
+    expect(bar?.heading).toBe('Bar');
+    expect(chunks.find((c) => c.text.startsWith('4 Foo'))?.heading).toBe('Foo');
+    expect(new Set(chunks.map((c) => c.heading))).toEqual(new Set(['', 'Foo', 'Bar', 'Baz']));
+  });
+});
+
+describe('bad PDFs', () => {
+  it.skipIf(!corpora)('each fails clearly on its own; the rest of the batch goes on', async () => {
+    const dir = await tempDir();
+    const good = join(dir, 'good.pdf');
+    writeFileSync(good, await knownPdf());
+    copyFileSync(real('py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf'), join(dir, 'locked.pdf'));
+    copyFileSync(real('pdfplumber/empty.pdf'), join(dir, 'empty.pdf'));
+    const bytes = readFileSync(real('pdfplumber/nics-background-checks-2015-11.pdf'));
+    writeFileSync(join(dir, 'truncated.pdf'), bytes.subarray(0, Math.floor(bytes.length / 3)));
+    writeFileSync(join(dir, 'fake.pdf'), 'this is plain text pretending to be a PDF');
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([dir]);
+    const codeOf = (name: string): string | undefined => s.errors.find((e) => e.path === join(dir, name))?.code;
+    expect(s.added).toBe(1);
+    expect(codeOf('locked.pdf')).toBe('ENCRYPTED');
+    expect(s.errors.find((e) => e.path.endsWith('locked.pdf'))?.message).toMatch(/password/);
+    expect(codeOf('empty.pdf')).toBe('EMPTY');
+    expect(codeOf('fake.pdf')).toBe('PARSE_FAILED');
+    expect(['PARSE_FAILED', 'EMPTY']).toContain(codeOf('truncated.pdf'));
+    expect(engine.list().find((d) => d.path.endsWith('locked.pdf'))).toMatchObject({ type: 'pdf', status: 'failed' });
+    expect((await engine.search({ query: 'quokka', mode: 'lexical' })).results).toHaveLength(1);
+  });
+
+  it('keeps the last good version when a PDF is replaced by a broken one', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'guide.pdf');
+    writeFileSync(file, await knownPdf());
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([file]);
+    const good = readFileSync(file);
+    writeFileSync(file, good.subarray(0, 400));
+    const s = await engine.ingest([file]);
+    expect(s.failed).toBe(1);
+    const r = await engine.search({ query: 'wombat', mode: 'lexical' });
+    expect(r.results[0]!.citation).toMatchObject({ kind: 'page', page: 8 });
+    expect(engine.list()[0]!.error).toMatch(/^(PARSE_FAILED|EMPTY)/);
+  });
+
+  it('gives up on a PDF that takes longer than the time limit', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'guide.pdf'), await knownPdf());
+    const engine = await engineIn(join(dir, 'data'), { ingest: { pdf_timeout_s: 0.000001 } });
+    const s = await engine.ingest([join(dir, 'guide.pdf')]);
+    expect(s.errors[0]).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/pdf_timeout_s/) });
+    expect(engine.list()[0]!.chunks).toBe(0);
+  });
+});
