@@ -5,6 +5,7 @@ import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import { benchMemory } from './memory.js';
+import { benchPdf } from './pdf.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
@@ -14,6 +15,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   embed: benchEmbed,
   hybrid: benchHybrid,
   memory: benchMemory,
+  pdf: benchPdf,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
