@@ -26,12 +26,14 @@ describe('ingest', () => {
     });
     const engine = await engineIn();
     const s = await engine.ingest([dir]);
-    expect(s).toMatchObject({ added: 3, updated: 0, unchanged: 0, failed: 0 });
-    const paths = engine.list().map((d) => d.path.slice(dir.length + 1)).sort();
+    // pic.png is only a PNG signature: an image kb cannot read, so a failed document.
+    expect(s).toMatchObject({ added: 3, updated: 0, unchanged: 0, failed: 1 });
+    expect(s.errors).toEqual([{ path: join(dir, 'pic.png'), code: 'PARSE_FAILED', message: expect.stringMatching(/not a readable image/) }]);
+    const paths = engine.list().filter((d) => d.status === 'indexed').map((d) => d.path.slice(dir.length + 1)).sort();
     expect(paths).toEqual(['a.md', 'sub/b.txt', 'sub/c.py']);
-    expect(s.skipped.map((x) => x.path.slice(dir.length + 1)).sort()).toEqual(['blob.bin', 'pic.png']);
+    expect(s.skipped.map((x) => x.path.slice(dir.length + 1)).sort()).toEqual(['blob.bin']);
     expect(s.skipped.find((x) => x.path.endsWith('blob.bin'))?.reason).toMatch(/binary/);
-    expect(engine.list().map((d) => d.type).sort()).toEqual(['code', 'markdown', 'note']);
+    expect(engine.list().map((d) => d.type).sort()).toEqual(['code', 'image', 'markdown', 'note']);
   });
 
   it("never indexes kb's own data folder, even inside an ingested folder", async () => {

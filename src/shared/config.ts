@@ -35,6 +35,18 @@ export const ConfigSchema = z
         code_window_lines: z.number().int().positive().default(60),
       })
       .prefault({}),
+    ocr: z
+      .object({
+        /** Read images and PDF pages without a text layer with tesseract.js (local language data only). */
+        enabled: z.boolean().default(true),
+        /** Tesseract language codes joined by '+', e.g. 'eng+kor'; each needs its data (@tesseract.js-data/<code>). */
+        languages: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, 'language codes joined by +, e.g. eng+kor').default('eng'),
+        /** A folder with <code>.traineddata(.gz) files, instead of the @tesseract.js-data packages. */
+        lang_path: z.string().optional(),
+        /** Resolution scanned PDF pages are rendered at for OCR. */
+        dpi: z.number().int().min(72).max(600).default(300),
+      })
+      .prefault({}),
     embedding: z
       .object({
         /** The model that embeds chunks and queries (kb models list). */

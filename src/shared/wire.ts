@@ -29,6 +29,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     page_end: z.number().int().positive().optional(),
     char_start: z.number().int().nonnegative().optional(),
     char_end: z.number().int().nonnegative().optional(),
+    /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
+    confidence: z.number().optional(),
     section: z.string().optional(),
   }),
   z.object({
@@ -47,6 +49,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     y: z.number().int().nonnegative(),
     w: z.number().int().nonnegative(),
     h: z.number().int().nonnegative(),
+    /** OCR confidence of the text in the region, 0–100. */
+    confidence: z.number().optional(),
     section: z.string().optional(),
   }),
 ]);
@@ -55,9 +59,9 @@ export type Citation = z.infer<typeof CitationSchema>;
 /** The span a chunk covers inside its source, without the path (stored per chunk). */
 export type Anchor =
   | { kind: 'lines'; start: number; end: number }
-  | { kind: 'page'; page: number; page_end?: number; char_start?: number; char_end?: number }
+  | { kind: 'page'; page: number; page_end?: number; char_start?: number; char_end?: number; confidence?: number }
   | { kind: 'time'; start: number; end: number }
-  | { kind: 'region'; x: number; y: number; w: number; h: number };
+  | { kind: 'region'; x: number; y: number; w: number; h: number; confidence?: number };
 
 export const RetrievalSchema = z.object({
   method: SearchModeSchema,
@@ -154,6 +158,8 @@ export const IngestSummarySchema = z.object({
   failed: z.number().int().nonnegative(),
   /** Chunks given vectors in this run (0 when no embedding model is installed). */
   embedded: z.number().int().nonnegative().optional(),
+  /** Pages (and images) read by OCR in this run, after the text layer was indexed. */
+  ocr: z.object({ pages: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative() }).optional(),
   /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
   vector: ComponentStatusSchema.optional(),
   skipped: z.array(IngestSkipSchema),
@@ -182,8 +188,8 @@ export interface DocumentSummary {
 }
 
 export interface IngestProgress {
-  /** scan: finding files; ingest: parsing and indexing words; embed: making vectors (done/total in chunks). */
-  phase: 'scan' | 'ingest' | 'embed';
+  /** scan: finding files; ingest: parsing and indexing words; ocr: reading images and scanned pages (done/total in pages); embed: making vectors (done/total in chunks). */
+  phase: 'scan' | 'ingest' | 'ocr' | 'embed';
   done: number;
   total: number;
   path?: string;

@@ -17,6 +17,7 @@ import {
 } from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo, ModelStore } from './embed/models.js';
+import type { Ocr } from './ingest/ocr.js';
 import type { ParsePool } from './ingest/parse-pool.js';
 import type { Semantic, Unavailable } from './vectors/semantic.js';
 import { readBinding } from './vectors/binding.js';
@@ -61,6 +62,8 @@ export interface InspectedDocument {
   document: DocRow & { tags: string[] };
   original: { mode: 'copy' | 'reference'; sha256: string; blob_path: string | null; available: boolean } | null;
   chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
+  /** Pages read by OCR (an image is page 1): pending, done with tesseract's confidence, or failed. */
+  ocr_pages: { page: number; status: string; confidence: number | null; error: string | null }[];
   errors: { code: string; message: string; at: string }[];
 }
 
@@ -88,6 +91,8 @@ export class Engine {
   private closed = false;
   /** Parse threads, started on the first ingest and kept until close. */
   private parser?: ParsePool;
+  /** The tesseract worker, started by the first OCR page and kept until close. */
+  private ocrP?: Promise<Ocr>;
   /** The vector half: loaded on first need, and only when the configured model is installed. */
   private semanticP?: Promise<Semantic | Unavailable>;
   /** The live vector table semanticP was opened for; another process's reindex changes it. */
@@ -113,13 +118,32 @@ export class Engine {
 
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
     if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
-    const { ingestPaths, createParsePool } = await import('./ingest/pipeline.js');
+    const { ingestPaths, createParsePool, runOcr, Ocr } = await import('./ingest/pipeline.js');
     this.parser ??= createParsePool();
     try {
       const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir };
       const retagged: string[] = [];
       const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id) });
       this.searcher.lexical.invalidate();
+      // The text layer is committed and searchable; now what has to be read from pixels.
+      if (this.config.ocr.enabled) {
+        const ocr = await runOcr(
+          {
+            ...ctx,
+            ocr: () => {
+              const p = (this.ocrP ??= Ocr.start(this.config.ocr, this.dataDir));
+              p.catch(() => {
+                if (this.ocrP === p) this.ocrP = undefined; // missing data may be installed later
+              });
+              return p;
+            },
+          },
+          opts,
+        );
+        if (ocr.pages + ocr.failed + ocr.pending > 0) summary.ocr = { pages: ocr.pages, failed: ocr.failed, pending: ocr.pending };
+        summary.errors.push(...ocr.errors);
+        this.searcher.lexical.invalidate();
+      }
       // Lexical chunks are committed and searchable; now their vectors.
       summary.vector = await this.withSemantic(async (sem) => {
         const onProgress = opts.onProgress;
@@ -308,6 +332,7 @@ export class Engine {
           }
         : null,
       chunks: this.repo.chunksOfDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
+      ocr_pages: this.repo.ocrOf(doc.id),
       errors: this.repo.errorsOf(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
     };
   }
@@ -462,6 +487,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     void this.parser?.close();
+    void this.ocrP?.then((o) => o.close(), () => undefined);
     void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined));
     try {
       this.db.pragma('optimize');

@@ -8,6 +8,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
     const bar = await countBar(g);
     const onProgress = (p: IngestProgress): void => {
       if (p.phase === 'ingest') bar?.update('ingesting', p.done, p.total, p.path);
+      else if (p.phase === 'ocr') bar?.update('OCR', p.done, p.total, p.path);
       else if (p.phase === 'embed' && p.total > 0) bar?.update('embedding', p.done, p.total);
     };
     const controller = new AbortController();
@@ -29,6 +30,11 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
         `Added ${summary.added}, updated ${summary.updated}${moved}, unchanged ${summary.unchanged}, failed ${summary.failed}` +
           dim(` in ${(summary.took_ms / 1000).toFixed(1)} s`),
       );
+      if (summary.ocr) {
+        const o = summary.ocr;
+        const rest = o.pending > 0 ? yellow(`, ${o.pending} still to do (run the same command to finish)`) : '';
+        line(dim(`OCR: read ${o.pages} page${o.pages === 1 ? '' : 's'}${o.failed ? `, ${o.failed} failed` : ''}`) + rest);
+      }
       if (summary.vector?.status === 'unavailable') {
         const reason = summary.vector.reason ?? '';
         line(reason.startsWith('no embedding model') ? dim(`(search is by words only: ${reason})`) : yellow(`Vectors not updated: ${reason}`));

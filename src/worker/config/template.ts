@@ -23,6 +23,12 @@ chunking:
   note_max_chars: 2400        # plain-text notes up to this size are a single chunk
   code_window_lines: 60       # line windows for code outside functions or in other languages
 
+ocr:
+  enabled: true               # read images and scanned PDF pages (tesseract.js, local data only)
+  languages: eng              # e.g. eng+kor; each needs npm install @tesseract.js-data/<code>, or lang_path
+  # lang_path: /usr/share/tesseract-ocr/5/tessdata   # a folder of <code>.traineddata files instead
+  dpi: 300                    # scanned PDF pages are rendered at this resolution for OCR
+
 embedding:
   model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; without a model, search is lexical
   ann_min_rows: 10000         # from this many vectors on, an approximate index (IVF_HNSW_SQ) keeps search fast

@@ -52,3 +52,21 @@ export function averagePrecision(ranked: string[], relevant: Set<string>): numbe
 export function mean(xs: number[]): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
+
+/**
+ * OCR word accuracy: 1 − (word-level edit distance / words expected), case and punctuation ignored.
+ * 1 is perfect; extra, missing and wrong words all count against it.
+ */
+export function wordAccuracy(expected: string, actual: string): number {
+  const words = (s: string): string[] => s.toLowerCase().replace(/[^\p{L}\p{N}\s]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const a = words(expected);
+  const b = words(actual);
+  if (a.length === 0) return b.length === 0 ? 1 : 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return Math.max(0, 1 - prev[b.length]! / a.length);
+}

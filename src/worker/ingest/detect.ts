@@ -10,18 +10,19 @@ import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './code.js';
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
   | { kind: 'pdf' }
+  | { kind: 'image' }
   | { kind: 'skip'; reason: string };
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
 const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '.csv', '.tsv', '']);
 /** Formats later issues handle (PDF, OCR, audio); named so the skip reason is honest. */
+const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif']);
 const LATER_EXT = new Set([
-  '.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif',
   '.mp3', '.wav', '.ogg', '.opus', '.m4a', '.flac', '.mp4', '.mkv', '.webm', '.mov',
 ]);
 
 /** Type by name alone; `null` means the content decides. */
-function byName(path: string): Exclude<Detected, { kind: 'pdf' }> | null {
+function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' }> | null {
   const ext = extname(path).toLowerCase();
   const name = basename(path);
   if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
@@ -41,6 +42,21 @@ function isPdf(head: Uint8Array): boolean {
   return false;
 }
 
+/** PNG, JPEG, GIF, BMP, WebP or TIFF by their magic bytes. */
+function isImage(b: Uint8Array): boolean {
+  const at = (i: number, ...bytes: number[]): boolean => bytes.every((x, j) => b[i + j] === x);
+  return (
+    at(0, 0x89, 0x50, 0x4e, 0x47) ||
+    at(0, 0xff, 0xd8, 0xff) ||
+    at(0, 0x47, 0x49, 0x46, 0x38) ||
+    // BMP: 'BM' alone would catch text starting "BM…"; the DIB header size must be a real one.
+    (at(0, 0x42, 0x4d) && [12, 40, 52, 56, 64, 108, 124].includes(b[14]! | (b[15]! << 8)) && b[16] === 0 && b[17] === 0) ||
+    (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) ||
+    at(0, 0x49, 0x49, 0x2a, 0x00) ||
+    at(0, 0x4d, 0x4d, 0x00, 0x2a)
+  );
+}
+
 function looksBinary(head: Uint8Array): boolean {
   const n = Math.min(head.length, 8192);
   let control = 0;
@@ -57,13 +73,19 @@ function looksBinary(head: Uint8Array): boolean {
  * bytes are binary is an error (the user expects it indexed); an unknown binary is a skip.
  */
 export async function detect(path: string, head: Uint8Array): Promise<Detected> {
-  // A PDF is a PDF by its first bytes, whatever its name; one named .pdf that is not is an error.
-  if (isPdf(head)) return { kind: 'pdf' };
-  if (extname(path).toLowerCase() === '.pdf') {
-    if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
-    throw new KbError('PARSE_FAILED', 'named .pdf but is not a PDF (no %PDF- header)');
-  }
+  const ext = extname(path).toLowerCase();
   const named = byName(path);
+  // A name that says text is taken at its word (binary bytes are then an error, below). Otherwise a
+  // PDF or an image is known by its first bytes, and one named so that is not one is an error.
+  if (!named || named.kind === 'skip' || ext === '') {
+    if (isPdf(head)) return { kind: 'pdf' };
+    if (isImage(head)) return { kind: 'image' };
+  }
+  if (ext === '.pdf' || IMAGE_EXT.has(ext)) {
+    if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
+    if (ext === '.pdf') throw new KbError('PARSE_FAILED', 'named .pdf but is not a PDF (no %PDF- header)');
+    throw new KbError('PARSE_FAILED', `named ${ext} but is not an image kb can read (PNG, JPEG, WebP, TIFF, BMP, GIF)`);
+  }
   if (named?.kind === 'skip') return named;
   if (looksBinary(head)) {
     const ft = await fileTypeFromBuffer(head).catch(() => undefined);

@@ -6,11 +6,12 @@ import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads.js';
 import { type ErrorCode, KbError } from '../../shared/errors.js';
 import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './pdf.js';
+import { type Raster, type RasterRequest, raster } from './raster.js';
 import type { ParsedChunk, ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
 
 interface Pending {
-  resolve: (d: ParsedDocument | PdfMeta) => void;
+  resolve: (d: ParsedDocument | PdfMeta | Raster) => void;
   reject: (e: Error) => void;
   onChunks?: (chunks: ParsedChunk[], progress: PdfProgress) => void;
 }
@@ -20,6 +21,7 @@ interface Reply {
   id: number;
   doc?: ParsedDocument;
   meta?: PdfMeta;
+  raster?: Raster;
   chunks?: ParsedChunk[];
   progress?: PdfProgress;
   error?: { code: ErrorCode; message: string };
@@ -54,6 +56,7 @@ export class ParsePool {
         if (!p) return;
         if (m.doc) p.resolve(m.doc);
         else if (m.meta) p.resolve(m.meta);
+        else if (m.raster) p.resolve(m.raster);
         else p.reject(new KbError(m.error?.code ?? 'PARSE_FAILED', m.error?.message ?? 'parse thread failed'));
       });
       w.on('error', (e) => this.fail(e));
@@ -85,7 +88,14 @@ export class ParsePool {
     return this.send({ pdf: req }, [req.data.buffer as ArrayBuffer], onChunks) as Promise<PdfMeta>;
   }
 
-  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks']): Promise<ParsedDocument | PdfMeta> {
+  /** Pixels for OCR: an image made readable, or a PDF page rendered (see raster.ts). */
+  async raster(req: RasterRequest): Promise<Raster> {
+    if (this.workers.length === 0 && !this.broken) this.start();
+    if (this.broken) return raster(req);
+    return this.send({ raster: req }, [req.data.buffer as ArrayBuffer]) as Promise<Raster>;
+  }
+
+  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks']): Promise<ParsedDocument | PdfMeta | Raster> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

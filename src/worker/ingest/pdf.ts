@@ -220,7 +220,6 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
     const textless: number[] = [];
     let sample = '';
     let lang: string | null | undefined;
-    let anyText = false;
 
     for (let first = 1; first <= pageCount; first += WINDOW) {
       const window: PageText[] = [];
@@ -258,7 +257,6 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
         });
         const paras: Paragraph[] = paragraphs(readingOrder(body));
         if (paras.length === 0) continue;
-        anyText = true;
         if (!title && p.page === 1) {
           const big = paras.filter((x) => x.text.length >= 3).sort((a, b) => b.height - a.height)[0];
           if (big && big.height > Math.min(...paras.map((x) => x.height)) * 1.15) title = big.text.slice(0, 200);
@@ -270,9 +268,6 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
       title ??= req.name.replace(/\.pdf$/i, '');
       lang ??= detectLanguage(sample.trim());
       onChunks(chunks, { pagesDone: Math.min(pageCount, first + WINDOW - 1), title, lang });
-    }
-    if (!anyText) {
-      throw new KbError('EMPTY', `no text on any of its ${pageCount} page${pageCount === 1 ? '' : 's'} (a scan? it needs OCR)`);
     }
     return { title: title ?? req.name, lang, pageCount, textlessPages: textless };
   } finally {

@@ -8,11 +8,16 @@ import type { Config } from '../../shared/config.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
 import type { BlobStore } from '../store/blobs.js';
-import type { DocRow, NewChunk, Repo } from '../store/repo.js';
+import type { DocRow, Repo } from '../store/repo.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { ParsePool } from './parse-pool.js';
-import { CHUNKER_VERSION, PARSER_VERSION, type ParsedChunk, type ParsedDocument } from './types.js';
+import { chunkIdsFrom } from './chunk-ids.js';
+import { PARSER_VERSION, type ParsedDocument } from './types.js';
 import { walk } from './walk.js';
+import { imageSize } from 'image-size';
+
+export { runOcr } from './ocr-pass.js';
+export { Ocr } from './ocr.js';
 
 export interface IngestOptions {
   tags?: string[];
@@ -96,28 +101,6 @@ async function parse(ctx: Ctx, d: Extract<Detected, { kind: 'text' }>, text: str
   }
 }
 
-function chunkIds(docId: string, parsed: ParsedDocument): NewChunk[] {
-  return chunkIdsFrom(docId, parsed.chunks, new Map(), 0);
-}
-
-/** Content-derived chunk ids; `seen` numbers repeats of the same text, across a document's batches too. */
-function chunkIdsFrom(docId: string, chunks: ParsedChunk[], seen: Map<string, number>, firstOrdinal: number): NewChunk[] {
-  return chunks.map((c, i) => {
-    const ordinal = firstOrdinal + i;
-    const key = `${c.heading}\u0000${c.text}`;
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    return {
-      id: sha256(`${docId}\u0000${key}\u0000${n}`).slice(0, 24),
-      ordinal,
-      heading: c.heading,
-      text: c.text,
-      anchor: c.anchor,
-      chunker_version: CHUNKER_VERSION,
-    };
-  });
-}
-
 async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[], onRetag?: (docId: string) => void): Promise<Prepared> {
   const { repo, blobs, config } = ctx;
   let st;
@@ -135,7 +118,10 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
   const detected = await detect(path, head);
   if (detected.kind === 'skip') return { skip: detected.reason };
   const [limit, what, key] =
-    detected.kind === 'pdf' ? [config.ingest.max_pdf_bytes, 'PDFs', 'max_pdf_bytes'] : [config.ingest.max_text_bytes, 'text', 'max_text_bytes'];
+    detected.kind === 'pdf' || detected.kind === 'image'
+      ? [config.ingest.max_pdf_bytes, 'PDFs and images', 'max_pdf_bytes']
+      : [config.ingest.max_text_bytes, 'text', 'max_text_bytes'];
+  if (detected.kind === 'image' && !config.ocr.enabled) return { skip: 'an image, and OCR is off (ocr.enabled)' };
   if (st.size > limit) {
     throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (ingest.${key})`);
   }
@@ -191,6 +177,7 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
   const docId = existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20);
   const copy = config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes;
   if (detected.kind === 'pdf') return preparePdf(ctx, { path, root, tags, bytes, hash, docId, copy, st, existing: existing ?? null });
+  if (detected.kind === 'image') return prepareImage(ctx, { path, root, tags, bytes, hash, docId, copy, st, existing: existing ?? null });
   const { text } = decodeText(bytes);
   const parsed = await parse(ctx, detected, text, path);
   if (copy) {
@@ -216,7 +203,7 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
     added_at: existing?.added_at ?? now,
     updated_at: now,
   };
-  const chunks = chunkIds(docId, parsed);
+  const chunks = chunkIdsFrom(docId, parsed.chunks, new Map(), 0);
   return {
     commit: () => {
       repo.db.transaction(() => {
@@ -237,10 +224,7 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
  * as the parse thread sends them, and releases the savepoint at the end (or rolls it back, leaving
  * the previous version of the document untouched). Only a window of pages is ever in memory here.
  */
-function preparePdf(
-  ctx: Ctx,
-  f: { path: string; root: string; tags: string[]; bytes: Buffer; hash: string; docId: string; copy: boolean; st: Stats; existing: DocRow | null },
-): Prepared {
+function preparePdf(ctx: Ctx, f: BinaryFile): Prepared {
   const { repo, blobs, config } = ctx;
   return {
     commitAsync: async () => {
@@ -283,6 +267,13 @@ function preparePdf(
           },
         );
         repo.setDocMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
+        repo.clearOcr(f.docId);
+        if (meta.textlessPages.length > 0) {
+          if (config.ocr.enabled) repo.queueOcr(f.docId, meta.textlessPages); // read after this batch's text is indexed
+          else if (ordinal === 0) {
+            throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
+          }
+        }
         if (f.copy) await blobs.put(f.hash, f.bytes);
         repo.setOriginal({ doc_id: f.docId, mode: f.copy ? 'copy' : 'reference', blob: f.copy ? f.hash : null, sha256: f.hash });
         repo.clearErrors(f.path);
@@ -292,6 +283,55 @@ function preparePdf(
         db.exec('RELEASE pdf_doc');
         throw e;
       }
+      return f.existing ? 'updated' : 'added';
+    },
+  };
+}
+
+type BinaryFile = { path: string; root: string; tags: string[]; bytes: Buffer; hash: string; docId: string; copy: boolean; st: Stats; existing: DocRow | null };
+
+/** An image is indexed with no text of its own; the OCR pass reads it after the batch (ocr-pass.ts). */
+function prepareImage(ctx: Ctx, f: BinaryFile): Prepared {
+  const { repo, blobs } = ctx;
+  // Its header must say how big it is; a truncated or mislabelled file fails here, as a document.
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(f.bytes);
+  } catch (e) {
+    throw new KbError('PARSE_FAILED', `not a readable image (${(e as Error).message})`);
+  }
+  if (!size.width || !size.height) throw new KbError('PARSE_FAILED', 'not a readable image (no width or height)');
+  return {
+    commitAsync: async () => {
+      if (f.copy) await blobs.put(f.hash, f.bytes);
+      const now = Date.now();
+      repo.db.transaction(() => {
+        repo.upsertDoc({
+          id: f.docId,
+          path: f.path,
+          root: f.root,
+          title: basename(f.path),
+          type: 'image',
+          lang: null,
+          content_hash: f.hash,
+          size: f.st.size,
+          mtime: Math.floor(f.st.mtimeMs),
+          page_count: 1,
+          duration: null,
+          parser_version: PARSER_VERSION,
+          status: 'indexed',
+          error: null,
+          original: f.copy ? 'copy' : 'reference',
+          added_at: f.existing?.added_at ?? now,
+          updated_at: now,
+        });
+        repo.addTags(f.docId, normalizeTags(f.tags));
+        repo.replaceChunks(f.docId, []);
+        repo.clearOcr(f.docId);
+        repo.queueOcr(f.docId, [1]);
+        repo.setOriginal({ doc_id: f.docId, mode: f.copy ? 'copy' : 'reference', blob: f.copy ? f.hash : null, sha256: f.hash });
+        repo.clearErrors(f.path);
+      })();
       return f.existing ? 'updated' : 'added';
     },
   };
@@ -312,7 +352,7 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
       path,
       root,
       title: basename(path),
-      type: extname(path).toLowerCase() === '.pdf' ? 'pdf' : 'note',
+      type: extname(path).toLowerCase() === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/i.test(extname(path)) ? 'image' : 'note',
       lang: null,
       content_hash: '',
       size: 0,

@@ -50,6 +50,15 @@ export interface OriginalRow {
   sha256: string;
 }
 
+/** A page (or an image, as page 1) waiting for OCR. */
+export interface OcrJob {
+  doc_id: string;
+  page: number;
+  path: string;
+  type: string;
+  content_hash: string;
+}
+
 export class Repo {
   private readonly s: Record<string, Statement>;
 
@@ -71,6 +80,13 @@ export class Repo {
       setDocError: p('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?'),
       movePath: p('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?'),
       deleteChunks: p('DELETE FROM chunks WHERE doc_id = ?'),
+      queueOcr: p("INSERT INTO ocr_pages (doc_id, page, status) VALUES (?, ?, 'pending') ON CONFLICT(doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL"),
+      clearOcr: p('DELETE FROM ocr_pages WHERE doc_id = ?'),
+      pendingOcr: p(`SELECT o.doc_id, o.page, d.path, d.type, d.content_hash FROM ocr_pages o JOIN documents d ON d.id = o.doc_id
+        WHERE o.status = 'pending' ORDER BY d.path, o.page`),
+      finishOcr: p('UPDATE ocr_pages SET status = @status, confidence = @confidence, error = @error WHERE doc_id = @doc_id AND page = @page'),
+      ocrOf: p('SELECT page, status, confidence, error FROM ocr_pages WHERE doc_id = ? ORDER BY page'),
+      maxOrdinal: p('SELECT coalesce(max(ordinal), -1) AS n FROM chunks WHERE doc_id = ?'),
       setDocMeta: p('UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id'),
       insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
         VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version)`),
@@ -119,6 +135,24 @@ export class Repo {
     for (const c of chunks) {
       this.s.insertChunk!.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
     }
+  }
+  queueOcr(docId: string, pages: number[]): void {
+    for (const p of pages) this.s.queueOcr!.run(docId, p);
+  }
+  clearOcr(docId: string): void {
+    this.s.clearOcr!.run(docId);
+  }
+  pendingOcr(): OcrJob[] {
+    return this.s.pendingOcr!.all() as OcrJob[];
+  }
+  finishOcr(r: { doc_id: string; page: number; status: 'done' | 'failed'; confidence: number | null; error: string | null }): void {
+    this.s.finishOcr!.run(r);
+  }
+  ocrOf(docId: string): { page: number; status: string; confidence: number | null; error: string | null }[] {
+    return this.s.ocrOf!.all(docId) as { page: number; status: string; confidence: number | null; error: string | null }[];
+  }
+  nextOrdinal(docId: string): number {
+    return (this.s.maxOrdinal!.get(docId) as { n: number }).n + 1;
   }
   /** Appends chunks (a PDF's next pages) without touching the document's others. */
   insertChunks(docId: string, chunks: NewChunk[]): void {

@@ -1,0 +1,145 @@
+// The OCR pass: after a batch's text layer is indexed (and searchable), images and PDF pages without
+// text are read from pixels. Work is queued in ocr_pages, so a pass that is cancelled or interrupted
+// resumes on the next ingest. Each page's chunks are written in one transaction with its status.
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { KbError, toErrorPayload } from '../../shared/errors.js';
+import type { IngestError, IngestProgress } from '../../shared/wire.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { OcrJob, Repo } from '../store/repo.js';
+import type { Config } from '../../shared/config.js';
+import { chunkIdsFrom } from './chunk-ids.js';
+import { jpegOrientation, toDisplayed } from './exif.js';
+import type { Ocr, OcrParagraph } from './ocr.js';
+import type { ParsePool } from './parse-pool.js';
+import { pageChunks } from './pdf.js';
+import type { ChunkingOptions, ParsedChunk } from './types.js';
+
+export interface OcrContext {
+  repo: Repo;
+  blobs: BlobStore;
+  config: Config;
+  parser: ParsePool;
+  /** The tesseract worker, started on first need. */
+  ocr: () => Promise<Ocr>;
+}
+
+export interface OcrPassResult {
+  pages: number;
+  failed: number;
+  pending: number;
+  errors: IngestError[];
+}
+
+/** The bytes OCR reads: the stored copy, else the file itself if it is still the one indexed. */
+async function original(ctx: OcrContext, job: OcrJob): Promise<Uint8Array> {
+  const orig = ctx.repo.originalOf(job.doc_id);
+  if (orig?.blob) {
+    try {
+      return new Uint8Array(await readFile(ctx.blobs.pathOf(orig.blob)));
+    } catch {
+      // the copy is gone; try the file
+    }
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(job.path);
+  } catch {
+    throw new KbError('VANISHED', `${job.path} is gone and no copy was kept`);
+  }
+  if (createHash('sha256').update(bytes).digest('hex') !== job.content_hash) {
+    throw new KbError('VANISHED', `${job.path} changed since it was indexed; ingest it again`);
+  }
+  return new Uint8Array(bytes);
+}
+
+/** An image's paragraphs → chunks of up to target size, each citing the union of its paragraphs' boxes. */
+export function regionChunks(paras: OcrParagraph[], orientation: number, w: number, h: number, opts: ChunkingOptions): ParsedChunk[] {
+  const out: ParsedChunk[] = [];
+  let group: OcrParagraph[] = [];
+  const flush = (): void => {
+    if (group.length === 0) return;
+    const box = {
+      x0: Math.min(...group.map((p) => p.bbox.x0)),
+      y0: Math.min(...group.map((p) => p.bbox.y0)),
+      x1: Math.max(...group.map((p) => p.bbox.x1)),
+      y1: Math.max(...group.map((p) => p.bbox.y1)),
+    };
+    const text = group.map((p) => p.text).join('\n\n');
+    const chars = group.reduce((n, p) => n + p.text.length, 0);
+    const confidence = Math.round(group.reduce((n, p) => n + p.confidence * p.text.length, 0) / Math.max(1, chars));
+    out.push({ text, heading: '', anchor: { kind: 'region', ...toDisplayed(box, orientation, w, h), confidence } });
+    group = [];
+  };
+  for (const p of paras) {
+    const size = group.reduce((n, g) => n + g.text.length + 2, 0);
+    if (group.length > 0 && size + p.text.length > opts.target_chars) flush();
+    group.push(p);
+  }
+  flush();
+  return out;
+}
+
+async function readPage(ctx: OcrContext, job: OcrJob): Promise<{ chunks: ParsedChunk[]; confidence: number }> {
+  const data = await original(ctx, job);
+  const ocr = await ctx.ocr();
+  if (job.type === 'image') {
+    const orientation = jpegOrientation(data);
+    const r = await ctx.parser.raster({ kind: 'image', data });
+    const result = await ocr.recognize(r.image);
+    // TIFFs come back without a size from the canvas; the boxes' extent bounds it well enough for turning.
+    const w = r.width || Math.max(0, ...result.paragraphs.map((p) => p.bbox.x1));
+    const h = r.height || Math.max(0, ...result.paragraphs.map((p) => p.bbox.y1));
+    return { chunks: regionChunks(result.paragraphs, orientation, w, h, ctx.config.chunking), confidence: result.confidence };
+  }
+  const r = await ctx.parser.raster({ kind: 'pdf-page', data, page: job.page, dpi: ctx.config.ocr.dpi });
+  const result = await ocr.recognize(r.image);
+  const texts = result.paragraphs.map((p) => p.text);
+  const chunks = pageChunks(job.page, texts, texts.map(() => ''), ctx.config.chunking).map((c) => ({
+    ...c,
+    anchor: { ...c.anchor, confidence: Math.round(result.confidence) },
+  }));
+  return { chunks, confidence: result.confidence };
+}
+
+/** Runs every pending OCR page, in path and page order, until done or cancelled. */
+export async function runOcr(
+  ctx: OcrContext,
+  opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+): Promise<OcrPassResult> {
+  const jobs = ctx.repo.pendingOcr();
+  const result: OcrPassResult = { pages: 0, failed: 0, pending: 0, errors: [] };
+  if (jobs.length === 0) return result;
+  const seen = new Map<string, Map<string, number>>();
+  for (const [i, job] of jobs.entries()) {
+    if (opts.signal?.aborted) {
+      result.pending = jobs.length - i;
+      break;
+    }
+    opts.onProgress?.({ phase: 'ocr', done: i, total: jobs.length, path: job.path });
+    try {
+      const { chunks, confidence } = await readPage(ctx, job);
+      const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
+      seen.set(job.doc_id, docSeen);
+      ctx.repo.db.transaction(() => {
+        ctx.repo.insertChunks(job.doc_id, chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`));
+        ctx.repo.finishOcr({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
+      })();
+      result.pages++;
+    } catch (e) {
+      const err = toErrorPayload(e);
+      if (err.code === 'MODEL_MISSING' || err.code === 'MODEL_INVALID') {
+        // No OCR data: nothing else can be read either. The pages stay pending for when it is there.
+        result.pending = jobs.length - i;
+        result.errors.push({ path: job.path, ...err });
+        break;
+      }
+      ctx.repo.finishOcr({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence: null, error: `${err.code}: ${err.message}` });
+      ctx.repo.setDocError(job.doc_id, `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`);
+      result.failed++;
+      result.errors.push({ path: job.path, code: err.code, message: `OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}` });
+    }
+  }
+  opts.onProgress?.({ phase: 'ocr', done: jobs.length - result.pending, total: jobs.length });
+  return result;
+}

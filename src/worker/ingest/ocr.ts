@@ -1,0 +1,114 @@
+// OCR with tesseract.js, from local language data only: it never reaches a CDN. tesseract.js runs
+// recognition on a worker thread of its own, so the engine's thread only posts images to it.
+// Language data comes from ocr.lang_path, the @tesseract.js-data/<code> packages, or Debian's
+// tesseract-ocr-<code> (in that order), and is unpacked once into <data dir>/ocr/.
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import type * as Tesseract from 'tesseract.js';
+import type { Config } from '../../shared/config.js';
+import { KbError } from '../../shared/errors.js';
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrParagraph {
+  text: string;
+  bbox: OcrBox;
+  /** 0–100, as tesseract reports it. */
+  confidence: number;
+}
+
+export interface OcrResult {
+  text: string;
+  confidence: number;
+  paragraphs: OcrParagraph[];
+}
+
+type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
+
+const SYSTEM_TESSDATA = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata', '/usr/share/tessdata'];
+
+/** Where <code>.traineddata(.gz) is, or a clear error saying how to get it. */
+function findLanguage(code: string, langPath: string | undefined): string {
+  const candidates: string[] = [];
+  if (langPath) candidates.push(join(langPath, `${code}.traineddata`), join(langPath, `${code}.traineddata.gz`));
+  try {
+    const pkg = dirname(createRequire(import.meta.url).resolve(`@tesseract.js-data/${code}/package.json`));
+    candidates.push(join(pkg, '4.0.0_best_int', `${code}.traineddata.gz`), join(pkg, '4.0.0', `${code}.traineddata.gz`));
+  } catch {
+    // not installed as a package
+  }
+  for (const d of SYSTEM_TESSDATA) candidates.push(join(d, `${code}.traineddata`));
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) {
+    throw new KbError(
+      'MODEL_MISSING',
+      `no OCR data for language "${code}": run npm install @tesseract.js-data/${code} in the kb folder, ` +
+        `install Debian's tesseract-ocr-${code}, or set ocr.lang_path to a folder with ${code}.traineddata`,
+    );
+  }
+  return found;
+}
+
+/** Every language as plain <code>.traineddata in one folder, the way tesseract.js wants them. */
+async function languageFolder(dataDir: string, codes: string[], langPath: string | undefined): Promise<string> {
+  const dir = join(dataDir, 'ocr');
+  await mkdir(dir, { recursive: true });
+  for (const code of codes) {
+    const target = join(dir, `${code}.traineddata`);
+    if (existsSync(target)) continue;
+    const src = findLanguage(code, langPath);
+    const tmp = `${target}.${process.pid}.tmp`;
+    if (src.endsWith('.gz')) await pipeline(createReadStream(src), createGunzip(), createWriteStream(tmp));
+    else await copyFile(src, tmp);
+    await rename(tmp, target);
+  }
+  return dir;
+}
+
+export class Ocr {
+  private constructor(private readonly worker: TesseractWorker) {}
+
+  static async start(ocr: Config['ocr'], dataDir: string): Promise<Ocr> {
+    const codes = ocr.languages.split('+');
+    const langPath = await languageFolder(dataDir, codes, ocr.lang_path);
+    const { createWorker, OEM } = await import('tesseract.js');
+    try {
+      const worker = await createWorker(codes.join('+'), OEM.LSTM_ONLY, {
+        langPath,
+        gzip: false,
+        cacheMethod: 'none', // never write or fetch a cached copy elsewhere
+        logger: () => undefined,
+        errorHandler: () => undefined,
+      });
+      return new Ocr(worker);
+    } catch (e) {
+      throw new KbError('MODEL_INVALID', `tesseract could not load the OCR data in ${langPath}: ${(e as Error).message ?? String(e)}`);
+    }
+  }
+
+  /** Reads an image (PNG, JPEG, TIFF, BMP…) and returns its paragraphs with boxes in its own pixels. */
+  async recognize(image: Uint8Array): Promise<OcrResult> {
+    const r = await this.worker.recognize(Buffer.from(image), {}, { text: true, blocks: true });
+    const paragraphs: OcrParagraph[] = [];
+    for (const b of r.data.blocks ?? []) {
+      for (const p of b.paragraphs) {
+        const text = p.text.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+        if (text.length > 0) paragraphs.push({ text, bbox: p.bbox, confidence: p.confidence });
+      }
+    }
+    return { text: r.data.text, confidence: r.data.confidence, paragraphs };
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

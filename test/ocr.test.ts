@@ -1,0 +1,129 @@
+// OCR with tesseract.js and its local language data (the @tesseract.js-data/eng package): images cited
+// by region in the image as viewers show it, scanned PDF pages cited by page, the OCR pass after the
+// text layer, cancellation that resumes, and OCR turned off.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { wordAccuracy } from '../src/worker/eval/metrics.js';
+import { corporaDir, engineIn, tempDir } from './helpers.js';
+
+const corpora = corporaDir();
+if (!corpora) console.warn('OCR tests skipped: ../shared/corpora (the test images) is not here; set KB_CORPORA');
+const image = (name: string): string => join(corpora ?? '', 'images', 'tesseract.js', name);
+
+/** What testocr.png says (tesseract.js's own ground truth for it). */
+export const TESTOCR_TEXT =
+  'This is a lot of 12 point text to test the ocr code and see if it works on all types of file format. ' +
+  'The quick brown dog jumped over the lazy fox. The quick brown dog jumped over the lazy fox. ' +
+  'The quick brown dog jumped over the lazy fox. The quick brown dog jumped over the lazy fox.';
+
+/** Page 1 has a text layer; page 2 is only a picture of testocr.png, as a scanner makes it. */
+async function scannedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText('Cover page with a real text layer about herons.', { x: 72, y: 700, size: 12, font });
+  const png = await doc.embedPng(readFileSync(image('testocr.png')));
+  const page = doc.addPage([612, 792]);
+  const w = 500;
+  page.drawImage(png, { x: 56, y: 400, width: w, height: (w * png.height) / png.width });
+  return doc.save();
+}
+
+describe.skipIf(!corpora)('OCR', () => {
+  it('reads an image into paragraph chunks cited by their boxes, with confidence', async () => {
+    const engine = await engineIn();
+    const s = await engine.ingest([image('testocr.png')]);
+    expect(s).toMatchObject({ added: 1, ocr: { pages: 1, failed: 0, pending: 0 } });
+    const doc = engine.inspectDoc(image('testocr.png'));
+    expect(doc.document.type).toBe('image');
+    expect(doc.ocr_pages).toEqual([{ page: 1, status: 'done', confidence: expect.any(Number), error: null }]);
+    const text = doc.chunks.map((c) => c.text).join(' ');
+    expect(wordAccuracy(TESTOCR_TEXT, text)).toBeGreaterThanOrEqual(0.95);
+    const r = await engine.search({ query: 'quick brown dog', mode: 'lexical', top: 1 });
+    const c = r.results[0]!.citation;
+    expect(c).toMatchObject({ kind: 'region', confidence: expect.any(Number) });
+    if (c.kind !== 'region') return;
+    // Inside the 640 × 480 image, and a real box.
+    expect(c.x + c.w).toBeLessThanOrEqual(640);
+    expect(c.y + c.h).toBeLessThanOrEqual(480);
+    expect(c.w * c.h).toBeGreaterThan(100 * 20);
+    expect(c.uri).toBe(`file://${image('testocr.png')}#xywh=${c.x},${c.y},${c.w},${c.h}`);
+  });
+
+  it('turns boxes by the EXIF orientation, so a region cites the image as viewers show it', async () => {
+    const engine = await engineIn();
+    await engine.ingest([image('simple-90.jpg'), image('simple.png')]);
+    const rotated = engine.inspectDoc(image('simple-90.jpg')).chunks[0]!;
+    const upright = engine.inspectDoc(image('simple.png')).chunks[0]!;
+    expect(rotated.text).toBe('Tesseract.js');
+    const a = rotated.anchor as { x: number; y: number; w: number; h: number };
+    const b = upright.anchor as { x: number; y: number; w: number; h: number };
+    // Stored 320 × 180 and shown turned 90° clockwise (180 × 320): the word box stands upright.
+    expect(a.h).toBeGreaterThan(a.w);
+    expect(a).toMatchObject({ x: 180 - (b.y + b.h), y: b.x, w: b.h, h: b.w });
+  });
+
+  it('OCRs only the PDF pages that have no text, after the text layer, and cites them by page', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'scan.pdf'), await scannedPdf());
+    const engine = await engineIn(join(dir, 'data'));
+    const phases: string[] = [];
+    const s = await engine.ingest([join(dir, 'scan.pdf')], { onProgress: (p) => phases.push(p.phase) });
+    expect(s).toMatchObject({ added: 1, ocr: { pages: 1 } });
+    expect(phases.indexOf('ocr')).toBeGreaterThan(phases.lastIndexOf('ingest'));
+    const doc = engine.inspectDoc(join(dir, 'scan.pdf'));
+    expect(doc.document.page_count).toBe(2);
+    expect(doc.ocr_pages).toEqual([{ page: 2, status: 'done', confidence: expect.any(Number), error: null }]);
+    const hit = (await engine.search({ query: 'quick brown dog', mode: 'lexical', top: 1 })).results[0]!;
+    expect(hit.citation).toMatchObject({ kind: 'page', page: 2, uri: `file://${join(dir, 'scan.pdf')}#page=2` });
+    const page2 = doc.chunks.filter((c) => (c.anchor as { page: number }).page === 2).map((c) => c.text).join(' ');
+    expect(wordAccuracy(TESTOCR_TEXT, page2)).toBeGreaterThanOrEqual(0.9);
+    expect((await engine.search({ query: 'herons', mode: 'lexical' })).results[0]!.citation).toMatchObject({ page: 1 });
+  });
+
+  it('can be cancelled, leaving the rest pending for the next run', async () => {
+    const dir = await tempDir();
+    for (const n of ['a', 'b', 'c']) writeFileSync(join(dir, `${n}.png`), readFileSync(image('simple.png')));
+    writeFileSync(join(dir, 'd.png'), readFileSync(image('testocr.png')));
+    const engine = await engineIn(join(dir, 'data'));
+    const ctl = new AbortController();
+    const first = await engine.ingest([dir], {
+      signal: ctl.signal,
+      onProgress: (p) => {
+        if (p.phase === 'ocr' && p.done === 1) ctl.abort();
+      },
+    });
+    expect(first.added).toBe(4);
+    expect(first.ocr?.pending).toBeGreaterThan(0);
+    expect(first.ocr!.pages + first.ocr!.pending).toBe(4);
+    const second = await engine.ingest([dir]);
+    expect(second).toMatchObject({ unchanged: 4, ocr: { pages: first.ocr!.pending, pending: 0 } });
+    expect((await engine.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation.path).toBe(join(dir, 'd.png'));
+  });
+
+  it('is skipped when turned off: images are not indexed, and a scan-only PDF says why it has no text', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'pic.png'), readFileSync(image('testocr.png')));
+    const doc = await PDFDocument.create();
+    const png = await doc.embedPng(readFileSync(image('testocr.png')));
+    doc.addPage([612, 792]).drawImage(png, { x: 56, y: 400, width: 500, height: 375 });
+    writeFileSync(join(dir, 'scan.pdf'), await doc.save());
+    const engine = await engineIn(join(dir, 'data'), { ocr: { enabled: false } });
+    const s = await engine.ingest([dir]);
+    expect(s.skipped).toContainEqual({ path: join(dir, 'pic.png'), reason: expect.stringMatching(/OCR is off/) });
+    expect(s.errors).toEqual([{ path: join(dir, 'scan.pdf'), code: 'EMPTY', message: expect.stringMatching(/OCR is off/) }]);
+  });
+
+  it('fails clearly on an image that is not one, and on OCR data that is missing', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'fake.png'), 'just text, no pixels');
+    writeFileSync(join(dir, 'real.png'), readFileSync(image('simple.png')));
+    const engine = await engineIn(join(dir, 'data'), { ocr: { languages: 'xyz' } });
+    const s = await engine.ingest([dir]);
+    expect(s.errors.find((e) => e.path.endsWith('fake.png'))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(/not an image/) });
+    expect(s.errors.find((e) => e.path.endsWith('real.png'))).toMatchObject({ code: 'MODEL_MISSING', message: expect.stringMatching(/@tesseract.js-data\/xyz/) });
+    expect(s.ocr).toMatchObject({ pages: 0, pending: 1 });
+    expect(engine.inspectDoc(join(dir, 'real.png')).ocr_pages[0]!.status).toBe('pending');
+  });
+});
