@@ -5,6 +5,7 @@ import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import { benchMemory } from './memory.js';
+import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
 import type { BenchResult } from './util.js';
 
@@ -16,6 +17,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   hybrid: benchHybrid,
   memory: benchMemory,
   pdf: benchPdf,
+  ocr: benchOcr,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

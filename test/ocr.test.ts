@@ -7,16 +7,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { wordAccuracy } from '../src/worker/eval/metrics.js';
 import { corporaDir, engineIn, tempDir } from './helpers.js';
+import { TESTOCR_TEXT } from './ocr-truth.js';
 
 const corpora = corporaDir();
 if (!corpora) console.warn('OCR tests skipped: ../shared/corpora (the test images) is not here; set KB_CORPORA');
 const image = (name: string): string => join(corpora ?? '', 'images', 'tesseract.js', name);
 
-/** What testocr.png says (tesseract.js's own ground truth for it). */
-export const TESTOCR_TEXT =
-  'This is a lot of 12 point text to test the ocr code and see if it works on all types of file format. ' +
-  'The quick brown dog jumped over the lazy fox. The quick brown dog jumped over the lazy fox. ' +
-  'The quick brown dog jumped over the lazy fox. The quick brown dog jumped over the lazy fox.';
+
 
 /** Page 1 has a text layer; page 2 is only a picture of testocr.png, as a scanner makes it. */
 async function scannedPdf(): Promise<Uint8Array> {

@@ -3,7 +3,7 @@
 // loop stays free for searches. Falls back to parsing in-thread when no thread can be started.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../threads.js';
+import { type ThreadEntry, threadEntry } from '../threads.js';
 import { type ErrorCode, KbError } from '../../shared/errors.js';
 import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './pdf.js';
 import { type Raster, type RasterRequest, raster } from './raster.js';
@@ -14,6 +14,7 @@ interface Pending {
   resolve: (d: ParsedDocument | PdfMeta | Raster) => void;
   reject: (e: Error) => void;
   onChunks?: (chunks: ParsedChunk[], progress: PdfProgress) => void;
+  timer?: NodeJS.Timeout;
 }
 
 /** What a parse thread sends back: a PDF's chunks come a window of pages at a time, then its meta. */
@@ -27,8 +28,17 @@ interface Reply {
   error?: { code: ErrorCode; message: string };
 }
 
+interface Slot {
+  w: Worker;
+  busy: number;
+  /** Requests this thread holds, so a hung one can be failed with the rest when it is replaced. */
+  ids: Set<number>;
+  /** Terminated on purpose (a watchdog): its exit is not a crash. */
+  retired: boolean;
+}
+
 export class ParsePool {
-  private readonly workers: { w: Worker; busy: number }[] = [];
+  private workers: Slot[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private broken = false;
@@ -41,30 +51,64 @@ export class ParsePool {
       this.broken = true;
       return;
     }
-    for (let i = 0; i < this.size; i++) {
-      const w = new Worker(entry.url, { execArgv: entry.execArgv });
-      const slot = { w, busy: 0 };
-      w.on('message', (m: Reply) => {
-        const p = this.pending.get(m.id);
-        if (m.chunks) {
-          if (m.progress) p?.onChunks?.(m.chunks, m.progress);
-          return;
-        }
-        this.pending.delete(m.id);
-        slot.busy--;
-        if (slot.busy === 0) w.unref(); // an idle pool must not keep the process alive
-        if (!p) return;
-        if (m.doc) p.resolve(m.doc);
-        else if (m.meta) p.resolve(m.meta);
-        else if (m.raster) p.resolve(m.raster);
-        else p.reject(new KbError(m.error?.code ?? 'PARSE_FAILED', m.error?.message ?? 'parse thread failed'));
-      });
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`parse thread exited with code ${code}`));
-      });
-      w.unref();
-      this.workers.push(slot);
+    for (let i = 0; i < this.size; i++) this.workers.push(this.spawn(entry));
+  }
+
+  private spawn(entry: ThreadEntry): Slot {
+    const w = new Worker(entry.url, { execArgv: entry.execArgv });
+    const slot: Slot = { w, busy: 0, ids: new Set(), retired: false };
+    w.on('message', (m: Reply) => {
+      const p = this.pending.get(m.id);
+      if (m.chunks) {
+        if (m.progress) p?.onChunks?.(m.chunks, m.progress);
+        return;
+      }
+      this.settle(slot, m.id);
+      if (!p) return;
+      if (m.doc) p.resolve(m.doc);
+      else if (m.meta) p.resolve(m.meta);
+      else if (m.raster) p.resolve(m.raster);
+      else p.reject(new KbError(m.error?.code ?? 'PARSE_FAILED', m.error?.message ?? 'parse thread failed'));
+    });
+    w.on('error', (e) => {
+      if (!slot.retired) this.fail(e);
+    });
+    w.on('exit', (code) => {
+      if (code !== 0 && !slot.retired) this.fail(new Error(`parse thread exited with code ${code}`));
+    });
+    w.unref();
+    return slot;
+  }
+
+  private settle(slot: Slot, id: number): void {
+    if (!slot.ids.delete(id)) return;
+    clearTimeout(this.pending.get(id)?.timer);
+    this.pending.delete(id);
+    slot.busy--;
+    if (slot.busy === 0) slot.w.unref(); // an idle pool must not keep the process alive
+  }
+
+  /**
+   * A request that outlives its time limit is stuck inside pdf.js (its own between-page check did
+   * not fire): the thread is replaced, that request fails with TIMEOUT, and the files queued behind
+   * it fail with a message saying to run the ingest again.
+   */
+  private expire(slot: Slot, id: number, ms: number): void {
+    const entry = threadEntry('ingest/parse-thread');
+    const i = this.workers.indexOf(slot);
+    if (!entry || i < 0) return;
+    slot.retired = true;
+    void slot.w.terminate();
+    this.workers[i] = this.spawn(entry);
+    for (const other of slot.ids) {
+      const p = this.pending.get(other);
+      clearTimeout(p?.timer);
+      this.pending.delete(other);
+      p?.reject(
+        other === id
+          ? new KbError('TIMEOUT', `gave up after ${Math.round(ms / 1000)} s (ingest.pdf_timeout_s): the reader stopped responding`)
+          : new KbError('PARSE_FAILED', 'the reader was restarted while this file waited for it; run the ingest again'),
+      );
     }
   }
 
@@ -85,7 +129,7 @@ export class ParsePool {
   async parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], progress: PdfProgress) => void): Promise<PdfMeta> {
     if (this.workers.length === 0 && !this.broken) this.start();
     if (this.broken) return parsePdf(req, onChunks);
-    return this.send({ pdf: req }, [req.data.buffer as ArrayBuffer], onChunks) as Promise<PdfMeta>;
+    return this.send({ pdf: req }, [req.data.buffer as ArrayBuffer], onChunks, req.timeoutMs) as Promise<PdfMeta>;
   }
 
   /** Pixels for OCR: an image made readable, or a PDF page rendered (see raster.ts). */
@@ -95,11 +139,15 @@ export class ParsePool {
     return this.send({ raster: req }, [req.data.buffer as ArrayBuffer]) as Promise<Raster>;
   }
 
-  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks']): Promise<ParsedDocument | PdfMeta | Raster> {
+  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks'], limitMs?: number): Promise<ParsedDocument | PdfMeta | Raster> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, ...(onChunks ? { onChunks } : {}) });
+      // The watchdog allows the thread's own limit plus a margin, counted from when the request is sent.
+      const timer = limitMs === undefined ? undefined : setTimeout(() => this.expire(slot, id, limitMs), limitMs + 10_000);
+      timer?.unref();
+      this.pending.set(id, { resolve, reject, ...(onChunks ? { onChunks } : {}), ...(timer ? { timer } : {}) });
+      slot.ids.add(id);
       if (slot.busy++ === 0) slot.w.ref();
       slot.w.postMessage({ id, ...msg }, transfer);
     });
@@ -107,6 +155,7 @@ export class ParsePool {
 
   async close(): Promise<void> {
     const ws = this.workers.splice(0);
+    for (const s of ws) s.retired = true;
     await Promise.all(ws.map((s) => s.w.terminate()));
   }
 }

@@ -58,6 +58,8 @@ const SMALL_FILE = 1024 * 1024;
  * instead of once per file. A crash loses at most the last batch, which the next run simply redoes.
  */
 const BATCH_MS = 200;
+/** The longest the ingest loop runs without letting the engine's message loop take a turn. */
+const YIELD_MS = 8;
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
@@ -399,6 +401,7 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
   let next = 0;
   const db = ctx.repo.db;
   let batchStarted = 0;
+  let lastYield = performance.now();
   const commitBatch = (): void => {
     if (db.inTransaction) db.exec('COMMIT');
   };
@@ -437,6 +440,12 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
       }
       done++;
       if (performance.now() - batchStarted > BATCH_MS) commitBatch();
+      // Files already read and parsed resolve at once, and awaiting them never lets timers or
+      // messages in: give the engine's loop a turn every few ms, so searches answer meanwhile.
+      if (performance.now() - lastYield > YIELD_MS) {
+        await new Promise((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
     }
   } finally {
     commitBatch();

@@ -6,7 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import type { Db } from '../store/db.js';
+import { chunksGeneration, type Db } from '../store/db.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import { bm25f, type FieldModel, idf as bm25Idf } from './bm25.js';
 import { expansionModel, expansionScore } from './feedback.js';
@@ -80,6 +80,8 @@ export class LexicalSearcher {
   private rowidRange: { lo: number; hi: number } | null = null;
   private readonly dfCache = new Map<string, number>();
   private readonly pathCache = new Map<string, string[]>();
+  /** The chunk generation the caches above belong to; any insert or delete, here or elsewhere, moves it. */
+  private generation = -1;
 
   constructor(
     private readonly db: Db,
@@ -101,6 +103,15 @@ export class LexicalSearcher {
     return this.chunkCount;
   }
 
+  /** Drops the caches when chunks changed: an ingest under way, or another process. */
+  private checkGeneration(): void {
+    const g = chunksGeneration(this.db);
+    if (g !== this.generation) {
+      this.invalidate();
+      this.generation = g;
+    }
+  }
+
   invalidate(): void {
     this.chunkCount = null;
     this.avgFields = null;
@@ -111,6 +122,7 @@ export class LexicalSearcher {
 
   /** Ids of the indexed documents whose path matches a glob (for the vector side's pre-filter). */
   docsMatching(glob: string): string[] {
+    this.checkGeneration();
     return this.pathDocIds(glob);
   }
 
@@ -199,6 +211,7 @@ export class LexicalSearcher {
   }
 
   search(q: ParsedQuery, filters: Filters, limit: number): LexicalResult {
+    this.checkGeneration();
     if (q.kind === 'empty') return NONE;
     if (q.kind === 'raw') return this.raw(q.raw ?? '', q.words, filters, limit);
 

@@ -56,3 +56,9 @@ export function migrate(db: Db): void {
     })();
   }
 }
+
+/** Bumped by triggers on every chunk insert and delete (migration 2): caches of index statistics key on it. */
+export function chunksGeneration(db: Db): number {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'chunks_generation'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}

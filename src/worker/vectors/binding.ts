@@ -26,11 +26,7 @@ export function writeBinding(db: Db, slot: BindingSlot, b: Binding | null): void
   else db.prepare('DELETE FROM meta WHERE key = ?').run(KEY[slot]);
 }
 
-/** Bumped by triggers on every chunk insert and delete (migration 2). */
-export function chunksGeneration(db: Db): number {
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'chunks_generation'").get() as { value: string } | undefined;
-  return row ? Number(row.value) : 0;
-}
+export { chunksGeneration } from '../store/db.js';
 
 /** Records that `table` held exactly the chunks' vectors at `generation`, if it is still the table in `slot`. */
 export function markSynced(db: Db, slot: BindingSlot, table: string, generation: number): void {
