@@ -61,6 +61,29 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(a).toMatchObject({ x: 180 - (b.y + b.h), y: b.x, w: b.h, h: b.w });
   });
 
+  it('sets a page scanned sideways upright (orientation detection) and cites boxes on the image as it is', async () => {
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+    const img = await loadImage(readFileSync(image('testocr.png')));
+    const canvas = createCanvas(img.height, img.width); // 480 × 640: the text now runs top to bottom
+    const g = canvas.getContext('2d');
+    g.translate(img.height, 0);
+    g.rotate(Math.PI / 2);
+    g.drawImage(img, 0, 0);
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'sideways.png'), canvas.toBuffer('image/png'));
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'sideways.png')]);
+    const doc = engine.inspectDoc(join(dir, 'sideways.png'));
+    expect(wordAccuracy(TESTOCR_TEXT, doc.chunks.map((c) => c.text).join(' '))).toBeGreaterThanOrEqual(0.95);
+    for (const c of doc.chunks) {
+      const a = c.anchor as { x: number; y: number; w: number; h: number };
+      // Boxes of horizontal lines turned on their side: taller than wide, inside the 480 × 640 image.
+      expect(a.h).toBeGreaterThan(a.w);
+      expect(a.x + a.w).toBeLessThanOrEqual(480);
+      expect(a.y + a.h).toBeLessThanOrEqual(640);
+    }
+  });
+
   it('OCRs only the PDF pages that have no text, after the text layer, and cites them by page', async () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'scan.pdf'), await scannedPdf());

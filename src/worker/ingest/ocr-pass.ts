@@ -10,7 +10,7 @@ import type { OcrJob, Repo } from '../store/repo.js';
 import type { Config } from '../../shared/config.js';
 import { chunkIdsFrom } from './chunk-ids.js';
 import { jpegOrientation, toDisplayed } from './exif.js';
-import type { Ocr, OcrParagraph } from './ocr.js';
+import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
 import type { ParsePool } from './parse-pool.js';
 import { pageChunks } from './pdf.js';
 import type { ChunkingOptions, ParsedChunk } from './types.js';
@@ -80,20 +80,49 @@ export function regionChunks(paras: OcrParagraph[], orientation: number, w: numb
   return out;
 }
 
+/** A box found on the image turned clockwise by `degrees` → the same box on the image as stored (w × h). */
+export function unturn(b: OcrBox, degrees: number, w: number, h: number): OcrBox {
+  switch (degrees) {
+    case 90:
+      return { x0: b.y0, y0: h - b.x1, x1: b.y1, y1: h - b.x0 };
+    case 180:
+      return { x0: w - b.x1, y0: h - b.y1, x1: w - b.x0, y1: h - b.y0 };
+    case 270:
+      return { x0: w - b.y1, y0: b.x0, x1: w - b.y0, y1: b.x1 };
+    default:
+      return b;
+  }
+}
+
+/** Below this confidence a page may be sideways or upside down: orientation is checked and a turned copy tried. */
+const DOUBTFUL = 70;
+
+/** OCR of an image, set upright first when it reads badly and tesseract's OSD says it is turned. */
+async function recognizeUpright(ctx: OcrContext, ocr: Ocr, image: Uint8Array, w: number, h: number): Promise<OcrResult> {
+  const first = await ocr.recognize(image);
+  if (first.confidence >= DOUBTFUL || w === 0 || h === 0) return first;
+  const degrees = await ocr.orientation(image);
+  if (!degrees) return first;
+  const turned = await ctx.parser.raster({ kind: 'rotate', data: new Uint8Array(image), degrees });
+  const second = await ocr.recognize(turned.image);
+  if (second.confidence <= first.confidence) return first;
+  return { ...second, paragraphs: second.paragraphs.map((p) => ({ ...p, bbox: unturn(p.bbox, degrees, w, h) })) };
+}
+
 async function readPage(ctx: OcrContext, job: OcrJob): Promise<{ chunks: ParsedChunk[]; confidence: number }> {
   const data = await original(ctx, job);
   const ocr = await ctx.ocr();
   if (job.type === 'image') {
     const orientation = jpegOrientation(data);
     const r = await ctx.parser.raster({ kind: 'image', data });
-    const result = await ocr.recognize(r.image);
+    const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
     // TIFFs come back without a size from the canvas; the boxes' extent bounds it well enough for turning.
     const w = r.width || Math.max(0, ...result.paragraphs.map((p) => p.bbox.x1));
     const h = r.height || Math.max(0, ...result.paragraphs.map((p) => p.bbox.y1));
     return { chunks: regionChunks(result.paragraphs, orientation, w, h, ctx.config.chunking), confidence: result.confidence };
   }
   const r = await ctx.parser.raster({ kind: 'pdf-page', data, page: job.page, dpi: ctx.config.ocr.dpi });
-  const result = await ocr.recognize(r.image);
+  const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
   const texts = result.paragraphs.map((p) => p.text);
   const chunks = pageChunks(job.page, texts, texts.map(() => ''), ctx.config.chunking).map((c) => ({
     ...c,

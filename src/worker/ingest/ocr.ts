@@ -75,7 +75,13 @@ async function languageFolder(dataDir: string, codes: string[], langPath: string
 }
 
 export class Ocr {
-  private constructor(private readonly worker: TesseractWorker) {}
+  /** Orientation detection (tesseract's legacy OSD model), started the first time a page reads badly. */
+  private osd?: Promise<TesseractWorker | null>;
+
+  private constructor(
+    private readonly worker: TesseractWorker,
+    private readonly dataDir: string,
+  ) {}
 
   static async start(ocr: Config['ocr'], dataDir: string): Promise<Ocr> {
     const codes = ocr.languages.split('+');
@@ -89,7 +95,7 @@ export class Ocr {
         logger: () => undefined,
         errorHandler: () => undefined,
       });
-      return new Ocr(worker);
+      return new Ocr(worker, dataDir);
     } catch (e) {
       throw new KbError('MODEL_INVALID', `tesseract could not load the OCR data in ${langPath}: ${(e as Error).message ?? String(e)}`);
     }
@@ -108,7 +114,41 @@ export class Ocr {
     return { text: r.data.text, confidence: r.data.confidence, paragraphs };
   }
 
+  /**
+   * Which way the text on an image runs: the clockwise turn (90, 180, 270) that sets it upright, or 0.
+   * null when it cannot tell (too little text, or no OSD data installed).
+   */
+  async orientation(image: Uint8Array): Promise<number | null> {
+    this.osd ??= (async () => {
+      try {
+        const dir = await languageFolder(this.dataDir, ['osd'], undefined);
+        const { createWorker, OEM } = await import('tesseract.js');
+        return await createWorker('osd', OEM.TESSERACT_ONLY, {
+          langPath: dir,
+          gzip: false,
+          cacheMethod: 'none',
+          legacyCore: true,
+          legacyLang: true,
+          logger: () => undefined,
+          errorHandler: () => undefined,
+        });
+      } catch {
+        return null; // without OSD data, pages are read as they come
+      }
+    })();
+    const osd = await this.osd;
+    if (!osd) return null;
+    try {
+      const r = await osd.detect(Buffer.from(image));
+      const deg = r.data.orientation_degrees;
+      return deg !== null && (r.data.orientation_confidence ?? 0) >= 2 ? deg : null;
+    } catch {
+      return null;
+    }
+  }
+
   async close(): Promise<void> {
     await this.worker.terminate();
+    await this.osd?.then((w) => w?.terminate());
   }
 }

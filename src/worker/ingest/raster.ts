@@ -4,11 +4,13 @@
 import { KbError } from '../../shared/errors.js';
 
 export interface RasterRequest {
-  kind: 'image' | 'pdf-page';
+  kind: 'image' | 'pdf-page' | 'rotate';
   data: Uint8Array;
   /** pdf-page: which page (1-based) and at what resolution. */
   page?: number;
   dpi?: number;
+  /** rotate: turn the image clockwise by 90, 180 or 270 degrees. */
+  degrees?: number;
 }
 
 export interface Raster {
@@ -76,6 +78,22 @@ async function rasterPdfPage(data: Uint8Array, page: number, dpi: number): Promi
   }
 }
 
+/** The image turned clockwise, as PNG: a page scanned sideways, set upright for a second OCR try. */
+async function rotate(data: Uint8Array, degrees: number): Promise<Raster> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const img = await loadImage(Buffer.from(data));
+  const quarter = degrees === 90 || degrees === 270;
+  const canvas = createCanvas(quarter ? img.height : img.width, quarter ? img.width : img.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = 'white';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.translate(canvas.width / 2, canvas.height / 2);
+  ctx.rotate((degrees * Math.PI) / 180);
+  ctx.drawImage(img, -img.width / 2, -img.height / 2);
+  return { image: canvas.toBuffer('image/png'), width: canvas.width, height: canvas.height };
+}
+
 export function raster(req: RasterRequest): Promise<Raster> {
+  if (req.kind === 'rotate') return rotate(req.data, req.degrees ?? 0);
   return req.kind === 'image' ? rasterImage(req.data) : rasterPdfPage(req.data, req.page ?? 1, req.dpi ?? 300);
 }
