@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Entry point for `kb`. Kept tiny: the real CLI is the bundle in dist/ (built by `npm install`).
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(`kb needs Node.js 22.12 or newer; this is ${process.version}.\n`);
+if (major < 22 || (major === 22 && minor < 13)) {
+  process.stderr.write(`kb needs Node.js 22.13 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
 // V8's compiled code is cached on disk between runs (Node ≥ 22.1): a fresh `kb search` starts faster.
