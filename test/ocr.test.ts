@@ -145,5 +145,7 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(s.errors.find((e) => e.path.endsWith('real.png'))).toMatchObject({ code: 'MODEL_MISSING', message: expect.stringMatching(/@tesseract.js-data\/xyz/) });
     expect(s.ocr).toMatchObject({ pages: 0, pending: 1 });
     expect(engine.inspectDoc(join(dir, 'real.png')).ocr_pages[0]!.status).toBe('pending');
+    const ocrCheck = (await engine.doctor()).checks.find((c) => c.name === 'OCR');
+    expect(ocrCheck).toMatchObject({ status: 'warn', detail: expect.stringMatching(/@tesseract.js-data\/xyz/) });
   });
 });

@@ -77,6 +77,8 @@ describe('PDF ingest', () => {
     expect(human.stdout).toContain('guide.pdf · p. 5');
     const json = SearchResultSchema.parse(kb(['search', 'pangolin', '--json'], { env }).json());
     expect(json.results[0]!.citation).toMatchObject({ kind: 'page', page: 5 });
+    const inspected = kb(['inspect', 'doc', join(dir, 'guide.pdf')], { env }).json();
+    expect(inspected).toMatchObject({ document: { type: 'pdf', page_count: 8 }, ocr_pages: [] });
   });
 
   it.skipIf(!corpora)('reads a two-column LaTeX paper column by column', async () => {

@@ -458,6 +458,18 @@ export class Engine {
         ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
         : { name: 'originals', status: 'warn', detail: `${missing} documents' originals are missing (moved or deleted, and not copied)` },
     );
+    if (this.config.ocr.enabled) {
+      const { ocrLanguagesStatus } = await import('./ingest/ocr.js');
+      const langs = ocrLanguagesStatus(this.config.ocr);
+      const pending = this.repo.pendingOcr().length;
+      checks.push(
+        !langs.ok
+          ? { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` }
+          : pending > 0
+            ? { name: 'OCR', status: 'warn', detail: `${pending} page(s) wait for OCR (the next kb ingest reads them); ${langs.detail}` }
+            : { name: 'OCR', status: 'ok', detail: langs.detail },
+      );
+    } else checks.push({ name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' });
     const sem = await this.semantic().catch((e: unknown) => ({ unavailable: (e as Error).message }));
     if ('unavailable' in sem) checks.push({ name: 'embedding model', status: 'warn', detail: `${sem.unavailable}; search is lexical only` });
     else {

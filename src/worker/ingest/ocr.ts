@@ -58,6 +58,19 @@ function findLanguage(code: string, langPath: string | undefined): string {
   return found;
 }
 
+/** For doctor: whether every configured language has its data, and where it comes from. */
+export function ocrLanguagesStatus(ocr: Config['ocr']): { ok: boolean; detail: string } {
+  const found: string[] = [];
+  for (const code of ocr.languages.split('+')) {
+    try {
+      found.push(`${code} (${findLanguage(code, ocr.lang_path)})`);
+    } catch (e) {
+      return { ok: false, detail: (e as Error).message };
+    }
+  }
+  return { ok: true, detail: `language data: ${found.join(', ')}` };
+}
+
 /** Every language as plain <code>.traineddata in one folder, the way tesseract.js wants them. */
 async function languageFolder(dataDir: string, codes: string[], langPath: string | undefined): Promise<string> {
   const dir = join(dataDir, 'ocr');
