@@ -48,6 +48,20 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(c.uri).toBe(`file://${image('testocr.png')}#xywh=${c.x},${c.y},${c.w},${c.h}`);
   });
 
+  it('reads WebP too (converted to PNG on a parse thread)', async () => {
+    const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+    const img = await loadImage(readFileSync(image('testocr.png')));
+    const canvas = createCanvas(img.width, img.height);
+    canvas.getContext('2d').drawImage(img, 0, 0);
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'page.webp'), canvas.toBuffer('image/webp'));
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([dir]);
+    expect(s).toMatchObject({ added: 1, ocr: { pages: 1 } });
+    const text = engine.inspectDoc(join(dir, 'page.webp')).chunks.map((c) => c.text).join(' ');
+    expect(wordAccuracy(TESTOCR_TEXT, text)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('turns boxes by the EXIF orientation, so a region cites the image as viewers show it', async () => {
     const engine = await engineIn();
     await engine.ingest([image('simple-90.jpg'), image('simple.png')]);

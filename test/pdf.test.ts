@@ -4,7 +4,8 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
-import { makePdf } from '../scripts/make-test-pdf.js';
+import { PDFDocument } from 'pdf-lib';
+import { makeLongPdf, makePdf } from '../scripts/make-test-pdf.js';
 import { corporaDir, engineIn, kb, tempDir } from './helpers.js';
 
 const corpora = corporaDir();
@@ -81,6 +82,27 @@ describe('PDF ingest', () => {
     expect(inspected).toMatchObject({ document: { type: 'pdf', page_count: 8 }, ocr_pages: [] });
   });
 
+  it('answers searches while a long PDF is being read', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'long.pdf'), await makeLongPdf(400));
+    const engine = await engineIn(join(dir, 'data'));
+    let finished = false;
+    const running = engine.ingest([join(dir, 'long.pdf')]).then((s) => {
+      finished = true;
+      return s;
+    });
+    let seen = 0;
+    while (!finished && seen === 0) {
+      await new Promise((r) => setTimeout(r, 5));
+      seen = (await engine.search({ query: 'boundary', mode: 'lexical', top: 5 })).results.length;
+    }
+    // Its first pages were searchable before the last ones were read.
+    expect(finished).toBe(false);
+    expect(seen).toBeGreaterThan(0);
+    expect((await running).added).toBe(1);
+    expect(engine.inspectDoc(join(dir, 'long.pdf')).document.page_count).toBe(400);
+  });
+
   it.skipIf(!corpora)('reads a two-column LaTeX paper column by column', async () => {
     const engine = await engineIn();
     await engine.ingest([real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf')]);
@@ -125,6 +147,16 @@ describe('bad PDFs', () => {
     expect(['PARSE_FAILED', 'EMPTY']).toContain(codeOf('truncated.pdf'));
     expect(engine.list().find((d) => d.path.endsWith('locked.pdf'))).toMatchObject({ type: 'pdf', status: 'failed' });
     expect((await engine.search({ query: 'quokka', mode: 'lexical' })).results).toHaveLength(1);
+  });
+
+  it('says a PDF with no pages or no text is empty', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'nothing.pdf'), await (await PDFDocument.create()).save());
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([join(dir, 'nothing.pdf')]);
+    // pdf.js reads a page-less file as one blank page: nothing to read, even by OCR.
+    expect(s.errors).toEqual([{ path: join(dir, 'nothing.pdf'), code: 'EMPTY', message: expect.stringMatching(/no text found/) }]);
+    expect(engine.list()[0]!.error).toMatch(/^EMPTY/);
   });
 
   it('keeps the last good version when a PDF is replaced by a broken one', async () => {

@@ -170,5 +170,14 @@ export async function runOcr(
     }
   }
   opts.onProgress?.({ phase: 'ocr', done: jobs.length - result.pending, total: jobs.length });
+  // A document OCR has finished with and that still has no text at all says so (kb ls shows it).
+  for (const docId of new Set(jobs.map((j) => j.doc_id))) {
+    const pages = ctx.repo.ocrOf(docId);
+    if (pages.some((p) => p.status === 'pending') || ctx.repo.countChunks(docId) > 0) continue;
+    const job = jobs.find((j) => j.doc_id === docId)!;
+    const message = `no text found, not even by OCR (${job.type === 'image' ? 'a picture without words?' : `${pages.length} page(s) read`})`;
+    ctx.repo.setDocError(docId, `EMPTY: ${message}`);
+    result.errors.push({ path: job.path, code: 'EMPTY', message });
+  }
   return result;
 }

@@ -34,6 +34,10 @@ export interface OcrResult {
 
 type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 
+/** Tesseract writes notes ("Too few characters", "Invalid resolution") to stderr; they mean nothing to users. */
+// tesseract.js types list only some init parameters; it passes any of them on.
+const QUIET = { debug_file: '/dev/null' } as unknown as Partial<Tesseract.InitOptions>;
+
 const SYSTEM_TESSDATA = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata', '/usr/share/tessdata'];
 
 /** Where <code>.traineddata(.gz) is, or a clear error saying how to get it. */
@@ -101,13 +105,18 @@ export class Ocr {
     const langPath = await languageFolder(dataDir, codes, ocr.lang_path);
     const { createWorker, OEM } = await import('tesseract.js');
     try {
-      const worker = await createWorker(codes.join('+'), OEM.LSTM_ONLY, {
-        langPath,
-        gzip: false,
-        cacheMethod: 'none', // never write or fetch a cached copy elsewhere
-        logger: () => undefined,
-        errorHandler: () => undefined,
-      });
+      const worker = await createWorker(
+        codes.join('+'),
+        OEM.LSTM_ONLY,
+        {
+          langPath,
+          gzip: false,
+          cacheMethod: 'none', // never write or fetch a cached copy elsewhere
+          logger: () => undefined,
+          errorHandler: () => undefined,
+        },
+        QUIET,
+      );
       return new Ocr(worker, dataDir);
     } catch (e) {
       throw new KbError('MODEL_INVALID', `tesseract could not load the OCR data in ${langPath}: ${(e as Error).message ?? String(e)}`);
@@ -136,15 +145,12 @@ export class Ocr {
       try {
         const dir = await languageFolder(this.dataDir, ['osd'], undefined);
         const { createWorker, OEM } = await import('tesseract.js');
-        return await createWorker('osd', OEM.TESSERACT_ONLY, {
-          langPath: dir,
-          gzip: false,
-          cacheMethod: 'none',
-          legacyCore: true,
-          legacyLang: true,
-          logger: () => undefined,
-          errorHandler: () => undefined,
-        });
+        return await createWorker(
+          'osd',
+          OEM.TESSERACT_ONLY,
+          { langPath: dir, gzip: false, cacheMethod: 'none', legacyCore: true, legacyLang: true, logger: () => undefined, errorHandler: () => undefined },
+          QUIET,
+        );
       } catch {
         return null; // without OSD data, pages are read as they come
       }
