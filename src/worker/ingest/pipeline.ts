@@ -231,26 +231,7 @@ function preparePdf(ctx: Ctx, f: BinaryFile): Prepared {
   return {
     commitAsync: async () => {
       const db = repo.db;
-      const now = Date.now();
-      const doc: DocRow = {
-        id: f.docId,
-        path: f.path,
-        root: f.root,
-        title: basename(f.path).replace(/\.pdf$/i, ''),
-        type: 'pdf',
-        lang: null,
-        content_hash: f.hash,
-        size: f.st.size,
-        mtime: Math.floor(f.st.mtimeMs),
-        page_count: null,
-        duration: null,
-        parser_version: PARSER_VERSION,
-        status: 'indexed',
-        error: null,
-        original: f.copy ? 'copy' : 'reference',
-        added_at: f.existing?.added_at ?? now,
-        updated_at: now,
-      };
+      const doc = binaryDoc(f, 'pdf', basename(f.path).replace(/\.pdf$/i, ''), null);
       db.exec('SAVEPOINT pdf_doc');
       try {
         repo.upsertDoc(doc);
@@ -292,6 +273,30 @@ function preparePdf(ctx: Ctx, f: BinaryFile): Prepared {
 
 type BinaryFile = { path: string; root: string; tags: string[]; bytes: Buffer; hash: string; docId: string; copy: boolean; st: Stats; existing: DocRow | null };
 
+/** The document row of a PDF or an image, before its text is read. */
+function binaryDoc(f: BinaryFile, type: 'pdf' | 'image', title: string, pageCount: number | null): DocRow {
+  const now = Date.now();
+  return {
+    id: f.docId,
+    path: f.path,
+    root: f.root,
+    title,
+    type,
+    lang: null,
+    content_hash: f.hash,
+    size: f.st.size,
+    mtime: Math.floor(f.st.mtimeMs),
+    page_count: pageCount,
+    duration: null,
+    parser_version: PARSER_VERSION,
+    status: 'indexed',
+    error: null,
+    original: f.copy ? 'copy' : 'reference',
+    added_at: f.existing?.added_at ?? now,
+    updated_at: now,
+  };
+}
+
 /** An image is indexed with no text of its own; the OCR pass reads it after the batch (ocr-pass.ts). */
 function prepareImage(ctx: Ctx, f: BinaryFile): Prepared {
   const { repo, blobs } = ctx;
@@ -306,27 +311,8 @@ function prepareImage(ctx: Ctx, f: BinaryFile): Prepared {
   return {
     commitAsync: async () => {
       if (f.copy) await blobs.put(f.hash, f.bytes);
-      const now = Date.now();
       repo.db.transaction(() => {
-        repo.upsertDoc({
-          id: f.docId,
-          path: f.path,
-          root: f.root,
-          title: basename(f.path),
-          type: 'image',
-          lang: null,
-          content_hash: f.hash,
-          size: f.st.size,
-          mtime: Math.floor(f.st.mtimeMs),
-          page_count: 1,
-          duration: null,
-          parser_version: PARSER_VERSION,
-          status: 'indexed',
-          error: null,
-          original: f.copy ? 'copy' : 'reference',
-          added_at: f.existing?.added_at ?? now,
-          updated_at: now,
-        });
+        repo.upsertDoc(binaryDoc(f, 'image', basename(f.path), 1));
         repo.addTags(f.docId, normalizeTags(f.tags));
         repo.replaceChunks(f.docId, []);
         repo.clearOcr(f.docId);
