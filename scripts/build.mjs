@@ -1,12 +1,15 @@
 // Bundles the CLI into dist/ with esbuild. Dependencies stay in node_modules (native modules,
 // wasm grammars); dynamic imports become separate chunks so `kb search` never loads the parsers.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Pure-JS dependencies made of many small modules load faster bundled (zod alone takes ~50 ms to
 // import as separate files); everything else, native or not, stays in node_modules.
 const BUNDLED = ['zod', 'stopword'];
 const deps = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {});
+
+// Chunk names carry content hashes: start clean so old ones do not pile up.
+rmSync('dist', { recursive: true, force: true });
 
 await build({
   entryPoints: {

@@ -15,7 +15,7 @@ const image = (name: string): string => join(corpora ?? '', 'images', 'tesseract
 
 
 
-/** Page 1 has a text layer; page 2 is only a picture of testocr.png, as a scanner makes it. */
+/** Page 1 has a text layer; page 2 is a picture of testocr.png with only a stamped page number as text. */
 async function scannedPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -24,6 +24,8 @@ async function scannedPdf(): Promise<Uint8Array> {
   const page = doc.addPage([612, 792]);
   const w = 500;
   page.drawImage(png, { x: 56, y: 400, width: w, height: (w * png.height) / png.width });
+  // Scanners stamp a page number as text: that alone is not a usable text layer.
+  page.drawText('- 2 -', { x: 296, y: 30, size: 9, font });
   return doc.save();
 }
 

@@ -33,6 +33,8 @@ export interface PdfMeta {
 
 /** Pages read before their chunks are handed on; header/footer repetition is judged over what was seen. */
 const WINDOW = 16;
+/** A page with less body text than this (in characters) has no usable text layer. */
+const MIN_PAGE_TEXT = 16;
 /** Top and bottom bands of a page where running headers and footers live. */
 const MARGIN = 0.08;
 
@@ -237,7 +239,6 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
             items.push({ str: it.str, x: it.transform[4] as number, y: it.transform[5] as number, width: it.width, height: it.height || Math.abs(it.transform[3] as number) });
           }
           const frags = fragments(items);
-          if (frags.length === 0) textless.push(n);
           // Each signature counts once per page.
           const seen = new Set<string>();
           for (const f of frags) if (f.y > height * (1 - MARGIN) || f.y < height * MARGIN) seen.add(marginSignature(f.text));
@@ -256,7 +257,12 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
           return !(inMargin && (isPageNumber(f.text) || repeats(marginSignature(f.text))));
         });
         const paras: Paragraph[] = paragraphs(readingOrder(body));
-        if (paras.length === 0) continue;
+        // No usable text layer: nothing, or only a few characters besides the running header and
+        // page number (a scan with a stamped page number). Such a page goes to OCR instead.
+        if (paras.reduce((n, x) => n + x.text.length, 0) < MIN_PAGE_TEXT) {
+          textless.push(p.page);
+          continue;
+        }
         if (!title && p.page === 1) {
           const big = paras.filter((x) => x.text.length >= 3).sort((a, b) => b.height - a.height)[0];
           if (big && big.height > Math.min(...paras.map((x) => x.height)) * 1.15) title = big.text.slice(0, 200);

@@ -2,7 +2,12 @@
 // chunker version), rows keyed by chunk id and carrying the filter columns, so filters are a pre-filter.
 import { createHash } from 'node:crypto';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import { createRequire } from 'node:module';
+import type * as Arrow from 'apache-arrow';
+
+// The CommonJS build, the one LanceDB itself requires: importing the ES build would load Arrow a
+// second time (~70 ms on every fresh process) and hand LanceDB tables of a foreign Arrow.
+const { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vectorFromArray } = createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
 
 export interface VectorRow {
   chunk_id: string;
@@ -153,7 +158,7 @@ export class VectorStore {
  * Rows as an Arrow table built from one Float32Array: converting 2,048 rows of JS objects (LanceDB's
  * default) holds the engine's thread ~80 ms; this takes a few.
  */
-function toArrow(rows: VectorRow[]): Table {
+function toArrow(rows: VectorRow[]): Arrow.Table {
   const dim = rows[0]!.vector.length;
   const flat = new Float32Array(rows.length * dim);
   rows.forEach((r, i) => flat.set(r.vector, i * dim));
