@@ -16,6 +16,7 @@ await build({
     cli: 'src/cli/main.ts',
     'parse-thread': 'src/worker/ingest/parse-thread.ts',
     'embed-thread': 'src/worker/embed/embed-thread.ts',
+    worker: 'src/worker/main.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -86,3 +86,29 @@ export function corporaDir(): string | null {
   const dir = process.env.KB_CORPORA ?? resolve(repoRoot, '../shared/corpora');
   return existsSync(dir) ? dir : null;
 }
+
+/** A running `kb serve`: its URL (token included), and a stop that waits for it to exit. */
+export async function kbServe(dataDir: string): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const first = await new Promise<string>((res, rej) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n}')) res(out);
+    });
+    child.on('exit', (code) => rej(new Error(`kb serve exited with ${code}: ${out}`)));
+  });
+  const { url, port } = JSON.parse(first) as { url: string; port: number };
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  cleanups.push(stop);
+  return { url, port, token: new URL(url).searchParams.get('token')!, stop };
+}

@@ -8,6 +8,7 @@ import { ingestCommand } from './commands/ingest.js';
 import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand } from './commands/models.js';
 import { reindexCommand } from './commands/reindex.js';
 import { searchCommand } from './commands/search.js';
+import { serveCommand } from './commands/serve.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
 
@@ -87,6 +88,12 @@ export async function main(argv: string[]): Promise<number> {
     .command('doctor')
     .description('check the config, the database, the full-text index and the data dir')
     .action(() => run(() => doctorCommand(globals()))());
+
+  program
+    .command('serve')
+    .description('serve the kb UI and its API on 127.0.0.1 (prints the URL, access token included)')
+    .option('--port <n>', 'port to listen on (default 0: any free port)')
+    .action((flags: { port?: string }) => run(() => serveCommand(flags, globals()))());
 
   program
     .command('reindex')

@@ -171,29 +171,48 @@ export type IngestSummary = z.infer<typeof IngestSummarySchema>;
 export const DOC_STATUSES = ['indexed', 'failed'] as const;
 export type DocStatus = (typeof DOC_STATUSES)[number];
 
-export interface DocumentSummary {
-  doc_id: string;
-  path: string;
-  title: string;
-  type: DocType;
-  status: DocStatus;
-  error: string | null;
-  chunks: number;
-  tags: string[];
-  size: number;
-  content_hash: string;
-  original: 'copy' | 'reference';
-  original_available: boolean;
-  updated_at: string;
-}
+export const DocumentSummarySchema = z.object({
+  doc_id: z.string(),
+  path: z.string(),
+  title: z.string(),
+  type: DocTypeSchema,
+  status: z.enum(DOC_STATUSES),
+  error: z.string().nullable(),
+  chunks: z.number().int().nonnegative(),
+  tags: z.array(z.string()),
+  size: z.number().int().nonnegative(),
+  content_hash: z.string(),
+  original: z.enum(['copy', 'reference']),
+  original_available: z.boolean(),
+  updated_at: z.string(),
+});
+export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
-export interface IngestProgress {
+export const RemoveResultSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  removed: z.array(z.object({ doc_id: z.string(), path: z.string() })),
+});
+export type RemoveResult = z.infer<typeof RemoveResultSchema>;
+
+export const DoctorCheckSchema = z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string() });
+export type DoctorCheck = z.infer<typeof DoctorCheckSchema>;
+
+export const DoctorReportSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  ok: z.boolean(),
+  data_dir: z.string(),
+  checks: z.array(DoctorCheckSchema),
+});
+export type DoctorReport = z.infer<typeof DoctorReportSchema>;
+
+export const IngestProgressSchema = z.object({
   /** scan: finding files; ingest: parsing and indexing words; ocr: reading images and scanned pages (done/total in pages); embed: making vectors (done/total in chunks). */
-  phase: 'scan' | 'ingest' | 'ocr' | 'embed';
-  done: number;
-  total: number;
-  path?: string;
-}
+  phase: z.enum(['scan', 'ingest', 'ocr', 'embed']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  path: z.string().optional(),
+});
+export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 
 export const ReindexResultSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -211,10 +230,8 @@ export const ReindexResultSchema = z.object({
 });
 export type ReindexResult = z.infer<typeof ReindexResultSchema>;
 
-export interface ReindexProgress {
-  done: number;
-  total: number;
-}
+export const ReindexProgressSchema = z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
+export type ReindexProgress = z.infer<typeof ReindexProgressSchema>;
 
 export interface ErrorPayload {
   schema_version: typeof SCHEMA_VERSION;

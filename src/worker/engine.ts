@@ -7,6 +7,9 @@ import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js
 import { KbError } from '../shared/errors.js';
 import {
   type DocumentSummary,
+  type DoctorCheck,
+  type DoctorReport,
+  type RemoveResult,
   type IngestProgress,
   type IngestSummary,
   type ReindexProgress,
@@ -44,19 +47,6 @@ export interface IngestCallOptions {
   signal?: AbortSignal;
 }
 
-export interface DoctorCheck {
-  name: string;
-  status: 'ok' | 'warn' | 'fail';
-  detail: string;
-}
-
-export interface DoctorReport {
-  schema_version: typeof SCHEMA_VERSION;
-  ok: boolean;
-  data_dir: string;
-  checks: DoctorCheck[];
-}
-
 export interface InspectedDocument {
   schema_version: typeof SCHEMA_VERSION;
   document: DocRow & { tags: string[] };
@@ -71,11 +61,6 @@ export interface InspectedChunk {
   schema_version: typeof SCHEMA_VERSION;
   chunk: Omit<ChunkRow, 'anchor'> & { anchor: unknown };
   document: DocRow;
-}
-
-export interface RemoveResult {
-  schema_version: typeof SCHEMA_VERSION;
-  removed: { doc_id: string; path: string }[];
 }
 
 export interface GcResult {

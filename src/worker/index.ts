@@ -1,15 +1,6 @@
 // The engine's public face: the only module outside src/worker may import (lint-enforced).
 export { Engine, openEngine } from './engine.js';
-export type {
-  DoctorCheck,
-  DoctorReport,
-  GcResult,
-  IngestCallOptions,
-  InspectedChunk,
-  InspectedDocument,
-  OpenEngineOptions,
-  RemoveResult,
-} from './engine.js';
+export type { GcResult, IngestCallOptions, InspectedChunk, InspectedDocument, OpenEngineOptions } from './engine.js';
 export { resolveSettings, defaultDataDir, globalConfigPath, CONFIG_FILE } from './config/load.js';
 export type { ResolvedSettings } from './config/load.js';
 export { CONFIG_TEMPLATE } from './config/template.js';
@@ -19,3 +10,5 @@ export { ndcg, averagePrecision, precisionAt, recallAt, reciprocalRank, mean } f
 export type { ModelInfo } from './embed/models.js';
 export type { FileProgress } from './embed/download.js';
 export { MODELS, DEFAULT_MODEL } from './embed/registry.js';
+export { workerProcessEntry } from './threads.js';
+export type { ThreadEntry } from './threads.js';

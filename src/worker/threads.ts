@@ -8,14 +8,22 @@ export interface ThreadEntry {
   execArgv: string[];
 }
 
-/** `source` is the thread's module relative to src/worker, without extension: 'ingest/parse-thread'. */
-export function threadEntry(source: string): ThreadEntry | null {
+/**
+ * `source` is the module relative to src/worker, without extension ('ingest/parse-thread'); `bundled`
+ * is its name in dist/ when that differs (the worker process: src/worker/main.ts → dist/worker.js).
+ */
+export function threadEntry(source: string, bundled?: string): ThreadEntry | null {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return { url: new URL(`./${source}.ts`, here), execArgv: ['--import', 'tsx'] };
-  const name = source.split('/').pop()!;
+  const name = bundled ?? source.split('/').pop()!;
   for (const rel of [`./${name}.js`, `../${name}.js`]) {
     const url = new URL(rel, here);
     if (existsSync(fileURLToPath(url))) return { url, execArgv: [] };
   }
   return null;
+}
+
+/** The worker process's entry (see main.ts), for hosts that spawn it: the web host, Electron's main. */
+export function workerProcessEntry(): ThreadEntry | null {
+  return threadEntry('main', 'worker');
 }

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { KbError } from '../../shared/errors.js';
+import { resolveSettings } from '../../worker/index.js';
+import type { GlobalOptions } from '../context.js';
+import { EXIT, dim, line, printJson, reportError } from '../output.js';
+import { startHost } from '../serve/host.js';
+
+/** The built web UI beside the CLI bundle (dist/renderer), if this copy has one. */
+function rendererDir(): string | null {
+  const dir = fileURLToPath(new URL('./renderer/', import.meta.url));
+  return existsSync(`${dir}/index.html`) ? dir : null;
+}
+
+export async function serveCommand(flags: { port?: string }, g: GlobalOptions): Promise<number> {
+  try {
+    const port = flags.port === undefined ? 0 : Number(flags.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new KbError('INVALID_ARGUMENT', `--port must be 0–65535 (0: any free port), not "${flags.port}"`);
+    const settings = await resolveSettings(g.dataDir);
+    const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir() });
+    if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
+    else {
+      line(host.url);
+      line(dim(`kb serves ${settings.dataDir} on 127.0.0.1 only; the link carries this run's access token. Ctrl-C stops it.`));
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await host.close();
+    return EXIT.ok;
+  } catch (e) {
+    return reportError(e, g.json === true);
+  }
+}

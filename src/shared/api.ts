@@ -1,0 +1,63 @@
+// The RPC contract between the UI (renderer, or a browser through `kb serve`) and the worker: method
+// names, their params and results, the messages that carry them, and the events the worker sends.
+// Every message is validated with these schemas where it crosses a process boundary.
+import { z } from 'zod';
+import {
+  DocumentSummarySchema,
+  DoctorReportSchema,
+  IngestProgressSchema,
+  IngestSummarySchema,
+  ReindexProgressSchema,
+  RemoveResultSchema,
+  ReindexResultSchema,
+  SCHEMA_VERSION,
+  SearchParamsSchema,
+  SearchResultSchema,
+} from './wire.js';
+
+export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() });
+
+export const StatusSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  ready: z.boolean(),
+  data_dir: z.string(),
+  version: z.string(),
+});
+
+export const DocumentListSchema = z.object({ schema_version: z.literal(SCHEMA_VERSION), documents: z.array(DocumentSummarySchema) });
+
+const none = z.object({}).strict();
+
+/** Every method: what it takes, what it answers, and what its `progress` events carry while it runs. */
+export const API = {
+  status: { params: none, result: StatusSchema, progress: null },
+  search: { params: SearchParamsSchema, result: SearchResultSchema, progress: null },
+  ingest: {
+    params: z.object({ paths: z.array(z.string().min(1)).min(1), tags: z.array(z.string()).optional() }).strict(),
+    result: IngestSummarySchema,
+    progress: IngestProgressSchema,
+  },
+  list: { params: none, result: DocumentListSchema, progress: null },
+  remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
+  doctor: { params: none, result: DoctorReportSchema, progress: null },
+  reindex: { params: z.object({ model: z.string().optional() }).strict(), result: ReindexResultSchema, progress: ReindexProgressSchema },
+} as const;
+
+export type Method = keyof typeof API;
+export const METHODS = Object.keys(API) as Method[];
+export type Params<M extends Method> = z.input<(typeof API)[M]['params']>;
+export type Result<M extends Method> = z.output<(typeof API)[M]['result']>;
+
+/** UI → worker. */
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.string(), params: z.unknown() }),
+  z.object({ type: z.literal('cancel'), id: z.number().int().nonnegative() }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+/** Worker → UI: the answer to a request, or an event (progress of a request, or news for everyone). */
+export const ServerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('response'), id: z.number().int(), result: z.unknown().optional(), error: ErrorPayloadSchema.optional() }),
+  z.object({ type: z.literal('event'), id: z.number().int().optional(), event: z.string(), data: z.unknown() }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;

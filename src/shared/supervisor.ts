@@ -1,0 +1,123 @@
+// Keeps a worker process running and talks to it: numbered requests, responses and progress routed
+// back to their callers, restart with backoff when it dies (in-flight calls fail with a clear error
+// and everyone hears `engine: restarting`). Pure logic over a small handle interface, so Electron's
+// main (utilityProcess) and the web host (child_process) share it, and tests drive it under Node.
+import { type ClientMessage, type Method, type Params, type Result, ServerMessageSchema } from './api.js';
+import { KbError, type ErrorCode } from './errors.js';
+
+export interface WorkerHandle {
+  send(msg: ClientMessage): void;
+  onMessage(handler: (msg: unknown) => void): void;
+  onExit(handler: (code: number | null) => void): void;
+  kill(): void;
+}
+
+export interface SupervisorOptions {
+  /** Events not tied to a request (`ready`, `engine`), and `engine: restarting` / `engine: ready` from the supervisor. */
+  onEvent?: (event: string, data: unknown) => void;
+  /** First restart delay and cap, in ms; doubles each time the worker dies within a minute of starting. */
+  backoff?: { first: number; max: number };
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  onProgress?: ((data: unknown) => void) | undefined;
+}
+
+export class Supervisor {
+  private worker: WorkerHandle | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private delay: number;
+  private startedAt = 0;
+  private stopped = false;
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    private readonly spawn: () => WorkerHandle,
+    private readonly opts: SupervisorOptions = {},
+  ) {
+    this.delay = opts.backoff?.first ?? 250;
+  }
+
+  /** Starts the worker; resolves once it says it is ready, rejects if it fails to open the engine. */
+  start(): Promise<void> {
+    this.ready = new Promise<void>((resolve, reject) => {
+      const w = this.spawn();
+      this.worker = w;
+      this.startedAt = Date.now();
+      w.onMessage((raw) => {
+        const parsed = ServerMessageSchema.safeParse(raw);
+        if (!parsed.success) return; // not ours: a worker speaks only the contract
+        const m = parsed.data;
+        if (m.type === 'event' && m.id === undefined) {
+          if (m.event === 'ready') resolve();
+          if (m.event === 'failed') {
+            const e = m.data as { code?: ErrorCode; message?: string };
+            reject(new KbError(e.code ?? 'INTERNAL', e.message ?? 'the engine failed to start'));
+          }
+          this.opts.onEvent?.(m.event, m.data);
+          return;
+        }
+        const p = m.id === undefined ? undefined : this.pending.get(m.id);
+        if (!p) return;
+        if (m.type === 'event') {
+          if (m.event === 'progress') p.onProgress?.(m.data);
+          return;
+        }
+        this.pending.delete(m.id);
+        if (m.error) p.reject(new KbError(m.error.code as ErrorCode, m.error.message));
+        else p.resolve(m.result);
+      });
+      w.onExit((code) => this.exited(w, code, reject));
+    });
+    return this.ready;
+  }
+
+  private exited(w: WorkerHandle, code: number | null, rejectStart: (e: Error) => void): void {
+    if (this.worker !== w) return;
+    this.worker = null;
+    const err = new KbError('INTERNAL', `the engine stopped (exit code ${code}) and is restarting; try again in a moment`);
+    rejectStart(err);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    if (this.stopped) return;
+    // A worker that ran for a while gets a quick restart; one that keeps dying waits longer each time.
+    if (Date.now() - this.startedAt > 60_000) this.delay = this.opts.backoff?.first ?? 250;
+    this.opts.onEvent?.('engine', { state: 'restarting', in_ms: this.delay });
+    const wait = this.delay;
+    this.delay = Math.min(this.delay * 2, this.opts.backoff?.max ?? 10_000);
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.start().then(
+        () => this.opts.onEvent?.('engine', { state: 'ready' }),
+        () => undefined, // its exit schedules the next try
+      );
+    }, wait);
+  }
+
+  /** Calls a method; progress events of this call go to onProgress. Returns the id (for cancel) and the answer. */
+  request<M extends Method>(method: M, params: Params<M>, onProgress?: (data: unknown) => void): { id: number; result: Promise<Result<M>> } {
+    const id = this.nextId++;
+    const result = new Promise<Result<M>>((resolve, reject) => {
+      const w = this.worker;
+      if (!w) {
+        reject(new KbError('INTERNAL', 'the engine is restarting; try again in a moment'));
+        return;
+      }
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+      w.send({ type: 'request', id, method, params });
+    });
+    return { id, result };
+  }
+
+  cancel(id: number): void {
+    if (this.pending.has(id)) this.worker?.send({ type: 'cancel', id });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.worker?.kill();
+  }
+}

@@ -1,0 +1,39 @@
+// The worker process: opens the engine and serves it over whichever channel its parent gave it: an
+// Electron utilityProcess port (process.parentPort) or a Node child-process channel (process.send).
+// `--data-dir DIR` (or KB_DATA_DIR) says which index. It announces `ready` once it can answer.
+import { openEngine } from './engine.js';
+import { resolveSettings } from './config/load.js';
+import { serveEngine, type Transport } from './loop.js';
+import type { ServerMessage } from '../shared/api.js';
+import { toErrorPayload } from '../shared/errors.js';
+
+interface ParentPort {
+  postMessage(msg: unknown): void;
+  on(event: 'message', handler: (e: { data: unknown }) => void): void;
+}
+
+function transport(): Transport {
+  const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
+  if (port) return { send: (m) => port.postMessage(m), onMessage: (h) => port.on('message', (e) => h(e.data)) };
+  if (process.send) {
+    const send = process.send.bind(process);
+    return { send: (m: ServerMessage) => void send(m), onMessage: (h) => process.on('message', h) };
+  }
+  throw new Error('the kb worker must be started by kb (no parent channel)');
+}
+
+const t = transport();
+const flag = process.argv.indexOf('--data-dir');
+try {
+  const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
+  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, reconcile: true });
+  serveEngine(engine, t, process.env.KB_VERSION ?? '0');
+  t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
+  process.on('disconnect', () => {
+    engine.close();
+    process.exit(0);
+  });
+} catch (e) {
+  t.send({ type: 'event', event: 'failed', data: toErrorPayload(e) });
+  process.exitCode = 1;
+}

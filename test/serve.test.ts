@@ -1,0 +1,100 @@
+// The web host (`kb serve`): the same RPC contract as the desktop app, over a WebSocket to a real
+// worker process, on 127.0.0.1 only, behind a per-run token, with Host and Origin checked.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SearchResultSchema, IngestSummarySchema } from '../src/shared/wire.js';
+import { kbServe, tempDir, writeTree } from './helpers.js';
+
+interface Client {
+  call: (method: string, params: unknown, onProgress?: (d: unknown) => void) => Promise<{ result?: unknown; error?: { code: string; message: string } }>;
+  raw: (text: string) => Promise<unknown>;
+  close: () => void;
+}
+
+function connect(port: number, token: string, origin = `http://127.0.0.1:${port}`): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin });
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`refused: ${res.statusCode}`)));
+    ws.on('error', reject);
+    const waiting = new Map<number, { resolve: (m: { result?: unknown; error?: { code: string; message: string } }) => void; onProgress?: ((d: unknown) => void) | undefined }>();
+    let next = 1;
+    let rawWaiter: ((m: unknown) => void) | null = null;
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { type: string; id?: number; event?: string; data?: unknown; result?: unknown; error?: { code: string; message: string } };
+      if (m.id === -1 && rawWaiter) return rawWaiter(m);
+      const w = m.id === undefined ? undefined : waiting.get(m.id);
+      if (!w) return;
+      if (m.type === 'event') w.onProgress?.(m.data);
+      else {
+        waiting.delete(m.id!);
+        w.resolve(m);
+      }
+    });
+    ws.on('open', () =>
+      resolve({
+        call: (method, params, onProgress) =>
+          new Promise((res) => {
+            const id = next++;
+            waiting.set(id, { resolve: res, onProgress });
+            ws.send(JSON.stringify({ type: 'request', id, method, params }));
+          }),
+        raw: (text) =>
+          new Promise((res) => {
+            rawWaiter = res;
+            ws.send(text);
+          }),
+        close: () => ws.close(),
+      }),
+    );
+  });
+}
+
+describe('kb serve', () => {
+  it('serves the API to its own page, with progress, validation and errors', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/git.md': '# Git\n\nInstalling git on Debian: apt-get install git.\n' });
+    const host = await kbServe(join(dir, 'data'));
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+    const c = await connect(host.port, host.token);
+    try {
+      expect((await c.call('status', {})).result).toMatchObject({ ready: true, data_dir: join(dir, 'data') });
+      const progress: unknown[] = [];
+      const ingested = await c.call('ingest', { paths: [join(dir, 'notes')] }, (p) => progress.push(p));
+      expect(IngestSummarySchema.parse(ingested.result)).toMatchObject({ added: 1 });
+      expect(progress.length).toBeGreaterThan(0);
+      const found = SearchResultSchema.parse((await c.call('search', { query: 'install git', prefix: true })).result);
+      expect(found.results[0]!.citation).toMatchObject({ kind: 'lines', path: join(dir, 'notes/git.md') });
+      // Bad calls get errors in the contract's shape; the connection and the worker carry on.
+      expect((await c.call('search', { query: 3 })).error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/query/) });
+      expect((await c.call('ingest', { paths: [] })).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect((await c.call('dropTables', {})).error).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await c.raw('not json')).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+      expect((await c.call('list', {})).result).toMatchObject({ documents: [{ path: join(dir, 'notes/git.md') }] });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('answers only its own page: token, Host and Origin are checked', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const base = `http://127.0.0.1:${host.port}`;
+    expect((await fetch(`${base}/`)).status).toBe(401);
+    expect((await fetch(`${base}/?token=wrong-token-wrong-token-wrong-tok`)).status).toBe(401);
+    const page = await fetch(host.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toMatch(/kb_token=.*HttpOnly; SameSite=Strict/);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    // A page on another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its own Host.
+    const { request } = await import('node:http');
+    const rebound = await new Promise<number>((res) =>
+      request({ host: '127.0.0.1', port: host.port, path: `/?token=${host.token}`, headers: { host: `evil.example:${host.port}` } }, (r) => res(r.statusCode!)).end(),
+    );
+    expect(rebound).toBe(403);
+    await expect(connect(host.port, host.token, 'http://evil.example')).rejects.toThrow(/403/);
+    await expect(connect(host.port, 'nope')).rejects.toThrow(/403/);
+    const ok = await connect(host.port, host.token, `http://localhost:${host.port}`);
+    ok.close();
+  });
+});
