@@ -15,7 +15,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', URL: 'readonly' } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -48,4 +48,14 @@ export default tseslint.config(
     [...otherProcesses('worker', 'cli', 'main', 'preload'), 'node:*', 'electron'],
     'the renderer imports only types from src/shared (design.md).',
   ),
+  {
+    // Types only: the contract's shapes, never its runtime (zod stays out of the UI bundle).
+    files: ['src/renderer/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/shared/**'], allowTypeImports: true, message: 'the renderer imports only types from src/shared (design.md).' }] },
+      ],
+    },
+  },
 );

@@ -29,3 +29,13 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
 });
+
+// The web UI (React, Vite) → dist/renderer. Vite is a dev dependency: an install without it still
+// gets a working CLI, and kb serve says the UI is not built.
+try {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: 'vite.renderer.config.ts' });
+} catch (e) {
+  if (e?.code === 'ERR_MODULE_NOT_FOUND') console.warn('vite is not installed: the web UI was not built');
+  else throw e;
+}

@@ -27,8 +27,8 @@ describe('citation URIs', () => {
 
   it('labels citations for people', () => {
     const c = makeCitation('/n/setup.md', { kind: 'lines', start: 12, end: 34 }, 'Setup > Linux');
-    expect(citationLabel(c, 'setup.md')).toBe('setup.md:12-34 § Setup > Linux');
-    expect(citationLabel(makeCitation('/n/x.md', { kind: 'lines', start: 3, end: 3 }), 'x.md')).toBe('x.md:3');
+    expect(citationLabel(c, 'setup.md')).toBe('setup.md · L12–34 § Setup › Linux');
+    expect(citationLabel(makeCitation('/n/x.md', { kind: 'lines', start: 3, end: 3 }), 'x.md')).toBe('x.md · L3');
   });
 
   it('rejects what it cannot parse', () => {

@@ -37,7 +37,7 @@ describe('kb CLI', () => {
     const s = kb(['search', 'editor'], { env, cwd: dir });
     expect(s.code).toBe(0);
     expect(s.stdout).toContain('1. Setup (markdown)');
-    expect(s.stdout).toContain('notes/setup.md:1-6 § Setup');
+    expect(s.stdout).toContain('notes/setup.md · L1–6 § Setup');
     expect(s.stdout).toContain('Configure the editor.');
     const human = kb(['ingest', join(dir, 'notes')], { env });
     expect(human.stdout).toMatch(/Added 0, updated 0, unchanged 2, failed 0/);

@@ -61,3 +61,18 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('event'), id: z.number().int().optional(), event: z.string(), data: z.unknown() }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+
+export interface CallOptions {
+  /** Progress events of this call (ingest, reindex). */
+  onProgress?: (data: unknown) => void;
+  /** Cancels the call in the worker. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What the UI sees as `window.kb`: one function per method, plus event subscriptions (`engine`,
+ * `ready`). The preload bridge and the web host's WebSocket client both implement it.
+ */
+export type KbBridge = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> } & {
+  on(event: string, handler: (data: unknown) => void): () => void;
+};

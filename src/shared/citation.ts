@@ -56,24 +56,27 @@ export function parseCitationUri(uri: string): Citation {
   throw new Error(`unknown citation fragment: #${frag}`);
 }
 
-/** Human label: `setup.md:12-34 § Setup > Linux`. */
+/**
+ * Human label, the same in the CLI and the UI: `setup.md · L12–34 § Setup › Linux`,
+ * `report.pdf · p. 7`, `talk.mp3 · 12:34–13:32`, `scan.png · region 36,92 582×269`.
+ */
 export function citationLabel(c: Citation, displayPath: string): string {
   let where: string;
   switch (c.kind) {
     case 'lines':
-      where = c.start === c.end ? `${displayPath}:${c.start}` : `${displayPath}:${c.start}-${c.end}`;
+      where = c.start === c.end ? `${displayPath} · L${c.start}` : `${displayPath} · L${c.start}–${c.end}`;
       break;
     case 'page':
       where = c.page_end && c.page_end !== c.page ? `${displayPath} · pp. ${c.page}–${c.page_end}` : `${displayPath} · p. ${c.page}`;
       break;
     case 'time':
-      where = `${displayPath} @${formatClock(c.start)}-${formatClock(c.end)}`;
+      where = `${displayPath} · ${formatClock(c.start)}–${formatClock(c.end)}`;
       break;
     case 'region':
-      where = `${displayPath} [${c.x},${c.y} ${c.w}×${c.h}]`;
+      where = `${displayPath} · region ${c.x},${c.y} ${c.w}×${c.h}`;
       break;
   }
-  return c.section ? `${where} § ${c.section}` : where;
+  return c.section ? `${where} § ${c.section.split(' > ').join(' › ')}` : where;
 }
 
 function formatClock(s: number): string {

@@ -20,6 +20,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     start: z.number().int().positive(),
     end: z.number().int().positive(),
     section: z.string().optional(),
+    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
+    label: z.string().optional(),
   }),
   z.object({
     kind: z.literal('page'),
@@ -32,6 +34,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
     confidence: z.number().optional(),
     section: z.string().optional(),
+    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
+    label: z.string().optional(),
   }),
   z.object({
     kind: z.literal('time'),
@@ -40,6 +44,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     start: z.number().nonnegative(),
     end: z.number().nonnegative(),
     section: z.string().optional(),
+    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
+    label: z.string().optional(),
   }),
   z.object({
     kind: z.literal('region'),
@@ -52,6 +58,8 @@ export const CitationSchema = z.discriminatedUnion('kind', [
     /** OCR confidence of the text in the region, 0–100. */
     confidence: z.number().optional(),
     section: z.string().optional(),
+    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
+    label: z.string().optional(),
   }),
 ]);
 export type Citation = z.infer<typeof CitationSchema>;

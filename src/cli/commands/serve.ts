@@ -4,7 +4,6 @@ import { KbError } from '../../shared/errors.js';
 import { resolveSettings } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
-import { startHost } from '../serve/host.js';
 
 /** The built web UI beside the CLI bundle (dist/renderer), if this copy has one. */
 function rendererDir(): string | null {
@@ -17,6 +16,7 @@ export async function serveCommand(flags: { port?: string }, g: GlobalOptions): 
     const port = flags.port === undefined ? 0 : Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new KbError('INVALID_ARGUMENT', `--port must be 0–65535 (0: any free port), not "${flags.port}"`);
     const settings = await resolveSettings(g.dataDir);
+    const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
     const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir() });
     if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
     else {

@@ -1,10 +1,11 @@
 // A search request end to end: validate, parse, retrieve, and shape hits into the wire format.
 import type { Statement } from 'better-sqlite3';
-import { makeCitation } from '../../shared/citation.js';
+import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import {
   type Anchor,
+  type Citation,
   type DocType,
   SCHEMA_VERSION,
   type Retrieval,
@@ -33,6 +34,11 @@ interface HitRow {
   title: string;
   type: DocType;
   original: 'copy' | 'reference';
+}
+
+/** The citation with its human label (file name, span, section), as the UI shows it. */
+function labelled<C extends Citation>(c: C): C {
+  return { ...c, label: citationLabel(c, c.path.split(/[\\/]/).pop() ?? c.path) };
 }
 
 export const VECTOR_UNAVAILABLE = 'no embedding model installed — run: kb models pull all-MiniLM-L6-v2';
@@ -265,7 +271,7 @@ export class Searcher {
         snippet: snippet.text,
         snippet_highlights: snippet.highlights,
         matched_terms: h.matched,
-        citation: makeCitation(row.path, anchor, row.heading || undefined),
+        citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
         source: {
           title: row.title,
           type: row.type,
