@@ -7,6 +7,7 @@ import { benchLatency } from './latency.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
+import { benchUi } from './ui.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
@@ -18,6 +19,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   memory: benchMemory,
   pdf: benchPdf,
   ocr: benchOcr,
+  ui: benchUi,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

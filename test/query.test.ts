@@ -32,6 +32,9 @@ describe('query parsing', () => {
     expect(q.terms.at(-1)).toMatchObject({ text: 'conf', prefix: true });
     expect(toFtsExpression(q.terms, q.phrases)).toBe('"git" OR "conf"*');
     expect(parseQuery('git conf ', { prefix: true }).terms.at(-1)!.prefix).toBe(false);
+    // One or two letters are not expanded yet (thousands of terms); the third makes it a prefix.
+    expect(parseQuery('git co', { prefix: true }).terms.map((t) => t.prefix)).toEqual([false, false]);
+    expect(parseQuery('git con', { prefix: true }).terms.at(-1)).toMatchObject({ text: 'con', prefix: true });
   });
 
   it('escapes everything FTS5 treats as syntax', () => {

@@ -71,8 +71,10 @@ describe('lexical search', () => {
   });
 
   it('treats the last word as a prefix while typing', async () => {
-    expect((await engine.search({ query: 'bread kn', prefix: true })).results[0]?.matched_terms.sort()).toEqual(['bread', 'kn']);
-    expect((await engine.search({ query: 'kn', prefix: true })).results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));
+    expect((await engine.search({ query: 'bread kne', prefix: true })).results[0]?.matched_terms.sort()).toEqual(['bread', 'kne']);
+    expect((await engine.search({ query: 'kne', prefix: true })).results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));
+    // One or two letters are not expanded yet: on a big index that alone costs 100+ ms.
+    expect((await engine.search({ query: 'kn', prefix: true })).results).toHaveLength(0);
     // Without --prefix a two-letter fragment is a whole word, and too short for substring search.
     expect((await engine.search({ query: 'kn' })).results).toHaveLength(0);
   });

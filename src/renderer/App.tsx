@@ -4,7 +4,7 @@ import type { SearchHit, SearchResult } from '../shared/wire';
 import { Highlighted } from './Highlighted';
 
 /** Wait this long after a keystroke before searching: fast typists send one query, not five. */
-const DEBOUNCE_MS = 40;
+const DEBOUNCE_MS = 30;
 
 export function App({ kb }: { kb: KbBridge }) {
   const [query, setQuery] = useState('');
@@ -82,7 +82,7 @@ export function App({ kb }: { kb: KbBridge }) {
         />
       </header>
       <main>
-        <section className="results" aria-label="Results">
+        <section className="results" aria-label="Results" data-query={result?.query ?? ''}>
           {error && <p className="error">{error}</p>}
           {!query && docs === 0 && (
             <div className="empty">

@@ -47,6 +47,9 @@ export function ftsString(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
 }
 
+/** Shortest last word matched as a prefix while typing (CJK goes through the trigram index instead). */
+export const MIN_PREFIX = 3;
+
 export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuery {
   const q = input.trim().slice(0, 4000);
   if (q.length >= 2 && q.startsWith("'") && q.endsWith("'")) {
@@ -83,9 +86,11 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
     seen.add(s);
     terms.push({ text: w, stem: s, prefix: false });
   });
-  // While typing, the last word is incomplete: match it as a prefix (stopword or not).
+  // While typing, the last word is incomplete: match it as a prefix (stopword or not). One or two
+  // letters would expand to thousands of index terms (100+ ms on a big index) and say little about
+  // what is being typed, so they are matched as they are until a third letter arrives.
   const lastWord = latin[latin.length - 1];
-  if (endsInWord && lastWord && all[all.length - 1] === lastWord) {
+  if (endsInWord && lastWord && [...lastWord].length >= MIN_PREFIX && all[all.length - 1] === lastWord) {
     const existing = terms.find((t) => t.text === lastWord);
     if (existing) existing.prefix = true;
     else terms.push({ text: lastWord, stem: lastWord, prefix: true });
