@@ -55,6 +55,10 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^setup.md · L1–5 § Setup/);
     await page.keyboard.press('Control+k');
     expect(await page.getByLabel('Search').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    // The viewer opens the Markdown file at the cited lines, highlighted.
+    await expect.poll(() => page.locator('.line.hl').count()).toBe(5);
+    expect(await page.locator('.line.hl').last().innerText()).toMatch(/Install git with apt-get install git\./);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-markdown-lines.png') });
     await page.keyboard.press('ArrowDown');
     expect(errors).toEqual([]);
     await page.close();

@@ -76,6 +76,45 @@ describe('kb serve', () => {
     }
   });
 
+  it('serves indexed documents by id only: never a path, never without the token', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/a.md': '# A\n\nalpha\n', 'secret.txt': 'not indexed' });
+    const host = await kbServe(join(dir, 'data'));
+    const c = await connect(host.port, host.token);
+    await c.call('ingest', { paths: [join(dir, 'notes')] });
+    const { documents } = (await c.call('list', {})).result as { documents: { doc_id: string }[] };
+    c.close();
+    const base = `http://127.0.0.1:${host.port}`;
+    const cookie = { headers: { cookie: `kb_token=${host.token}` } };
+    const doc = await fetch(`${base}/doc/${documents[0]!.doc_id}`, cookie);
+    expect(doc.status).toBe(200);
+    expect(await doc.text()).toBe('# A\n\nalpha\n');
+    expect(doc.headers.get('content-security-policy')).toMatch(/sandbox/);
+    expect((await fetch(`${base}/doc/${documents[0]!.doc_id}`)).status).toBe(401);
+    const { request } = await import('node:http');
+    // Raw paths, so neither fetch nor URL normalises the dots away.
+    const raw = (path: string): Promise<number> =>
+      new Promise((res) =>
+        request({ host: '127.0.0.1', port: host.port, path, headers: { cookie: `kb_token=${host.token}` } }, (r) => {
+          let body = '';
+          r.on('data', (d: Buffer) => (body += d.toString()));
+          r.on('end', () => res(body.includes('root:') || body.includes('not indexed') ? -1 : r.statusCode!));
+        }).end(),
+      );
+    for (const p of [
+      '/doc/../../../etc/passwd',
+      '/doc/..%2f..%2f..%2fetc%2fpasswd',
+      `/doc/${encodeURIComponent(join(dir, 'secret.txt'))}`,
+      '/doc/%2e%2e/secret.txt',
+      '/doc/0123456789abcdef0123',
+      '/../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+    ]) {
+      const status = await raw(p);
+      expect([404, 400], p).toContain(status);
+    }
+  });
+
   it('answers only its own page: token, Host and Origin are checked', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));

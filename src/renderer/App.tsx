@@ -108,7 +108,7 @@ export function App({ kb }: { kb: KbBridge }) {
           )}
         </section>
         <section className="viewer" aria-label="Viewer">
-          {hit ? <Passage hit={hit} /> : <p className="hint">Type to search; ↑/↓ to move through the hits.</p>}
+          {hit ? <Passage hit={hit} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits.</p>}
         </section>
       </main>
       <footer>
@@ -136,13 +136,58 @@ function HitRow({ hit, active, onClick }: { hit: SearchHit; active: boolean; onC
   );
 }
 
-function Passage({ hit }: { hit: SearchHit }) {
+function Passage({ hit, kb }: { hit: SearchHit; kb: KbBridge }) {
   return (
     <article>
       <h2>{hit.source.title}</h2>
       <p className="label">{hit.citation.label}</p>
-      <pre className="passage">{hit.text}</pre>
+      {hit.citation.kind === 'lines' ? (
+        <LinesView url={kb.docUrl(hit.doc_id)} start={hit.citation.start} end={hit.citation.end} />
+      ) : (
+        <pre className="passage">{hit.text}</pre>
+      )}
       <p className="uri">{hit.citation.uri}</p>
     </article>
+  );
+}
+
+/** A text document with the cited lines highlighted and scrolled into view. */
+function LinesView({ url, start, end }: { url: string; start: number; end: number }) {
+  const [lines, setLines] = useState<string[] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const first = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let live = true;
+    setLines(null);
+    fetch(url).then(
+      async (r) => {
+        if (!r.ok) throw new Error(r.status === 404 ? 'the document is no longer there' : `HTTP ${r.status}`);
+        const text = await r.text();
+        if (live) setLines(text.split(/\r?\n/));
+      },
+      (e: Error) => live && setFailed(e.message),
+    ).catch((e: Error) => live && setFailed(e.message));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  useEffect(() => {
+    first.current?.scrollIntoView({ block: 'center' });
+  }, [lines, start]);
+  if (failed) return <p className="error">Cannot open it: {failed}</p>;
+  if (!lines) return <p className="hint">Opening…</p>;
+  return (
+    <div className="lines" role="document">
+      {lines.map((l, i) => {
+        const n = i + 1;
+        const hl = n >= start && n <= end;
+        return (
+          <div key={n} ref={n === start ? first : undefined} className={hl ? 'line hl' : 'line'} data-line={n}>
+            <span className="ln">{n}</span>
+            <span className="lt">{l || ' '}</span>
+          </div>
+        );
+      })}
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   DocumentSummarySchema,
   DoctorReportSchema,
+  DocumentSourceSchema,
   IngestProgressSchema,
   IngestSummarySchema,
   ReindexProgressSchema,
@@ -40,6 +41,7 @@ export const API = {
   list: { params: none, result: DocumentListSchema, progress: null },
   remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
   doctor: { params: none, result: DoctorReportSchema, progress: null },
+  source: { params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id') }).strict(), result: DocumentSourceSchema, progress: null },
   reindex: { params: z.object({ model: z.string().optional() }).strict(), result: ReindexResultSchema, progress: ReindexProgressSchema },
 } as const;
 
@@ -75,4 +77,6 @@ export interface CallOptions {
  */
 export type KbBridge = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> } & {
   on(event: string, handler: (data: unknown) => void): () => void;
+  /** Where the UI loads a document's bytes: `/doc/<id>` from kb serve, `kb-doc://doc/<id>` in the app. */
+  docUrl(docId: string): string;
 };

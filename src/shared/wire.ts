@@ -196,6 +196,19 @@ export const DocumentSummarySchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
+/** Where the bytes of an indexed document are, for a host that serves them (never chosen by the UI). */
+export const DocumentSourceSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  doc_id: z.string(),
+  type: DocTypeSchema,
+  title: z.string(),
+  /** The file to read: the stored copy when kb keeps one, else the original path. */
+  file: z.string(),
+  /** Serving the original, which changed since it was indexed: spans may not line up. */
+  stale: z.boolean(),
+});
+export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
+
 export const RemoveResultSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   removed: z.array(z.object({ doc_id: z.string(), path: z.string() })),

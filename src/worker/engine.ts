@@ -1,11 +1,12 @@
 // The engine facade: the only entry point into storage, ingest and search. The CLI, the worker's
 // message loop and the tests all go through it. Heavy parsers load on first ingest, not at open.
 import { access, mkdir, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
 import {
+  type DocumentSource,
   type DocumentSummary,
   type DoctorCheck,
   type DoctorReport,
@@ -330,6 +331,23 @@ export class Engine {
       chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown },
       document: this.repo.docById(c.doc_id)!,
     };
+  }
+
+  /** The file that holds a document's bytes: the stored copy if there is one, else the original. */
+  source(docId: string): DocumentSource {
+    const doc = this.repo.docById(docId);
+    if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
+    const orig = this.repo.originalOf(doc.id);
+    const blob = orig?.blob ? this.blobs.pathOf(orig.blob) : null;
+    const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title };
+    if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
+    let st;
+    try {
+      st = statSync(doc.path);
+    } catch {
+      throw new KbError('VANISHED', `${doc.path} is gone and no copy was kept`);
+    }
+    return { ...base, file: doc.path, stale: st.size !== doc.size || Math.floor(st.mtimeMs) !== doc.mtime };
   }
 
   /** Removes one document by id or path, or every document under a folder path. */

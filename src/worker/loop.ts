@@ -27,6 +27,7 @@ function handlers(engine: Engine, version: string): Handlers {
     list: async () => ({ schema_version: SCHEMA_VERSION, documents: engine.list() }),
     remove: (p) => engine.removeAndSync(p.target),
     doctor: () => engine.doctor(),
+    source: async (p) => engine.source(p.doc_id),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
   };
 }

@@ -39,6 +39,16 @@ const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
 };
 
+/** How a document's bytes are labelled: text is always plain text, so nothing in it is interpreted. */
+const DOC_TYPES: Record<string, string> = {
+  markdown: 'text/plain; charset=utf-8',
+  note: 'text/plain; charset=utf-8',
+  code: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
+  image: 'application/octet-stream',
+  audio: 'application/octet-stream',
+};
+
 const CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
 
 function spawnWorker(dataDir: string): WorkerHandle {
@@ -99,10 +109,33 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': CSP }).end(body);
     } catch {
-      // Client-side routes fall back to the app itself.
-      const index = await readFile(join(root, 'index.html')).catch(() => null);
-      if (index && !extname(file)) res.writeHead(200, { 'content-type': TYPES['.html']!, 'content-security-policy': CSP }).end(index);
-      else res.writeHead(404).end();
+      res.writeHead(404).end();
+    }
+  };
+
+  /**
+   * GET /doc/<document id>: an indexed document's bytes, looked up by id in the engine (the path is
+   * never taken from the request). Served inline under a sandboxing CSP, so an HTML or SVG file
+   * cannot run script in this origin.
+   */
+  const serveDoc = async (id: string, res: ServerResponse): Promise<void> => {
+    if (!/^[0-9a-f]{20}$/.test(id)) {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const src = await supervisor.request('source', { doc_id: id }).result;
+      const body = await readFile(src.file);
+      res.writeHead(200, {
+        'content-type': DOC_TYPES[src.type] ?? 'application/octet-stream',
+        'content-security-policy': 'sandbox; default-src none',
+        'cache-control': 'no-store',
+        ...(src.stale ? { 'x-kb-stale': '1' } : {}),
+      });
+      res.end(body);
+    } catch (e) {
+      const code = toErrorPayload(e).code;
+      res.writeHead(code === 'NOT_FOUND' || code === 'VANISHED' || code === 'INVALID_ARGUMENT' ? 404 : 500).end();
     }
   };
 
@@ -118,7 +151,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     res.setHeader('set-cookie', `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'no-referrer');
-    void serveFile(req, res);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), res);
+    else void serveFile(req, res);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });

@@ -67,7 +67,9 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
     return () => set.delete(handler);
   };
   // One function per method, whatever the method: the contract's types say which exist.
-  return new Proxy({ on } as KbBridge, {
-    get: (target, prop) => (prop === 'on' ? target.on : (params: unknown, opts?: object) => call(prop as Method, params, opts)),
+  const docUrl = (docId: string): string => `/doc/${encodeURIComponent(docId)}`;
+  return new Proxy({ on, docUrl } as KbBridge, {
+    get: (target, prop) =>
+      prop === 'on' ? target.on : prop === 'docUrl' ? target.docUrl : (params: unknown, opts?: object) => call(prop as Method, params, opts),
   });
 }
