@@ -49,7 +49,13 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await first.waitFor();
     expect(await first.locator('.label').innerText()).toBe('guide.pdf · p. 4');
     expect(await first.locator('mark').first().innerText()).toMatch(/marten/i);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-search-pdf.png') });
+    // The viewer shows that page, rendered, with the passage marked on it.
+    await first.click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="4"]').waitFor();
+    const marked = await page.locator('.textLayer .hl-span').allInnerTexts();
+    expect(marked.join(' ')).toMatch(/marten/);
+    expect(marked.join(' ')).not.toMatch(/badger|stoat/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-page.png') });
 
     await page.getByLabel('Search').fill('install git');
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^setup.md · L1–5 § Setup/);

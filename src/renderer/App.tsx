@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit, SearchResult } from '../shared/wire';
 import { Highlighted } from './Highlighted';
+import { PdfView } from './PdfView';
 
 /** Wait this long after a keystroke before searching: fast typists send one query, not five. */
 const DEBOUNCE_MS = 30;
@@ -143,6 +144,8 @@ function Passage({ hit, kb }: { hit: SearchHit; kb: KbBridge }) {
       <p className="label">{hit.citation.label}</p>
       {hit.citation.kind === 'lines' ? (
         <LinesView url={kb.docUrl(hit.doc_id)} start={hit.citation.start} end={hit.citation.end} />
+      ) : hit.citation.kind === 'page' && hit.source.type === 'pdf' ? (
+        <PdfView url={kb.docUrl(hit.doc_id)} page={hit.citation.page} passage={hit.text} />
       ) : (
         <pre className="passage">{hit.text}</pre>
       )}

@@ -1,0 +1,97 @@
+// A PDF opened at the cited page (pdf.js, loaded only when a PDF hit is opened), with the chunk's
+// text highlighted on the rendered page: its words are found in the page's text layer.
+import { useEffect, useRef, useState } from 'react';
+import type * as PdfJsModule from 'pdfjs-dist';
+import 'pdfjs-dist/web/pdf_viewer.css';
+
+type PdfJs = typeof PdfJsModule;
+let pdfjsP: Promise<PdfJs> | null = null;
+function pdfjs(): Promise<PdfJs> {
+  pdfjsP ??= import('pdfjs-dist').then((lib) => {
+    lib.GlobalWorkerOptions.workerSrc = new URL('pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).toString();
+    return lib;
+  });
+  return pdfjsP;
+}
+
+const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Which text-layer spans hold the passage: the page's text squashed to letters and digits, the
+ * passage's start and end looked up in it (they survive hyphen joins and reading-order fixes), and
+ * every span between them marked.
+ */
+export function spansToMark(spanTexts: string[], passage: string): number[] {
+  const offsets: number[] = [];
+  let page = '';
+  for (const t of spanTexts) {
+    offsets.push(page.length);
+    page += norm(t);
+  }
+  const p = norm(passage);
+  if (p.length === 0) return [];
+  const probe = Math.min(40, p.length);
+  const start = page.indexOf(p.slice(0, probe));
+  if (start < 0) return [];
+  const endHit = page.indexOf(p.slice(-probe), start);
+  const end = endHit >= 0 ? endHit + probe : start + p.length;
+  const out: number[] = [];
+  offsets.forEach((o, i) => {
+    const len = norm(spanTexts[i]!).length;
+    if (len > 0 && o < end && o + len > start) out.push(i);
+  });
+  return out;
+}
+
+export function PdfView({ url, page, passage }: { url: string; page: number; passage: string }) {
+  const holder = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<'loading' | 'ready' | string>('loading');
+  useEffect(() => {
+    let cancelled = false;
+    const el = holder.current!;
+    el.replaceChildren();
+    setState('loading');
+    (async () => {
+      const lib = await pdfjs();
+      const doc = await lib.getDocument({ url }).promise;
+      if (cancelled) return;
+      const p = await doc.getPage(Math.min(page, doc.numPages));
+      const width = el.clientWidth || 800;
+      const viewport = p.getViewport({ scale: width / p.getViewport({ scale: 1 }).width });
+      const canvas = document.createElement('canvas');
+      const ratio = window.devicePixelRatio || 1;
+      canvas.width = Math.floor(viewport.width * ratio);
+      canvas.height = Math.floor(viewport.height * ratio);
+      canvas.style.width = `${viewport.width}px`;
+      canvas.style.height = `${viewport.height}px`;
+      canvas.className = 'pdf-page';
+      canvas.dataset.page = String(page);
+      const layer = document.createElement('div');
+      layer.className = 'textLayer';
+      layer.style.setProperty('--scale-factor', String(viewport.scale));
+      el.style.width = `${viewport.width}px`;
+      el.style.height = `${viewport.height}px`;
+      el.append(canvas, layer);
+      await p.render({ canvas, viewport, transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined }).promise;
+      const text = new lib.TextLayer({ textContentSource: p.streamTextContent(), container: layer, viewport });
+      await text.render();
+      const spans = [...layer.querySelectorAll('span')].filter((s) => !s.classList.contains('markedContent'));
+      const marked = spansToMark(
+        spans.map((s) => s.textContent ?? ''),
+        passage,
+      );
+      for (const i of marked) spans[i]!.classList.add('hl-span');
+      spans[marked[0] ?? -1]?.scrollIntoView({ block: 'center' });
+      if (!cancelled) setState('ready');
+    })().catch((e: Error) => !cancelled && setState(e.message));
+    return () => {
+      cancelled = true;
+    };
+  }, [url, page, passage]);
+  return (
+    <div className="pdf">
+      {state !== 'ready' && state !== 'loading' && <p className="error">Cannot open it: {state}</p>}
+      <div ref={holder} className="pdf-holder" data-state={state} />
+    </div>
+  );
+}
