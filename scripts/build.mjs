@@ -34,7 +34,9 @@ await build({
 // gets a working CLI, and kb serve says the UI is not built.
 try {
   const { build: viteBuild } = await import('vite');
-  await viteBuild({ configFile: 'vite.renderer.config.ts' });
+  // React picks its production build from NODE_ENV; a build started from a bare shell has none.
+  process.env.NODE_ENV = 'production';
+  await viteBuild({ configFile: 'vite.renderer.config.ts', mode: 'production' });
 } catch (e) {
   if (e?.code === 'ERR_MODULE_NOT_FOUND') console.warn('vite is not installed: the web UI was not built');
   else throw e;
