@@ -109,10 +109,13 @@ describe('kb serve', () => {
       '/doc/0123456789abcdef0123',
       '/../../etc/passwd',
       '/%2e%2e/%2e%2e/etc/passwd',
+      '/%E0%A4%A',
     ]) {
       const status = await raw(p);
       expect([404, 400], p).toContain(status);
     }
+    // Still serving after all of that.
+    expect((await fetch(host.url)).status).toBe(200);
   });
 
   it('answers only its own page: token, Host and Origin are checked', async () => {

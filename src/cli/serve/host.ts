@@ -94,7 +94,13 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   };
 
   const serveFile = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end(); // a malformed %-escape: answer it, never let it reject unheard
+      return;
+    }
     if (!opts.rendererDir) {
       res.writeHead(200, { 'content-type': TYPES['.html']!, 'content-security-policy': CSP }).end(FALLBACK);
       return;
