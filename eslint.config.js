@@ -11,7 +11,7 @@ const boundary = (files, group, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.bench/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.tools/**', '.bench/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

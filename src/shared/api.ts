@@ -2,7 +2,11 @@
 // names, their params and results, the messages that carry them, and the events the worker sends.
 // Every message is validated with these schemas where it crosses a process boundary.
 import { z } from 'zod';
+import type { MethodName } from './methods.js';
 import {
+  AskParamsSchema,
+  AskProgressSchema,
+  AskResultSchema,
   DocumentSummarySchema,
   DoctorReportSchema,
   DocumentSourceSchema,
@@ -43,10 +47,16 @@ export const API = {
   doctor: { params: none, result: DoctorReportSchema, progress: null },
   source: { params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id') }).strict(), result: DocumentSourceSchema, progress: null },
   reindex: { params: z.object({ model: z.string().optional() }).strict(), result: ReindexResultSchema, progress: ReindexProgressSchema },
+  /** Answers from the documents, streaming its sources and then the answer's tokens as progress. */
+  ask: { params: AskParamsSchema, result: AskResultSchema, progress: AskProgressSchema },
 } as const;
 
 export type Method = keyof typeof API;
 export const METHODS = Object.keys(API) as Method[];
+// The dependency-free list in methods.ts must name exactly the contract's methods.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _methodsMatch: Same<Method, MethodName> = true;
+void _methodsMatch;
 export type Params<M extends Method> = z.input<(typeof API)[M]['params']>;
 export type Result<M extends Method> = z.output<(typeof API)[M]['result']>;
 
@@ -79,4 +89,28 @@ export type KbBridge = { [M in Method]: (params: Params<M>, opts?: CallOptions) 
   on(event: string, handler: (data: unknown) => void): () => void;
   /** Where the UI loads a document's bytes: `/doc/<id>` from kb serve, `kb-doc://doc/<id>` in the app. */
   docUrl(docId: string): string;
+  /** The desktop app's extras (absent in a browser): file paths of dropped files, window actions. */
+  app?: KbAppBridge;
 };
+
+/** Options of a call through the preload bridge: functions cross the context bridge, AbortSignals do not. */
+export interface PreloadCallOptions {
+  onProgress?: (data: unknown) => void;
+  /** Called at once with a function that cancels the call. */
+  onCancelable?: (cancel: () => void) => void;
+}
+
+/** What the preload script exposes as `window.kb` (the renderer adapts it to KbBridge). */
+export type KbPreload = { [M in Method]: (params: Params<M>, opts?: PreloadCallOptions) => Promise<Result<M>> } & {
+  on(event: string, handler: (data: unknown) => void): () => void;
+  app: KbAppBridge;
+};
+
+export interface KbAppBridge {
+  /** The path on disk of a dropped File (Electron's webUtils), or '' when it has none. */
+  pathForFile(file: File): string;
+  /** From the ask panel: show this hit in the main window's viewer. */
+  showHit(hit: unknown): void;
+  /** Hide the ask panel. */
+  closePanel(): void;
+}

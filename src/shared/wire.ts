@@ -258,3 +258,41 @@ export interface ErrorPayload {
   schema_version: typeof SCHEMA_VERSION;
   error: { code: string; message: string };
 }
+
+export const AskParamsSchema = z
+  .object({
+    question: z.string().trim().min(1, 'ask a question'),
+    /** How many passages to retrieve as sources. */
+    top: z.number().int().positive().max(50).default(8),
+  })
+  .strict();
+export type AskParams = z.input<typeof AskParamsSchema>;
+
+/** A numbered source of an answer: `[n]` in the answer text refers to it. */
+export const AskSourceSchema = z.object({ n: z.number().int().positive(), hit: SearchHitSchema });
+export type AskSource = z.infer<typeof AskSourceSchema>;
+
+export const AskResultSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  question: z.string(),
+  /** The answer, with inline `[n]` citations; empty when refused. */
+  answer: z.string(),
+  /** The citations the answer uses: `n` → where it points. */
+  citations: z.array(z.object({ n: z.number().int().positive(), citation: CitationSchema })),
+  /** Every passage that was considered, numbered; shown as evidence even without an answer. */
+  sources: z.array(AskSourceSchema),
+  refused: z.boolean(),
+  reason: z.string().nullable(),
+  model: z.string().nullable(),
+  /** Whether a language model could be reached, and if not, why (with what to do). */
+  llm: ComponentStatusSchema,
+  took_ms: z.number().nonnegative(),
+});
+export type AskResult = z.infer<typeof AskResultSchema>;
+
+/** While an answer is made: first the numbered sources, then the answer's text as it streams. */
+export const AskProgressSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sources'), sources: z.array(AskSourceSchema) }),
+  z.object({ kind: z.literal('token'), text: z.string() }),
+]);
+export type AskProgress = z.infer<typeof AskProgressSchema>;

@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { API, ClientMessageSchema, type Method, type ServerMessage } from '../../shared/api.js';
+import type { ServerMessage } from '../../shared/api.js';
+import { openBridgeSession } from '../../shared/bridge.js';
+import { serveDocument } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
+import { receiveUpload } from './uploads.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { workerProcessEntry } from '../../worker/index.js';
 
@@ -37,16 +40,6 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.woff2': 'font/woff2',
   '.mjs': 'text/javascript; charset=utf-8',
-};
-
-/** How a document's bytes are labelled: text is always plain text, so nothing in it is interpreted. */
-const DOC_TYPES: Record<string, string> = {
-  markdown: 'text/plain; charset=utf-8',
-  note: 'text/plain; charset=utf-8',
-  code: 'text/plain; charset=utf-8',
-  pdf: 'application/pdf',
-  image: 'application/octet-stream',
-  audio: 'application/octet-stream',
 };
 
 const CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
@@ -84,6 +77,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     for (const s of sockets) s.send(text);
   };
   await supervisor.start();
+  const { data_dir: dataDir } = await supervisor.request('status', {}).result;
 
   let port = 0;
   const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -119,29 +113,28 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
   };
 
+  /** GET /doc/<document id>: an indexed document's bytes, by id only (see shared/doc-serving.ts). */
+  const serveDoc = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const reply = await serveDocument(id, (doc_id) => supervisor.request('source', { doc_id }).result, (file) => readFile(file), req.headers.range);
+    res.writeHead(reply.status, reply.headers).end(reply.body ?? undefined);
+  };
+
   /**
-   * GET /doc/<document id>: an indexed document's bytes, looked up by id in the engine (the path is
-   * never taken from the request). Served inline under a sandboxing CSP, so an HTML or SVG file
-   * cannot run script in this origin.
+   * POST /upload?name=<relative path>: a file dropped in the browser (see uploads.ts). Only from this
+   * origin: the Origin header must name it, so no other page can post files even with the cookie.
    */
-  const serveDoc = async (id: string, res: ServerResponse): Promise<void> => {
-    if (!/^[0-9a-f]{20}$/.test(id)) {
-      res.writeHead(404).end();
+  const upload = async (req: IncomingMessage, name: string, res: ServerResponse): Promise<void> => {
+    const origin = req.headers.origin ?? '';
+    if (req.method !== 'POST' || !allowedHosts().some((h) => origin === `http://${h}`)) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('uploads are accepted only from kb\'s own page\n');
       return;
     }
     try {
-      const src = await supervisor.request('source', { doc_id: id }).result;
-      const body = await readFile(src.file);
-      res.writeHead(200, {
-        'content-type': DOC_TYPES[src.type] ?? 'application/octet-stream',
-        'content-security-policy': 'sandbox; default-src none',
-        'cache-control': 'no-store',
-        ...(src.stale ? { 'x-kb-stale': '1' } : {}),
-      });
-      res.end(body);
+      const file = await receiveUpload(req, join(dataDir, 'uploads'), name);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: file }));
     } catch (e) {
-      const code = toErrorPayload(e).code;
-      res.writeHead(code === 'NOT_FOUND' || code === 'VANISHED' || code === 'INVALID_ARGUMENT' ? 404 : 500).end();
+      const p = toErrorPayload(e);
+      res.writeHead(p.code === 'INVALID_ARGUMENT' ? 400 : 500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: p }));
     }
   };
 
@@ -157,8 +150,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     res.setHeader('set-cookie', `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'no-referrer');
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), res);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    if (path === '/upload') void upload(req, url.searchParams.get('name') ?? '', res);
+    else if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), req, res);
     else void serveFile(req, res);
   });
 
@@ -173,47 +168,25 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     wss.handleUpgrade(req, socket, head, (ws) => bridge(ws));
   });
 
-  /** One browser connection: its requests go to the supervisor; its own ids come back with the answers. */
+  /** One browser connection: a bridge session that checks each message against the contract. */
   const bridge = (ws: WebSocket): void => {
     sockets.add(ws);
-    const mine = new Map<number, number>(); // the page's id → the supervisor's
-    const send = (m: ServerMessage): void => {
+    const session = openBridgeSession(supervisor, (m) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-    };
+    });
     ws.on('message', (data) => {
       let raw: unknown;
       try {
         raw = JSON.parse(String(data));
       } catch {
-        send({ type: 'response', id: -1, error: { code: 'INVALID_ARGUMENT', message: 'not JSON' } });
+        ws.send(JSON.stringify({ type: 'response', id: -1, error: { code: 'INVALID_ARGUMENT', message: 'not JSON' } } satisfies ServerMessage));
         return;
       }
-      const parsed = ClientMessageSchema.safeParse(raw);
-      if (!parsed.success) {
-        send({ type: 'response', id: -1, error: { code: 'INVALID_ARGUMENT', message: 'not a request' } });
-        return;
-      }
-      const m = parsed.data;
-      if (m.type === 'cancel') {
-        const inner = mine.get(m.id);
-        if (inner !== undefined) supervisor.cancel(inner);
-        return;
-      }
-      if (!Object.hasOwn(API, m.method)) {
-        send({ type: 'response', id: m.id, error: { code: 'NOT_FOUND', message: `no method ${m.method}` } });
-        return;
-      }
-      // Params are validated by the worker against the same contract; the host only relays them.
-      const call = supervisor.request(m.method as Method, m.params as never, (progress) => send({ type: 'event', id: m.id, event: 'progress', data: progress }));
-      mine.set(m.id, call.id);
-      call.result.then(
-        (result) => send({ type: 'response', id: m.id, result }),
-        (e: unknown) => send({ type: 'response', id: m.id, error: toErrorPayload(e) }),
-      ).finally(() => mine.delete(m.id));
+      session.receive(raw);
     });
     ws.on('close', () => {
       sockets.delete(ws);
-      for (const inner of mine.values()) supervisor.cancel(inner);
+      session.close();
     });
   };
 

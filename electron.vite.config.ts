@@ -1,0 +1,38 @@
+// The desktop app's build (electron-vite): main, the worker it supervises (with its threads), the
+// sandboxed preload, and the same React renderer kb serve uses. → out/{main,preload,renderer}.
+// Run: npm run build:app. Native dependencies stay external; they load only in the worker.
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      sourcemap: true,
+      rollupOptions: {
+        input: {
+          index: 'src/main/index.ts',
+          // The engine runs in a utilityProcess; its worker threads sit beside it (see worker/threads.ts).
+          worker: 'src/worker/main.ts',
+          'parse-thread': 'src/worker/ingest/parse-thread.ts',
+          'embed-thread': 'src/worker/embed/embed-thread.ts',
+        },
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload cannot load modules: one self-contained CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: { input: { index: 'src/preload/index.ts' }, output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true } },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    base: './',
+    plugins: [react()],
+    build: { outDir: 'out/renderer', sourcemap: true, chunkSizeWarningLimit: 2048, rollupOptions: { input: { index: 'src/renderer/index.html' } } },
+  },
+});

@@ -1,0 +1,54 @@
+// Files dropped onto the UI in a browser: a browser never tells a page where a file lives on disk, so
+// kb serve receives the bytes and keeps them under the data dir's uploads/ (by their relative path
+// inside the drop), and the page then asks the engine to index those copies. The desktop app needs
+// none of this: it knows dropped files' paths.
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
+import { KbError } from '../../shared/errors.js';
+
+/** Largest single upload accepted (the engine's own per-file limits apply after). */
+export const MAX_UPLOAD_BYTES = 1024 ** 3;
+
+/**
+ * A dropped file's relative path made safe to join under uploads/: `/` or `\` separated, no empty,
+ * `.` or `..` parts, no drive letters or control characters. Throws INVALID_ARGUMENT otherwise.
+ */
+export function safeRelativePath(name: string): string {
+  const parts = name.split(/[\\/]+/).filter((p) => p !== '');
+  const bad = parts.length === 0 || parts.some((p) => p === '.' || p === '..' || /[\x00-\x1f:*?"<>|]/.test(p)) || parts.join('/').length > 1024;
+  if (bad) throw new KbError('INVALID_ARGUMENT', `not a usable file name: ${JSON.stringify(name)}`);
+  return parts.join('/');
+}
+
+/** Streams the request body to uploads/<name> (via a temporary file, so a broken upload leaves nothing half-written). */
+export async function receiveUpload(req: IncomingMessage, uploadsDir: string, name: string): Promise<string> {
+  const rel = safeRelativePath(name);
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
+  const file = join(uploadsDir, rel);
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.part`;
+  let seen = 0;
+  try {
+    await pipeline(
+      req,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          seen += chunk.length;
+          if (seen > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
+          yield chunk;
+        }
+      },
+      createWriteStream(tmp),
+    );
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  return file;
+}

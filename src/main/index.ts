@@ -1,0 +1,181 @@
+// Electron's main process: windows, tray, menu and the worker. It holds no engine and loads no native
+// module (lint-enforced): every call from a window is checked (ipc.ts) and relayed to the worker, a
+// supervised utilityProcess (worker-process.ts). Logic lives in the small modules beside this one,
+// which tests run under Node; this file only wires them to Electron's API.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, screen, session, shell, Tray, utilityProcess } from 'electron';
+import { SearchHitSchema } from '../shared/wire.js';
+import { Supervisor } from '../shared/supervisor.js';
+import { DOC_SCHEME, docProtocolHandler } from './doc-protocol.js';
+import { CHANNEL_TO_MAIN, IpcRouter, isAppPage } from './ipc.js';
+import { pathsFromArgv } from './launch-args.js';
+import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
+import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
+import { utilityWorker } from './worker-process.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RENDERER = join(here, '../renderer/index.html');
+const APP_URL = pathToFileURL(RENDERER).href;
+const PRELOAD = join(here, '../preload/index.cjs');
+const WORKER = join(here, 'worker.js');
+const dataDir = process.env.KB_DATA_DIR ?? null;
+
+// kb-doc: must be registered before the app is ready: standard (so kb-doc://doc/<id> has a host),
+// secure, fetchable and streamable (audio seeks with Range requests).
+protocol.registerSchemesAsPrivileged([{ scheme: DOC_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: true } }]);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+let main: BrowserWindow | null = null;
+let panel: BrowserWindow | null = null;
+let tray: Tray | null = null;
+const pendingPaths: string[] = [];
+/** Set once the main window's UI listens for app events; paths that arrive before wait in pendingPaths. */
+let uiReady = false;
+
+const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProcess.fork(m, a, o), WORKER, dataDir), {
+  onEvent: (event, data) => router.broadcast(event, data),
+});
+const router = new IpcRouter(supervisor, APP_URL);
+
+function secureWindow(win: BrowserWindow): BrowserWindow {
+  harden(win.webContents, (url) => isAppPage(url, APP_URL), (url) => void shell.openExternal(url));
+  router.allow(win.webContents);
+  return win;
+}
+
+function createMain(): BrowserWindow {
+  const win = secureWindow(
+    new BrowserWindow({ width: 1200, height: 800, minWidth: 640, minHeight: 420, title: 'kb', show: false, webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD } }),
+  );
+  win.once('ready-to-show', () => win.show());
+  win.on('closed', () => {
+    main = null;
+    uiReady = false;
+  });
+  void win.loadURL(APP_URL);
+  return win;
+}
+
+/** The ask panel: small, frameless, always on top, shown under the tray icon; hidden when it loses focus. */
+function createPanel(): BrowserWindow {
+  const win = secureWindow(
+    new BrowserWindow({ width: 460, height: 560, frame: false, resizable: false, alwaysOnTop: true, skipTaskbar: true, show: false, webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD } }),
+  );
+  win.on('blur', () => win.hide());
+  win.on('closed', () => (panel = null));
+  void win.loadURL(`${APP_URL}#ask`);
+  return win;
+}
+
+function toggleAsk(): void {
+  panel ??= createPanel();
+  if (panel.isVisible()) return panel.hide();
+  const at = tray?.getBounds() ?? screen.getCursorScreenPoint();
+  const area = screen.getDisplayNearestPoint({ x: at.x, y: at.y }).workArea;
+  const [w] = panel.getSize();
+  panel.setPosition(Math.round(Math.min(Math.max(at.x - (w ?? 460) / 2, area.x), area.x + area.width - (w ?? 460))), area.y + 4);
+  panel.show();
+  panel.focus();
+}
+
+function showMain(): BrowserWindow {
+  main ??= createMain();
+  if (main.isMinimized()) main.restore();
+  main.show();
+  main.focus();
+  return main;
+}
+
+/** Files to index from outside the window (menu, open-file, a second launch): the main window runs the ingest and shows its progress. */
+function ingestPaths(paths: string[]): void {
+  if (!paths.length) return;
+  const win = showMain();
+  if (!uiReady) {
+    pendingPaths.push(...paths);
+    return;
+  }
+  win.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
+}
+
+async function pick(kind: 'openFile' | 'openDirectory'): Promise<void> {
+  const r = await dialog.showOpenDialog({ properties: [kind, 'multiSelections'] });
+  if (!r.canceled) ingestPaths(r.filePaths);
+}
+
+app.on('open-file', (e, path) => {
+  e.preventDefault();
+  if (app.isReady()) ingestPaths([path]);
+  else pendingPaths.push(path);
+});
+app.on('second-instance', (_e, argv, cwd) => {
+  const paths = pathsFromArgv(argv, cwd, existsSync);
+  if (paths.length) ingestPaths(paths);
+  else showMain();
+});
+app.on('web-contents-created', (_e, contents) => {
+  // Covers any WebContents, including ones not made above: nothing navigates or opens windows.
+  harden(contents, (url) => isAppPage(url, APP_URL), (url) => void shell.openExternal(url));
+});
+app.on('window-all-closed', () => {
+  // The tray keeps the app (and the ask panel) alive until Quit.
+});
+app.on('will-quit', () => {
+  globalShortcut.unregisterAll();
+  supervisor.stop();
+});
+
+ipcMain.on(CHANNEL_TO_MAIN, (e, raw: unknown) => {
+  router.receive({ sender: e.sender, frameUrl: e.senderFrame?.url ?? null, isMainFrame: e.senderFrame?.parent === null }, raw);
+});
+ipcMain.on('kb:app', (e, raw: unknown) => {
+  if (!isAppPage(e.senderFrame?.url ?? null, APP_URL) || (e.sender !== main?.webContents && e.sender !== panel?.webContents)) return;
+  const m = raw as { action?: unknown; hit?: unknown };
+  if (m.action === 'close-panel') panel?.hide();
+  if (m.action === 'ui-ready' && e.sender === main?.webContents) {
+    uiReady = true;
+    ingestPaths(pendingPaths.splice(0));
+  }
+  if (m.action === 'show-hit') {
+    const hit = SearchHitSchema.safeParse(m.hit);
+    if (!hit.success) return;
+    showMain().webContents.send('kb:message', { type: 'event', event: 'app:show-hit', data: hit.data });
+  }
+});
+
+await app.whenReady();
+denyPermissions(session.defaultSession);
+protocol.handle(
+  DOC_SCHEME,
+  docProtocolHandler(
+    (doc_id) => supervisor.request('source', { doc_id }).result,
+    (file) => readFile(file),
+  ),
+);
+Menu.setApplicationMenu(
+  Menu.buildFromTemplate(
+    appMenuTemplate(
+      {
+        addFiles: () => void pick('openFile'),
+        addFolder: () => void pick('openDirectory'),
+        preferences: () => showMain().webContents.send('kb:message', { type: 'event', event: 'app:preferences', data: {} }),
+        toggleAsk,
+        help: () => void shell.openExternal('https://www.npmjs.com/package/kb'),
+      },
+      process.platform,
+    ),
+  ),
+);
+const icon = nativeImage.createFromPath(join(here, '../renderer/tray.png'));
+icon.setTemplateImage(true); // macOS tints it for a light or dark menu bar
+tray = new Tray(icon);
+tray.setToolTip('kb — ask your documents');
+tray.on('click', toggleAsk);
+globalShortcut.register(ASK_SHORTCUT, toggleAsk);
+
+main = createMain();
+pendingPaths.push(...pathsFromArgv(process.argv, process.cwd(), existsSync));
+supervisor.start().catch((e: Error) => dialog.showErrorBox('kb could not open its index', e.message));

@@ -1,0 +1,112 @@
+// Serving an indexed document's bytes to the UI, shared by the web host (GET /doc/<id>) and the
+// desktop app's kb-doc: protocol. The request names a document id and nothing else: the file is the
+// one the engine has on record for that id, so no path from the UI is ever opened. Text is served as
+// plain text under a sandboxing CSP, so an HTML or SVG file cannot run script in the app's origin.
+import type { DocumentSource } from './wire.js';
+import { toErrorPayload } from './errors.js';
+
+export interface DocReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+const DOC_ID = /^[0-9a-f]{20}$/;
+
+/** How a document's bytes are labelled: text is always plain text, so nothing in it is interpreted. */
+const DOC_TYPES: Record<DocumentSource['type'], string> = {
+  markdown: 'text/plain; charset=utf-8',
+  note: 'text/plain; charset=utf-8',
+  code: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
+  image: 'application/octet-stream',
+  audio: 'application/octet-stream',
+};
+
+/** Image and audio bytes get their real type, sniffed from the file name the engine recorded. */
+const MEDIA: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  opus: 'audio/ogg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+};
+
+export function contentType(src: Pick<DocumentSource, 'type' | 'file'>): string {
+  if (src.type === 'image' || src.type === 'audio') {
+    const ext = /\.([a-z0-9]+)$/i.exec(src.file)?.[1]?.toLowerCase() ?? '';
+    return MEDIA[ext] ?? DOC_TYPES[src.type];
+  }
+  return DOC_TYPES[src.type];
+}
+
+/**
+ * The reply for a request of document `id` (the raw path segment after /doc/). `lookup` asks the
+ * engine where that document's bytes are; `read` reads that file.
+ */
+export async function serveDocument(
+  rawId: string,
+  lookup: (id: string) => Promise<DocumentSource>,
+  read: (file: string) => Promise<Uint8Array>,
+  range?: string | null,
+): Promise<DocReply> {
+  const notFound: DocReply = { status: 404, headers: { 'content-type': 'text/plain' }, body: null };
+  if (!DOC_ID.test(rawId)) return notFound;
+  try {
+    const src = await lookup(rawId);
+    const whole = await read(src.file);
+    // Media elements seek with Range requests; without them an audio player cannot jump to #t=.
+    const part = range ? byteRange(range, whole.length) : null;
+    if (part === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${whole.length}` }, body: null };
+    const body = part ? whole.subarray(part[0], part[1] + 1) : whole;
+    return {
+      status: part ? 206 : 200,
+      headers: {
+        'content-type': contentType(src),
+        'accept-ranges': 'bytes',
+        ...(part ? { 'content-range': `bytes ${part[0]}-${part[1]}/${whole.length}` } : {}),
+        'content-security-policy': 'sandbox; default-src none',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        ...(src.stale ? { 'x-kb-stale': '1' } : {}),
+      },
+      body,
+    };
+  } catch (e) {
+    const code = toErrorPayload(e).code;
+    if (code === 'NOT_FOUND' || code === 'VANISHED' || code === 'INVALID_ARGUMENT') return notFound;
+    // A file the engine points at but that cannot be read (deleted behind its back) is also gone.
+    if ((e as { code?: string }).code === 'ENOENT') return notFound;
+    return { status: 500, headers: { 'content-type': 'text/plain' }, body: null };
+  }
+}
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` → inclusive [start, end]; null when the header is not one range. */
+export function byteRange(header: string, size: number): [number, number] | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return [start, end];
+}

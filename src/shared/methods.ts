@@ -1,0 +1,4 @@
+// The names of the RPC methods, with no runtime dependencies: the sandboxed preload script needs the
+// list (one window.kb function per method) but must stay tiny. api.ts checks it matches the contract.
+export const METHOD_NAMES = ['status', 'search', 'ingest', 'list', 'remove', 'doctor', 'source', 'reindex', 'ask'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];

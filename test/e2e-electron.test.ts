@@ -1,0 +1,58 @@
+// The desktop app for real, through Playwright's _electron: the same flow as the web UI test (add a
+// PDF and a Markdown file, search as you type, open the cited page and lines) and the ask panel.
+// These run only where the Electron binary is installed; elsewhere they are reported as skipped, with
+// the reason printed. (The app's build and main's logic are tested everywhere: see main.test.ts.)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { _electron as electron } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { makePdf } from '../scripts/make-test-pdf.js';
+import { repoRoot, tempDir, writeTree } from './helpers.js';
+
+/** The Electron binary, found the way the electron package finds it, without its download-on-require. */
+function electronBinary(): string | null {
+  const pkg = join(repoRoot, 'node_modules/electron');
+  const pathFile = join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const bin = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(bin) ? bin : null;
+}
+
+const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary();
+if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
+
+describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
+  it('adds a PDF and a Markdown file, finds a page as you type, opens the cited page and lines; the ask panel opens from the menu', async () => {
+    execFileSync(process.execPath, [join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    const dir = await tempDir();
+    await writeTree(dir, { 'setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n' });
+    writeFileSync(join(dir, 'guide.pdf'), await makePdf({ pages: ['heron', 'otter', 'badger', 'marten'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })) }));
+    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    try {
+      const win = await app.firstWindow();
+      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await app.evaluate(({ BrowserWindow }, paths) => {
+        BrowserWindow.getAllWindows()[0]!.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
+      }, [join(dir, 'guide.pdf'), join(dir, 'setup.md')]);
+      await win.locator('.ingest-summary').getByText(/2 added/).waitFor();
+      await win.getByLabel('Search').pressSequentially('marten hab', { delay: 30 });
+      await expect.poll(() => win.locator('.hit .label').first().innerText()).toBe('guide.pdf · p. 4');
+      await win.locator('.hit').first().click();
+      await win.locator('.pdf-holder[data-state="ready"] canvas[data-page="4"]').waitFor();
+      expect((await win.locator('.textLayer .hl-span').allInnerTexts()).join(' ')).toMatch(/marten/);
+      await win.getByLabel('Search').fill('install git');
+      await expect.poll(() => win.locator('.line.hl').count()).toBe(5);
+      await win.screenshot({ path: join(repoRoot, 'test-results/electron-main.png') });
+
+      await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.getMenuItemById('ask')?.click());
+      const panel = await app.waitForEvent('window', (p) => p.url().endsWith('#ask'));
+      await panel.getByLabel('Question').fill('how do I install git?');
+      await panel.keyboard.press('Enter');
+      await panel.locator('.ask-sources li').first().waitFor();
+      await panel.screenshot({ path: join(repoRoot, 'test-results/electron-ask.png') });
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});
