@@ -1,11 +1,11 @@
 // The web UI for real: Debian's Chromium (Playwright) against `kb serve` and a real engine.
 // Skipped, saying so, where there is no Chromium (set CHROMIUM_PATH to point at one).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../scripts/make-test-pdf.js';
-import { kb, kbServe, repoRoot, tempDir, writeTree } from './helpers.js';
+import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -69,4 +69,107 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it.skipIf(!corporaDir())('drop a real PDF and a Markdown file, see progress finish, find page N as you type, open it highlighted', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(host.url);
+    await page.getByText('Nothing indexed yet').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'web-empty.png') });
+
+    // 1. Drop a real 8-page PDF and a Markdown file onto the window.
+    const pdf = readFileSync(join(corporaDir()!, 'pdf/pdfplumber/issue-982-example.pdf'));
+    const md = '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n\n## Windows\n\nUse the installer from the website.\n';
+    await drop(page, [
+      { name: 'issue-982-example.pdf', type: 'application/pdf', bytes: pdf },
+      { name: 'setup.md', type: 'text/markdown', bytes: Buffer.from(md) },
+    ], join(ARTIFACTS, 'web-drop-target.png'));
+    // 2. Progress shows, then finishes with a summary.
+    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.ingest-summary').innerText()).toMatch(/2 added/);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/2 documents/);
+
+    // 3. A phrase that occurs only on page 3: its hit is listed before the typing is done.
+    await page.getByLabel('Search').pressSequentially('starry nig', { delay: 40 });
+    await expect.poll(() => page.locator('.hit .label').first().innerText(), { timeout: 3000 }).toMatch(/^issue-982-example\.pdf · p\. 3\b/);
+    await page.getByLabel('Search').pressSequentially('ht photograph', { delay: 40 });
+    // 4. Click: the viewer renders page 3 and highlights the passage on it.
+    await page.locator('.hit').first().click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="3"]').waitFor();
+    const marked = (await page.locator('.textLayer .hl-span').allInnerTexts()).join(' ');
+    expect(marked).toMatch(/Starry/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-cited-page.png') });
+
+    // 5. A Markdown hit opens at its lines, highlighted.
+    await page.getByLabel('Search').fill('installer website');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^setup\.md · L\d+–\d+ § Setup/);
+    const [, from, to] = /L(\d+)–(\d+)/.exec(await page.locator('.hit .label').first().innerText())!.map(Number);
+    await expect.poll(() => page.locator('.line.hl').count()).toBe(to! - from! + 1);
+    expect(await page.locator('.line.hl').first().getAttribute('data-line')).toBe(String(from));
+    expect(await page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/Use the installer from the website\./));
+    await page.screenshot({ path: join(ARTIFACTS, 'web-main.png') });
+
+    // The ranking explained on demand.
+    await page.getByLabel('Explain ranking').check();
+    await expect.poll(() => page.locator('.hit .explain').first().innerText()).toMatch(/words[\s\S]*#1/);
+
+    // The ask panel: the question's numbered sources, a plain status line with no language model,
+    // and a source that opens in the viewer.
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('How do I install git on Linux?');
+    await page.getByLabel('Question').press('Enter');
+    await page.locator('.ask-sources li').first().waitFor();
+    expect(await page.locator('.ask-status').innerText()).toMatch(/No language model reachable/);
+    expect(await page.locator('.ask-sources li').first().innerText()).toMatch(/\[1\] setup\.md · L\d+–\d+ § Setup/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-ask.png') });
+    await page.locator('.ask-sources li button').first().click();
+    await expect.poll(() => page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/apt-get install git/));
+
+    // The library lists both, and removes one (its hits go with it).
+    await page.getByRole('button', { name: 'Library' }).click();
+    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(2);
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('.library tr', { hasText: 'setup.md' }).getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('a broken file in a drop is reported with its reason; the rest is indexed and nothing indexed before is lost', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'keep.md': '# Keep\n\nthe heron stays indexed\n' });
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'keep.md')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/1 document · engine ready/);
+    await drop(page, [
+      { name: 'broken.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.7\nthis is not really a pdf\n') },
+      { name: 'new.md', type: 'text/markdown', bytes: Buffer.from('# New\n\nthe otter arrives\n') },
+    ]);
+    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/1 added · 1 failed/);
+    expect(await page.locator('.ingest-errors').innerText()).toMatch(/broken\.pdf[\s\S]*(PARSE|CORRUPT|INVALID)/);
+    await page.getByLabel('Search').fill('heron');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^keep\.md/);
+    await page.close();
+  }, 60_000);
 });
+
+/** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
+async function drop(page: Page, files: { name: string; type: string; bytes: Buffer }[], screenshot?: string): Promise<void> {
+  const dt = await page.evaluateHandle((fs) => {
+    const dt = new DataTransfer();
+    for (const f of fs) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    return dt;
+  }, files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })));
+  await page.dispatchEvent('main', 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent('main', 'dragover', { dataTransfer: dt });
+  await page.locator('.drop-target').waitFor();
+  if (screenshot) await page.screenshot({ path: screenshot });
+  await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+}

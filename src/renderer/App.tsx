@@ -1,27 +1,59 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
-import type { SearchHit, SearchResult } from '../shared/wire';
+import type { DocType, DoctorReport, SearchHit, SearchResult } from '../shared/wire';
+import { AskPanel } from './AskPanel';
 import { Highlighted } from './Highlighted';
-import { PdfView } from './PdfView';
+import { DropTarget, IngestPanel, useIngest } from './Ingest';
+import { Library } from './Library';
+import { Viewer } from './Viewer';
 
 /** Wait this long after a keystroke before searching: fast typists send one query, not five. */
 const DEBOUNCE_MS = 30;
+const TYPES: DocType[] = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'];
+
+type View = 'search' | 'library' | 'settings';
 
 export function App({ kb }: { kb: KbBridge }) {
   const [query, setQuery] = useState('');
+  const [type, setType] = useState<DocType | ''>('');
+  const [tags, setTags] = useState('');
+  const [explain, setExplain] = useState(false);
   const [result, setResult] = useState<SearchResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState(0);
+  const [pinned, setPinned] = useState<SearchHit | null>(null);
   const [docs, setDocs] = useState<number | null>(null);
   const [engine, setEngine] = useState('connecting…');
+  const [view, setView] = useState<View>('search');
+  const [asking, setAsking] = useState(false);
+  const [version, setVersion] = useState(0);
   const latest = useRef(0);
   const input = useRef<HTMLInputElement>(null);
+  const viewer = useRef<HTMLElement>(null);
+
+  const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const ingest = useIngest(kb, refresh);
 
   useEffect(() => {
-    kb.status({}).then(() => setEngine('ready'), (e: Error) => setEngine(e.message));
+    kb.status({}).then(
+      () => setEngine('ready'),
+      (e: Error) => setEngine(e.message),
+    );
+    const offs = [
+      kb.on('engine', (d) => setEngine((d as { state: string }).state)),
+      kb.on('app:show-hit', (hit) => {
+        setView('search');
+        setPinned(hit as SearchHit);
+      }),
+      kb.on('app:preferences', () => setView('settings')),
+      kb.on('app:ingest', (d) => ingest.addPaths((d as { paths: string[] }).paths)),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [kb, ingest.addPaths]);
+
+  useEffect(() => {
     kb.list({}).then((l) => setDocs(l.documents.length), () => undefined);
-    return kb.on('engine', (d) => setEngine((d as { state: string }).state));
-  }, [kb]);
+  }, [kb, version]);
 
   // Search as you type; a response to an older query never replaces a newer one.
   useEffect(() => {
@@ -31,35 +63,43 @@ export function App({ kb }: { kb: KbBridge }) {
       setResult(null);
       return;
     }
+    const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
     const t = setTimeout(() => {
-      kb.search({ query: q, prefix: !query.endsWith(' '), top: 20 }).then(
+      kb.search({ query: q, prefix: !query.endsWith(' '), top: 20, explain, tags: tagList, ...(type ? { type } : {}) }).then(
         (r) => {
           if (mine !== latest.current) return;
           setResult(r);
           setError(null);
           setSelected(0);
+          setPinned(null);
         },
         (e: Error) => mine === latest.current && setError(e.message),
       );
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [query, kb]);
+  }, [query, type, tags, explain, kb, version]);
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
+        setView('search');
         input.current?.focus();
         input.current?.select();
-      } else if (e.key === 'ArrowDown' && result) {
+      } else if (e.key === 'ArrowDown' && result && view === 'search') {
         e.preventDefault();
+        setPinned(null);
         setSelected((s) => Math.min(s + 1, result.results.length - 1));
-      } else if (e.key === 'ArrowUp' && result) {
+      } else if (e.key === 'ArrowUp' && result && view === 'search') {
         e.preventDefault();
+        setPinned(null);
         setSelected((s) => Math.max(s - 1, 0));
+      } else if (e.key === 'Enter' && document.activeElement === input.current && result?.results.length) {
+        e.preventDefault();
+        viewer.current?.focus(); // open: the viewer takes the keyboard (scrolling), Ctrl-K comes back
       }
     },
-    [result],
+    [result, view],
   );
   useEffect(() => {
     window.addEventListener('keydown', onKey);
@@ -67,9 +107,11 @@ export function App({ kb }: { kb: KbBridge }) {
   }, [onKey]);
 
   const hits = result?.results ?? [];
-  const hit = hits[selected];
+  const hit = pinned ?? hits[selected];
+  const empty = docs === 0 && !ingest.state.running;
   return (
     <div className="app">
+      <DropTarget onDrop={ingest.addDrop} />
       <header>
         <span className="logo">kb</span>
         <input
@@ -79,38 +121,90 @@ export function App({ kb }: { kb: KbBridge }) {
           placeholder="Search your documents  (Ctrl-K)"
           aria-label="Search"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setView('search');
+          }}
         />
+        <nav>
+          <button className={view === 'search' ? 'on' : ''} onClick={() => setView('search')}>
+            Search
+          </button>
+          <button className={view === 'library' ? 'on' : ''} onClick={() => setView('library')}>
+            Library
+          </button>
+          <button className={asking ? 'on' : ''} onClick={() => setAsking((a) => !a)} aria-pressed={asking}>
+            Ask
+          </button>
+        </nav>
       </header>
-      <main>
-        <section className="results" aria-label="Results" data-query={result?.query ?? ''}>
-          {error && <p className="error">{error}</p>}
-          {!query && docs === 0 && (
-            <div className="empty">
-              <h2>Nothing indexed yet</h2>
-              <p>
-                Add a folder with <code>kb ingest ~/notes</code>, then search here. Every hit cites the exact lines, page or
-                region it came from.
-              </p>
-            </div>
-          )}
-          {result && hits.length === 0 && <p className="none">No matches for “{result.query}”.</p>}
-          <ol>
-            {hits.map((h, i) => (
-              <HitRow key={h.chunk_id} hit={h} active={i === selected} onClick={() => setSelected(i)} />
+      <div className="filters" role="toolbar" aria-label="Filters">
+        <label>
+          Type{' '}
+          <select aria-label="Type" value={type} onChange={(e) => setType(e.target.value as DocType | '')}>
+            <option value="">any</option>
+            {TYPES.map((t) => (
+              <option key={t}>{t}</option>
             ))}
-          </ol>
-          {result && (
-            <p className="meta">
-              {result.returned} of {result.total_matches_estimated ? '~' : ''}
-              {result.total_matches} in {result.took_ms} ms
-              {result.vector?.status === 'unavailable' ? ' · by words only' : ''}
-            </p>
-          )}
-        </section>
-        <section className="viewer" aria-label="Viewer">
-          {hit ? <Passage hit={hit} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits.</p>}
-        </section>
+          </select>
+        </label>
+        <label>
+          Tags <input aria-label="Tags" placeholder="e.g. work, linux" value={tags} onChange={(e) => setTags(e.target.value)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> Explain ranking
+        </label>
+      </div>
+      <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} />
+      <main className={asking ? 'with-ask' : undefined}>
+        {view === 'library' ? (
+          <Library kb={kb} version={version} onReindex={ingest.addPaths} onChanged={refresh} />
+        ) : view === 'settings' ? (
+          <Settings kb={kb} />
+        ) : (
+          <>
+            <section className="results" aria-label="Results" data-query={result?.query ?? ''}>
+              {error && <p className="error">{error}</p>}
+              {!query && empty && <EmptyState desktop={Boolean(kb.app)} />}
+              {result && hits.length === 0 && <p className="none">No matches for “{result.query}”.</p>}
+              <ol>
+                {hits.map((h, i) => (
+                  <HitRow
+                    key={h.chunk_id}
+                    hit={h}
+                    active={!pinned && i === selected}
+                    explain={explain}
+                    onClick={() => {
+                      setPinned(null);
+                      setSelected(i);
+                    }}
+                  />
+                ))}
+              </ol>
+              {result && (
+                <p className="meta">
+                  {result.returned} of {result.total_matches_estimated ? '~' : ''}
+                  {result.total_matches} in {result.took_ms} ms
+                  {result.vector?.status === 'unavailable' ? ' · by words only' : ''}
+                </p>
+              )}
+            </section>
+            <section className="viewer" aria-label="Viewer" ref={viewer} tabIndex={-1}>
+              {hit ? <Viewer hit={hit} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>}
+            </section>
+          </>
+        )}
+        {asking && (
+          <aside className="ask-drawer">
+            <AskPanel
+              kb={kb}
+              onOpen={(h) => {
+                setView('search');
+                setPinned(h);
+              }}
+            />
+          </aside>
+        )}
       </main>
       <footer>
         {docs === null ? '' : `${docs} document${docs === 1 ? '' : 's'}`} · engine {engine}
@@ -119,11 +213,32 @@ export function App({ kb }: { kb: KbBridge }) {
   );
 }
 
-function HitRow({ hit, active, onClick }: { hit: SearchHit; active: boolean; onClick: () => void }) {
+function EmptyState({ desktop }: { desktop: boolean }) {
+  return (
+    <div className="empty">
+      <h2>Nothing indexed yet</h2>
+      <ol>
+        <li>
+          <strong>Drop files or folders anywhere on this window</strong> — Markdown, notes, code, PDFs, scans and images.
+          {desktop ? ' Or use File › Add Folder…' : ''}
+        </li>
+        <li>Type a few words: results appear as you type, each citing its exact lines, page or region.</li>
+        <li>Click a hit (or ↑/↓ and Enter) to open the source right there, the passage highlighted.</li>
+      </ol>
+      <p className="hint">
+        From a terminal: <code>kb ingest ~/notes</code>, then <code>kb search "…"</code>.
+      </p>
+    </div>
+  );
+}
+
+function HitRow({ hit, active, explain, onClick }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void }) {
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (active) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [active]);
+  const r = hit.retrieval;
+  const num = (x: number | null | undefined, d = 3): string => (x === null || x === undefined ? '–' : x.toFixed(d));
   return (
     <li ref={ref} className={active ? 'hit active' : 'hit'} onClick={onClick} aria-selected={active}>
       <div className="title">
@@ -133,64 +248,57 @@ function HitRow({ hit, active, onClick }: { hit: SearchHit; active: boolean; onC
       <div className="snippet">
         <Highlighted text={hit.snippet} ranges={hit.snippet_highlights} />
       </div>
+      {explain && (
+        <dl className="explain" aria-label="Why this hit">
+          <dt>words</dt>
+          <dd>
+            #{r.lexical_rank ?? '–'} · {num(r.lexical_score)}
+            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}` : ''}
+          </dd>
+          <dt>meaning</dt>
+          <dd>
+            #{r.vector_rank ?? '–'} · {num(r.vector_score)}
+          </dd>
+          <dt>fused</dt>
+          <dd>
+            {num(r.fusion_score, 4)}
+            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words` : ''}
+          </dd>
+          {r.explain?.fts_query && (
+            <>
+              <dt>query</dt>
+              <dd>
+                <code>{r.explain.fts_query}</code>
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
     </li>
   );
 }
 
-function Passage({ hit, kb }: { hit: SearchHit; kb: KbBridge }) {
-  return (
-    <article>
-      <h2>{hit.source.title}</h2>
-      <p className="label">{hit.citation.label}</p>
-      {hit.citation.kind === 'lines' ? (
-        <LinesView url={kb.docUrl(hit.doc_id)} start={hit.citation.start} end={hit.citation.end} />
-      ) : hit.citation.kind === 'page' && hit.source.type === 'pdf' ? (
-        <PdfView url={kb.docUrl(hit.doc_id)} page={hit.citation.page} passage={hit.text} />
-      ) : (
-        <pre className="passage">{hit.text}</pre>
-      )}
-      <p className="uri">{hit.citation.uri}</p>
-    </article>
-  );
-}
-
-/** A text document with the cited lines highlighted and scrolled into view. */
-function LinesView({ url, start, end }: { url: string; start: number; end: number }) {
-  const [lines, setLines] = useState<string[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const first = useRef<HTMLDivElement>(null);
+function Settings({ kb }: { kb: KbBridge }) {
+  const [report, setReport] = useState<DoctorReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let live = true;
-    setLines(null);
-    fetch(url).then(
-      async (r) => {
-        if (!r.ok) throw new Error(r.status === 404 ? 'the document is no longer there' : `HTTP ${r.status}`);
-        const text = await r.text();
-        if (live) setLines(text.split(/\r?\n/));
-      },
-      (e: Error) => live && setFailed(e.message),
-    ).catch((e: Error) => live && setFailed(e.message));
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  useEffect(() => {
-    first.current?.scrollIntoView({ block: 'center' });
-  }, [lines, start]);
-  if (failed) return <p className="error">Cannot open it: {failed}</p>;
-  if (!lines) return <p className="hint">Opening…</p>;
+    kb.doctor({}).then(setReport, (e: Error) => setError(e.message));
+  }, [kb]);
+  if (error) return <p className="error">{error}</p>;
+  if (!report) return <p className="hint">Checking…</p>;
   return (
-    <div className="lines" role="document">
-      {lines.map((l, i) => {
-        const n = i + 1;
-        const hl = n >= start && n <= end;
-        return (
-          <div key={n} ref={n === start ? first : undefined} className={hl ? 'line hl' : 'line'} data-line={n}>
-            <span className="ln">{n}</span>
-            <span className="lt">{l || ' '}</span>
-          </div>
-        );
-      })}
-    </div>
+    <section className="settings" aria-label="Preferences">
+      <h2>Preferences</h2>
+      <p>
+        Data lives in <code>{report.data_dir}</code>. Settings are in its <code>config.yaml</code>.
+      </p>
+      <ul className="checks">
+        {report.checks.map((c) => (
+          <li key={c.name} className={c.status}>
+            <strong>{c.name}</strong> <span>{c.status}</span> — {c.detail}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

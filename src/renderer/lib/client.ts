@@ -70,6 +70,12 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
   const docUrl = (docId: string): string => `/doc/${encodeURIComponent(docId)}`;
   return new Proxy({ on, docUrl } as KbBridge, {
     get: (target, prop) =>
-      prop === 'on' ? target.on : prop === 'docUrl' ? target.docUrl : (params: unknown, opts?: object) => call(prop as Method, params, opts),
+      prop === 'on'
+        ? target.on
+        : prop === 'docUrl'
+          ? target.docUrl
+          : prop === 'app' || typeof prop !== 'string'
+            ? undefined // no desktop extras in a browser
+            : (params: unknown, opts?: object) => call(prop as Method, params, opts),
   });
 }

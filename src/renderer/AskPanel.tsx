@@ -1,0 +1,141 @@
+// The ask panel: a question, the answer as it streams with inline [n] citations that open the cited
+// span, the numbered sources, and a plain status line when no language model can be reached (the
+// sources are still shown: the evidence for the question is useful on its own).
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { KbBridge } from '../shared/api';
+import type { AskProgress, AskResult, AskSource, SearchHit } from '../shared/wire';
+
+export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onOpen: (hit: SearchHit) => void; standalone?: boolean }) {
+  const [question, setQuestion] = useState('');
+  const [answer, setAnswer] = useState('');
+  const [sources, setSources] = useState<AskSource[]>([]);
+  const [result, setResult] = useState<AskResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ctl = useRef<AbortController | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!standalone) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') kb.app?.closePanel();
+    };
+    const focus = (): void => input.current?.focus();
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('focus', focus);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('focus', focus);
+    };
+  }, [kb, standalone]);
+
+  const ask = async (): Promise<void> => {
+    const q = question.trim();
+    if (!q) return;
+    ctl.current?.abort();
+    const mine = new AbortController();
+    ctl.current = mine;
+    setBusy(true);
+    setAnswer('');
+    setSources([]);
+    setResult(null);
+    setError(null);
+    try {
+      const r = await kb.ask(
+        { question: q },
+        {
+          signal: mine.signal,
+          onProgress: (d) => {
+            const p = d as AskProgress;
+            if (p.kind === 'sources') setSources(p.sources);
+            else setAnswer((a) => a + p.text);
+          },
+        },
+      );
+      if (ctl.current !== mine) return;
+      setResult(r);
+      setSources(r.sources);
+      setAnswer(r.answer);
+    } catch (e) {
+      if (!mine.signal.aborted) setError((e as Error).message);
+    } finally {
+      if (ctl.current === mine) setBusy(false);
+    }
+  };
+
+  const byN = new Map(sources.map((s) => [s.n, s]));
+  return (
+    <section className={standalone ? 'ask standalone' : 'ask'} aria-label="Ask">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void ask();
+        }}
+      >
+        <textarea
+          ref={input}
+          autoFocus
+          rows={2}
+          placeholder="Ask your documents…"
+          aria-label="Question"
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              void ask();
+            }
+          }}
+        />
+        {busy ? (
+          <button type="button" onClick={() => ctl.current?.abort()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit">Ask</button>
+        )}
+      </form>
+      {error && <p className="error">{error}</p>}
+      {result?.llm.status === 'unavailable' && (
+        <p className="ask-status" role="status">
+          No language model reachable: {result.llm.reason}. {sources.length ? 'Showing the passages that match best.' : ''}
+        </p>
+      )}
+      {result?.refused && result.llm.status === 'ok' && <p className="ask-status">{result.reason}</p>}
+      {answer && <div className="ask-answer">{withCitations(answer, byN, onOpen)}</div>}
+      {busy && !answer && <p className="hint">{sources.length ? 'Reading the sources…' : 'Searching…'}</p>}
+      {sources.length > 0 && (
+        <ol className="ask-sources" aria-label="Sources">
+          {sources.map((s) => (
+            <li key={s.n} value={s.n}>
+              <button className="link" onClick={() => onOpen(s.hit)}>
+                <span className="n">[{s.n}]</span> {s.hit.citation.label}
+              </button>
+              <div className="snippet">{s.hit.snippet}</div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {result && <p className="meta">{result.model ? `${result.model} · ` : ''}{result.took_ms} ms</p>}
+    </section>
+  );
+}
+
+/** The answer's text with each `[n]` that names a source turned into a link to it. */
+function withCitations(text: string, byN: Map<number, AskSource>, onOpen: (hit: SearchHit) => void): ReactNode[] {
+  const out: ReactNode[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    const s = byN.get(Number(m[1]));
+    if (!s) continue;
+    out.push(text.slice(last, m.index));
+    out.push(
+      <button key={`${m.index}`} className="cite" title={s.hit.citation.label} onClick={() => onOpen(s.hit)}>
+        [{s.n}]
+      </button>,
+    );
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
+}

@@ -1,0 +1,213 @@
+// Adding documents: a drop target over the whole window, per-file and overall progress, cancel, and a
+// summary whose failures can be opened and read. Drops, the app menu (Add Files…/Add Folder…) and
+// files opened with kb all end here.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { KbBridge } from '../shared/api';
+import type { IngestProgress, IngestSummary } from '../shared/wire';
+import { droppedEntries, droppedPaths, upload } from './lib/drop';
+
+export interface IngestState {
+  running: boolean;
+  /** What is happening now: 'upload' (browser drops), then the engine's phases. */
+  phase: IngestProgress['phase'] | 'upload' | null;
+  done: number;
+  total: number;
+  current: string | null;
+  /** Files finished in this run, newest last. */
+  files: string[];
+  summary: IngestSummary | null;
+  error: string | null;
+}
+
+const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, files: [], summary: null, error: null };
+
+export function useIngest(kb: KbBridge, onFinished: () => void) {
+  const [state, setState] = useState<IngestState>(IDLE);
+  const ctl = useRef<AbortController | null>(null);
+
+  const run = useCallback(
+    async (getPaths: (signal: AbortSignal) => Promise<string[]>) => {
+      ctl.current?.abort();
+      const mine = new AbortController();
+      ctl.current = mine;
+      setState({ ...IDLE, running: true, phase: 'scan' });
+      try {
+        const paths = await getPaths(mine.signal);
+        if (!paths.length) throw new Error('nothing to add: no files in what was dropped');
+        const summary = await kb.ingest(
+          { paths },
+          {
+            signal: mine.signal,
+            onProgress: (d) => {
+              const p = d as IngestProgress;
+              setState((s) => {
+                const files = p.phase === 'ingest' && s.current && s.current !== p.path ? [...s.files.slice(-199), s.current] : s.files;
+                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), files };
+              });
+            },
+          },
+        );
+        setState((s) => ({ ...s, running: false, summary, current: null, files: s.current ? [...s.files, s.current] : s.files }));
+      } catch (e) {
+        const message = mine.signal.aborted ? 'cancelled: what was already indexed stays indexed' : (e as Error).message;
+        setState((s) => ({ ...s, running: false, error: message }));
+      } finally {
+        if (ctl.current === mine) ctl.current = null;
+        onFinished();
+      }
+    },
+    [kb, onFinished],
+  );
+
+  const addPaths = useCallback((paths: string[]) => void run(async () => paths), [run]);
+  const addDrop = useCallback(
+    (dt: DataTransfer) => {
+      const paths = droppedPaths(dt, kb);
+      if (paths.length) return addPaths(paths);
+      const entries = droppedEntries(dt); // read now: a drop's entries expire when the event ends
+      void run(async (signal) =>
+        upload(await entries, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal),
+      );
+    },
+    [kb, run, addPaths],
+  );
+  const cancel = useCallback(() => ctl.current?.abort(), []);
+  const dismiss = useCallback(() => setState(IDLE), []);
+  return { state, addPaths, addDrop, cancel, dismiss };
+}
+
+/** A visible drop target while something is dragged over the window. */
+export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
+  const [over, setOver] = useState(false);
+  const depth = useRef(0);
+  useEffect(() => {
+    const hasFiles = (e: DragEvent): boolean => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    const enter = (e: DragEvent): void => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth.current++;
+      setOver(true);
+    };
+    const leave = (): void => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setOver(false);
+    };
+    const overFn = (e: DragEvent): void => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const drop = (e: DragEvent): void => {
+      e.preventDefault(); // never let the window navigate to a dropped file
+      depth.current = 0;
+      setOver(false);
+      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', overFn);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', overFn);
+      window.removeEventListener('drop', drop);
+    };
+  }, [onDrop]);
+  if (!over) return null;
+  return (
+    <div className="drop-target" aria-hidden>
+      <div>
+        <strong>Drop to add to kb</strong>
+        <span>Files and folders: Markdown, notes, code, PDFs, images</span>
+      </div>
+    </div>
+  );
+}
+
+const PHASES: Record<NonNullable<IngestState['phase']>, string> = {
+  upload: 'Uploading',
+  scan: 'Finding files',
+  ingest: 'Indexing',
+  ocr: 'Reading scans (OCR)',
+  embed: 'Making vectors',
+};
+
+const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+
+export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState; onCancel: () => void; onDismiss: () => void }) {
+  const { running, phase, done, total, current, files, summary, error } = state;
+  if (!running && !summary && !error) return null;
+  const pct = total > 0 ? Math.round((100 * done) / total) : 0;
+  return (
+    <section className="ingest" aria-label="Adding documents" data-state={running ? 'running' : error ? 'failed' : 'done'}>
+      {running && (
+        <>
+          <div className="ingest-head">
+            <span>
+              {phase ? PHASES[phase] : 'Starting'} {total > 0 ? `${done} of ${total}` : ''}
+            </span>
+            <button onClick={onCancel}>Cancel</button>
+          </div>
+          <progress max={100} value={pct} aria-label="Overall progress" />
+          {current && <div className="ingest-file" title={current}>{base(current)}</div>}
+          {files.length > 0 && (
+            <ul className="ingest-files">
+              {files.slice(-5).map((f) => (
+                <li key={f}>✓ {base(f)}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {!running && summary && <Summary summary={summary} onDismiss={onDismiss} />}
+      {!running && error && (
+        <div className="ingest-head">
+          <span className="error">{error}</span>
+          <button onClick={onDismiss}>Close</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss: () => void }) {
+  const parts = [`${s.added} added`, s.updated && `${s.updated} updated`, s.unchanged && `${s.unchanged} unchanged`, s.moved && `${s.moved} moved`, s.failed && `${s.failed} failed`].filter(Boolean);
+  return (
+    <div className="ingest-summary">
+      <div className="ingest-head">
+        <span>
+          {parts.join(' · ')} in {(s.took_ms / 1000).toFixed(1)} s{s.ocr?.pending ? ` · OCR continues for ${s.ocr.pending} pages` : ''}
+        </span>
+        <button onClick={onDismiss}>Close</button>
+      </div>
+      {s.errors.length > 0 && (
+        <details className="ingest-errors" open>
+          <summary>
+            {s.errors.length} file{s.errors.length === 1 ? '' : 's'} could not be added
+          </summary>
+          <ul>
+            {s.errors.map((e) => (
+              <li key={e.path}>
+                <strong>{base(e.path)}</strong> <code>{e.code}</code> {e.message}
+                <div className="path">{e.path}</div>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {s.skipped.length > 0 && (
+        <details>
+          <summary>{s.skipped.length} skipped</summary>
+          <ul>
+            {s.skipped.map((k) => (
+              <li key={k.path}>
+                {base(k.path)}: {k.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}

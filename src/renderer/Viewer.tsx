@@ -1,0 +1,139 @@
+// The viewer pane: a hit's source opened at the cited span — text and code at their lines
+// (highlighted, code in colour), a PDF at its page, an image with its region boxed, audio seeked to
+// the start of its time range and stopped at its end.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { KbBridge } from '../shared/api';
+import type { SearchHit } from '../shared/wire';
+import { colourLines, languageFor } from './lib/code-colours';
+import { PdfView } from './PdfView';
+
+export function Viewer({ hit, kb }: { hit: SearchHit; kb: KbBridge }) {
+  const c = hit.citation;
+  const url = kb.docUrl(hit.doc_id);
+  return (
+    <article>
+      <h2>{hit.source.title}</h2>
+      <p className="label">{c.label}</p>
+      {c.kind === 'lines' ? (
+        <LinesView url={url} start={c.start} end={c.end} lang={hit.source.type === 'code' ? languageFor(c.path) : null} />
+      ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
+        <PdfView url={url} page={c.page} passage={hit.text} />
+      ) : c.kind === 'region' ? (
+        <ImageView url={url} box={c} />
+      ) : c.kind === 'time' ? (
+        <AudioView url={url} start={c.start} end={c.end} text={hit.text} />
+      ) : (
+        <pre className="passage">{hit.text}</pre>
+      )}
+      <p className="uri">{c.uri}</p>
+    </article>
+  );
+}
+
+function useText(url: string): { text: string | null; failed: string | null } {
+  const [text, setText] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setText(null);
+    setFailed(null);
+    fetch(url)
+      .then(async (r) => {
+        if (!r.ok) throw new Error(r.status === 404 ? 'the document is no longer there' : `HTTP ${r.status}`);
+        const t = await r.text();
+        if (live) setText(t);
+      })
+      .catch((e: Error) => live && setFailed(e.message));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  return { text, failed };
+}
+
+/** A text document with the cited lines highlighted and scrolled into view; code in colour. */
+function LinesView({ url, start, end, lang }: { url: string; start: number; end: number; lang: string | null }) {
+  const { text, failed } = useText(url);
+  const first = useRef<HTMLDivElement>(null);
+  const lines = useMemo(() => (text === null ? null : text.split(/\r?\n/)), [text]);
+  const coloured = useMemo(() => (text !== null && lang && text.length < 2_000_000 ? colourLines(text.replace(/\r\n/g, '\n'), lang) : null), [text, lang]);
+  useEffect(() => {
+    first.current?.scrollIntoView({ block: 'center' });
+  }, [lines, start]);
+  if (failed) return <p className="error">Cannot open it: {failed}</p>;
+  if (!lines) return <p className="hint">Opening…</p>;
+  return (
+    <div className={coloured ? 'lines hljs' : 'lines'} role="document" data-lang={lang ?? ''}>
+      {lines.map((l, i) => {
+        const n = i + 1;
+        const hl = n >= start && n <= end;
+        return (
+          <div key={n} ref={n === start ? first : undefined} className={hl ? 'line hl' : 'line'} data-line={n}>
+            <span className="ln">{n}</span>
+            {coloured ? <span className="lt" dangerouslySetInnerHTML={{ __html: coloured[i] || ' ' }} /> : <span className="lt">{l || ' '}</span>}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** An image with the cited region boxed (coordinates are in the image as viewers show it). */
+function ImageView({ url, box }: { url: string; box: { x: number; y: number; w: number; h: number } }) {
+  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  const holder = useRef<HTMLDivElement>(null);
+  useEffect(() => setSize(null), [url]);
+  useEffect(() => {
+    if (size) holder.current?.querySelector('.region')?.scrollIntoView({ block: 'center' });
+  }, [size, box]);
+  return (
+    <div className="image-holder" ref={holder} data-state={size ? 'ready' : 'loading'}>
+      <img src={url} alt="" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
+      {size && (
+        <div
+          className="region"
+          style={{ left: `${(100 * box.x) / size.w}%`, top: `${(100 * box.y) / size.h}%`, width: `${(100 * box.w) / size.w}%`, height: `${(100 * box.h) / size.h}%` }}
+        />
+      )}
+    </div>
+  );
+}
+
+const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+
+/** An audio player at the start of the cited stretch; playing stops at its end. */
+function AudioView({ url, start, end, text }: { url: string; start: number; end: number; text: string }) {
+  const audio = useRef<HTMLAudioElement>(null);
+  useEffect(() => {
+    const a = audio.current;
+    if (!a) return;
+    const seek = (): void => {
+      a.currentTime = start;
+    };
+    const stop = (): void => {
+      if (a.currentTime >= end) a.pause();
+    };
+    if (a.readyState >= 1) seek();
+    a.addEventListener('loadedmetadata', seek);
+    a.addEventListener('timeupdate', stop);
+    return () => {
+      a.removeEventListener('loadedmetadata', seek);
+      a.removeEventListener('timeupdate', stop);
+    };
+  }, [url, start, end]);
+  const play = (): void => {
+    const a = audio.current;
+    if (!a) return;
+    if (a.currentTime < start || a.currentTime >= end) a.currentTime = start;
+    void a.play();
+  };
+  return (
+    <div className="audio">
+      <audio ref={audio} src={url} controls preload="metadata" data-start={start} data-end={end} />
+      <button onClick={play}>
+        ▶ Play {clock(start)}–{clock(end)}
+      </button>
+      <p className="transcript">{text}</p>
+    </div>
+  );
+}
