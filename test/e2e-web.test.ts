@@ -163,6 +163,8 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
 /** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
 async function drop(page: Page, files: { name: string; type: string; bytes: Buffer }[], screenshot?: string): Promise<void> {
   const dt = await page.evaluateHandle((fs) => {
+    // Runs in the page, which has DOM types this Node-typed test file does not.
+    const { DataTransfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(f: File): void } } };
     const dt = new DataTransfer();
     for (const f of fs) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
     return dt;
