@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../src/shared/api.js';
 import { Supervisor } from '../src/shared/supervisor.js';
-import { docProtocolHandler, docUrl } from '../src/main/doc-protocol.js';
+import { diskFiles, docProtocolHandler, docUrl } from '../src/main/doc-protocol.js';
 import { IpcRouter, isAppPage, type UiContents } from '../src/main/ipc.js';
 import { pathsFromArgv } from '../src/main/launch-args.js';
 import { appMenuTemplate, type MenuItemTemplate } from '../src/main/menu.js';
@@ -181,14 +181,13 @@ describe('main: the kb-doc: protocol', () => {
     await engine.ingest([join(docs, 'notes.md')]);
     const doc = engine.list()[0]!;
     const reads: string[] = [];
-    const handler = docProtocolHandler(
-      async (id) => engine.source(id),
-      async (file) => {
+    const handler = docProtocolHandler(async (id) => engine.source(id), {
+      size: (file) => diskFiles.size(file),
+      read: (file, start, end) => {
         reads.push(file);
-        const { readFile } = await import('node:fs/promises');
-        return readFile(file);
+        return diskFiles.read(file, start, end);
       },
-    );
+    });
     const get = (url: string, headers: Record<string, string> = {}) => handler(new Request(url, { headers }));
 
     const ok = await get(docUrl(doc.doc_id));

@@ -1,5 +1,6 @@
 // The web host (`kb serve`): the same RPC contract as the desktop app, over a WebSocket to a real
 // worker process, on 127.0.0.1 only, behind a per-run token, with Host and Origin checked.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -116,6 +117,31 @@ describe('kb serve', () => {
     }
     // Still serving after all of that.
     expect((await fetch(host.url)).status).toBe(200);
+  });
+
+  it('takes files dropped in the browser: only from its own page, only under uploads/, with ranges served back', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const host = await kbServe(data);
+    const base = `http://127.0.0.1:${host.port}`;
+    const post = (name: string, body: string, origin = base): Promise<Response> =>
+      fetch(`${base}/upload?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { cookie: `kb_token=${host.token}`, origin } });
+    expect((await post('a.md', 'x', 'http://evil.example')).status).toBe(403);
+    expect((await fetch(`${base}/upload?name=a.md`, { method: 'POST', body: 'x', headers: { origin: base } })).status).toBe(401);
+    for (const bad of ['../escape.md', 'a/../../escape.md', '..\\escape.md']) expect((await post(bad, 'x')).status, bad).toBe(400);
+    const ok = await post('notes/dropped.md', '# Dropped\n\nthe kestrel hovers\n');
+    expect(ok.status).toBe(200);
+    const { path } = (await ok.json()) as { path: string };
+    expect(path).toBe(join(data, 'uploads/notes/dropped.md'));
+    expect(readFileSync(path, 'utf8')).toMatch(/kestrel/);
+
+    const c = await connect(host.port, host.token);
+    await c.call('ingest', { paths: [path] });
+    const { documents } = (await c.call('list', {})).result as { documents: { doc_id: string }[] };
+    c.close();
+    const part = await fetch(`${base}/doc/${documents[0]!.doc_id}`, { headers: { cookie: `kb_token=${host.token}`, range: 'bytes=2-8' } });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe('Dropped');
   });
 
   it('answers only its own page: token, Host and Origin are checked', async () => {

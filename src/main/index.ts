@@ -3,7 +3,6 @@
 // supervised utilityProcess (worker-process.ts). Logic lives in the small modules beside this one,
 // which tests run under Node; this file only wires them to Electron's API.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, screen, session, shell, Tray, utilityProcess } from 'electron';
@@ -150,10 +149,7 @@ await app.whenReady();
 denyPermissions(session.defaultSession);
 protocol.handle(
   DOC_SCHEME,
-  docProtocolHandler(
-    (doc_id) => supervisor.request('source', { doc_id }).result,
-    (file) => readFile(file),
-  ),
+  docProtocolHandler((doc_id) => supervisor.request('source', { doc_id }).result),
 );
 Menu.setApplicationMenu(
   Menu.buildFromTemplate(

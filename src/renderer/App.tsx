@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
-import type { DocType, DoctorReport, SearchHit, SearchResult } from '../shared/wire';
+import type { DocType, DoctorReport, SearchHit, SearchParams, SearchResult } from '../shared/wire';
 import { AskPanel } from './AskPanel';
 import { Highlighted } from './Highlighted';
 import { DropTarget, IngestPanel, useIngest } from './Ingest';
 import { Library } from './Library';
+import { latestOnly } from './lib/latest-only';
+import { forgetPdfs, preloadPdf } from './PdfView';
 import { Viewer } from './Viewer';
 
-/** Wait this long after a keystroke before searching: fast typists send one query, not five. */
-const DEBOUNCE_MS = 30;
 const TYPES: DocType[] = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'];
 
 type View = 'search' | 'library' | 'settings';
@@ -27,13 +27,16 @@ export function App({ kb }: { kb: KbBridge }) {
   const [view, setView] = useState<View>('search');
   const [asking, setAsking] = useState(false);
   const [version, setVersion] = useState(0);
-  const latest = useRef(0);
   const input = useRef<HTMLInputElement>(null);
   const viewer = useRef<HTMLElement>(null);
 
-  const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const refresh = useCallback(() => {
+    forgetPdfs();
+    setVersion((v) => v + 1);
+  }, []);
   const ingest = useIngest(kb, refresh);
 
+  useEffect(preloadPdf, []);
   useEffect(() => {
     kb.status({}).then(
       () => setEngine('ready'),
@@ -55,29 +58,31 @@ export function App({ kb }: { kb: KbBridge }) {
     kb.list({}).then((l) => setDocs(l.documents.length), () => undefined);
   }, [kb, version]);
 
-  // Search as you type; a response to an older query never replaces a newer one.
-  useEffect(() => {
-    const q = query.trim();
-    const mine = ++latest.current;
-    if (!q) {
-      setResult(null);
-      return;
-    }
-    const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
-    const t = setTimeout(() => {
-      kb.search({ query: q, prefix: !query.endsWith(' '), top: 20, explain, tags: tagList, ...(type ? { type } : {}) }).then(
-        (r) => {
-          if (mine !== latest.current) return;
+  // Search as you type (see latest-only.ts: no debounce delay, no stale answers).
+  const searcher = useMemo(
+    () =>
+      latestOnly(
+        (p: SearchParams) => kb.search(p),
+        (r: SearchResult) => {
           setResult(r);
           setError(null);
           setSelected(0);
           setPinned(null);
         },
-        (e: Error) => mine === latest.current && setError(e.message),
-      );
-    }, DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [query, type, tags, explain, kb, version]);
+        (e) => setError(e.message),
+      ),
+    [kb],
+  );
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) {
+      searcher.clear();
+      setResult(null);
+      return;
+    }
+    const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
+    searcher.submit({ query: q, prefix: !query.endsWith(' '), top: 20, explain, tags: tagList, ...(type ? { type } : {}) });
+  }, [query, type, tags, explain, searcher, version]);
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
@@ -108,6 +113,8 @@ export function App({ kb }: { kb: KbBridge }) {
 
   const hits = result?.results ?? [];
   const hit = pinned ?? hits[selected];
+  // The list first, the viewer after: opening a document never delays the next keystroke's results.
+  const shown = useDeferredValue(hit);
   const empty = docs === 0 && !ingest.state.running;
   return (
     <div className="app">
@@ -190,7 +197,7 @@ export function App({ kb }: { kb: KbBridge }) {
               )}
             </section>
             <section className="viewer" aria-label="Viewer" ref={viewer} tabIndex={-1}>
-              {hit ? <Viewer hit={hit} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>}
+              {shown ? <Viewer hit={shown} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>}
             </section>
           </>
         )}

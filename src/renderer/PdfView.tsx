@@ -5,13 +5,54 @@ import type * as PdfJsModule from 'pdfjs-dist';
 import 'pdfjs-dist/web/pdf_viewer.css';
 
 type PdfJs = typeof PdfJsModule;
+type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 let pdfjsP: Promise<PdfJs> | null = null;
+
+/**
+ * pdf.js and its worker, loaded once. The worker is started here and shared by every document
+ * (workerPort), so opening a PDF never waits for a worker to boot.
+ */
 function pdfjs(): Promise<PdfJs> {
   pdfjsP ??= import('pdfjs-dist').then((lib) => {
-    lib.GlobalWorkerOptions.workerSrc = new URL('pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).toString();
+    const src = new URL('pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).toString();
+    lib.GlobalWorkerOptions.workerPort = new Worker(src, { type: 'module' });
     return lib;
   });
   return pdfjsP;
+}
+
+/** Loads pdf.js while the user is still typing, so the first PDF hit opens at once. */
+export function preloadPdf(): void {
+  const idle = (window as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200));
+  idle(() => void pdfjs());
+}
+
+/** After an ingest a document's bytes may have changed: open them afresh. */
+export function forgetPdfs(): void {
+  for (const d of docs.values()) void d.task.destroy();
+  docs.clear();
+}
+
+/** The last few opened documents, so moving between hits in one PDF does not fetch and parse it again. */
+type Loading = ReturnType<PdfJs['getDocument']>;
+const docs = new Map<string, { task: Loading; doc: Promise<PdfDoc> }>();
+function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
+  const have = docs.get(url);
+  if (have) {
+    docs.delete(url);
+    docs.set(url, have);
+    return have.doc;
+  }
+  // Range requests: a large PDF's page shows after fetching its part of the file, not all of it.
+  const task = lib.getDocument({ url, disableAutoFetch: true, disableStream: true });
+  task.promise.catch(() => docs.delete(url));
+  docs.set(url, { task, doc: task.promise });
+  while (docs.size > 4) {
+    const [oldest, entry] = docs.entries().next().value as [string, { task: Loading }];
+    docs.delete(oldest);
+    void entry.task.destroy();
+  }
+  return task.promise;
 }
 
 const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -53,7 +94,7 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
     setState('loading');
     (async () => {
       const lib = await pdfjs();
-      const doc = await lib.getDocument({ url }).promise;
+      const doc = await openDoc(lib, url);
       if (cancelled) return;
       const p = await doc.getPage(Math.min(page, doc.numPages));
       const width = el.clientWidth || 800;

@@ -53,31 +53,38 @@ export function contentType(src: Pick<DocumentSource, 'type' | 'file'>): string 
   return DOC_TYPES[src.type];
 }
 
+/** Reading a document's file: its size, and bytes [start, end] (inclusive), so a range never reads the whole file. */
+export interface DocFiles {
+  size(file: string): Promise<number>;
+  read(file: string, start: number, end: number): Promise<Uint8Array>;
+}
+
 /**
  * The reply for a request of document `id` (the raw path segment after /doc/). `lookup` asks the
- * engine where that document's bytes are; `read` reads that file.
+ * engine where that document's bytes are; `files` reads that file.
  */
 export async function serveDocument(
   rawId: string,
   lookup: (id: string) => Promise<DocumentSource>,
-  read: (file: string) => Promise<Uint8Array>,
+  files: DocFiles,
   range?: string | null,
 ): Promise<DocReply> {
   const notFound: DocReply = { status: 404, headers: { 'content-type': 'text/plain' }, body: null };
   if (!DOC_ID.test(rawId)) return notFound;
   try {
     const src = await lookup(rawId);
-    const whole = await read(src.file);
-    // Media elements seek with Range requests; without them an audio player cannot jump to #t=.
-    const part = range ? byteRange(range, whole.length) : null;
-    if (part === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${whole.length}` }, body: null };
-    const body = part ? whole.subarray(part[0], part[1] + 1) : whole;
+    const size = await files.size(src.file);
+    // Media elements seek with Range requests (an audio player jumps to #t= that way), and pdf.js
+    // fetches only the parts of a large PDF it needs to show one page.
+    const part = range ? byteRange(range, size) : null;
+    if (part === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${size}` }, body: null };
+    const body = size === 0 ? new Uint8Array(0) : part ? await files.read(src.file, part[0], part[1]) : await files.read(src.file, 0, size - 1);
     return {
       status: part ? 206 : 200,
       headers: {
         'content-type': contentType(src),
         'accept-ranges': 'bytes',
-        ...(part ? { 'content-range': `bytes ${part[0]}-${part[1]}/${whole.length}` } : {}),
+        ...(part ? { 'content-range': `bytes ${part[0]}-${part[1]}/${size}` } : {}),
         'content-security-policy': 'sandbox; default-src none',
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
