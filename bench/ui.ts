@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { trainModel } from './corpus.js';
 import { corpusIndex } from './latency.js';
@@ -86,7 +86,7 @@ const OPEN_PROBE = `async ([query, page]) => {
 const PDF_PAGES = 300;
 
 /** Click → cited page shown, for hits on several pages of a 300-page PDF; the first open includes fetching it. */
-async function benchPdfOpen(browser: import('playwright-core').Browser): Promise<{ first: number; rest: number[] }> {
+async function benchPdfOpen(browser: Browser): Promise<{ first: number; rest: number[] }> {
   const dir = benchDir('pdfui');
   const data = join(dir, 'data');
   const file = join(dir, 'long.pdf');
