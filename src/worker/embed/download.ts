@@ -52,7 +52,8 @@ export async function downloadFile(
     const fh = await open(part, append ? 'a' : 'w');
     let received = append ? have : 0;
     try {
-      for await (const chunk of res.body) {
+      // Node's web streams are async iterable (DOM typings pulled in by electron.d.ts say otherwise).
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         await fh.write(chunk);
         received += chunk.byteLength;
         opts.onProgress?.({ file: file.path, received, total });
