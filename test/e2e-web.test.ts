@@ -158,6 +158,31 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^keep\.md/);
     await page.close();
   }, 60_000);
+
+  it.skipIf(!corporaDir())('opens an image hit with its cited region boxed over the picture', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const img = join(corporaDir()!, 'images/tesseract.js/testocr.png');
+    expect(kb(['ingest', img], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await page.getByLabel('Search').fill('quick brown dog');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^testocr\.png · /);
+    await page.locator('.image-holder[data-state="ready"] .region').waitFor();
+    // The box sits where the citation says, scaled to the picture as shown.
+    const uri = await page.locator('.viewer .uri').innerText();
+    const [x, y, w, h] = /#xywh=(\d+),(\d+),(\d+),(\d+)/.exec(uri)!.slice(1).map(Number);
+    const shown = await page.locator('.image-holder img').boundingBox();
+    const box = await page.locator('.image-holder .region').boundingBox();
+    const scale = shown!.width / 640;
+    expect(Math.abs(box!.x - shown!.x - x! * scale)).toBeLessThan(2);
+    expect(Math.abs(box!.y - shown!.y - y! * scale)).toBeLessThan(2);
+    expect(Math.abs(box!.width - w! * scale)).toBeLessThan(2);
+    expect(Math.abs(box!.height - h! * scale)).toBeLessThan(2);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-image-region.png') });
+    await page.close();
+  }, 60_000);
 });
 
 /** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
