@@ -26,7 +26,8 @@ const dataDir = process.env.KB_DATA_DIR ?? null;
 // secure, fetchable and streamable (audio seeks with Range requests).
 protocol.registerSchemesAsPrivileged([{ scheme: DOC_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: true } }]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// One kb per user: a second launch hands its files to the first (second-instance) and leaves.
+if (!app.requestSingleInstanceLock()) app.exit(0);
 
 let main: BrowserWindow | null = null;
 let panel: BrowserWindow | null = null;
