@@ -74,6 +74,34 @@ describe('worker supervision', () => {
     sup.stop();
   });
 
+  it('holds calls made while the worker starts and sends them once it is ready (a window may ask before the engine is open)', async () => {
+    const sent: unknown[] = [];
+    let toHost: (m: unknown) => void = () => undefined;
+    const sup = new Supervisor(() => ({
+      send: (m) => {
+        sent.push(m);
+        if (m.type === 'request') setImmediate(() => toHost({ type: 'response', id: m.id, result: { ok: m.method } }));
+      },
+      onMessage: (h) => (toHost = h),
+      onExit: () => undefined,
+      kill: () => undefined,
+    }));
+    const started = sup.start();
+    const early = sup.request('status', {});
+    const cancelled = sup.request('ingest', { paths: ['/x'] });
+    sup.cancel(cancelled.id);
+    expect(sent).toEqual([]); // nothing reaches a worker that cannot listen yet
+    toHost({ type: 'event', event: 'ready', data: {} });
+    await started;
+    await expect(early.result).resolves.toEqual({ ok: 'status' });
+    expect(sent).toEqual([
+      { type: 'request', id: early.id, method: 'status', params: {} },
+      { type: 'request', id: cancelled.id, method: 'ingest', params: { paths: ['/x'] } },
+      { type: 'cancel', id: cancelled.id },
+    ]);
+    sup.stop();
+  });
+
   it('rejects a start when the worker cannot open the engine, with its error', async () => {
     const sup = new Supervisor(() => ({
       send: () => undefined,

@@ -33,6 +33,9 @@ export class Supervisor {
   private startedAt = 0;
   private stopped = false;
   private ready: Promise<void> | null = null;
+  /** Requests made while the worker starts: it cannot take messages before it says `ready`. */
+  private queued: ClientMessage[] = [];
+  private isReady = false;
 
   constructor(
     private readonly spawn: () => WorkerHandle,
@@ -46,13 +49,18 @@ export class Supervisor {
     this.ready = new Promise<void>((resolve, reject) => {
       const w = this.spawn();
       this.worker = w;
+      this.isReady = false;
       this.startedAt = Date.now();
       w.onMessage((raw) => {
         const parsed = ServerMessageSchema.safeParse(raw);
         if (!parsed.success) return; // not ours: a worker speaks only the contract
         const m = parsed.data;
         if (m.type === 'event' && m.id === undefined) {
-          if (m.event === 'ready') resolve();
+          if (m.event === 'ready') {
+            this.isReady = true;
+            for (const q of this.queued.splice(0)) w.send(q);
+            resolve();
+          }
           if (m.event === 'failed') {
             const e = m.data as { code?: ErrorCode; message?: string };
             reject(new KbError(e.code ?? 'INTERNAL', e.message ?? 'the engine failed to start'));
@@ -78,6 +86,7 @@ export class Supervisor {
   private exited(w: WorkerHandle, code: number | null, rejectStart: (e: Error) => void): void {
     if (this.worker !== w) return;
     this.worker = null;
+    this.queued = [];
     const err = new KbError('INTERNAL', `the engine stopped (exit code ${code}) and is restarting; try again in a moment`);
     rejectStart(err);
     for (const p of this.pending.values()) p.reject(err);
@@ -107,13 +116,17 @@ export class Supervisor {
         return;
       }
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
-      w.send({ type: 'request', id, method, params });
+      const msg: ClientMessage = { type: 'request', id, method, params };
+      if (this.isReady) w.send(msg);
+      else this.queued.push(msg);
     });
     return { id, result };
   }
 
   cancel(id: number): void {
-    if (this.pending.has(id)) this.worker?.send({ type: 'cancel', id });
+    if (!this.pending.has(id)) return;
+    if (this.isReady) this.worker?.send({ type: 'cancel', id });
+    else this.queued.push({ type: 'cancel', id });
   }
 
   stop(): void {
