@@ -33,7 +33,7 @@ function vectorsFor(n: number, dim: number, rng: Rng): Float32Array[] {
 }
 
 /** Installs the test model and fills the live vector table once; later runs reuse both. */
-async function withVectors(dataDir: string): Promise<void> {
+export async function withVectors(dataDir: string): Promise<void> {
   const stampFile = join(dataDir, '..', 'vectors-stamp.json');
   if (existsSync(stampFile) && (JSON.parse(readFileSync(stampFile, 'utf8')) as { v: string }).v === VECTORS_STAMP) return;
   const engine = await openEngine({ dataDir });

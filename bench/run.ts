@@ -1,4 +1,5 @@
 // `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
+import { benchAsk } from './ask.js';
 import { benchCranfield } from './cranfield.js';
 import { benchEmbed } from './embed.js';
 import { benchHybrid } from './hybrid.js';
@@ -20,6 +21,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   pdf: benchPdf,
   ocr: benchOcr,
   ui: benchUi,
+  ask: benchAsk,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../scripts/make-test-pdf.js';
+import { startOllamaStub } from '../scripts/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -72,7 +73,10 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
 
   it.skipIf(!corporaDir())('drop a real PDF and a Markdown file, see progress finish, find page N as you type, open it highlighted', async () => {
     const dir = await tempDir();
-    const host = await kbServe(join(dir, 'data'));
+    // The ask panel's model: a stub Ollama that answers with a citation of source [1].
+    const ollama = await startOllamaStub({ chat: { tokens: ['Install git', ' with apt-get install git', ' [1].'], delayMs: 30 } });
+    process.env.KB_OLLAMA_HOST = ollama.url;
+    const host = await kbServe(join(dir, 'data')).finally(() => delete process.env.KB_OLLAMA_HOST);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -116,17 +120,18 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.getByLabel('Explain ranking').check();
     await expect.poll(() => page.locator('.hit .explain').first().innerText()).toMatch(/words[\s\S]*#1/);
 
-    // The ask panel: the question's numbered sources, a plain status line with no language model,
-    // and a source that opens in the viewer.
+    // The ask panel: the answer streams in with its [1] citation, which opens the cited lines.
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByLabel('Question').fill('How do I install git on Linux?');
     await page.getByLabel('Question').press('Enter');
-    await page.locator('.ask-sources li').first().waitFor();
-    expect(await page.locator('.ask-status').innerText()).toMatch(/No language model reachable/);
+    await page.locator('.ask-answer button.cite').waitFor();
+    expect(await page.locator('.ask-answer').innerText()).toMatch(/^Install git with apt-get install git \[1\]\.$/);
     expect(await page.locator('.ask-sources li').first().innerText()).toMatch(/\[1\] setup\.md · L\d+–\d+ § Setup/);
     await page.screenshot({ path: join(ARTIFACTS, 'web-ask.png') });
-    await page.locator('.ask-sources li button').first().click();
+    await page.getByLabel('Search').fill('');
+    await page.locator('.ask-answer button.cite').click();
     await expect.poll(() => page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/apt-get install git/));
+    await ollama.close();
 
     // The library lists both, and removes one (its hits go with it).
     await page.getByRole('button', { name: 'Library' }).click();
@@ -143,10 +148,20 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await writeTree(dir, { 'keep.md': '# Keep\n\nthe heron stays indexed\n' });
     const data = join(dir, 'data');
     expect(kb(['ingest', join(dir, 'keep.md')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
-    const host = await kbServe(data);
+    // No language model anywhere: the ask panel still shows the evidence, and says how to start Ollama.
+    const down = await startOllamaStub();
+    await down.close();
+    process.env.KB_OLLAMA_HOST = down.url;
+    const host = await kbServe(data).finally(() => delete process.env.KB_OLLAMA_HOST);
     const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
     await page.goto(host.url);
     await expect.poll(() => page.locator('footer').innerText()).toMatch(/1 document · engine ready/);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('does the heron stay indexed');
+    await page.getByLabel('Question').press('Enter');
+    await page.locator('.ask-sources li').first().waitFor();
+    expect(await page.locator('.ask-status').innerText()).toContain(`Ollama is not running at ${down.url}. Start it with: ollama serve`);
+    expect(await page.locator('.ask-sources li').first().innerText()).toMatch(/\[1\] keep\.md/);
     await drop(page, [
       { name: 'broken.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.7\nthis is not really a pdf\n') },
       { name: 'new.md', type: 'text/markdown', bytes: Buffer.from('# New\n\nthe otter arrives\n') },

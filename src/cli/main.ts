@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { KbError } from '../shared/errors.js';
 import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
+import { askCommand } from './commands/ask.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
@@ -59,6 +60,13 @@ export async function main(argv: string[]): Promise<number> {
     .action((words: string[], flags: Record<string, string | boolean | undefined>) =>
       run(() => searchCommand(words, flags, globals()))(),
     );
+
+  program
+    .command('ask')
+    .description('answer a question from your documents through a local Ollama model, citing its sources')
+    .argument('<question...>', 'the question')
+    .option('--top <k>', 'how many passages to retrieve (default: ask.top, 8)')
+    .action((words: string[], flags: { top?: string }) => run(() => askCommand(words, flags, globals()))());
 
   program
     .command('ls')

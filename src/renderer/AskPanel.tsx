@@ -97,12 +97,30 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
       </form>
       {error && <p className="error">{error}</p>}
       {result?.llm.status === 'unavailable' && (
-        <p className="ask-status" role="status">
-          No language model reachable: {result.llm.reason}. {sources.length ? 'Showing the passages that match best.' : ''}
-        </p>
+        <>
+          <p className="ask-status" role="status">
+            {result.llm.reason}
+          </p>
+          {sources.length > 0 && <p className="hint">The passages that match best:</p>}
+        </>
       )}
-      {result?.refused && result.llm.status === 'ok' && <p className="ask-status">{result.reason}</p>}
-      {answer && <div className="ask-answer">{withCitations(answer, byN, onOpen)}</div>}
+      {answer && <div className={result?.refused ? 'ask-answer refused' : 'ask-answer'}>{withCitations(answer, byN, onOpen)}</div>}
+      {result?.refused && sources.length > 0 && result.model === null && <p className="hint">The nearest passages, for you to judge:</p>}
+      {result && result.invalid_citations.length > 0 && (
+        <p className="ask-check">Removed citations of sources the model was not given: {result.invalid_citations.map((n) => `[${n}]`).join(' ')}</p>
+      )}
+      {result && result.uncited_sentences.length > 0 && (
+        <details className="ask-check">
+          <summary>
+            {result.uncited_sentences.length} sentence{result.uncited_sentences.length === 1 ? '' : 's'} cite no source
+          </summary>
+          <ul>
+            {result.uncited_sentences.map((t) => (
+              <li key={t}>{t}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {busy && !answer && <p className="hint">{sources.length ? 'Reading the sources…' : 'Searching…'}</p>}
       {sources.length > 0 && (
         <ol className="ask-sources" aria-label="Sources">

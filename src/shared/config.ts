@@ -92,6 +92,36 @@ export const ConfigSchema = z
         feedback_weight: z.number().min(0).max(0.95).default(0.5),
       })
       .prefault({}),
+    ask: z
+      .object({
+        /** The Ollama server; KB_OLLAMA_HOST overrides. */
+        ollama_host: z.string().url().default('http://127.0.0.1:11434'),
+        /** The Ollama model that answers (ollama list); KB_OLLAMA_MODEL overrides. */
+        model: z.string().min(1).default('llama3.2'),
+        /** How many passages hybrid search retrieves for a question, before merging and packing. */
+        top: z.number().int().positive().max(50).default(8),
+        /** Context window asked of the model (num_ctx), capped by what /api/show says it has. */
+        num_ctx: z.number().int().min(1024).default(8192),
+        /** Tokens kept free for the answer when the sources are packed into the context. */
+        answer_tokens: z.number().int().min(64).default(1024),
+        /** Give up when the first token has not come in this long (a model loading counts). */
+        first_token_timeout_s: z.number().positive().default(120),
+        /** Give up when the stream stalls this long between tokens. */
+        stall_timeout_s: z.number().positive().default(60),
+        /**
+         * The refusal gate (bench: npm run bench -- ask). kb answers "I couldn't find this in your
+         * documents", without calling the model, when the best passage holds less than min_coverage of
+         * the question's content words (idf-weighted) AND its word evidence is below min_strength (BM25
+         * in units of one rare word matched once, so it means the same in a small folder and a big one).
+         */
+        gate: z
+          .object({
+            min_coverage: z.number().min(0).max(1).default(0.6),
+            min_strength: z.number().nonnegative().default(2),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
   })
   .prefault({});
 

@@ -18,6 +18,10 @@ export const ERROR_CODES = [
   'ENCRYPTED',
   'EMPTY',
   'TIMEOUT',
+  /** The language model server (Ollama) cannot be reached. */
+  'LLM_UNAVAILABLE',
+  /** The language model server failed while answering. */
+  'LLM_FAILED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

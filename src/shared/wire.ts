@@ -262,8 +262,8 @@ export interface ErrorPayload {
 export const AskParamsSchema = z
   .object({
     question: z.string().trim().min(1, 'ask a question'),
-    /** How many passages to retrieve as sources. */
-    top: z.number().int().positive().max(50).default(8),
+    /** How many passages to retrieve as sources (default: the config's ask.top). */
+    top: z.number().int().positive().max(50).optional(),
   })
   .strict();
 export type AskParams = z.input<typeof AskParamsSchema>;
@@ -286,6 +286,12 @@ export const AskResultSchema = z.object({
   model: z.string().nullable(),
   /** Whether a language model could be reached, and if not, why (with what to do). */
   llm: ComponentStatusSchema,
+  /** `[n]` the model wrote that name no source given to it: removed from `answer`. */
+  invalid_citations: z.array(z.number().int()).default([]),
+  /** Sentences of the answer that cite no source. */
+  uncited_sentences: z.array(z.string()).default([]),
+  /** Why the refusal gate decided as it did: the best passage's share of the question's words, and its strength. */
+  evidence: z.object({ coverage: z.number(), strength: z.number() }).optional(),
   took_ms: z.number().nonnegative(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;

@@ -6,6 +6,8 @@ import { join, resolve, sep } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
 import {
+  type AskProgress,
+  type AskResult,
   type DocumentSource,
   type DocumentSummary,
   type DoctorCheck,
@@ -223,6 +225,23 @@ export class Engine {
     const r = await sem.sync({ ifChanged: true });
     this.maintainVectors(sem);
     return r;
+  }
+
+  /**
+   * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
+   * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.
+   */
+  async ask(call: { question: string; top?: number; signal?: AbortSignal; onProgress?: (p: AskProgress) => void }): Promise<AskResult> {
+    const { ask } = await import('./ask/ask.js');
+    return ask(this, this.config.ask, { ...call, top: call.top ?? this.config.ask.top });
+  }
+
+  /**
+   * What one rare word matched once scores in BM25 on this index (its idf for a single chunk): the
+   * unit the ask gate measures evidence in, so its threshold means the same for any index size.
+   */
+  evidenceUnit(): number {
+    return this.searcher.lexical.idf(1);
   }
 
   async search(params: SearchParams): Promise<SearchResult> {

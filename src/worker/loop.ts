@@ -6,7 +6,6 @@ import { API, ClientMessageSchema, type Method, type Params, type ServerMessage 
 import { KbError, toErrorPayload } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
-import { ask } from './ask/ask.js';
 
 export interface Transport {
   send(msg: ServerMessage): void;
@@ -30,7 +29,7 @@ function handlers(engine: Engine, version: string): Handlers {
     doctor: () => engine.doctor(),
     source: async (p) => engine.source(p.doc_id),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
-    ask: (p, c) => ask(engine, { question: p.question, top: p.top ?? 8, signal: c.signal, onProgress: c.progress }),
+    ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
   };
 }
 

@@ -46,4 +46,16 @@ search:
     heading: 2
     body: 1
   feedback: true              # pseudo-relevance feedback for questions of 3+ content words
+
+ask:                          # kb ask and the ask panel: answers through a local Ollama model
+  ollama_host: http://127.0.0.1:11434   # KB_OLLAMA_HOST overrides
+  model: llama3.2             # KB_OLLAMA_MODEL overrides; ollama pull llama3.2
+  top: 8                      # passages retrieved for a question
+  num_ctx: 8192               # context asked of the model (capped by what it has)
+  answer_tokens: 1024         # kept free for the answer when packing sources
+  first_token_timeout_s: 120  # a model still loading counts
+  stall_timeout_s: 60
+  gate:                       # refuse without asking the model when the documents hold too little:
+    min_coverage: 0.6         #   the best passage holds less of the question's words than this (idf-weighted)
+    min_strength: 2           #   and its BM25 is below this many rare-word matches (npm run bench -- ask)
 `;

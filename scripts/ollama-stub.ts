@@ -1,0 +1,98 @@
+// A stand-in Ollama server on 127.0.0.1 for tests and benchmarks (no model can be had here): it speaks
+// the real API — /api/version, /api/tags, /api/show, /api/chat streaming NDJSON or not — and answers
+// what it is scripted to: a reply's tokens, delays, an error mid-stream, a missing model.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ChatScript {
+  /** The answer, token by token. */
+  tokens: string[];
+  /** Before the first token (a model loading), and between tokens. */
+  firstDelayMs?: number;
+  delayMs?: number;
+  /** After this many tokens, an error object in the stream, as Ollama sends one. */
+  errorAfter?: number;
+}
+
+export interface StubOptions {
+  /** Models that are "pulled"; a chat or show for any other answers 404 like Ollama. */
+  models?: string[];
+  contextLength?: number;
+  /** What /api/chat answers; a function gets each request's messages. */
+  chat?: ChatScript | ((messages: { role: string; content: string }[]) => ChatScript);
+}
+
+export interface OllamaStub {
+  url: string;
+  /** Every request, in order: path and body. */
+  calls: { path: string; body: unknown }[];
+  /** When the first token of the last chat went out (performance.now() in this process). */
+  firstTokenAt: number | null;
+  set(opts: StubOptions): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startOllamaStub(initial: StubOptions = {}): Promise<OllamaStub> {
+  let opts: StubOptions = initial;
+  const calls: OllamaStub['calls'] = [];
+  const stub = { firstTokenAt: null as number | null };
+  const pulled = (m: string): boolean => (opts.models ?? ['llama3.2:latest']).some((x) => x === m || x === `${m}:latest`);
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      void (async () => {
+        const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+        const path = (req.url ?? '').split('?')[0]!;
+        calls.push({ path, body });
+        const json = (status: number, v: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+        const missing = (): void => json(404, { error: `model '${String(body.model)}' not found` });
+        if (path === '/api/version') return json(200, { version: '0.12.0' });
+        if (path === '/api/tags') return json(200, { models: (opts.models ?? ['llama3.2:latest']).map((name) => ({ name, model: name, size: 2_000_000_000, digest: 'stub', details: {} })) });
+        if (path === '/api/show') {
+          if (!pulled(String(body.model))) return missing();
+          return json(200, { modelfile: '', parameters: '', template: '', details: { family: 'llama' }, model_info: { 'general.architecture': 'llama', 'llama.context_length': opts.contextLength ?? 131072 }, capabilities: ['completion'] });
+        }
+        if (path !== '/api/chat') return json(404, { error: 'not found' });
+        if (!pulled(String(body.model))) return missing();
+        const s = typeof opts.chat === 'function' ? opts.chat((body.messages ?? []) as { role: string; content: string }[]) : (opts.chat ?? { tokens: ['OK.'] });
+        const model = String(body.model);
+        const at = (): string => new Date().toISOString();
+        if (body.stream === false) {
+          await sleep(s.firstDelayMs ?? 0);
+          return json(200, { model, created_at: at(), message: { role: 'assistant', content: s.tokens.join('') }, done: true, done_reason: 'stop' });
+        }
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        await sleep(s.firstDelayMs ?? 0);
+        for (const [i, t] of s.tokens.entries()) {
+          if (res.destroyed) return;
+          if (s.errorAfter !== undefined && i === s.errorAfter) {
+            res.end(`${JSON.stringify({ error: 'an error was encountered while running the model: CUDA error: out of memory' })}\n`);
+            return;
+          }
+          if (i > 0 && s.delayMs) await sleep(s.delayMs);
+          if (i === 0) stub.firstTokenAt = performance.now();
+          res.write(`${JSON.stringify({ model, created_at: at(), message: { role: 'assistant', content: t }, done: false })}\n`);
+        }
+        res.end(`${JSON.stringify({ model, created_at: at(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' })}\n`);
+      })();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    calls,
+    get firstTokenAt() {
+      return stub.firstTokenAt;
+    },
+    set: (o) => (opts = o),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
