@@ -139,6 +139,19 @@ describe('ask (stub Ollama)', () => {
   });
 });
 
+describe('kb doctor and the language model', () => {
+  it('reports the Ollama version and whether the model is pulled, or what to do', async () => {
+    stub.set({});
+    const ok = (await engine.doctor()).checks.find((c) => c.name === 'language model');
+    expect(ok).toEqual({ name: 'language model', status: 'ok', detail: `Ollama 0.12.0 at ${stub.url}; llama3.2 is pulled` });
+    stub.set({ models: ['mistral:latest'] });
+    const missing = (await engine.doctor()).checks.find((c) => c.name === 'language model');
+    expect(missing).toMatchObject({ status: 'warn', detail: expect.stringMatching(/llama3\.2 is not pulled \(run: ollama pull llama3\.2\)/) });
+    stub.set({});
+    expect(stub.calls.some((c) => c.path === '/api/version')).toBe(true);
+  });
+});
+
 describe('kb ask (CLI)', () => {
   it('prints the streamed answer and the sources it cites; --json gives the whole result', async () => {
     stub.set({ chat: { tokens: ['Run sudo apt-get install git', ' [1].'] } });

@@ -514,6 +514,8 @@ export class Engine {
               : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },
       );
     }
+    const { ollamaFor } = await import('./ask/ask.js');
+    checks.push({ name: 'language model', ...(await ollamaFor(this.config.ask).status()) });
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };
   }
 

@@ -50,6 +50,23 @@ export class OllamaClient {
     return p.catch((e: unknown) => this.explain(e));
   }
 
+  /** For kb doctor: is the server there (its version), and is the model pulled? Never throws. */
+  async status(): Promise<{ status: 'ok' | 'warn'; detail: string }> {
+    const signal = AbortSignal.timeout(3000);
+    try {
+      const c = this.client(signal);
+      const { version } = await c.version();
+      const { models } = await c.list();
+      const have = models.some((m) => m.name === this.model || m.name === `${this.model}:latest` || m.model === this.model);
+      return have
+        ? { status: 'ok', detail: `Ollama ${version} at ${this.host}; ${this.model} is pulled` }
+        : { status: 'warn', detail: `Ollama ${version} at ${this.host}, but ${this.model} is not pulled (run: ollama pull ${this.model}); kb ask shows sources only` };
+    } catch (e) {
+      const why = await this.explain(e).catch((x: unknown) => (x as Error).message);
+      return { status: 'warn', detail: `${why}; kb ask shows sources only` };
+    }
+  }
+
   /** The answer's text as it streams. */
   async *chat(messages: ChatMessage[], options: { num_ctx: number; num_predict: number }, signal: AbortSignal): AsyncGenerator<string> {
     let stream: AsyncIterable<{ message?: { content?: string }; done?: boolean }>;
