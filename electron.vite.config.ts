@@ -7,6 +7,8 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
+      // smart-whisper is an optional native dependency: never bundled, loaded only in its child process.
+      externalizeDeps: { include: ['smart-whisper'] },
       outDir: 'out/main',
       sourcemap: true,
       rollupOptions: {
@@ -16,6 +18,7 @@ export default defineConfig({
           worker: 'src/worker/main.ts',
           'parse-thread': 'src/worker/ingest/parse-thread.ts',
           'embed-thread': 'src/worker/embed/embed-thread.ts',
+          'whisper-child': 'src/worker/audio/whisper-child.ts',
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },

@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 // Pure-JS dependencies made of many small modules load faster bundled (zod alone takes ~50 ms to
 // import as separate files); everything else, native or not, stays in node_modules.
 const BUNDLED = ['zod', 'stopword'];
-const deps = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {});
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
 // Chunk names carry content hashes: start clean so old ones do not pile up.
 rmSync('dist', { recursive: true, force: true });
@@ -17,6 +18,7 @@ await build({
     'parse-thread': 'src/worker/ingest/parse-thread.ts',
     'embed-thread': 'src/worker/embed/embed-thread.ts',
     worker: 'src/worker/main.ts',
+    'whisper-child': 'src/worker/audio/whisper-child.ts',
   },
   outdir: 'dist',
   bundle: true,

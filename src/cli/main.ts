@@ -117,13 +117,13 @@ export async function main(argv: string[]): Promise<number> {
   models
     .command('pull')
     .description('download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes')
-    .argument('<name>', 'e.g. all-MiniLM-L6-v2')
+    .argument('<name>', 'e.g. all-MiniLM-L6-v2, or a speech model: whisper-base.en, whisper-small')
     .action((name: string) => run(() => modelsPullCommand(name, globals()))());
   models
     .command('import')
-    .description('install a model from a local folder in the Hugging Face layout')
-    .argument('<dir>')
-    .option('--as <name>', 'which model it is (default all-MiniLM-L6-v2)')
+    .description('install a model: a folder in the Hugging Face layout (embedding), or a whisper.cpp .bin file (speech)')
+    .argument('<path>')
+    .option('--as <name>', 'which model it is (default all-MiniLM-L6-v2; a speech model is known by its checksum, or name it whisper-…)')
     .action((dir: string, flags: { as?: string }) => run(() => modelsImportCommand(dir, flags, globals()))());
   models
     .command('remove')

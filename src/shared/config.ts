@@ -92,6 +92,25 @@ export const ConfigSchema = z
         feedback_weight: z.number().min(0).max(0.95).default(0.5),
       })
       .prefault({}),
+    audio: z
+      .object({
+        /** Transcribe audio and the sound of videos (whisper.cpp, local). Off: audio files are skipped. */
+        enabled: z.boolean().default(true),
+        /** ffmpeg to decode with; empty: the one on PATH. */
+        ffmpeg_path: z.string().default(''),
+        /** The speech model (kb models list): whisper-base.en, whisper-small, … */
+        model: z.string().min(1).default('whisper-base.en'),
+        /** Spoken language code (en, de, ko, …), or auto to detect it. */
+        language: z.string().min(1).default('auto'),
+        /** Audio is decoded and transcribed this many seconds at a time (memory stays bounded). */
+        window_s: z.number().int().min(30).max(3600).default(300),
+        /** Audio and video files above this size fail with TOO_LARGE. */
+        max_bytes: z.number().int().positive().default(4 * 1024 * MB),
+        /** Transcript chunks span about this many seconds, cut where a sentence ends. */
+        chunk_min_s: z.number().positive().default(30),
+        chunk_max_s: z.number().positive().default(60),
+      })
+      .prefault({}),
     ask: z
       .object({
         /** The Ollama server; KB_OLLAMA_HOST overrides. */

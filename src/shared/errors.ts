@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'LLM_UNAVAILABLE',
   /** The language model server failed while answering. */
   'LLM_FAILED',
+  /** Speech could not be turned into text (the speech model failed or crashed on this file). */
+  'TRANSCRIPTION_FAILED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -168,6 +168,10 @@ export const IngestSummarySchema = z.object({
   embedded: z.number().int().nonnegative().optional(),
   /** Pages (and images) read by OCR in this run, after the text layer was indexed. */
   ocr: z.object({ pages: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative() }).optional(),
+  /** Audio and video read by the speech model in this run; waiting: files that wait for a speech model. */
+  transcribed: z
+    .object({ files: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative(), waiting: z.number().int().nonnegative() })
+    .optional(),
   /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
   vector: ComponentStatusSchema.optional(),
   skipped: z.array(IngestSkipSchema),
@@ -176,7 +180,8 @@ export const IngestSummarySchema = z.object({
 });
 export type IngestSummary = z.infer<typeof IngestSummarySchema>;
 
-export const DOC_STATUSES = ['indexed', 'failed'] as const;
+/** waiting: an audio or video file waiting for a speech model (its error says how to get one). */
+export const DOC_STATUSES = ['indexed', 'failed', 'waiting'] as const;
 export type DocStatus = (typeof DOC_STATUSES)[number];
 
 export const DocumentSummarySchema = z.object({
@@ -227,8 +232,8 @@ export const DoctorReportSchema = z.object({
 export type DoctorReport = z.infer<typeof DoctorReportSchema>;
 
 export const IngestProgressSchema = z.object({
-  /** scan: finding files; ingest: parsing and indexing words; ocr: reading images and scanned pages (done/total in pages); embed: making vectors (done/total in chunks). */
-  phase: z.enum(['scan', 'ingest', 'ocr', 'embed']),
+  /** scan: finding files; ingest: parsing and indexing words; ocr: reading images and scanned pages (done/total in pages); transcribe: audio and video (done/total in seconds of sound); embed: making vectors (done/total in chunks). */
+  phase: z.enum(['scan', 'ingest', 'ocr', 'transcribe', 'embed']),
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   path: z.string().optional(),

@@ -23,7 +23,10 @@ import {
 } from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo, ModelStore } from './embed/models.js';
+import type { SpeechModelInfo, WhisperStore } from './audio/whisper-store.js';
 import type { Ocr } from './ingest/ocr.js';
+import type { Segment, Transcriber } from './audio/transcriber.js';
+import { transcriptText } from './audio/chunks.js';
 import type { ParsePool } from './ingest/parse-pool.js';
 import type { Semantic, Unavailable } from './vectors/semantic.js';
 import { readBinding } from './vectors/binding.js';
@@ -32,6 +35,7 @@ import { type Db, openDb, schemaVersion } from './store/db.js';
 import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
 import { registerPathMatch } from './search/filters.js';
 import { Searcher } from './search/search.js';
+import { whisperModelFile } from './audio/whisper-models.js';
 
 export interface OpenEngineOptions {
   dataDir: string;
@@ -42,6 +46,11 @@ export interface OpenEngineOptions {
    * leaves that to the next ingest.
    */
   reconcile?: boolean;
+  /**
+   * Speech → text for audio and video. Default: whisper.cpp with the installed speech model
+   * (audio.model). Tests give a double that returns known segments: no whisper weights exist here.
+   */
+  transcriber?: () => Transcriber;
 }
 
 export interface IngestCallOptions {
@@ -57,6 +66,8 @@ export interface InspectedDocument {
   chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
   /** Pages read by OCR (an image is page 1): pending, done with tesseract's confidence, or failed. */
   ocr_pages: { page: number; status: string; confidence: number | null; error: string | null }[];
+  /** Audio and video: the timed transcript (text has one `[m:ss.s–m:ss.s] words` line per segment). */
+  transcript: { status: string; model: string | null; language: string | null; error: string | null; text: string | null } | null;
   errors: { code: string; message: string; at: string }[];
 }
 
@@ -96,6 +107,7 @@ export class Engine {
     readonly config: Config,
     private readonly db: Db,
     private readonly reconcileOnOpen = false,
+    private readonly makeTranscriber?: () => Transcriber,
   ) {
     this.repo = new Repo(db);
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
@@ -109,7 +121,7 @@ export class Engine {
     const { ingestPaths, createParsePool, runOcr, Ocr } = await import('./ingest/pipeline.js');
     this.parser ??= createParsePool();
     try {
-      const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir };
+      const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir, speechModelReady: () => this.speechModelReady() };
       const retagged: string[] = [];
       const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id) });
       this.searcher.lexical.invalidate();
@@ -130,6 +142,14 @@ export class Engine {
         );
         if (ocr.pages + ocr.failed + ocr.pending > 0) summary.ocr = { pages: ocr.pages, failed: ocr.failed, pending: ocr.pending };
         summary.errors.push(...ocr.errors);
+        this.searcher.lexical.invalidate();
+      }
+      // Then what has to be heard: audio and video, through the speech model.
+      if (this.config.audio.enabled) {
+        const t = await this.runTranscriptionPass(opts);
+        const waiting = this.repo.waitingTranscripts().size;
+        if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
+        summary.errors.push(...t.errors);
         this.searcher.lexical.invalidate();
       }
       // Lexical chunks are committed and searchable; now their vectors.
@@ -153,6 +173,56 @@ export class Engine {
     } finally {
       this.searcher.lexical.invalidate();
     }
+  }
+
+  private transcriptOf(docId: string): InspectedDocument['transcript'] {
+    const t = this.repo.transcriptOf(docId);
+    if (!t) return null;
+    const segments = t.segments ? (JSON.parse(t.segments) as Segment[]) : null;
+    return { status: t.status, model: t.model, language: t.language, error: t.error, text: segments ? transcriptText(segments) : null };
+  }
+
+  /** Whether audio can be transcribed now: a test double, or the configured speech model's file. */
+  speechModelReady(): boolean {
+    return Boolean(this.makeTranscriber) || existsSync(whisperModelFile(this.dataDir, this.config.audio.model));
+  }
+
+  private transcriberP?: Promise<Transcriber>;
+
+  private async runTranscriptionPass(opts: IngestCallOptions) {
+    const { runTranscription } = await import('./audio/pass.js');
+    // A model installed since these files were added: what waited for it is queued now.
+    if (this.speechModelReady()) this.repo.wakeTranscripts();
+    return runTranscription(
+      {
+        repo: this.repo,
+        blobs: this.blobs,
+        config: this.config,
+        model: this.makeTranscriber ? 'test' : this.config.audio.model,
+        transcriber: () => {
+          const p = (this.transcriberP ??= this.makeTranscriber
+            ? Promise.resolve(this.makeTranscriber())
+            : import('./audio/transcriber.js').then((m) => m.WhisperProcess.open(whisperModelFile(this.dataDir, this.config.audio.model))));
+          p.catch(() => {
+            if (this.transcriberP === p) this.transcriberP = undefined; // a model may be installed later
+          });
+          return p;
+        },
+      },
+      opts,
+    );
+  }
+
+  /**
+   * Transcribes what waits for the speech model, then gives the new chunks vectors: after a speech
+   * model is installed (kb models pull), and when a long-lived host opens.
+   */
+  async transcribePending(opts: IngestCallOptions = {}): Promise<{ files: number; failed: number; pending: number; waiting: number }> {
+    if (!this.config.audio.enabled) return { files: 0, failed: 0, pending: 0, waiting: 0 };
+    const t = await this.runTranscriptionPass(opts);
+    this.searcher.lexical.invalidate();
+    if (t.files > 0) await this.syncVectors().catch(() => undefined);
+    return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.repo.waitingTranscripts().size };
   }
 
   private modelInstalled(): boolean {
@@ -298,12 +368,13 @@ export class Engine {
   }
 
   list(): DocumentSummary[] {
+    const waiting = this.repo.waitingTranscripts();
     return this.repo.listDocs().map((d) => ({
       doc_id: d.id,
       path: d.path,
       title: d.title,
       type: d.type,
-      status: d.status,
+      status: waiting.has(d.id) ? ('waiting' as const) : d.status,
       error: d.error,
       chunks: d.chunk_count,
       tags: this.repo.tagsOf(d.id),
@@ -338,6 +409,7 @@ export class Engine {
         : null,
       chunks: this.repo.chunksOfDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
       ocr_pages: this.repo.ocrOf(doc.id),
+      transcript: this.transcriptOf(doc.id),
       errors: this.repo.errorsOf(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
     };
   }
@@ -405,8 +477,28 @@ export class Engine {
     return process.env.KB_HF_ENDPOINT || this.config.models.hub_endpoint;
   }
 
-  async listModels(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[] }> {
-    return { schema_version: SCHEMA_VERSION, models: (await this.modelStore()).list() };
+  async listModels(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[]; speech_models: SpeechModelInfo[] }> {
+    return { schema_version: SCHEMA_VERSION, models: (await this.modelStore()).list(), speech_models: (await this.whisperStore()).list() };
+  }
+
+  private async whisperStore(): Promise<WhisperStore> {
+    const { WhisperStore } = await import('./audio/whisper-store.js');
+    return new WhisperStore(this.dataDir);
+  }
+
+  /** Speech models (whisper-…): from the hub, checked against whisper.cpp's published SHA-1. */
+  async pullSpeechModel(name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> {
+    return (await this.whisperStore()).pull(name, this.hubEndpoint(), opts);
+  }
+
+  async importSpeechModel(file: string, as?: string): Promise<SpeechModelInfo> {
+    return (await this.whisperStore()).import(resolve(file), as);
+  }
+
+  async removeSpeechModel(name: string): Promise<void> {
+    this.transcriberP?.then((t) => t.close(), () => undefined);
+    this.transcriberP = undefined;
+    await (await this.whisperStore()).remove(name);
   }
 
   async pullModel(id: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> {
@@ -524,6 +616,7 @@ export class Engine {
     this.closed = true;
     void this.parser?.close();
     void this.ocrP?.then((o) => o.close(), () => undefined);
+    void this.transcriberP?.then((t) => t.close(), () => undefined);
     void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined));
     try {
       this.db.pragma('optimize');
@@ -550,5 +643,5 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
   }
   const db = openDb(join(dataDir, 'kb.sqlite'));
-  return new Engine(dataDir, parsed.data, db, opts.reconcile === true);
+  return new Engine(dataDir, parsed.data, db, opts.reconcile === true, opts.transcriber);
 }

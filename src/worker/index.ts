@@ -8,6 +8,7 @@ export { runEval, compareRuns, readGolden } from './eval/golden.js';
 export type { EvalRun, EvalComparison, QueryOutcome } from './eval/golden.js';
 export { ndcg, averagePrecision, precisionAt, recallAt, reciprocalRank, mean } from './eval/metrics.js';
 export type { ModelInfo } from './embed/models.js';
+export type { SpeechModelInfo } from './audio/whisper-store.js';
 export type { FileProgress } from './embed/download.js';
 export { MODELS, DEFAULT_MODEL } from './embed/registry.js';
 export { workerProcessEntry } from './threads.js';

@@ -29,6 +29,8 @@ try {
   const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, reconcile: true });
   serveEngine(engine, t, process.env.KB_VERSION ?? '0');
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
+  // Audio left to transcribe (a pass interrupted, or a speech model installed while kb was closed).
+  void engine.transcribePending().catch(() => undefined);
   process.on('disconnect', () => {
     engine.close();
     process.exit(0);

@@ -9,6 +9,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
     const onProgress = (p: IngestProgress): void => {
       if (p.phase === 'ingest') bar?.update('ingesting', p.done, p.total, p.path);
       else if (p.phase === 'ocr') bar?.update('OCR', p.done, p.total, p.path);
+      else if (p.phase === 'transcribe') bar?.update('transcribing (s)', p.done, p.total, p.path);
       else if (p.phase === 'embed' && p.total > 0) bar?.update('embedding', p.done, p.total);
     };
     const controller = new AbortController();
@@ -34,6 +35,12 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
         const o = summary.ocr;
         const rest = o.pending > 0 ? yellow(`, ${o.pending} still to do (run the same command to finish)`) : '';
         line(dim(`OCR: read ${o.pages} page${o.pages === 1 ? '' : 's'}${o.failed ? `, ${o.failed} failed` : ''}`) + rest);
+      }
+      if (summary.transcribed) {
+        const t = summary.transcribed;
+        const parts = [t.files && `transcribed ${t.files} audio file${t.files === 1 ? '' : 's'}`, t.failed && `${t.failed} failed`, t.pending && `${t.pending} still to do (run the same command to finish)`].filter(Boolean);
+        if (parts.length) line(dim(`Audio: ${parts.join(', ')}`));
+        if (t.waiting) line(yellow(`${t.waiting} audio file${t.waiting === 1 ? '' : 's'} wait for a speech model: kb models pull whisper-base.en`));
       }
       if (summary.vector?.status === 'unavailable') {
         const reason = summary.vector.reason ?? '';

@@ -1,5 +1,7 @@
 import { SCHEMA_VERSION } from '../../shared/wire.js';
-import { DEFAULT_MODEL, type FileProgress } from '../../worker/index.js';
+import { existsSync, statSync } from 'node:fs';
+import { DEFAULT_MODEL, type Engine, type FileProgress } from '../../worker/index.js';
+import { countBar } from '../progress.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { bold, dim, displayPath, line, printJson } from '../output.js';
 
@@ -10,11 +12,18 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
       printJson(r);
       return;
     }
+    line(bold('Embedding models (search by meaning)'));
     for (const m of r.models) {
       const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
-      line(`${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`);
+      line(`  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`);
     }
-    if (!r.models.some((m) => m.installed)) line(dim(`Get one with: kb models pull ${DEFAULT_MODEL}`));
+    if (!r.models.some((m) => m.installed)) line(dim(`  Get one with: kb models pull ${DEFAULT_MODEL}`));
+    line(bold('Speech models (audio and video)'));
+    for (const m of r.speech_models) {
+      const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
+      line(`  ${bold(m.id.padEnd(24))} ${m.about.padEnd(38)} ${state}${m.id === 'whisper-base.en' ? dim('  (default)') : ''}`);
+    }
+    if (!r.speech_models.some((m) => m.installed)) line(dim('  Get one with: kb models pull whisper-base.en'));
   });
 }
 
@@ -25,10 +34,13 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
     const onSigint = (): void => ctl.abort();
     process.once('SIGINT', onSigint);
     try {
-      const m = await engine.pullModel(id, { onProgress: bar?.update, signal: ctl.signal });
+      const m = id.startsWith('whisper-')
+        ? await engine.pullSpeechModel(id, { onProgress: bar?.update, signal: ctl.signal })
+        : await engine.pullModel(id, { onProgress: bar?.update, signal: ctl.signal });
       bar?.stop();
-      if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m });
-      else line(`Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`);
+      if (!g.json) line(`Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`);
+      const transcribed = id.startsWith('whisper-') ? await transcribeWaiting(engine, g) : undefined;
+      if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
@@ -36,17 +48,35 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
   });
 }
 
-export async function modelsImportCommand(dir: string, flags: { as?: string }, g: GlobalOptions): Promise<number> {
+/** A folder is an embedding model (Hugging Face layout); a file is a speech model (whisper.cpp ggml). */
+export async function modelsImportCommand(path: string, flags: { as?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const m = await engine.importModel(dir, flags.as ?? DEFAULT_MODEL);
-    if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m });
-    else line(`Imported ${m.id} into ${displayPath(m.path ?? '')}`);
+    const speech = existsSync(path) && statSync(path).isFile();
+    const m = speech ? await engine.importSpeechModel(path, flags.as) : await engine.importModel(path, flags.as ?? DEFAULT_MODEL);
+    if (!g.json) line(`Imported ${m.id} into ${displayPath(m.path ?? '')}`);
+    const transcribed = speech ? await transcribeWaiting(engine, g) : undefined;
+    if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
   });
+}
+
+/** With a speech model in place, what waited for one is read now, with a progress bar. */
+async function transcribeWaiting(engine: Engine, g: GlobalOptions): Promise<{ files: number; failed: number; pending: number; waiting: number } | undefined> {
+  if (!engine.speechModelReady() || engine.list().every((d) => d.status !== 'waiting')) return undefined;
+  const bar = await countBar(g);
+  try {
+    const t = await engine.transcribePending({ onProgress: (p) => p.phase === 'transcribe' && bar?.update('transcribing (s)', p.done, p.total, p.path) });
+    bar?.stop();
+    if (!g.json) line(`Transcribed ${t.files} audio file${t.files === 1 ? '' : 's'} that waited for a speech model${t.failed ? `; ${t.failed} failed (kb ls shows why)` : ''}`);
+    return t;
+  } finally {
+    bar?.stop();
+  }
 }
 
 export async function modelsRemoveCommand(id: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    await engine.removeModel(id);
+    if (id.startsWith('whisper-')) await engine.removeSpeechModel(id);
+    else await engine.removeModel(id);
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, removed: id });
     else line(`Removed ${id}`);
   });

@@ -11,25 +11,23 @@ export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
   | { kind: 'pdf' }
   | { kind: 'image' }
+  | { kind: 'audio' }
   | { kind: 'skip'; reason: string };
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
 const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '.csv', '.tsv', '']);
-/** Formats later issues handle (PDF, OCR, audio); named so the skip reason is honest. */
 const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif']);
-const LATER_EXT = new Set([
-  '.mp3', '.wav', '.ogg', '.opus', '.m4a', '.flac', '.mp4', '.mkv', '.webm', '.mov',
-]);
+/** Audio, and video whose sound is transcribed (ffmpeg decodes them). */
+export const AUDIO_EXT = new Set(['.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.mp4', '.m4v', '.mkv', '.webm', '.mov']);
 
 /** Type by name alone; `null` means the content decides. */
-function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' }> | null {
+function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' | 'audio' }> | null {
   const ext = extname(path).toLowerCase();
   const name = basename(path);
   if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
   const lang = CODE_LANG_BY_NAME[name] ?? CODE_LANG_BY_EXT[ext];
   if (lang) return { kind: 'text', type: 'code', lang, ext };
   if (NOTE_EXT.has(ext)) return { kind: 'text', type: 'note', lang: null, ext };
-  if (LATER_EXT.has(ext)) return { kind: 'skip', reason: `${ext.slice(1)} files are not supported yet` };
   return null;
 }
 
@@ -80,6 +78,11 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
   if (!named || named.kind === 'skip' || ext === '') {
     if (isPdf(head)) return { kind: 'pdf' };
     if (isImage(head)) return { kind: 'image' };
+  }
+  // Audio goes by its name: ffmpeg and the metadata reader judge the bytes (and say what is wrong).
+  if (AUDIO_EXT.has(ext)) {
+    if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
+    return { kind: 'audio' };
   }
   if (ext === '.pdf' || IMAGE_EXT.has(ext)) {
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');

@@ -1,7 +1,7 @@
 // One pass over the user's paths: walk, detect, parse, and store each document in one transaction.
 // A failing file is recorded and the run goes on; what was indexed before stays as it was.
 import { createHash } from 'node:crypto';
-import { readFileSync, type Stats, statSync } from 'node:fs';
+import { createReadStream, readFileSync, type Stats, statSync } from 'node:fs';
 import { access, open, readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Config } from '../../shared/config.js';
@@ -9,7 +9,7 @@ import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { DocRow, Repo } from '../store/repo.js';
-import { decodeText, detect, type Detected } from './detect.js';
+import { AUDIO_EXT, decodeText, detect, type Detected } from './detect.js';
 import { ParsePool } from './parse-pool.js';
 import { chunkIdsFrom } from './chunk-ids.js';
 import { PARSER_VERSION, type ParsedDocument } from './types.js';
@@ -17,6 +17,7 @@ import { walk } from './walk.js';
 import { imageSize } from 'image-size';
 
 export { runOcr } from './ocr-pass.js';
+export { runTranscription } from '../audio/pass.js';
 export { Ocr } from './ocr.js';
 
 export interface IngestOptions {
@@ -33,6 +34,13 @@ interface Ctx {
   config: Config;
   parser: ParsePool;
   dataDir: string;
+  /** Whether a speech model is installed: audio is queued for it, or waits for one. */
+  speechModelReady?: () => boolean;
+}
+
+/** What an audio file's document says while no speech model is installed (kb ls shows it). */
+export function waitingForSpeechModel(model: string): string {
+  return `waiting for a speech model: run kb models pull ${model} (or kb models import FILE)`;
 }
 
 export function createParsePool(): ParsePool {
@@ -62,6 +70,12 @@ const BATCH_MS = 200;
 const YIELD_MS = 8;
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
 
 export function normalizeTags(tags: string[]): string[] {
   return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))].sort();
@@ -121,26 +135,35 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
   if (detected.kind === 'skip') return { skip: detected.reason };
   const [limit, what, key] =
     detected.kind === 'pdf' || detected.kind === 'image'
-      ? [config.ingest.max_pdf_bytes, 'PDFs and images', 'max_pdf_bytes']
-      : [config.ingest.max_text_bytes, 'text', 'max_text_bytes'];
+      ? [config.ingest.max_pdf_bytes, 'PDFs and images', 'ingest.max_pdf_bytes']
+      : detected.kind === 'audio'
+        ? [config.audio.max_bytes, 'audio and video', 'audio.max_bytes']
+        : [config.ingest.max_text_bytes, 'text', 'ingest.max_text_bytes'];
   if (detected.kind === 'image' && !config.ocr.enabled) return { skip: 'an image, and OCR is off (ocr.enabled)' };
+  if (detected.kind === 'audio' && !config.audio.enabled) return { skip: 'audio or video, and transcription is off (audio.enabled)' };
   if (st.size > limit) {
-    throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (ingest.${key})`);
+    throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (${key})`);
   }
-  let bytes: Buffer;
+  // Audio and video are hashed and copied as streams: a long recording is never held in memory.
+  let bytes: Buffer | null = null;
+  let hash: string;
   try {
-    bytes = small ?? (await readFile(path));
+    if (detected.kind === 'audio' && !small) hash = await sha256File(path);
+    else {
+      bytes = small ?? (await readFile(path));
+      hash = sha256(bytes);
+    }
   } catch (e) {
     throw fsError(e, path);
   }
-  const hash = sha256(bytes);
+  const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
   const existing = repo.docByPath(path);
   const now = Date.now();
 
   if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = repo.originalOf(existing.id);
-    if (orig?.blob && !(await blobs.has(orig.blob))) await blobs.put(orig.blob, bytes);
+    if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
     return {
       commit: () => {
         repo.db.transaction(() => {
@@ -178,6 +201,8 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
 
   const docId = existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20);
   const copy = config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes;
+  if (detected.kind === 'audio') return prepareAudio(ctx, { path, root, tags, hash, docId, copy, st, existing: existing ?? null }, putBlob);
+  if (!bytes) throw new KbError('INTERNAL', 'file bytes were not read');
   if (detected.kind === 'pdf') return preparePdf(ctx, { path, root, tags, bytes, hash, docId, copy, st, existing: existing ?? null });
   if (detected.kind === 'image') return prepareImage(ctx, { path, root, tags, bytes, hash, docId, copy, st, existing: existing ?? null });
   const { text } = decodeText(bytes);
@@ -325,6 +350,52 @@ function prepareImage(ctx: Ctx, f: BinaryFile): Prepared {
   };
 }
 
+/**
+ * Audio and video are indexed with no text of their own: the document (title and length from its
+ * tags) is written now, and the transcription pass reads its sound after the batch (audio/pass.ts),
+ * or it waits, saying so, until a speech model is installed.
+ */
+function prepareAudio(ctx: Ctx, f: Omit<BinaryFile, 'bytes'>, putBlob: (hash: string) => Promise<void>): Prepared {
+  const { repo, config } = ctx;
+  return {
+    commitAsync: async () => {
+      const { readAudioMeta } = await import('../audio/metadata.js');
+      const meta = await readAudioMeta(f.path);
+      if (f.copy) await putBlob(f.hash);
+      const ready = ctx.speechModelReady?.() ?? false;
+      const title = meta.title ? (meta.artist ? `${meta.title} — ${meta.artist}` : meta.title) : basename(f.path);
+      const now = Date.now();
+      repo.db.transaction(() => {
+        repo.upsertDoc({
+          id: f.docId,
+          path: f.path,
+          root: f.root,
+          title,
+          type: 'audio',
+          lang: null,
+          content_hash: f.hash,
+          size: f.st.size,
+          mtime: Math.floor(f.st.mtimeMs),
+          page_count: null,
+          duration: meta.duration,
+          parser_version: PARSER_VERSION,
+          status: 'indexed',
+          error: ready ? null : waitingForSpeechModel(config.audio.model),
+          original: f.copy ? 'copy' : 'reference',
+          added_at: f.existing?.added_at ?? now,
+          updated_at: now,
+        });
+        repo.addTags(f.docId, normalizeTags(f.tags));
+        repo.replaceChunks(f.docId, []);
+        repo.queueTranscript(f.docId, ready ? 'pending' : 'waiting');
+        repo.setOriginal({ doc_id: f.docId, mode: f.copy ? 'copy' : 'reference', blob: f.copy ? f.hash : null, sha256: f.hash });
+        repo.clearErrors(f.path);
+      })();
+      return f.existing ? 'updated' : 'added';
+    },
+  };
+}
+
 function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
   const existing = repo.docByPath(path);
   const now = Date.now();
@@ -340,7 +411,7 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
       path,
       root,
       title: basename(path),
-      type: extname(path).toLowerCase() === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/i.test(extname(path)) ? 'image' : 'note',
+      type: extname(path).toLowerCase() === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/i.test(extname(path)) ? 'image' : AUDIO_EXT.has(extname(path).toLowerCase()) ? 'audio' : 'note',
       lang: null,
       content_hash: '',
       size: 0,

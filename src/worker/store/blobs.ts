@@ -3,8 +3,8 @@
 // it is not fsynced per file: the user's own file is still on disk at ingest time, and a blob lost to
 // a power cut is written again by the next ingest of that file (doctor reports it meanwhile).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { constants, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class BlobStore {
@@ -34,6 +34,22 @@ export class BlobStore {
       await fh.close();
     }
     await rename(tmp, final);
+  }
+
+  /** Copies a file in (streamed: a long recording is never held in memory). */
+  async putFile(sha256: string, source: string): Promise<void> {
+    if (await this.has(sha256)) return;
+    const final = this.pathOf(sha256);
+    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
+    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await copyFile(source, tmp, constants.COPYFILE_EXCL);
+      await chmod(tmp, 0o600);
+      await rename(tmp, final);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
   }
 
   /** The same for small blobs, without a trip through the thread pool per step. */

@@ -50,6 +50,14 @@ export interface OriginalRow {
   sha256: string;
 }
 
+/** An audio or video document for the transcription pass. */
+export interface TranscriptJob {
+  doc_id: string;
+  path: string;
+  content_hash: string;
+  title: string;
+}
+
 /** A page (or an image, as page 1) waiting for OCR. */
 export interface OcrJob {
   doc_id: string;
@@ -86,6 +94,15 @@ export class Repo {
         WHERE o.status = 'pending' ORDER BY d.path, o.page`),
       finishOcr: p('UPDATE ocr_pages SET status = @status, confidence = @confidence, error = @error WHERE doc_id = @doc_id AND page = @page'),
       ocrOf: p('SELECT page, status, confidence, error FROM ocr_pages WHERE doc_id = ? ORDER BY page'),
+      queueTranscript: p(`INSERT INTO transcripts (doc_id, status) VALUES (?, ?)
+        ON CONFLICT(doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL`),
+      pendingTranscripts: p(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
+        WHERE t.status = 'pending' ORDER BY d.path`),
+      waitingTranscripts: p("SELECT doc_id FROM transcripts WHERE status = 'waiting'"),
+      wakeTranscripts: p("UPDATE transcripts SET status = 'pending' WHERE status = 'waiting'"),
+      finishTranscript: p('UPDATE transcripts SET status = @status, model = @model, language = @language, segments = @segments, error = @error WHERE doc_id = @doc_id'),
+      transcriptOf: p('SELECT status, model, language, segments, error FROM transcripts WHERE doc_id = ?'),
+      setDuration: p('UPDATE documents SET duration = ? WHERE id = ?'),
       maxOrdinal: p('SELECT coalesce(max(ordinal), -1) AS n FROM chunks WHERE doc_id = ?'),
       setDocMeta: p('UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id'),
       insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
@@ -150,6 +167,33 @@ export class Repo {
   }
   ocrOf(docId: string): { page: number; status: string; confidence: number | null; error: string | null }[] {
     return this.s.ocrOf!.all(docId) as { page: number; status: string; confidence: number | null; error: string | null }[];
+  }
+  queueTranscript(docId: string, status: 'waiting' | 'pending'): void {
+    this.s.queueTranscript!.run(docId, status);
+  }
+  pendingTranscripts(): TranscriptJob[] {
+    return this.s.pendingTranscripts!.all() as TranscriptJob[];
+  }
+  waitingTranscripts(): Set<string> {
+    return new Set((this.s.waitingTranscripts!.all() as { doc_id: string }[]).map((r) => r.doc_id));
+  }
+  /** A speech model is installed: everything waiting for one is queued; returns the documents. */
+  wakeTranscripts(): string[] {
+    const ids = [...this.waitingTranscripts()];
+    this.db.transaction(() => {
+      this.s.wakeTranscripts!.run();
+      for (const id of ids) this.setDocError(id, null);
+    })();
+    return ids;
+  }
+  finishTranscript(r: { doc_id: string; status: 'done' | 'failed'; model: string | null; language: string | null; segments: string | null; error: string | null }): void {
+    this.s.finishTranscript!.run(r);
+  }
+  transcriptOf(docId: string): { status: string; model: string | null; language: string | null; segments: string | null; error: string | null } | undefined {
+    return this.s.transcriptOf!.get(docId) as { status: string; model: string | null; language: string | null; segments: string | null; error: string | null } | undefined;
+  }
+  setDuration(docId: string, seconds: number): void {
+    this.s.setDuration!.run(seconds, docId);
   }
   nextOrdinal(docId: string): number {
     return (this.s.maxOrdinal!.get(docId) as { n: number }).n + 1;

@@ -1,0 +1,123 @@
+// The transcription pass: after a batch's text is indexed (and searchable), audio and video are read
+// by the speech model, a window at a time. Work is queued in `transcripts`, so a pass that is
+// cancelled or interrupted picks up on the next ingest or open; with no speech model installed,
+// documents wait ('waiting') and are queued once one is.
+import { stat } from 'node:fs/promises';
+import { KbError, toErrorPayload } from '../../shared/errors.js';
+import type { Config } from '../../shared/config.js';
+import type { IngestError, IngestProgress } from '../../shared/wire.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Repo, TranscriptJob } from '../store/repo.js';
+import { chunkIdsFrom } from '../ingest/chunk-ids.js';
+import { transcriptChunks } from './chunks.js';
+import { decodeWindows, findFfmpeg, SAMPLE_RATE } from './decode.js';
+import type { Segment, Transcriber } from './transcriber.js';
+
+export interface TranscribeContext {
+  repo: Repo;
+  blobs: BlobStore;
+  config: Config;
+  /** The speech model, started on first need; throws MODEL_MISSING when none is installed. */
+  transcriber: () => Promise<Transcriber>;
+  /** The model's name, recorded with each transcript. */
+  model: string;
+}
+
+export interface TranscribePassResult {
+  files: number;
+  failed: number;
+  pending: number;
+  errors: IngestError[];
+}
+
+/** The file to decode: the stored copy, else the original if it is still there. */
+async function sourceOf(ctx: TranscribeContext, job: TranscriptJob): Promise<string> {
+  const orig = ctx.repo.originalOf(job.doc_id);
+  if (orig?.blob && (await ctx.blobs.has(orig.blob))) return ctx.blobs.pathOf(orig.blob);
+  try {
+    await stat(job.path);
+  } catch {
+    throw new KbError('VANISHED', `${job.path} is gone and no copy was kept`);
+  }
+  return job.path;
+}
+
+async function transcribeOne(
+  ctx: TranscribeContext,
+  job: TranscriptJob,
+  ffmpeg: string,
+  report: (seconds: number) => void,
+  signal?: AbortSignal,
+): Promise<{ segments: Segment[]; language: string | null; seconds: number }> {
+  const file = await sourceOf(ctx, job);
+  const segments: Segment[] = [];
+  let language: string | null = null;
+  let seconds = 0;
+  let transcriber: Transcriber | null = null;
+  for await (const w of decodeWindows(ffmpeg, file, ctx.config.audio.window_s, signal)) {
+    transcriber ??= await ctx.transcriber();
+    const r = await transcriber.transcribe(w.pcm, ctx.config.audio.language);
+    language ??= r.language;
+    for (const s of r.segments) if (s.text.trim()) segments.push({ start: w.start + s.start, end: w.start + Math.min(s.end, w.pcm.length / SAMPLE_RATE), text: s.text.trim() });
+    seconds = w.start + w.pcm.length / SAMPLE_RATE;
+    report(seconds);
+    if (signal?.aborted) throw new KbError('INVALID_ARGUMENT', 'cancelled');
+  }
+  return { segments, language, seconds };
+}
+
+export async function runTranscription(ctx: TranscribeContext, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<TranscribePassResult> {
+  const jobs = ctx.repo.pendingTranscripts();
+  const result: TranscribePassResult = { files: 0, failed: 0, pending: 0, errors: [] };
+  if (jobs.length === 0) return result;
+  let ffmpeg: string;
+  try {
+    ffmpeg = findFfmpeg(ctx.config.audio.ffmpeg_path);
+  } catch (e) {
+    // Without ffmpeg nothing can be read: everything stays queued for when it is installed.
+    result.pending = jobs.length;
+    result.errors.push({ path: jobs[0]!.path, ...toErrorPayload(e) });
+    return result;
+  }
+  // Progress counts seconds of audio, over what the files' headers say they last.
+  const total = Math.max(1, Math.round(jobs.reduce((n, j) => n + (ctx.repo.docById(j.doc_id)?.duration ?? 0), 0)));
+  let before = 0;
+  for (const [i, job] of jobs.entries()) {
+    if (opts.signal?.aborted) {
+      result.pending = jobs.length - i;
+      break;
+    }
+    const report = (s: number): void => opts.onProgress?.({ phase: 'transcribe', done: Math.min(total, Math.round(before + s)), total, path: job.path });
+    report(0);
+    try {
+      const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
+      const chunks = transcriptChunks(t.segments, ctx.config.audio.chunk_min_s, ctx.config.audio.chunk_max_s);
+      ctx.repo.db.transaction(() => {
+        ctx.repo.replaceChunks(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
+        ctx.repo.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
+        ctx.repo.finishTranscript({ doc_id: job.doc_id, status: 'done', model: ctx.model, language: t.language, segments: JSON.stringify(t.segments), error: null });
+        ctx.repo.setDocError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
+      })();
+      result.files++;
+      before += t.seconds;
+    } catch (e) {
+      if (opts.signal?.aborted) {
+        result.pending = jobs.length - i;
+        break;
+      }
+      const err = toErrorPayload(e);
+      if (err.code === 'MODEL_MISSING' || err.code === 'MODEL_INVALID' || err.code === 'UNSUPPORTED') {
+        // No usable speech model (or decoder): nothing else can be read either; all stay queued.
+        result.pending = jobs.length - i;
+        result.errors.push({ path: job.path, ...err });
+        break;
+      }
+      ctx.repo.finishTranscript({ doc_id: job.doc_id, status: 'failed', model: ctx.model, language: null, segments: null, error: `${err.code}: ${err.message}` });
+      ctx.repo.setDocError(job.doc_id, `${err.code}: ${err.message}`);
+      result.failed++;
+      result.errors.push({ path: job.path, code: err.code, message: err.message });
+    }
+  }
+  opts.onProgress?.({ phase: 'transcribe', done: total, total });
+  return result;
+}
