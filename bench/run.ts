@@ -1,5 +1,6 @@
 // `npm run bench [-- NAME…]`: the figures each issue must reach, measured the same way every time.
 import { benchAsk } from './ask.js';
+import { benchAudio } from './audio.js';
 import { benchCranfield } from './cranfield.js';
 import { benchEmbed } from './embed.js';
 import { benchHybrid } from './hybrid.js';
@@ -22,6 +23,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ocr: benchOcr,
   ui: benchUi,
   ask: benchAsk,
+  audio: benchAudio,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -64,6 +64,8 @@ describe('serving documents', () => {
     expect(contentType({ type: 'image', file: '/x/scan.PNG' })).toBe('image/png');
     expect(contentType({ type: 'audio', file: '/x/talk.mp3' })).toBe('audio/mpeg');
     expect(contentType({ type: 'image', file: '/x/blob-without-ext' })).toBe('application/octet-stream');
+    // A stored copy has no extension: the original's name says what it is.
+    expect(contentType({ type: 'audio', file: '/data/blobs/ab/ab12', name: 'talk.m4a' })).toBe('audio/mp4');
   });
 });
 

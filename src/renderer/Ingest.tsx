@@ -119,7 +119,7 @@ export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
     <div className="drop-target" aria-hidden>
       <div>
         <strong>Drop to add to kb</strong>
-        <span>Files and folders: Markdown, notes, code, PDFs, images</span>
+        <span>Files and folders: Markdown, notes, code, PDFs, images, audio</span>
       </div>
     </div>
   );
@@ -130,6 +130,7 @@ const PHASES: Record<NonNullable<IngestState['phase']>, string> = {
   scan: 'Finding files',
   ingest: 'Indexing',
   ocr: 'Reading scans (OCR)',
+  transcribe: 'Transcribing audio (seconds)',
   embed: 'Making vectors',
 };
 

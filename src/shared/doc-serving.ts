@@ -45,9 +45,9 @@ const MEDIA: Record<string, string> = {
   mov: 'video/quicktime',
 };
 
-export function contentType(src: Pick<DocumentSource, 'type' | 'file'>): string {
+export function contentType(src: Pick<DocumentSource, 'type' | 'file' | 'name'>): string {
   if (src.type === 'image' || src.type === 'audio') {
-    const ext = /\.([a-z0-9]+)$/i.exec(src.file)?.[1]?.toLowerCase() ?? '';
+    const ext = /\.([a-z0-9]+)$/i.exec(src.name ?? src.file)?.[1]?.toLowerCase() ?? '';
     return MEDIA[ext] ?? DOC_TYPES[src.type];
   }
   return DOC_TYPES[src.type];

@@ -211,6 +211,8 @@ export const DocumentSourceSchema = z.object({
   file: z.string(),
   /** Serving the original, which changed since it was indexed: spans may not line up. */
   stale: z.boolean(),
+  /** The original's file name (the stored copy has none): what says an image or a recording's format. */
+  name: z.string().optional(),
 });
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 

@@ -2,7 +2,7 @@
 // message loop and the tests all go through it. Heavy parsers load on first ingest, not at open.
 import { access, mkdir, stat } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
 import {
@@ -430,7 +430,7 @@ export class Engine {
     if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
     const orig = this.repo.originalOf(doc.id);
     const blob = orig?.blob ? this.blobs.pathOf(orig.blob) : null;
-    const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title };
+    const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path) };
     if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
     let st;
     try {

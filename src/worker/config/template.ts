@@ -47,6 +47,16 @@ search:
     body: 1
   feedback: true              # pseudo-relevance feedback for questions of 3+ content words
 
+audio:                        # audio and video, transcribed locally by whisper.cpp
+  enabled: true               # off: audio and video files are skipped
+  ffmpeg_path: ''             # empty: the ffmpeg on PATH (apt install ffmpeg, brew install ffmpeg)
+  model: whisper-base.en      # kb models pull whisper-base.en; whisper-small for other languages
+  language: auto              # or a code: en, de, ko, …
+  window_s: 300               # seconds decoded and transcribed at a time (memory stays bounded)
+  max_bytes: 4294967296       # 4 GB; bigger files fail with TOO_LARGE
+  chunk_min_s: 30             # transcript chunks span 30–60 s, cut where a sentence ends
+  chunk_max_s: 60
+
 ask:                          # kb ask and the ask panel: answers through a local Ollama model
   ollama_host: http://127.0.0.1:11434   # KB_OLLAMA_HOST overrides
   model: llama3.2             # KB_OLLAMA_MODEL overrides; ollama pull llama3.2
