@@ -75,6 +75,16 @@ describe.skipIf(!corpora || !hasFfmpeg)('decoding (ffmpeg, real files)', () => {
     });
   }
 
+  it('takes the sound of a video (mp4, webm)', async () => {
+    const dir = await tempDir();
+    for (const [file, codecs] of [['clip.mp4', ['-c:v', 'mpeg4', '-c:a', 'aac']], ['clip.webm', ['-c:v', 'libvpx', '-c:a', 'libopus']]] as const) {
+      execFileSync(findFfmpeg(''), ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=3', ...codecs, '-shortest', join(dir, file)]);
+      let samples = 0;
+      for await (const w of decodeWindows(findFfmpeg(''), join(dir, file), 60)) samples += w.pcm.length;
+      expect(Math.abs(samples / SAMPLE_RATE - 3), file).toBeLessThan(0.05);
+    }
+  });
+
   it('says clearly what is wrong with a file that is not audio, and with a missing ffmpeg', async () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'fake.mp3'), 'this is not an mp3 at all '.repeat(100));
