@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { KbError } from '../shared/errors.js';
 import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
+import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './commands/collections.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
@@ -60,6 +61,31 @@ export async function main(argv: string[]): Promise<number> {
     .action((words: string[], flags: Record<string, string | boolean | undefined>) =>
       run(() => searchCommand(words, flags, globals()))(),
     );
+
+  program
+    .command('add')
+    .description('add a folder as a collection: indexed now, kept in sync while the app, kb serve or kb watch runs')
+    .argument('<folder>')
+    .option('--name <name>', 'the collection\'s name (default: the folder\'s)')
+    .option('--tags <a,b>', 'tags for every document in it')
+    .option('--glob <glob>', "only files matching this glob, e.g. '**/*.md'")
+    .action((folder: string, flags: { name?: string; tags?: string; glob?: string }) => run(() => addCommand(folder, flags, globals()))());
+
+  program
+    .command('collections')
+    .description('list the collections')
+    .action(() => run(() => collectionsCommand(globals()))());
+
+  program
+    .command('forget')
+    .description('stop syncing a collection and remove its documents from the index (the files stay)')
+    .argument('<name>')
+    .action((name: string) => run(() => forgetCommand(name, globals()))());
+
+  program
+    .command('watch')
+    .description('keep every collection in sync with its folder until Ctrl-C')
+    .action(() => run(() => watchCommand(globals()))());
 
   program
     .command('ask')

@@ -36,6 +36,8 @@ import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
 import { registerPathMatch } from './search/filters.js';
 import { Searcher } from './search/search.js';
 import { whisperModelFile } from './audio/whisper-models.js';
+import type { ReconcileResult, SyncContext } from './collections/sync.js';
+import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 
 export interface OpenEngineOptions {
   dataDir: string;
@@ -51,6 +53,17 @@ export interface OpenEngineOptions {
    * (audio.model). Tests give a double that returns known segments: no whisper weights exist here.
    */
   transcriber?: () => Transcriber;
+}
+
+export interface CollectionInfo {
+  name: string;
+  root: string;
+  tags: string[];
+  glob: string | null;
+  documents: number;
+  failed: number;
+  waiting: number;
+  added_at: string;
 }
 
 export interface IngestCallOptions {
@@ -295,6 +308,74 @@ export class Engine {
     const r = await sem.sync({ ifChanged: true });
     this.maintainVectors(sem);
     return r;
+  }
+
+  private syncContext(): SyncContext {
+    return {
+      repo: this.repo,
+      config: this.config,
+      dataDir: this.dataDir,
+      ingest: (paths, o) => this.ingest(paths, o),
+      remove: (path) => this.removeAndSync(path),
+    };
+  }
+
+  /** Adds a folder as a collection and brings it in (kb add). */
+  async addCollection(
+    folder: string,
+    opts: { name?: string; tags?: string[]; glob?: string; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+  ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
+    const { defaultName, reconcile, validateNewCollection } = await import('./collections/sync.js');
+    const root = resolve(folder);
+    const name = opts.name ?? defaultName(root);
+    validateNewCollection(this.repo.collections(), root, name, this.dataDir);
+    const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
+    this.repo.addCollection(row);
+    const reconciled = await reconcile(this.syncContext(), row, opts);
+    return { collection: this.collections().find((c) => c.name === name)!, reconciled };
+  }
+
+  /** The collections, with how many documents each holds and how many failed or wait. */
+  collections(): CollectionInfo[] {
+    const waiting = this.repo.waitingTranscripts();
+    return this.repo.collections().map((c) => {
+      const docs = this.repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep);
+      return {
+        name: c.name,
+        root: c.root,
+        tags: c.tags,
+        glob: c.glob,
+        documents: docs.length,
+        failed: docs.filter((d) => d.status === 'failed').length,
+        waiting: docs.filter((d) => waiting.has(d.id)).length,
+        added_at: new Date(c.added_at).toISOString(),
+      };
+    });
+  }
+
+  /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */
+  async forgetCollection(name: string): Promise<{ collection: string; removed: number }> {
+    const c = this.repo.collections().find((x) => x.name === name);
+    if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
+    const removed = this.repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.removeAndSync(c.root)).removed.length : 0;
+    this.repo.forgetCollection(name);
+    return { collection: name, removed };
+  }
+
+  /** Reconciles every collection with the disk (on start): what changed while kb was closed. */
+  async reconcileCollections(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<ReconcileResult[]> {
+    const { reconcile } = await import('./collections/sync.js');
+    const out: ReconcileResult[] = [];
+    for (const c of this.repo.collections()) out.push(await reconcile(this.syncContext(), c, opts));
+    return out;
+  }
+
+  /** Watches every collection until closed; batches of changes are applied as they settle. */
+  async watchCollections(opts: WatchOptions = {}): Promise<CollectionWatcher> {
+    const { CollectionWatcher } = await import('./collections/watcher.js');
+    const w = new CollectionWatcher(this.syncContext(), opts);
+    for (const c of this.repo.collections()) await w.add(c);
+    return w;
   }
 
   /**

@@ -1,6 +1,6 @@
 // The engine's public face: the only module outside src/worker may import (lint-enforced).
 export { Engine, openEngine } from './engine.js';
-export type { GcResult, IngestCallOptions, InspectedChunk, InspectedDocument, OpenEngineOptions } from './engine.js';
+export type { CollectionInfo, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument, OpenEngineOptions } from './engine.js';
 export { resolveSettings, defaultDataDir, globalConfigPath, CONFIG_FILE } from './config/load.js';
 export type { ResolvedSettings } from './config/load.js';
 export { CONFIG_TEMPLATE } from './config/template.js';
@@ -13,3 +13,5 @@ export type { FileProgress } from './embed/download.js';
 export { MODELS, DEFAULT_MODEL } from './embed/registry.js';
 export { workerProcessEntry } from './threads.js';
 export type { ThreadEntry } from './threads.js';
+export type { ReconcileResult } from './collections/sync.js';
+export type { CollectionWatcher, WatchEvent } from './collections/watcher.js';

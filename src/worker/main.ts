@@ -2,6 +2,7 @@
 // Electron utilityProcess port (process.parentPort) or a Node child-process channel (process.send).
 // `--data-dir DIR` (or KB_DATA_DIR) says which index. It announces `ready` once it can answer.
 import { openEngine } from './engine.js';
+import type { CollectionWatcher } from './collections/watcher.js';
 import { resolveSettings } from './config/load.js';
 import { serveEngine, type Transport } from './loop.js';
 import type { ServerMessage } from '../shared/api.js';
@@ -23,15 +24,22 @@ function transport(): Transport {
 }
 
 const t = transport();
+let watcher: CollectionWatcher | null = null;
 const flag = process.argv.indexOf('--data-dir');
 try {
   const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
   const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, reconcile: true });
   serveEngine(engine, t, process.env.KB_VERSION ?? '0');
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
-  // Audio left to transcribe (a pass interrupted, or a speech model installed while kb was closed).
-  void engine.transcribePending().catch(() => undefined);
+  // Collections: what changed while kb was closed, then watched. Audio left to transcribe last (a pass
+  // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile.
+  void (async () => {
+    await engine.reconcileCollections().catch(() => undefined);
+    watcher = await engine.watchCollections({ onBatch: (e) => t.send({ type: 'event', event: 'collections', data: e }) }).catch(() => null);
+    await engine.transcribePending().catch(() => undefined);
+  })();
   process.on('disconnect', () => {
+    void watcher?.close();
     engine.close();
     process.exit(0);
   });

@@ -172,6 +172,8 @@ async function prepareFile(ctx: Ctx, path: string, root: string, tags: string[],
             onRetag?.(existing.id);
           }
           if (existing.error) repo.setDocError(existing.id, null);
+          // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
+          if (existing.mtime !== Math.floor(st.mtimeMs)) repo.setMtime(existing.id, Math.floor(st.mtimeMs));
           repo.clearErrors(path);
         })();
         return 'unchanged';

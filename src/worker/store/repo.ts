@@ -50,6 +50,14 @@ export interface OriginalRow {
   sha256: string;
 }
 
+export interface CollectionRow {
+  name: string;
+  root: string;
+  tags: string[];
+  glob: string | null;
+  added_at: number;
+}
+
 /** An audio or video document for the transcription pass. */
 export interface TranscriptJob {
   doc_id: string;
@@ -103,6 +111,11 @@ export class Repo {
       finishTranscript: p('UPDATE transcripts SET status = @status, model = @model, language = @language, segments = @segments, error = @error WHERE doc_id = @doc_id'),
       transcriptOf: p('SELECT status, model, language, segments, error FROM transcripts WHERE doc_id = ?'),
       setDuration: p('UPDATE documents SET duration = ? WHERE id = ?'),
+      addCollection: p('INSERT INTO collections (name, root, tags, glob, added_at) VALUES (@name, @root, @tags, @glob, @added_at)'),
+      collections: p('SELECT name, root, tags, glob, added_at FROM collections ORDER BY name'),
+      forgetCollection: p('DELETE FROM collections WHERE name = ?'),
+      docsUnder: p("SELECT id, path, size, mtime, status FROM documents WHERE path >= ? AND path < ?"),
+      setMtime: p('UPDATE documents SET mtime = ? WHERE id = ?'),
       maxOrdinal: p('SELECT coalesce(max(ordinal), -1) AS n FROM chunks WHERE doc_id = ?'),
       setDocMeta: p('UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id'),
       insertChunk: p(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
@@ -167,6 +180,24 @@ export class Repo {
   }
   ocrOf(docId: string): { page: number; status: string; confidence: number | null; error: string | null }[] {
     return this.s.ocrOf!.all(docId) as { page: number; status: string; confidence: number | null; error: string | null }[];
+  }
+  addCollection(c: CollectionRow): void {
+    this.s.addCollection!.run({ ...c, tags: JSON.stringify(c.tags) });
+  }
+  collections(): CollectionRow[] {
+    return (this.s.collections!.all() as (Omit<CollectionRow, 'tags'> & { tags: string })[]).map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[] }));
+  }
+  forgetCollection(name: string): boolean {
+    return this.s.forgetCollection!.run(name).changes > 0;
+  }
+  /** Documents whose path is under `dir` (a folder path ending in the separator). */
+  docsUnder(dir: string): { id: string; path: string; size: number; mtime: number; status: string }[] {
+    // Paths under dir sort between dir and dir with its last character bumped: an index range scan.
+    const hi = dir.slice(0, -1) + String.fromCharCode(dir.charCodeAt(dir.length - 1) + 1);
+    return this.s.docsUnder!.all(dir, hi) as { id: string; path: string; size: number; mtime: number; status: string }[];
+  }
+  setMtime(id: string, mtime: number): void {
+    this.s.setMtime!.run(mtime, id);
   }
   queueTranscript(docId: string, status: 'waiting' | 'pending'): void {
     this.s.queueTranscript!.run(docId, status);

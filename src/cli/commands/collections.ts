@@ -1,0 +1,78 @@
+// Collections: folders kb keeps in sync. `kb add` brings a folder in and remembers it; `kb watch`
+// keeps every collection in sync until Ctrl-C (the app and kb serve do the same while they run).
+import { SCHEMA_VERSION } from '../../shared/wire.js';
+import { type GlobalOptions, splitList, withEngine } from '../context.js';
+import { countBar } from '../progress.js';
+import { bold, dim, displayPath, line, printJson, red } from '../output.js';
+
+export async function addCommand(folder: string, flags: { name?: string; tags?: string; glob?: string }, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const bar = await countBar(g);
+    try {
+      const r = await engine.addCollection(folder, {
+        ...(flags.name ? { name: flags.name } : {}),
+        tags: splitList(flags.tags),
+        ...(flags.glob ? { glob: flags.glob } : {}),
+        onProgress: (p) => (p.phase === 'ingest' ? bar?.update('ingesting', p.done, p.total, p.path) : undefined),
+      });
+      bar?.stop();
+      if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+      else {
+        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${r.reconciled.ingested} documents indexed in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
+        line(dim('It is kept in sync while the app, kb serve or kb watch runs, and checked on every start.'));
+      }
+    } finally {
+      bar?.stop();
+    }
+  });
+}
+
+export async function collectionsCommand(g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const list = engine.collections();
+    if (g.json) return void printJson({ schema_version: SCHEMA_VERSION, collections: list });
+    if (list.length === 0) return void line(`No collections yet. Add a folder with: kb add ~/notes`);
+    for (const c of list) {
+      const extra = [c.failed && red(`${c.failed} failed`), c.waiting && `${c.waiting} waiting`, c.glob && `glob ${c.glob}`, c.tags.length && `tags ${c.tags.join(', ')}`].filter(Boolean);
+      line(`${bold(c.name.padEnd(20))} ${String(c.documents).padStart(6)} documents  ${displayPath(c.root)}${extra.length ? dim(`  (${extra.join('; ')})`) : ''}`);
+    }
+  });
+}
+
+export async function forgetCommand(name: string, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const r = await engine.forgetCollection(name);
+    if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+    else line(`Forgot ${name}: ${r.removed} documents removed from the index (your files are untouched)`);
+  });
+}
+
+export async function watchCommand(g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    if (engine.collections().length === 0) return void line('No collections to watch. Add a folder with: kb add ~/notes');
+    const rec = await engine.reconcileCollections();
+    for (const r of rec) {
+      const msg = { schema_version: SCHEMA_VERSION, event: 'reconciled', ...r };
+      if (g.json) line(JSON.stringify(msg));
+      else line(dim(`${r.collection}: ${r.files} files, ${r.ingested} indexed, ${r.removed} removed since last time (${r.took_ms} ms)`));
+    }
+    const w = await engine.watchCollections({
+      onBatch: (e) => {
+        if (g.json) line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'changed', ...e }));
+        else {
+          for (const p of e.ingested) line(`${dim(e.collection)} indexed ${displayPath(p)}`);
+          for (const p of e.removed) line(`${dim(e.collection)} removed ${displayPath(p)}`);
+          for (const x of e.errors) line(`${dim(e.collection)} ${red('failed')} ${displayPath(x.path)}: ${x.message}`);
+        }
+      },
+      onError: (e) => line(red(`watch error: ${e.message}`)),
+    });
+    if (!g.json) line(`Watching ${engine.collections().map((c) => c.name).join(', ')} (Ctrl-C stops)`);
+    else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await w.close();
+  });
+}

@@ -1,0 +1,105 @@
+// Collections: folders kb keeps in sync with the index. Reconciling compares the disk with the index
+// by size and mtime (a file whose stamp is unchanged is not read at all), ingests what is new or
+// changed (the pipeline's content hash then decides), and removes what is gone. Files are taken in
+// before deletions are made, so a file that moved keeps its document and chunks (the pipeline sees
+// its old path gone and moves it) instead of being removed and embedded again.
+import { existsSync, statSync } from 'node:fs';
+import { basename, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { KbError } from '../../shared/errors.js';
+import type { Config } from '../../shared/config.js';
+import type { IngestProgress, IngestSummary } from '../../shared/wire.js';
+import type { CollectionRow, Repo } from '../store/repo.js';
+import { walk } from '../ingest/walk.js';
+
+export interface SyncContext {
+  repo: Repo;
+  config: Config;
+  dataDir: string;
+  ingest(paths: string[], opts: { tags?: string[]; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<IngestSummary>;
+  remove(path: string): Promise<unknown>;
+}
+
+export interface ReconcileResult {
+  collection: string;
+  files: number;
+  ingested: number;
+  removed: number;
+  unchanged: number;
+  errors: number;
+  took_ms: number;
+}
+
+const dirOf = (root: string): string => (root.endsWith(sep) ? root : root + sep);
+
+/** Whether a path belongs to the collection: under its root and, if it has one, matching its glob. */
+export function inCollection(c: CollectionRow, path: string): boolean {
+  if (!path.startsWith(dirOf(c.root))) return false;
+  if (!c.glob) return true;
+  return picomatch.isMatch(relative(c.root, path).split(sep).join('/'), c.glob, { dot: true });
+}
+
+export function collectionFor(collections: CollectionRow[], path: string): CollectionRow | undefined {
+  return collections.find((c) => inCollection(c, path));
+}
+
+export function validateNewCollection(existing: CollectionRow[], root: string, name: string, dataDir: string): void {
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new KbError('NOT_FOUND', `no folder at ${root}`);
+  if (!/^[\w][\w.-]{0,63}$/.test(name)) throw new KbError('INVALID_ARGUMENT', `a collection name is letters, digits, . _ - (not "${name}"); choose one with --name`);
+  if (existing.some((c) => c.name === name)) throw new KbError('INVALID_ARGUMENT', `there is already a collection named ${name}; choose another with --name`);
+  // (kb's own data dir may sit inside a collection: walking and watching always leave it out.)
+  if (dirOf(resolve(dataDir)) === dirOf(root)) throw new KbError('INVALID_ARGUMENT', `${root} is kb's data dir`);
+  for (const c of existing) {
+    if (dirOf(root).startsWith(dirOf(c.root)) || dirOf(c.root).startsWith(dirOf(root))) {
+      throw new KbError('INVALID_ARGUMENT', `${root} overlaps the collection ${c.name} (${c.root}); a folder belongs to one collection`);
+    }
+  }
+}
+
+export function defaultName(root: string): string {
+  return basename(root).replace(/[^\w.-]+/g, '-').replace(/^[^\w]+/, '') || 'folder';
+}
+
+/** Brings one collection's documents in line with its folder. */
+export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<ReconcileResult> {
+  const t0 = performance.now();
+  const known = new Map(ctx.repo.docsUnder(dirOf(c.root)).filter((d) => inCollection(c, d.path)).map((d) => [d.path, d]));
+  const changed: string[] = [];
+  const seen = new Set<string>();
+  let files = 0;
+  if (existsSync(c.root)) {
+    const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, exclude: [ctx.dataDir] };
+    for await (const e of walk([c.root], walkOpts)) {
+      if (e.kind !== 'file' || !inCollection(c, e.path)) continue;
+      files++;
+      seen.add(e.path);
+      const doc = known.get(e.path);
+      if (doc && doc.status === 'indexed') {
+        try {
+          const st = statSync(e.path);
+          if (st.size === doc.size && Math.floor(st.mtimeMs) === doc.mtime) continue; // unchanged: not read
+        } catch {
+          continue; // gone in the meantime: the deletion below or the watcher takes it
+        }
+      }
+      changed.push(e.path);
+    }
+  }
+  let errors = 0;
+  let ingested = 0;
+  if (changed.length > 0) {
+    const s = await ctx.ingest(changed, { tags: c.tags, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    errors = s.failed;
+    ingested = s.added + s.updated;
+  }
+  let removed = 0;
+  for (const path of known.keys()) {
+    if (seen.has(path) || existsSync(path)) continue;
+    // Moved files were taken over by the ingest above; what is still recorded here is really gone.
+    if (ctx.repo.docByPath(path)) {
+      await ctx.remove(path);
+      removed++;
+    }
+  }
+  return { collection: c.name, files, ingested, removed, unchanged: files - changed.length, errors, took_ms: Math.round(performance.now() - t0) };
+}

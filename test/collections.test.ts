@@ -1,0 +1,134 @@
+// Collections on real temp folders: kb add / collections / forget, reconciling with the disk on
+// start, and the watcher (create, edit, rename, delete, an editor's save, a burst of 1,000 files).
+// After each change settles, the index must match the disk.
+import { mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CollectionWatcher, Engine } from '../src/worker/index.js';
+import { engineIn, kb, tempDir, writeTree } from './helpers.js';
+
+const until = async (cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/** Every file under dir (relative paths), as the index should hold them. */
+function onDisk(dir: string, sub = ''): string[] {
+  return readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? onDisk(dir, join(sub, e.name)) : [join(sub, e.name)])).sort();
+}
+const indexed = (engine: Engine, root: string): string[] => engine.list().map((d) => relative(root, d.path)).filter((p) => !p.startsWith('..')).sort();
+const top = async (engine: Engine, q: string): Promise<string | undefined> => (await engine.search({ query: q, mode: 'lexical', top: 1 })).results[0]?.citation.path;
+
+describe('collections', () => {
+  it('kb add indexes a folder (glob, tags) and remembers it; kb collections lists it; kb forget removes its documents, not the files', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/a.md': '# A\n\nalpha\n', 'notes/b.txt': 'bravo\n', 'notes/sub/c.md': '# C\n\ncharlie\n' });
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    const add = kb(['add', join(dir, 'notes'), '--name', 'notes', '--tags', 'work', '--glob', '**/*.md', '--json'], { env });
+    expect(add.code).toBe(0);
+    expect(add.json()).toMatchObject({ collection: { name: 'notes', documents: 2, tags: ['work'], glob: '**/*.md' }, reconciled: { ingested: 2, removed: 0 } });
+    expect(kb(['collections', '--json'], { env }).json()).toMatchObject({ collections: [{ name: 'notes', documents: 2 }] });
+    expect(kb(['search', 'alpha', '--tags', 'work', '--json'], { env }).json()).toMatchObject({ returned: 1 });
+    expect(kb(['add', join(dir, 'notes', 'sub')], { env }).stderr).toMatch(/overlaps the collection notes/);
+    expect(kb(['add', join(dir, 'nowhere')], { env }).stderr).toMatch(/no folder at/);
+    const forget = kb(['forget', 'notes', '--json'], { env });
+    expect(forget.json()).toMatchObject({ collection: 'notes', removed: 2 });
+    expect(onDisk(join(dir, 'notes'))).toEqual(['a.md', 'b.txt', join('sub', 'c.md')]);
+    expect(kb(['forget', 'notes'], { env }).stderr).toMatch(/no collection named notes/);
+  });
+
+  it('on start, picks up what changed while kb was closed — without reading unchanged files', async () => {
+    const dir = await tempDir();
+    const root = join(dir, 'notes');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nplain words ${i}\n`;
+    await writeTree(dir, files);
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.addCollection(root);
+    // kb is "closed": edits, an addition, a deletion, a rename, and a touch that changes nothing.
+    writeFileSync(join(root, 'n1.md'), '# Note 1\n\nthe zeppelin arrives\n');
+    writeFileSync(join(root, 'new.md'), '# New\n\na quokka appears\n');
+    rmSync(join(root, 'n2.md'));
+    renameSync(join(root, 'n3.md'), join(root, 'moved.md'));
+    utimesSync(join(root, 'n4.md'), new Date(), new Date(Date.now() + 5000));
+    const [r] = await engine.reconcileCollections();
+    expect(r).toMatchObject({ collection: 'notes', files: 50, removed: 1, errors: 0 });
+    // Only the four changed stamps were read: the other 46 files were judged by size and mtime.
+    expect(r!.unchanged).toBe(46);
+    expect(indexed(engine, root)).toEqual(onDisk(root));
+    expect(await top(engine, 'zeppelin')).toBe(join(root, 'n1.md'));
+    expect(await top(engine, 'quokka')).toBe(join(root, 'new.md'));
+    // The renamed file kept its document (a move, not a delete and an add).
+    expect(engine.list().find((d) => d.path.endsWith('moved.md'))).toBeDefined();
+    const again = await engine.reconcileCollections();
+    expect(again[0]).toMatchObject({ ingested: 0, removed: 0, unchanged: 50 });
+  });
+});
+
+describe('watching a collection', () => {
+  async function watched(files: Record<string, string>): Promise<{ root: string; engine: Engine; w: CollectionWatcher }> {
+    const dir = await tempDir();
+    await writeTree(dir, files);
+    const root = join(dir, 'notes');
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.addCollection(root);
+    const w = await engine.watchCollections({ debounceMs: 100 });
+    return { root, engine, w };
+  }
+
+  it('follows create, edit, an editor-style save, rename and delete; the index matches the disk', async () => {
+    const { root, engine, w } = await watched({ 'notes/a.md': '# A\n\nalpha words\n', 'notes/b.md': '# B\n\nbravo words\n' });
+    try {
+      writeFileSync(join(root, 'c.md'), '# C\n\ncharlie walrus\n');
+      await until(async () => (await top(engine, 'walrus')) === join(root, 'c.md'));
+
+      writeFileSync(join(root, 'a.md'), '# A\n\nalpha now speaks of narwhals\n');
+      await until(async () => (await top(engine, 'narwhals')) === join(root, 'a.md'));
+
+      // An editor's save: the new text goes to a temp file, which is renamed over the original.
+      writeFileSync(join(root, '.b.md.swp'), '# B\n\nbravo rewritten about pelicans\n');
+      renameSync(join(root, '.b.md.swp'), join(root, 'b.md'));
+      await until(async () => (await top(engine, 'pelicans')) === join(root, 'b.md'));
+
+      const before = engine.inspectDoc(join(root, 'c.md'));
+      renameSync(join(root, 'c.md'), join(root, 'renamed.md'));
+      await until(async () => (await top(engine, 'walrus')) === join(root, 'renamed.md'));
+      const after = engine.inspectDoc(join(root, 'renamed.md'));
+      // A move: the same document and the same chunks (nothing embedded again).
+      expect(after.document.id).toBe(before.document.id);
+      expect(after.chunks.map((c) => c.id)).toEqual(before.chunks.map((c) => c.id));
+
+      rmSync(join(root, 'a.md'));
+      await until(async () => (await top(engine, 'narwhals')) === undefined);
+      mkdirSync(join(root, 'sub'));
+      writeFileSync(join(root, 'sub', 'd.md'), '# D\n\ndelta flamingo\n');
+      await until(async () => (await top(engine, 'flamingo')) === join(root, 'sub', 'd.md'));
+      rmSync(join(root, 'sub'), { recursive: true });
+      await until(async () => (await top(engine, 'flamingo')) === undefined);
+      await w.settle();
+      expect(indexed(engine, root)).toEqual(onDisk(root));
+    } finally {
+      await w.close();
+    }
+  }, 30_000);
+
+  it('takes a burst of 1,000 new files, then their deletion', async () => {
+    const { root, engine, w } = await watched({ 'notes/keep.md': '# Keep\n\nkept\n' });
+    try {
+      mkdirSync(join(root, 'burst'));
+      for (let i = 0; i < 1000; i++) writeFileSync(join(root, 'burst', `f${i}.md`), `# File ${i}\n\nburst item number${i}\n`);
+      await until(() => engine.list().length === 1001, 60_000);
+      await w.settle();
+      expect(indexed(engine, root)).toEqual(onDisk(root));
+      expect(await top(engine, 'number777')).toBe(join(root, 'burst', 'f777.md'));
+      rmSync(join(root, 'burst'), { recursive: true });
+      await until(() => engine.list().length === 1, 60_000);
+      expect(indexed(engine, root)).toEqual(['keep.md']);
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
+});
