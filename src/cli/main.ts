@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { KbError } from '../shared/errors.js';
 import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
+import { getCommand, statusCommand } from './commands/get.js';
 import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './commands/collections.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
@@ -61,6 +62,23 @@ export async function main(argv: string[]): Promise<number> {
     .action((words: string[], flags: Record<string, string | boolean | undefined>) =>
       run(() => searchCommand(words, flags, globals()))(),
     );
+
+  program
+    .command('mcp')
+    .description('serve kb to LLM tools over the Model Context Protocol (stdio): search, get, ask, status')
+    .action(() => run(async () => (await import('./commands/mcp.js')).mcpCommand(globals(), VERSION))());
+
+  program
+    .command('status')
+    .description('what the index holds, its collections, and which models are there')
+    .action(() => run(() => statusCommand(globals()))());
+
+  program
+    .command('get')
+    .description('print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20 (a file:// URI, a path or a doc id)')
+    .argument('<target>')
+    .option('--max <chars>', 'cap on the characters printed (default 20000)')
+    .action((target: string, flags: { max?: string }) => run(() => getCommand(target, flags, globals()))());
 
   program
     .command('add')

@@ -309,3 +309,34 @@ export const AskProgressSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), text: z.string() }),
 ]);
 export type AskProgress = z.infer<typeof AskProgressSchema>;
+
+/** `kb get` / the MCP `get` tool: the text of a cited span. */
+export const SpanSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  doc_id: z.string(),
+  title: z.string(),
+  type: DocTypeSchema,
+  /** The span read, as a citation (the whole document when no fragment was given). */
+  citation: CitationSchema,
+  text: z.string(),
+  /** Cut at the size cap (max_chars). */
+  truncated: z.boolean(),
+  /** Read from the original, which changed since it was indexed: lines may not line up. */
+  stale: z.boolean(),
+});
+export type Span = z.infer<typeof SpanSchema>;
+
+/** `kb status` / the MCP `status` tool: what this index holds and what it can do. */
+export const KbStatusSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  data_dir: z.string(),
+  documents: z.number().int().nonnegative(),
+  chunks: z.number().int().nonnegative(),
+  collections: z.array(
+    z.object({ name: z.string(), root: z.string(), documents: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), waiting: z.number().int().nonnegative() }),
+  ),
+  embedding: z.object({ model: z.string(), installed: z.boolean() }),
+  speech: z.object({ model: z.string(), installed: z.boolean() }),
+  llm: z.object({ host: z.string(), model: z.string(), status: z.enum(['ok', 'warn']), detail: z.string() }),
+});
+export type KbStatus = z.infer<typeof KbStatusSchema>;

@@ -20,6 +20,8 @@ import {
   SCHEMA_VERSION,
   type SearchParams,
   type SearchResult,
+  type KbStatus,
+  type Span,
 } from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo, ModelStore } from './embed/models.js';
@@ -520,6 +522,29 @@ export class Engine {
       throw new KbError('VANISHED', `${doc.path} is gone and no copy was kept`);
     }
     return { ...base, file: doc.path, stale: st.size !== doc.size || Math.floor(st.mtimeMs) !== doc.mtime };
+  }
+
+  /** What this index holds and what it can do (kb status, the MCP status tool). */
+  async status(): Promise<KbStatus> {
+    const { ollamaFor } = await import('./ask/ask.js');
+    const llm = ollamaFor(this.config.ask);
+    const n = (sql: string): number => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      schema_version: SCHEMA_VERSION,
+      data_dir: this.dataDir,
+      documents: n('SELECT count(*) AS n FROM documents'),
+      chunks: n('SELECT count(*) AS n FROM chunks'),
+      collections: this.collections().map(({ name, root, documents, failed, waiting }) => ({ name, root, documents, failed, waiting })),
+      embedding: { model: this.embeddingModel, installed: this.modelInstalled() },
+      speech: { model: this.config.audio.model, installed: this.speechModelReady() },
+      llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
+    };
+  }
+
+  /** The text of a cited span: `notes.md#L12-L34`, `paper.pdf#page=3`, `talk.mp3#t=10,20`, a file:// URI or a doc id with a fragment. */
+  async get(target: string, maxChars?: number): Promise<Span> {
+    const { readSpan } = await import('./read/span.js');
+    return readSpan({ repo: this.repo, source: (id) => this.source(id) }, target, maxChars);
   }
 
   /** Removes one document by id or path, or every document under a folder path. */

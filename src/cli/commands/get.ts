@@ -1,0 +1,29 @@
+// `kb get TARGET`: prints a cited span — the lines, the page's text, the transcript of a stretch of time.
+import { KbError } from '../../shared/errors.js';
+import { type GlobalOptions, withEngine } from '../context.js';
+import { cyan, dim, line, printJson, yellow } from '../output.js';
+
+export async function getCommand(target: string, flags: { max?: string }, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const max = flags.max === undefined ? undefined : Number(flags.max);
+    if (max !== undefined && (!Number.isInteger(max) || max <= 0)) throw new KbError('INVALID_ARGUMENT', `--max must be a positive whole number of characters, not "${flags.max}"`);
+    const span = await engine.get(target, max);
+    if (g.json) return void printJson(span);
+    line(cyan(span.citation.label ?? span.citation.uri));
+    if (span.stale) line(yellow('(the file changed since it was indexed: the lines may have moved)'));
+    line(span.text);
+    if (span.truncated) line(dim(`… cut at ${max ?? 20000} characters (--max N for more)`));
+  });
+}
+
+export async function statusCommand(g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const s = await engine.status();
+    if (g.json) return void printJson(s);
+    line(`${s.documents} documents, ${s.chunks} chunks in ${s.data_dir}`);
+    for (const c of s.collections) line(`  collection ${c.name}: ${c.documents} documents (${c.root})`);
+    line(`embedding model ${s.embedding.model}: ${s.embedding.installed ? 'installed' : dim('not installed')}`);
+    line(`speech model ${s.speech.model}: ${s.speech.installed ? 'installed' : dim('not installed')}`);
+    line(`language model ${s.llm.model} at ${s.llm.host}: ${s.llm.status === 'ok' ? 'ready' : yellow(s.llm.detail)}`);
+  });
+}

@@ -1,0 +1,108 @@
+// `kb mcp`: kb for LLM tools over the Model Context Protocol (stdio). Four tools — search, get, ask,
+// status — whose inputs are checked against their schemas and whose results are kb's wire format
+// (design.md), as JSON text and as structured content. Bad input is an MCP InvalidParams error with
+// kb's message; anything else an InternalError. Nothing but protocol goes to stdout.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { toErrorPayload } from '../../shared/errors.js';
+import { AskResultSchema, DocTypeSchema, KbStatusSchema, SEARCH_MODES, SearchResultSchema, SpanSchema } from '../../shared/wire.js';
+import type { Engine } from '../../worker/index.js';
+
+const BAD_INPUT = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'QUERY_INVALID', 'VANISHED']);
+
+function reply<T extends object>(value: T): { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> } {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const p = toErrorPayload(e);
+    throw new McpError(BAD_INPUT.has(p.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError, `${p.code}: ${p.message}`, { code: p.code });
+  }
+}
+
+export function mcpServer(engine: Engine, version: string): McpServer {
+  const server = new McpServer({ name: 'kb', version }, { instructions: 'Search the user\'s own documents (notes, code, PDFs, scans, recordings). Every hit cites an exact span (file URI with #L12-L34, #page=N, #t=start,end or #xywh=…); read it with get, and cite that URI in your answer.' });
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search documents',
+      description: 'Hybrid (words + meaning) search over the indexed documents. Each hit has text, a snippet and a citation whose uri points at the exact span.',
+      inputSchema: {
+        query: z.string().min(1).describe('words, "a phrase", or a question'),
+        mode: z.enum(SEARCH_MODES).optional().describe('hybrid (default), lexical or vector'),
+        top: z.number().int().min(1).max(100).optional().describe('how many hits (default 10)'),
+        tags: z.array(z.string()).optional().describe('only documents carrying all these tags'),
+        type: DocTypeSchema.optional(),
+        path: z.string().optional().describe('only paths matching this glob'),
+        lang: z.string().optional(),
+        explain: z.boolean().optional().describe('include how each hit was ranked'),
+      },
+      outputSchema: SearchResultSchema,
+    },
+    async (a) => reply(await guarded(() => engine.search({ ...a, tags: a.tags ?? [] }))),
+  );
+
+  server.registerTool(
+    'get',
+    {
+      title: 'Read a cited span',
+      description: 'The text of a span: give a citation uri (file:///…#L12-L34, #page=3, #t=10,20, #xywh=…), or a doc_id with lines, page or time. Without a span, the whole document (capped).',
+      inputSchema: {
+        uri: z.string().optional().describe('a citation uri or a path, with or without #fragment'),
+        doc_id: z.string().optional(),
+        lines: z.tuple([z.number().int().min(1), z.number().int().min(1)]).optional(),
+        page: z.number().int().min(1).optional(),
+        time: z.tuple([z.number().min(0), z.number().min(0)]).optional(),
+        max_chars: z.number().int().min(100).max(200_000).optional().describe('size cap (default 20000)'),
+      },
+      outputSchema: SpanSchema,
+    },
+    async (a) =>
+      reply(
+        await guarded(async () => {
+          const base = a.uri ?? a.doc_id;
+          if (!base) throw Object.assign(new Error('give uri, or doc_id (with lines, page or time)'), { code: 'INVALID_ARGUMENT' });
+          const frag = a.lines ? `#L${a.lines[0]}-L${a.lines[1]}` : a.page ? `#page=${a.page}` : a.time ? `#t=${a.time[0]},${a.time[1]}` : '';
+          return engine.get(frag && !base.includes('#') ? base + frag : base, a.max_chars);
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'ask',
+    {
+      title: 'Answer from the documents',
+      description: 'A grounded answer from the local Ollama model with inline [n] citations, or a refusal when the documents hold too little. Without Ollama, llm.status is unavailable and sources still lists the evidence.',
+      inputSchema: { question: z.string().min(1), top: z.number().int().min(1).max(50).optional() },
+      outputSchema: AskResultSchema,
+    },
+    async (a) => reply(await guarded(() => engine.ask({ question: a.question, ...(a.top ? { top: a.top } : {}) }))),
+  );
+
+  server.registerTool(
+    'status',
+    {
+      title: 'Index status',
+      description: 'Collections, document and chunk counts, and which models (embedding, speech, Ollama) are there.',
+      inputSchema: {},
+      outputSchema: KbStatusSchema,
+    },
+    async () => reply(await guarded(() => engine.status())),
+  );
+  return server;
+}
+
+/** Serves MCP on stdin/stdout until the client closes it. */
+export async function serveMcp(engine: Engine, version: string): Promise<void> {
+  const server = mcpServer(engine, version);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  await server.connect(transport);
+  await closed;
+}

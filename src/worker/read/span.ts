@@ -1,0 +1,100 @@
+// Reading a cited span back (kb get, the MCP get tool): `notes.md#L12-L34` gives those lines of the
+// file (the stored copy when kb keeps one), `paper.pdf#page=3` the indexed text of that page,
+// `talk.mp3#t=10,20` the timed transcript of that stretch, `scan.png#xywh=…` the OCR text there.
+// The target is a citation URI, a path with a fragment, or a document id with one; no fragment reads
+// the whole document. Everything is capped at max_chars.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { citationLabel, makeCitation, parseCitationUri, pathToFileUri } from '../../shared/citation.js';
+import { KbError } from '../../shared/errors.js';
+import { SCHEMA_VERSION, type Anchor, type Citation, type DocumentSource, type Span } from '../../shared/wire.js';
+import { transcriptText } from '../audio/chunks.js';
+import type { Segment } from '../audio/whisper-protocol.js';
+import { decodeText } from '../ingest/detect.js';
+import type { DocRow, Repo } from '../store/repo.js';
+
+export interface SpanContext {
+  repo: Repo;
+  source(docId: string): DocumentSource;
+}
+
+const DOC_ID = /^[0-9a-f]{20}$/;
+
+/** Splits a target into the document it names and the anchor it asks for (null: the whole document). */
+function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor | null } {
+  const hash = target.indexOf('#');
+  const left = hash < 0 ? target : target.slice(0, hash);
+  const frag = hash < 0 ? '' : target.slice(hash + 1);
+  let doc: DocRow | undefined;
+  if (DOC_ID.test(left)) doc = repo.docById(left);
+  else {
+    const path = left.startsWith('file://') ? parseCitationUri(`${left}#L1-L1`).path : resolve(left);
+    doc = repo.docByPath(path);
+    if (!doc) throw new KbError('NOT_FOUND', `${path} is not indexed (kb ls lists what is)`);
+  }
+  if (!doc) throw new KbError('NOT_FOUND', `no document with id ${left}`);
+  if (!frag) return { doc, anchor: null };
+  let c: Citation;
+  try {
+    c = parseCitationUri(`${pathToFileUri(doc.path)}#${frag}`);
+  } catch {
+    throw new KbError('INVALID_ARGUMENT', `#${frag} is not a span kb knows: #L12-L34, #page=3, #t=10,20 or #xywh=x,y,w,h`);
+  }
+  const { uri: _u, path: _p, ...anchor } = c;
+  return { doc, anchor: anchor as Anchor };
+}
+
+const cap = (text: string, max: number): { text: string; truncated: boolean } => (text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false });
+
+export function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Span {
+  const { doc, anchor } = parseTarget(ctx.repo, target);
+  if (doc.status !== 'indexed') throw new KbError('NOT_FOUND', `${doc.path} is not indexed (${doc.error ?? doc.status})`);
+  const chunks = ctx.repo.chunksOfDoc(doc.id).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
+  let text: string;
+  let stale = false;
+  let anchorOut: Anchor;
+  const kind = anchor?.kind;
+  if (doc.type === 'audio') {
+    const t = ctx.repo.transcriptOf(doc.id);
+    if (!t?.segments) throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
+    const segs = JSON.parse(t.segments) as Segment[];
+    if (anchor && anchor.kind !== 'time') throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);
+    const from = anchor?.kind === 'time' ? anchor.start : 0;
+    const to = anchor?.kind === 'time' ? anchor.end : Infinity;
+    text = transcriptText(segs.filter((s) => s.end > from && s.start < to));
+    anchorOut = { kind: 'time', start: from, end: Number.isFinite(to) ? to : (segs.at(-1)?.end ?? 0) };
+  } else if (doc.type === 'pdf' || doc.type === 'image') {
+    if (kind === 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has pages, not lines: ask for #page=N`);
+    const pick = chunks.filter(({ anchor: a }) => {
+      if (!anchor) return true;
+      if (anchor.kind === 'page' && a.kind === 'page') return a.page <= (anchor.page_end ?? anchor.page) && (a.page_end ?? a.page) >= anchor.page;
+      if (anchor.kind === 'region' && a.kind === 'region') return a.x < anchor.x + anchor.w && a.x + a.w > anchor.x && a.y < anchor.y + anchor.h && a.y + a.h > anchor.y;
+      return false;
+    });
+    if (anchor && pick.length === 0) throw new KbError('NOT_FOUND', `no indexed text at #${target.split('#')[1]} of ${doc.path}`);
+    text = pick.map((c) => c.text).join('\n\n');
+    anchorOut = anchor ?? { kind: 'page', page: 1, ...(doc.page_count && doc.page_count > 1 ? { page_end: doc.page_count } : {}) };
+  } else {
+    if (anchor && anchor.kind !== 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has lines: ask for #L12-L34`);
+    const src = ctx.source(doc.id);
+    stale = src.stale;
+    const lines = decodeText(readFileSync(src.file)).text.split(/\r?\n/);
+    const start = anchor?.kind === 'lines' ? Math.max(1, anchor.start) : 1;
+    const end = anchor?.kind === 'lines' ? Math.min(lines.length, anchor.end) : lines.length;
+    if (start > lines.length) throw new KbError('NOT_FOUND', `${doc.path} has ${lines.length} lines, not ${start}`);
+    text = lines.slice(start - 1, end).join('\n');
+    anchorOut = { kind: 'lines', start, end };
+  }
+  const citation = makeCitation(doc.path, anchorOut);
+  const c = cap(text, maxChars);
+  return {
+    schema_version: SCHEMA_VERSION,
+    doc_id: doc.id,
+    title: doc.title,
+    type: doc.type,
+    citation: { ...citation, label: citationLabel(citation, doc.path.split(/[\\/]/).pop() ?? doc.path) },
+    text: c.text,
+    truncated: c.truncated,
+    stale,
+  };
+}
