@@ -1,0 +1,177 @@
+// The JSON every `kb … --json` command prints, as schemas: the ones the RPC also uses live in wire.ts
+// and api.ts; these are the rest. scripts/schemas.ts turns all of them into the JSON Schemas committed
+// in docs/schema/v1/, and tests validate real output against those files.
+import { z } from 'zod';
+import { DocumentListSchema } from './api.js';
+import {
+  AskResultSchema,
+  DocTypeSchema,
+  DoctorReportSchema,
+  IngestSummarySchema,
+  KbStatusSchema,
+  ReindexResultSchema,
+  RemoveResultSchema,
+  SCHEMA_VERSION,
+  SearchResultSchema,
+  SpanSchema,
+} from './wire.js';
+
+const V = z.literal(SCHEMA_VERSION);
+
+export const AnchorSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('lines'), start: z.number().int(), end: z.number().int() }),
+  z.object({ kind: z.literal('page'), page: z.number().int(), page_end: z.number().int().optional(), char_start: z.number().int().optional(), char_end: z.number().int().optional(), confidence: z.number().optional() }),
+  z.object({ kind: z.literal('time'), start: z.number(), end: z.number() }),
+  z.object({ kind: z.literal('region'), x: z.number().int(), y: z.number().int(), w: z.number().int(), h: z.number().int(), confidence: z.number().optional() }),
+]);
+
+export const DocumentRowSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  root: z.string().nullable(),
+  title: z.string(),
+  type: DocTypeSchema,
+  lang: z.string().nullable(),
+  content_hash: z.string(),
+  size: z.number().int(),
+  mtime: z.number().int(),
+  page_count: z.number().int().nullable(),
+  duration: z.number().nullable(),
+  parser_version: z.number().int(),
+  status: z.enum(['indexed', 'failed']),
+  error: z.string().nullable(),
+  original: z.enum(['copy', 'reference']),
+  added_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+
+export const ChunkRowSchema = z.object({
+  rowid: z.number().int(),
+  id: z.string(),
+  doc_id: z.string(),
+  ordinal: z.number().int(),
+  heading: z.string(),
+  text: z.string(),
+  anchor: AnchorSchema,
+  chunker_version: z.number().int(),
+});
+
+export const InspectDocSchema = z.object({
+  schema_version: V,
+  document: DocumentRowSchema.extend({ tags: z.array(z.string()) }),
+  original: z.object({ mode: z.enum(['copy', 'reference']), sha256: z.string(), blob_path: z.string().nullable(), available: z.boolean() }).nullable(),
+  chunks: z.array(ChunkRowSchema),
+  ocr_pages: z.array(z.object({ page: z.number().int(), status: z.string(), confidence: z.number().nullable(), error: z.string().nullable() })),
+  transcript: z.object({ status: z.string(), model: z.string().nullable(), language: z.string().nullable(), error: z.string().nullable(), text: z.string().nullable() }).nullable(),
+  errors: z.array(z.object({ code: z.string(), message: z.string() }).loose()),
+});
+
+export const InspectChunkSchema = z.object({ schema_version: V, chunk: ChunkRowSchema, document: DocumentRowSchema });
+
+export const InitSchema = z.object({ schema_version: V, config: z.string(), data_dir: z.string() });
+export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
+export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
+
+const EmbeddingModelSchema = z.object({
+  id: z.string(),
+  repo: z.string(),
+  dimension: z.number().int(),
+  max_tokens: z.number().int(),
+  installed: z.boolean(),
+  path: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+});
+const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
+const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
+
+export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
+export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
+export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+
+const metric = z.number();
+export const EvalRunSchema = z.object({
+  schema_version: V,
+  file: z.string(),
+  k: z.number().int(),
+  mode: z.string(),
+  queries: z.number().int(),
+  metrics: z.object({ recall_at_k: metric, mrr: metric, ndcg_at_10: metric }),
+  per_query: z.array(
+    z.object({ id: z.string(), query: z.string(), recall: metric, mrr: metric, ndcg10: metric, first_relevant_rank: z.number().int().nullable(), top: z.array(z.string()) }),
+  ),
+});
+const delta = z.object({ a: metric, b: metric, delta: metric });
+export const EvalCompareSchema = z.object({
+  schema_version: V,
+  a: z.string(),
+  b: z.string(),
+  metrics: z.object({ recall_at_k: delta, mrr: delta, ndcg_at_10: delta }),
+  changed: z.array(z.object({ id: z.string(), query: z.string(), ndcg10_a: metric, ndcg10_b: metric, delta: metric })),
+});
+
+export const CollectionSchema = z.object({
+  name: z.string(),
+  root: z.string(),
+  tags: z.array(z.string()),
+  glob: z.string().nullable(),
+  documents: z.number().int(),
+  failed: z.number().int(),
+  waiting: z.number().int(),
+  added_at: z.string(),
+});
+export const ReconcileSchema = z.object({
+  collection: z.string(),
+  files: z.number().int(),
+  ingested: z.number().int(),
+  removed: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.number().int(),
+  took_ms: z.number(),
+});
+export const CollectionAddedSchema = z.object({ schema_version: V, collection: CollectionSchema, reconciled: ReconcileSchema });
+export const CollectionsSchema = z.object({ schema_version: V, collections: z.array(CollectionSchema) });
+export const ForgotSchema = z.object({ schema_version: V, collection: z.string(), removed: z.number().int() });
+/** `kb watch --json` prints one of these per line. */
+export const WatchLineSchema = z.discriminatedUnion('event', [
+  ReconcileSchema.extend({ schema_version: V, event: z.literal('reconciled') }),
+  z.object({ schema_version: V, event: z.literal('watching'), collections: z.array(z.string()) }),
+  z.object({
+    schema_version: V,
+    event: z.literal('changed'),
+    collection: z.string(),
+    ingested: z.array(z.string()),
+    removed: z.array(z.string()),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })),
+    took_ms: z.number(),
+  }),
+]);
+
+export const ErrorOutputSchema = z.object({ schema_version: V, error: z.object({ code: z.string(), message: z.string() }) });
+
+/** Every command's output: the file name in docs/schema/v1/ (without .schema.json) → its schema. */
+export const CLI_OUTPUTS = {
+  init: InitSchema,
+  ingest: IngestSummarySchema,
+  search: SearchResultSchema,
+  ask: AskResultSchema,
+  get: SpanSchema,
+  status: KbStatusSchema,
+  ls: DocumentListSchema,
+  'inspect-doc': InspectDocSchema,
+  'inspect-chunk': InspectChunkSchema,
+  remove: RemoveResultSchema,
+  gc: GcSchema,
+  doctor: DoctorReportSchema,
+  reindex: ReindexResultSchema,
+  serve: ServeSchema,
+  'models-list': ModelsListSchema,
+  'models-install': ModelInstalledSchema,
+  'models-remove': ModelRemovedSchema,
+  'eval-run': EvalRunSchema,
+  'eval-compare': EvalCompareSchema,
+  add: CollectionAddedSchema,
+  collections: CollectionsSchema,
+  forget: ForgotSchema,
+  watch: WatchLineSchema,
+  error: ErrorOutputSchema,
+} as const;
