@@ -10,6 +10,7 @@ import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
 import { benchUi } from './ui.js';
+import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
@@ -24,6 +25,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ui: benchUi,
   ask: benchAsk,
   audio: benchAudio,
+  watch: benchWatch,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

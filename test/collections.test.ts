@@ -65,6 +65,10 @@ describe('collections', () => {
     expect(engine.list().find((d) => d.path.endsWith('moved.md'))).toBeDefined();
     const again = await engine.reconcileCollections();
     expect(again[0]).toMatchObject({ ingested: 0, removed: 0, unchanged: 50 });
+    // A file of the collection dropped onto the app (added by its path) is the same document, not a copy.
+    const count = engine.list().length;
+    expect(await engine.ingest([join(root, 'n5.md')])).toMatchObject({ added: 0, unchanged: 1 });
+    expect(engine.list()).toHaveLength(count);
   });
 });
 

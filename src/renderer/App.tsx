@@ -50,9 +50,11 @@ export function App({ kb }: { kb: KbBridge }) {
       }),
       kb.on('app:preferences', () => setView('settings')),
       kb.on('app:ingest', (d) => ingest.addPaths((d as { paths: string[] }).paths)),
+      // A watched folder changed: counts, the library and the current results follow.
+      kb.on('collections', refresh),
     ];
     return () => offs.forEach((off) => off());
-  }, [kb, ingest.addPaths]);
+  }, [kb, ingest.addPaths, refresh]);
 
   useEffect(() => {
     kb.list({}).then((l) => setDocs(l.documents.length), () => undefined);
