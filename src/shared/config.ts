@@ -22,6 +22,10 @@ export const ConfigSchema = z
         /** Extra ignore patterns (gitignore syntax) applied on top of .gitignore/.kbignore. */
         ignore: z.array(z.string()).default([]),
         follow_symlinks: z.boolean().default(true),
+        /** Follow a symlink that leads outside the folder being indexed (off: such links are skipped). */
+        follow_symlinks_outside: z.boolean().default(false),
+        /** Images with more pixels than this fail with TOO_LARGE before they are decoded (a 30k × 30k bomb). */
+        max_image_pixels: z.number().int().positive().default(100_000_000),
       })
       .prefault({}),
     chunking: z
@@ -45,6 +49,8 @@ export const ConfigSchema = z
         lang_path: z.string().optional(),
         /** Resolution scanned PDF pages are rendered at for OCR. */
         dpi: z.number().int().min(72).max(600).default(300),
+        /** At most this many text-less pages of one PDF are read by OCR (thousands of blank pages would take hours). */
+        max_pages: z.number().int().positive().default(500),
       })
       .prefault({}),
     embedding: z

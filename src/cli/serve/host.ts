@@ -199,6 +199,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       }
       session.receive(raw);
     });
+    // A protocol error (an oversized or malformed frame) closes this connection; it must never reach
+    // the process as an unhandled 'error' event, which would end the host for every other page.
+    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       sockets.delete(ws);
       session.close();

@@ -68,7 +68,7 @@ export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { sign
   const seen = new Set<string>();
   let files = 0;
   if (existsSync(c.root)) {
-    const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, exclude: [ctx.dataDir] };
+    const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, followOutside: ctx.config.ingest.follow_symlinks_outside, exclude: [ctx.dataDir] };
     for await (const e of walk([c.root], walkOpts)) {
       if (e.kind !== 'file' || !inCollection(c, e.path)) continue;
       files++;

@@ -2,7 +2,7 @@
 // gathered for a short quiet time (an editor's save is several events; a checkout is thousands), then
 // applied as one batch: files that exist are ingested first (so a rename is a move: same document,
 // same chunks and vectors), then paths that are gone are removed. One batch runs at a time.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CollectionRow } from '../store/repo.js';
@@ -21,6 +21,17 @@ export interface WatchOptions {
   debounceMs?: number;
   onBatch?: (e: WatchEvent) => void;
   onError?: (e: Error) => void;
+}
+
+/** A path that resolves (through a symlink) to somewhere outside the collection's folder. */
+function leavesRoot(root: string, path: string): boolean {
+  try {
+    const real = realpathSync(path);
+    const base = realpathSync(root);
+    return real !== base && !real.startsWith(base + sep);
+  } catch {
+    return false; // gone: a removal, which is always taken
+  }
 }
 
 const SKIP = /(^|[\\/])(\.git|node_modules|\.hg|\.svn|__pycache__)([\\/]|$)/;
@@ -49,6 +60,7 @@ export class CollectionWatcher {
     });
     const queue = (path: string): void => {
       if (!inCollection(c, path) && !this.isFolderEvent(c, path)) return;
+      if (!this.ctx.config.ingest.follow_symlinks_outside && leavesRoot(c.root, path)) return;
       const entry = this.pending.get(c.name) ?? { c, paths: new Set<string>() };
       entry.paths.add(path);
       this.pending.set(c.name, entry);

@@ -279,8 +279,13 @@ function preparePdf(ctx: Ctx, f: BinaryFile): Prepared {
         repo.setDocMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
         repo.clearOcr(f.docId);
         if (meta.textlessPages.length > 0) {
-          if (config.ocr.enabled) repo.queueOcr(f.docId, meta.textlessPages); // read after this batch's text is indexed
-          else if (ordinal === 0) {
+          if (config.ocr.enabled) {
+            // Read after this batch's text is indexed; a PDF of thousands of blank pages gets a cap, and says so.
+            repo.queueOcr(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
+            if (meta.textlessPages.length > config.ocr.max_pages) {
+              repo.setDocError(f.docId, `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`);
+            }
+          } else if (ordinal === 0) {
             throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
           }
         }
@@ -335,6 +340,10 @@ function prepareImage(ctx: Ctx, f: BinaryFile): Prepared {
     throw new KbError('PARSE_FAILED', `not a readable image (${(e as Error).message})`);
   }
   if (!size.width || !size.height) throw new KbError('PARSE_FAILED', 'not a readable image (no width or height)');
+  const pixels = size.width * size.height;
+  if (pixels > ctx.config.ingest.max_image_pixels) {
+    throw new KbError('TOO_LARGE', `${size.width} × ${size.height} pixels is over the limit of ${(ctx.config.ingest.max_image_pixels / 1e6).toFixed(0)} megapixels (ingest.max_image_pixels)`);
+  }
   return {
     commitAsync: async () => {
       if (f.copy) await blobs.put(f.hash, f.bytes);
@@ -445,7 +454,7 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
     took_ms: 0,
   };
   const files: { path: string; root: string }[] = [];
-  const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, exclude: [ctx.dataDir] };
+  const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, followOutside: ctx.config.ingest.follow_symlinks_outside, exclude: [ctx.dataDir] };
   for await (const e of walk(paths, walkOpts)) {
     if (e.kind === 'file') files.push(e);
     else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });

@@ -21,6 +21,8 @@ export interface WalkOptions {
   followSymlinks: boolean;
   /** Folders never entered: kb's own data dir, so its stored copies are not indexed again. */
   exclude?: string[];
+  /** Follow symlinks that lead outside the folder being walked (default: skip them). */
+  followOutside?: boolean;
 }
 
 async function loadIgnore(dir: string): Promise<Matcher | null> {
@@ -97,9 +99,18 @@ export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator
       }
       const isDir = st.isDirectory();
       if (ignored(here, child, isDir)) continue;
-      if (!opts.followSymlinks) {
-        const lst = await lstat(child).catch(() => null);
-        if (lst?.isSymbolicLink()) continue;
+      const lst = await lstat(child).catch(() => null);
+      if (lst?.isSymbolicLink()) {
+        if (!opts.followSymlinks) continue;
+        if (!opts.followOutside) {
+          // A link out of the folder would index (and serve) files the user never put there.
+          const target = await realpath(child).catch(() => child);
+          const base = await realpath(root).catch(() => root);
+          if (target !== base && !target.startsWith(base + sep)) {
+            yield { kind: 'skip', path: child, reason: 'a symlink to outside the folder (ingest.follow_symlinks_outside)' };
+            continue;
+          }
+        }
       }
       if (isDir) yield* dir(child, root, here);
       else if (st.isFile()) yield* file(child, root);

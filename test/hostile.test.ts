@@ -1,0 +1,116 @@
+// Hostile input: bombs that must hit a limit with a clear error, symlinks that would lead out of a
+// folder, spans asked for outside the index, and oversized messages to the web host.
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { makePdf } from '../scripts/make-test-pdf.js';
+import { engineIn, kb, kbServe, tempDir, writeTree } from './helpers.js';
+
+/** A real PNG header claiming width × height, with one tiny compressed row: a decompression bomb's shape. */
+function bombPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer): number => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const t = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    t.copy(out, 4);
+    out.writeUInt32BE(crc(t), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(width + 1))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('bombs', () => {
+  it('a 30,000 × 30,000 image fails with TOO_LARGE before it is decoded; the rest is indexed', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'bomb.png'), bombPng(30_000, 30_000));
+    await writeTree(dir, { 'ok.md': '# OK\n\nstill here\n' });
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([dir]);
+    expect(s.errors).toEqual([{ path: join(dir, 'bomb.png'), code: 'TOO_LARGE', message: '30000 × 30000 pixels is over the limit of 100 megapixels (ingest.max_image_pixels)' }]);
+    expect(s.added).toBe(1);
+    expect(s.ocr).toBeUndefined(); // nothing was queued for OCR
+  });
+
+  it('a PDF of thousands of blank pages is read quickly, and OCR is capped, saying so', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'blank.pdf'), await makePdf({ pages: Array.from({ length: 3000 }, () => ({ lines: [] })) }));
+    const engine = await engineIn(join(dir, 'data'), { ocr: { max_pages: 2 } });
+    const t0 = Date.now();
+    const s = await engine.ingest([join(dir, 'blank.pdf')]);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(s.ocr).toMatchObject({ pages: 2 });
+    const doc = engine.inspectDoc(join(dir, 'blank.pdf'));
+    expect(doc.document.page_count).toBe(3000);
+    expect(doc.ocr_pages).toHaveLength(2);
+    expect(doc.document.error).toMatch(/TOO_LARGE: OCR reads only the first 2 of its 3000 pages without text \(ocr\.max_pages\)|EMPTY/);
+  }, 90_000);
+});
+
+describe('paths', () => {
+  it('does not follow a symlink out of the folder (by default); one inside it adds no duplicate', async () => {
+    const dir = await tempDir();
+    const outside = await tempDir();
+    await writeTree(outside, { 'secret.md': '# Secret\n\nthe private salary table\n' });
+    await writeTree(dir, { 'notes/real.md': '# Real\n\nordinary notes\n', 'notes/inner/deep.md': '# Deep\n\ninner text\n' });
+    symlinkSync(outside, join(dir, 'notes', 'escape'));
+    symlinkSync(join(outside, 'secret.md'), join(dir, 'notes', 'secret-link.md'));
+    symlinkSync(join(dir, 'notes', 'inner'), join(dir, 'notes', 'inside-link'));
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    const s = kb(['ingest', join(dir, 'notes'), '--json'], { env }).json() as { added: number; skipped: { path: string; reason: string }[] };
+    expect(s.skipped.map((x) => [x.path, x.reason]).sort()).toEqual([
+      [join(dir, 'notes', 'escape'), 'a symlink to outside the folder (ingest.follow_symlinks_outside)'],
+      [join(dir, 'notes', 'inside-link'), 'symlink loop or folder already visited'],
+      [join(dir, 'notes', 'secret-link.md'), 'a symlink to outside the folder (ingest.follow_symlinks_outside)'],
+    ]);
+    expect(s.added).toBe(2);
+    expect(kb(['search', 'salary', '--json'], { env }).json()).toMatchObject({ returned: 0 });
+    // kb get serves only what is indexed: not the file behind the link, not a traversal.
+    for (const t of [join(dir, 'notes', 'escape', 'secret.md'), join(dir, 'notes', 'secret-link.md'), `${join(dir, 'notes')}/../../${outside.split('/').pop()}/secret.md`, join(outside, 'secret.md')]) {
+      const r = kb(['get', t], { env });
+      expect([t, r.code]).toEqual([t, 1]);
+      expect(r.stdout + r.stderr).not.toMatch(/salary/);
+    }
+  });
+});
+
+describe('the web host', () => {
+  it('closes a connection that sends an oversized message, and goes on serving', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const url = `ws://127.0.0.1:${host.port}/ws?token=${host.token}`;
+    const origin = `http://127.0.0.1:${host.port}`;
+    const closed = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, { origin });
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'request', id: 1, method: 'search', params: { query: 'x'.repeat(2 * 1024 * 1024) } })));
+      ws.on('close', (code) => resolve(code));
+      ws.on('error', () => undefined);
+    });
+    expect(closed).toBe(1009); // message too big
+    const answer = await new Promise<unknown>((resolve) => {
+      const ws = new WebSocket(url, { origin });
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'request', id: 2, method: 'status', params: {} })));
+      ws.on('message', (d) => {
+        resolve(JSON.parse(String(d)));
+        ws.close();
+      });
+    });
+    expect(answer).toMatchObject({ type: 'response', id: 2, result: { ready: true } });
+  });
+});
