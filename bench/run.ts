@@ -2,7 +2,9 @@
 import { benchAsk } from './ask.js';
 import { benchAudio } from './audio.js';
 import { benchCranfield } from './cranfield.js';
+import { benchCrash } from './crash.js';
 import { benchEmbed } from './embed.js';
+import { benchFuzz } from './fuzz.js';
 import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
@@ -26,6 +28,8 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ask: benchAsk,
   audio: benchAudio,
   watch: benchWatch,
+  crash: benchCrash,
+  fuzz: benchFuzz,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

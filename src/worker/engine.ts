@@ -312,6 +312,13 @@ export class Engine {
     return r;
   }
 
+  /** The chunk ids that have vectors (for doctor and the crash tests), or null without a model. */
+  async vectorIds(): Promise<string[] | null> {
+    const sem = await this.semantic();
+    if (!('sync' in sem)) return null;
+    return [...(await sem.store.ids())];
+  }
+
   private syncContext(): SyncContext {
     return {
       repo: this.repo,
