@@ -46,7 +46,10 @@ export function mutate(bytes: Uint8Array, r: Rng): Uint8Array {
   switch (r.int(4)) {
     case 0: {
       const n = 1 + r.int(32);
-      for (let i = 0; i < n; i++) b[r.int(b.length)] ^= 1 << r.int(8);
+      for (let i = 0; i < n; i++) {
+        const at = r.int(b.length);
+        b[at] = (b[at] ?? 0) ^ (1 << r.int(8));
+      }
       return b;
     }
     case 1:
