@@ -24,7 +24,9 @@ export async function mixedCorpus(dir: string, n: number, corpora: string | null
   for (let i = 0; i < n - pdfs - images - code; i++) {
     const sub = join(dir, `notes${i % 10}`);
     mkdirSync(sub, { recursive: true });
-    writeFileSync(join(sub, `note${i}.md`), `# Note ${i}\n\n## Part one\n\n${words(i, 60)} item${i}.\n\n## Part two\n\n${words(i + 1, 80)}.\n`);
+    // Most notes are one chunk, some two: embedding every round stays affordable.
+    const body = i % 4 === 0 ? `## Part one\n\n${words(i, 120)} item${i}.\n\n## Part two\n\n${words(i + 1, 160)}.\n` : `${words(i, 50)} item${i}.\n`;
+    writeFileSync(join(sub, `note${i}.md`), `# Note ${i}\n\n${body}`);
   }
   mkdirSync(join(dir, 'code'), { recursive: true });
   for (let i = 0; i < code; i++) {
