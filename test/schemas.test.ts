@@ -76,6 +76,7 @@ describe('JSON Schemas (docs/schema/v1)', () => {
     check('inspect-doc', doc);
     check('inspect-chunk', json(['inspect', 'chunk', (doc.chunks as { id: string }[])[0]!.id]));
     check('doctor', json(['doctor']));
+    check('doctor-fix', json(['doctor', '--fix']));
     check('models-list', json(['models', 'list']));
     // An embedding model (the test suite's own, random weights) for reindex; a speech model file for models-install.
     check('models-install', json(['models', 'import', makeTestModel({ arch: 'minilm-l6', out: join(dir, 'model') }), '--as', 'all-MiniLM-L6-v2']));

@@ -139,7 +139,8 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('doctor')
     .description('check the config, the database, the full-text index and the data dir')
-    .action(() => run(() => doctorCommand(globals()))());
+    .option('--fix', 'rebuild what can be rebuilt: the word indexes from the chunks, a lost vector table, unused stored copies')
+    .action((flags: { fix?: boolean }) => run(() => doctorCommand(globals(), flags))());
 
   program
     .command('serve')

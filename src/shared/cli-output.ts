@@ -68,6 +68,7 @@ export const InspectDocSchema = z.object({
 
 export const InspectChunkSchema = z.object({ schema_version: V, chunk: ChunkRowSchema, document: DocumentRowSchema });
 
+export const DoctorFixSchema = z.object({ schema_version: V, actions: z.array(z.object({ name: z.string(), detail: z.string() })), report: DoctorReportSchema });
 export const InitSchema = z.object({ schema_version: V, config: z.string(), data_dir: z.string() });
 export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
@@ -162,6 +163,7 @@ export const CLI_OUTPUTS = {
   remove: RemoveResultSchema,
   gc: GcSchema,
   doctor: DoctorReportSchema,
+  'doctor-fix': DoctorFixSchema,
   reindex: ReindexResultSchema,
   serve: ServeSchema,
   'models-list': ModelsListSchema,

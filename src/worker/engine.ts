@@ -131,8 +131,16 @@ export class Engine {
     this.embeddingModel = config.embedding.model;
   }
 
+  /** Set when the data dir cannot be written: searching works, changing the index does not. */
+  readOnly = false;
+
+  private assertWritable(what: string): void {
+    if (this.readOnly) throw new KbError('DATA_DIR', `the data dir ${this.dataDir} is read-only: kb can search it, but cannot ${what}`);
+  }
+
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
     if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
+    this.assertWritable('add files to it');
     const { ingestPaths, createParsePool, runOcr, Ocr } = await import('./ingest/pipeline.js');
     this.parser ??= createParsePool();
     try {
@@ -334,6 +342,7 @@ export class Engine {
     folder: string,
     opts: { name?: string; tags?: string[]; glob?: string; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
+    this.assertWritable('add a collection to it');
     const { defaultName, reconcile, validateNewCollection } = await import('./collections/sync.js');
     const root = resolve(folder);
     const name = opts.name ?? defaultName(root);
@@ -556,6 +565,7 @@ export class Engine {
 
   /** Removes one document by id or path, or every document under a folder path. */
   remove(idOrPath: string): RemoveResult {
+    this.assertWritable('remove documents from it');
     let docs: DocRow[];
     const byId = this.repo.docById(idOrPath);
     if (byId) docs = [byId];
@@ -624,6 +634,64 @@ export class Engine {
 
   async removeModel(id: string): Promise<void> {
     await (await this.modelStore()).remove(id);
+  }
+
+  /**
+   * kb doctor --fix: rebuilds what can be rebuilt from what survives. The word indexes are rebuilt from
+   * the chunks (the chunks are the truth); a vector table that is gone or unreadable is dropped and
+   * every chunk embedded again; vectors of chunks that no longer exist are deleted; originals nothing
+   * refers to are collected. The SQLite file itself cannot be rebuilt from anything: if it is damaged,
+   * doctor says so and what to do.
+   */
+  async fix(opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<{ schema_version: typeof SCHEMA_VERSION; actions: { name: string; detail: string }[]; report: DoctorReport }> {
+    this.assertWritable('repair it');
+    const actions: { name: string; detail: string }[] = [];
+    const quick = this.db.pragma('quick_check', { simple: true }) as string;
+    if (quick !== 'ok') throw new KbError('DB_CORRUPT', `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(this.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`);
+    let ftsOk = true;
+    try {
+      this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')").run();
+      this.db.prepare("INSERT INTO chunks_tri(chunks_tri, rank) VALUES ('integrity-check', 1)").run();
+      const n = (sql: string): number => (this.db.prepare(sql).get() as { n: number }).n;
+      ftsOk = n('SELECT count(*) AS n FROM chunks') === n('SELECT count(*) AS n FROM chunks_fts');
+    } catch {
+      ftsOk = false;
+    }
+    if (!ftsOk) {
+      // The word index keeps no copy of the text (contentless): it is emptied and every chunk is
+      // written into it again by the chunks' own update trigger; the trigram index rebuilds from the chunks.
+      this.db.transaction(() => {
+        this.db.exec('DELETE FROM chunks_fts');
+        this.db.exec('UPDATE chunks SET heading = heading');
+        this.db.prepare("INSERT INTO chunks_tri(chunks_tri) VALUES ('rebuild')").run();
+      })();
+      this.searcher.lexical.invalidate();
+      actions.push({ name: 'full-text index', detail: 'rebuilt both word indexes from the chunks' });
+    }
+    if (this.modelInstalled()) {
+      const sync = async (): Promise<{ embedded: number; deleted: number }> => {
+        const sem = await this.semantic();
+        if (!('sync' in sem)) throw new Error(sem.unavailable);
+        return sem.sync({ ifChanged: false, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+      };
+      try {
+        const r = await sync();
+        if (r.embedded + r.deleted > 0) actions.push({ name: 'vectors', detail: `embedded ${r.embedded} chunks that had none, deleted ${r.deleted} vectors of chunks that are gone` });
+      } catch (e) {
+        // The table is gone or unreadable: drop what is left of it and embed everything again.
+        const binding = readBinding(this.db);
+        this.dropSemantic();
+        if (binding) {
+          const { dropVectorTable } = await import('./vectors/store.js');
+          await dropVectorTable(join(this.dataDir, 'vectors'), binding.table).catch(() => undefined);
+        }
+        const r = await sync();
+        actions.push({ name: 'vectors', detail: `the vector table was unreadable (${firstLine(e)}): rebuilt it, ${r.embedded} chunks embedded` });
+      }
+    }
+    const gc = await this.gc();
+    if (gc.removed_blobs > 0) actions.push({ name: 'stored originals', detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)` });
+    return { schema_version: SCHEMA_VERSION, actions, report: await this.doctor() };
   }
 
   /** Deletes stored originals that no document refers to any more. */
@@ -755,6 +823,14 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   } catch (e) {
     throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
   }
-  const db = openDb(join(dataDir, 'kb.sqlite'));
-  return new Engine(dataDir, parsed.data, db, opts.reconcile === true, opts.transcriber);
+  // A data dir kb may not write (permissions, a read-only mount) is opened for searching only.
+  const file = join(dataDir, 'kb.sqlite');
+  const writable = await access(dataDir, 2 /* W_OK */).then(
+    () => access(file, 2).then(() => true, (e: NodeJS.ErrnoException) => e.code === 'ENOENT'),
+    () => false,
+  );
+  const db = openDb(file, { readonly: !writable && existsSync(file) });
+  const engine = new Engine(dataDir, parsed.data, db, opts.reconcile === true, opts.transcriber);
+  engine.readOnly = !writable;
+  return engine;
 }

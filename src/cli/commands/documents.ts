@@ -57,12 +57,19 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
   });
 }
 
-export async function doctorCommand(g: GlobalOptions): Promise<number> {
+export async function doctorCommand(g: GlobalOptions, flags: { fix?: boolean } = {}): Promise<number> {
   let code: number = EXIT.ok;
   const r = await withEngine(g, async (engine) => {
-    const report = await engine.doctor();
-    if (g.json) printJson(report);
-    else {
+    let report;
+    if (flags.fix) {
+      const fixed = await engine.fix();
+      report = fixed.report;
+      if (g.json) printJson(fixed);
+      else for (const a of fixed.actions) line(`${yellow('fixed')} ${bold(a.name)}: ${a.detail}`);
+      if (!g.json && fixed.actions.length === 0) line(dim('nothing to repair'));
+    } else report = await engine.doctor();
+    if (g.json && !flags.fix) printJson(report);
+    else if (!g.json) {
       for (const c of report.checks) {
         const mark = c.status === 'ok' ? '✓' : c.status === 'warn' ? yellow('!') : red('✗');
         line(`${mark} ${bold(c.name)}: ${c.detail}`);

@@ -1,3 +1,6 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { KbError } from '../../shared/errors.js';
 import { MIGRATIONS } from './migrations.js';
@@ -11,17 +14,41 @@ export interface OpenDbOptions {
 export function openDb(file: string, opts: OpenDbOptions = {}): Db {
   let db: Db;
   try {
-    db = new Database(file, { fileMustExist: opts.readonly === true });
+    db = new Database(file, { fileMustExist: opts.readonly === true, readonly: opts.readonly === true });
   } catch (e) {
     throw new KbError('DATA_DIR', `cannot open the index ${file}: ${(e as Error).message}`, { cause: e });
   }
+  if (opts.readonly) {
+    // A read-only data dir (a backup, a shared drive): searchable, never written, not even migrated.
+    // SQLite cannot read a WAL-mode file where it may not create the -shm beside it: then a private
+    // copy of the index is searched instead (removed when the process ends).
+    try {
+      db.pragma('user_version', { simple: true });
+    } catch (e) {
+      db.close();
+      if ((e as { code?: string }).code !== 'SQLITE_READONLY_DIRECTORY' && (e as { code?: string }).code !== 'SQLITE_CANTOPEN') throw e;
+      const copy = join(mkdtempSync(join(tmpdir(), 'kb-readonly-')), 'kb.sqlite');
+      copyFileSync(file, copy);
+      process.once('exit', () => rmSync(dirname(copy), { recursive: true, force: true }));
+      db = new Database(copy);
+    }
+    db.pragma('busy_timeout = 5000');
+    db.pragma('query_only = ON');
+    const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+    if (schemaVersion(db) !== latest) {
+      db.close();
+      throw new KbError('DATA_DIR', `the index ${file} is read-only and was written by another version of kb (schema ${schemaVersion(db)}, this build needs ${latest})`);
+    }
+    return db;
+  }
   try {
+    // First, so that another process opening the same file meanwhile makes us wait, not fail.
+    db.pragma('busy_timeout = 5000');
     // Chunk rows are around 1 KB: 16 KB pages pack them with little slack. Only takes effect on a new file.
     db.pragma('page_size = 16384');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
     migrate(db);
@@ -40,21 +67,25 @@ export function schemaVersion(db: Db): number {
 }
 
 export function migrate(db: Db): void {
-  const current = schemaVersion(db);
   const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-  if (current > latest) {
-    throw new KbError(
-      'DATA_DIR',
-      `this index was written by a newer kb (schema ${current}, this build knows ${latest}); upgrade kb`,
-    );
-  }
-  for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
+  const check = (current: number): void => {
+    if (current > latest) {
+      throw new KbError('DATA_DIR', `this index was written by a newer kb (schema ${current}, this build knows ${latest}); upgrade kb`);
+    }
+  };
+  check(schemaVersion(db));
+  if (schemaVersion(db) === latest) return;
+  // The write lock first, then the version read again: two processes opening a new data dir at once
+  // must not both run the same migration (the second would find its tables already there).
+  db.transaction(() => {
+    const current = schemaVersion(db);
+    check(current);
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+    }
+  }).immediate();
 }
 
 /** Bumped by triggers on every chunk insert and delete (migration 2): caches of index statistics key on it. */

@@ -1,0 +1,86 @@
+// Faults: damage behind kb's back (a deleted vector store, a broken word index) repaired by
+// kb doctor --fix from what survives; a read-only data dir; two processes on one data dir.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { corporaDir, kb, kbAsync, tempDir, writeTree } from './helpers.js';
+
+const NOTES: Record<string, string> = {};
+for (let i = 0; i < 40; i++) NOTES[`notes/n${i}.md`] = `# Note ${i}\n\nthe ${i % 2 ? 'otter' : 'heron'} number ${i} swims\n`;
+
+describe.skipIf(!corporaDir())('faults', () => {
+  it('doctor --fix rebuilds a deleted vector store and a damaged word index from what survives', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, NOTES);
+    const data = join(dir, 'data');
+    mkdirSync(join(data, 'models'), { recursive: true });
+    cpSync(makeTestModel({ arch: 'minilm-l6', out: join(dir, 'model') }), join(data, 'models', 'all-MiniLM-L6-v2'), { recursive: true });
+    const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+
+    // The vector store vanishes, and the word index loses rows.
+    rmSync(join(data, 'vectors'), { recursive: true, force: true });
+    const db = new Database(join(data, 'kb.sqlite'));
+    db.prepare('DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks LIMIT 5)').run();
+    db.close();
+    const before = kb(['doctor', '--json'], { env }).json() as { ok: boolean; checks: { name: string; status: string }[] };
+    expect(before.ok).toBe(false);
+
+    const fixed = kb(['doctor', '--fix', '--json'], { env });
+    const r = fixed.json() as { actions: { name: string; detail: string }[]; report: { ok: boolean; checks: { name: string; status: string; detail: string }[] } };
+    expect(r.actions.map((a) => a.name)).toEqual(expect.arrayContaining(['full-text index', 'vectors']));
+    expect(r.report.ok).toBe(true);
+    expect(r.report.checks.find((c) => c.name === 'embedding model')?.detail).toMatch(/all 40 chunks have vectors/);
+    expect(fixed.code).toBe(0);
+    const found = kb(['search', 'heron number 12', '--json'], { env }).json() as { results: { citation: { path: string } }[]; vector: { status: string } };
+    expect(found.vector.status).toBe('ok');
+    expect(found.results[0]!.citation.path).toBe(join(dir, 'notes/n12.md'));
+  }, 120_000);
+
+  it.skipIf(process.getuid?.() !== 0)('a read-only data dir: searches still work; an ingest or a removal fails with a clear error and changes nothing', async () => {
+    // Permissions do not bind root: the data dir is given to nobody and made read-only for it.
+    const dir = await tempDir();
+    await writeTree(dir, NOTES);
+    const data = join(dir, 'data');
+    const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+    await writeTree(dir, { 'more/new.md': '# New\n\nthe pelican\n' });
+    execFileSync('chown', ['-R', 'nobody', data]);
+    execFileSync('chmod', ['-R', 'a-w', data]);
+    const nobody = { uid: 65534, gid: 65534 };
+    try {
+      const search = kb(['search', 'heron', '--json'], { env, ...nobody });
+      expect(search.stderr).toBe('');
+      expect((search.json() as { returned: number }).returned).toBeGreaterThan(0);
+      const ingest = kb(['ingest', join(dir, 'more')], { env, ...nobody });
+      expect(ingest.code).toBe(1);
+      expect(ingest.stderr).toMatch(/data dir .* is read-only: kb can search it, but cannot add files to it/);
+      expect(kb(['remove', join(dir, 'notes/n1.md')], { env, ...nobody }).stderr).toMatch(/is read-only: kb can search it, but cannot remove documents/);
+    } finally {
+      execFileSync('chmod', ['-R', 'u+w', data]);
+      execFileSync('chown', ['-R', 'root', data]);
+    }
+    expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(40);
+    expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
+  });
+
+  it('two processes ingesting into one data dir: both finish, nothing is corrupted, nothing is lost', async () => {
+    const dir = await tempDir();
+    const a: Record<string, string> = {};
+    const b: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) {
+      a[`a/n${i}.md`] = `# A ${i}\n\nalpha file ${i} ${'text '.repeat(50)}\n`;
+      b[`b/n${i}.md`] = `# B ${i}\n\nbravo file ${i} ${'words '.repeat(50)}\n`;
+    }
+    await writeTree(dir, { ...a, ...b });
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    const [ra, rb] = await Promise.all([kbAsync(['ingest', join(dir, 'a'), '--json'], { env }), kbAsync(['ingest', join(dir, 'b'), '--json'], { env })]);
+    expect([ra.code, rb.code, ra.stdout.slice(0, 300), rb.stdout.slice(0, 300)]).toEqual([0, 0, expect.any(String), expect.any(String)]);
+    expect((ra.json() as { added: number }).added + (rb.json() as { added: number }).added).toBe(600);
+    expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
+    expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(600);
+  }, 120_000);
+});
