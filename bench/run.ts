@@ -8,6 +8,7 @@ import { benchFuzz } from './fuzz.js';
 import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
+import { benchLoad } from './load.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
@@ -30,6 +31,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   watch: benchWatch,
   crash: benchCrash,
   fuzz: benchFuzz,
+  load: benchLoad,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
