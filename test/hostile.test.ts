@@ -114,3 +114,44 @@ describe('the web host', () => {
     expect(answer).toMatchObject({ type: 'response', id: 2, result: { ready: true } });
   });
 });
+
+describe('logs', () => {
+  it('kb serve writes neither its token nor document text to its logs', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/private.md': '# Private\n\nthe secret albatross password is hunter2\n' });
+    const { spawn } = await import('node:child_process');
+    const { repoRoot } = await import('./helpers.js');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', join(dir, 'data')], {
+      env: { ...process.env, KB_CONFIG: join(dir, 'none.yaml'), KB_OLLAMA_HOST: 'http://127.0.0.1:1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const first = await new Promise<string>((resolve) => child.stdout.on('data', (d: Buffer) => (stdout += d.toString()).includes('\n}') && resolve(stdout)));
+    const { url, port } = JSON.parse(first) as { url: string; port: number };
+    const token = new URL(url).searchParams.get('token')!;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
+    await new Promise((r) => ws.on('open', r));
+    const call = (id: number, method: string, params: unknown): Promise<unknown> =>
+      new Promise((resolve) => {
+        ws.on('message', (d) => {
+          const m = JSON.parse(String(d)) as { id?: number; type: string };
+          if (m.type === 'response' && m.id === id) resolve(m);
+        });
+        ws.send(JSON.stringify({ type: 'request', id, method, params }));
+      });
+    await call(1, 'ingest', { paths: [join(dir, 'notes')] });
+    await call(2, 'search', { query: 'albatross password' });
+    await call(3, 'ask', { question: 'what is the albatross password?' });
+    await call(4, 'source', { doc_id: 'not-an-id' });
+    await fetch(`http://127.0.0.1:${port}/?token=wrong`);
+    ws.close();
+    child.kill();
+    await new Promise((r) => child.on('exit', r));
+    expect(stderr).not.toContain(token);
+    expect(stderr).not.toMatch(/albatross|hunter2/);
+    expect(stdout.slice(first.length)).not.toMatch(/albatross|hunter2/);
+  });
+});
+
