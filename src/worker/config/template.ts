@@ -13,6 +13,8 @@ ingest:
   max_pdf_bytes: 524288000    # PDFs above 500 MB fail with TOO_LARGE
   pdf_timeout_s: 300          # a PDF that takes longer to read fails with TIMEOUT
   follow_symlinks: true
+  follow_symlinks_outside: false   # follow symlinks that lead out of the folder being indexed
+  max_image_pixels: 100000000      # images above 100 megapixels fail with TOO_LARGE before decoding
   ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
 
 chunking:
@@ -28,6 +30,7 @@ ocr:
   languages: eng              # e.g. eng+kor; each needs npm install @tesseract.js-data/<code>, or lang_path
   # lang_path: /usr/share/tesseract-ocr/5/tessdata   # a folder of <code>.traineddata files instead
   dpi: 300                    # scanned PDF pages are rendered at this resolution for OCR
+  max_pages: 500              # at most this many text-less pages of one PDF are read by OCR
 
 embedding:
   model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; without a model, search is lexical
