@@ -67,6 +67,39 @@ describe.skipIf(!corporaDir())('faults', () => {
     expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
   });
 
+  it.skipIf(process.getuid?.() !== 0)('a full disk: a clear error, the index intact, and the work resumes once there is space', async () => {
+    const dir = await tempDir();
+    const mnt = join(dir, 'mnt');
+    mkdirSync(mnt);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
+    } catch {
+      console.warn('full-disk test skipped: cannot mount a tmpfs here');
+      return;
+    }
+    try {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 400; i++) files[`src/n${i}.md`] = `# Note ${i}\n\n${Buffer.from(Array.from({ length: 3000 }, (_, k) => (i * 7 + k * 13) % 251)).toString('base64')} marker${i}\n`;
+      await writeTree(dir, files);
+      const env = { KB_DATA_DIR: join(mnt, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+      const full = kb(['ingest', join(dir, 'src')], { env });
+      expect(full.code).toBe(1);
+      expect(full.stderr).toMatch(/the disk holding .* is full: free some space, then run the same command again/);
+      const doctor = kb(['doctor', '--json'], { env }).json() as { ok: boolean; checks: { name: string; status: string }[] };
+      expect(doctor.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      const some = (kb(['ls', '--json'], { env }).json() as { documents: { path: string }[] }).documents;
+      expect(some.length).toBeGreaterThan(0);
+      expect(some.length).toBeLessThan(400);
+      // Space is freed: the same command finishes the job.
+      execFileSync('mount', ['-o', 'remount,size=64m', mnt]);
+      expect(kb(['ingest', join(dir, 'src')], { env }).code).toBe(0);
+      expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(400);
+      expect((kb(['search', 'marker399', '--json'], { env }).json() as { returned: number }).returned).toBe(1);
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
+  }, 120_000);
+
   it('two processes ingesting into one data dir: both finish, nothing is corrupted, nothing is lost', async () => {
     const dir = await tempDir();
     const a: Record<string, string> = {};

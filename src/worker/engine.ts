@@ -193,6 +193,8 @@ export class Engine {
         (e: unknown) => ({ status: 'unavailable' as const, reason: `vectors not updated (${firstLine(e)}); the next ingest retries` }),
       );
       return summary;
+    } catch (e) {
+      throw diskFull(e, this.dataDir) ?? e;
     } finally {
       this.searcher.lexical.invalidate();
     }
@@ -810,6 +812,13 @@ export class Engine {
 
 function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+}
+
+/** A full disk as the user should hear it (SQLite says "database or disk is full", Node ENOSPC). */
+function diskFull(e: unknown, dataDir: string): KbError | null {
+  const code = (e as { code?: string }).code;
+  if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') return null;
+  return new KbError('DATA_DIR', `the disk holding ${dataDir} is full: free some space, then run the same command again (everything indexed so far is kept)`, { cause: e });
 }
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
