@@ -159,18 +159,23 @@ export async function crashRounds(work: string, corpus: string, kills: number, e
     prepare(dir);
     // Process start and opening the index take the first few hundred ms: kill inside the real work.
     // A run that happens to finish first is redone with a fresh directory and another moment.
+    // A run that ends before its kill shows how long runs take now: the next moment is drawn inside that.
     let at = 0;
     let killed = false;
-    for (let tries = 0; tries < 5 && !killed; tries++) {
+    let span = 0.9 * clean.ms;
+    for (let tries = 0; tries < 10 && !killed; tries++) {
       if (tries > 0) {
         rmSync(dir, { recursive: true, force: true });
         prepare(dir);
       }
-      at = 300 + rand() * (0.9 * clean.ms - 300);
-      killed = (await ingestAndKill(corpus, dir, env, at)).killed;
+      at = 300 + rand() * Math.max(0, span - 300);
+      const k = await ingestAndKill(corpus, dir, env, at);
+      killed = k.killed;
+      if (!killed) span = Math.min(span, 0.8 * k.ms);
     }
     if (!killed) {
-      failures.push(`round ${i}: five ingests in a row ended before their kill`);
+      failures.push(`round ${i}: ten ingests in a row ended before their kill`);
+      rmSync(dir, { recursive: true, force: true });
       continue;
     }
     const after = existsSync(join(dir, 'kb.sqlite')) ? checkAfterKill(dir, env) : { doctorOk: true, doctorFailures: [], halfPresent: [], ftsMismatch: 0 };

@@ -291,6 +291,12 @@ describe('the desktop build (electron-vite)', () => {
     // A sandboxed preload can require nothing but electron.
     const requires = [...readFileSync(out('preload/index.cjs'), 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));
+    // The page's CSP: only itself and kb-doc:, no inline script, no plugins, no other origins.
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(out('renderer/index.html'), 'utf8'))?.[1] ?? '';
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toMatch(/object-src 'none'/);
+    expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
     // Main loads no native module and no engine code.
     const mainJs = readFileSync(out('main/index.js'), 'utf8');
     expect(mainJs).not.toMatch(/better-sqlite3|@lancedb|onnxruntime/);
