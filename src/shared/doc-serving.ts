@@ -8,7 +8,8 @@ import { toErrorPayload } from './errors.js';
 export interface DocReply {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array | null;
+  /** The bytes to send, as a file and an inclusive byte range: each host streams them from disk. */
+  body: { file: string; start: number; end: number } | null;
 }
 
 const DOC_ID = /^[0-9a-f]{20}$/;
@@ -53,44 +54,40 @@ export function contentType(src: Pick<DocumentSource, 'type' | 'file' | 'name'>)
   return DOC_TYPES[src.type];
 }
 
-/** Reading a document's file: its size, and bytes [start, end] (inclusive), so a range never reads the whole file. */
-export interface DocFiles {
-  size(file: string): Promise<number>;
-  read(file: string, start: number, end: number): Promise<Uint8Array>;
-}
-
 /**
  * The reply for a request of document `id` (the raw path segment after /doc/). `lookup` asks the
- * engine where that document's bytes are; `files` reads that file.
+ * engine where that document's bytes are; `sizeOf` stats that file. The body is never read here: a
+ * 4 GB recording or a 500 MB PDF is streamed by the host, a range at a time.
  */
 export async function serveDocument(
   rawId: string,
   lookup: (id: string) => Promise<DocumentSource>,
-  files: DocFiles,
+  sizeOf: (file: string) => Promise<number>,
   range?: string | null,
 ): Promise<DocReply> {
   const notFound: DocReply = { status: 404, headers: { 'content-type': 'text/plain' }, body: null };
   if (!DOC_ID.test(rawId)) return notFound;
   try {
     const src = await lookup(rawId);
-    const size = await files.size(src.file);
+    const size = await sizeOf(src.file);
     // Media elements seek with Range requests (an audio player jumps to #t= that way), and pdf.js
     // fetches only the parts of a large PDF it needs to show one page.
     const part = range ? byteRange(range, size) : null;
     if (part === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${size}` }, body: null };
-    const body = size === 0 ? new Uint8Array(0) : part ? await files.read(src.file, part[0], part[1]) : await files.read(src.file, 0, size - 1);
+    const [start, end] = part ?? [0, size - 1];
     return {
       status: part ? 206 : 200,
       headers: {
         'content-type': contentType(src),
         'accept-ranges': 'bytes',
+        'content-length': String(Math.max(0, end - start + 1)),
         ...(part ? { 'content-range': `bytes ${part[0]}-${part[1]}/${size}` } : {}),
         'content-security-policy': 'sandbox; default-src none',
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
         ...(src.stale ? { 'x-kb-stale': '1' } : {}),
       },
-      body,
+      body: size === 0 ? null : { file: src.file, start, end },
     };
   } catch (e) {
     const code = toErrorPayload(e).code;

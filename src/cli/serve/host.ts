@@ -4,7 +4,8 @@
 // can neither read the UI nor open the socket.
 import { fork } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerMessage } from '../../shared/api.js';
 import { openBridgeSession } from '../../shared/bridge.js';
-import { serveDocument, type DocFiles } from '../../shared/doc-serving.js';
+import { serveDocument } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
@@ -55,21 +56,6 @@ function spawnWorker(dataDir: string): WorkerHandle {
     kill: () => child.kill(),
   };
 }
-
-/** Reads documents from disk for serveDocument: only the bytes asked for. */
-export const diskFiles: DocFiles = {
-  size: async (file) => (await stat(file)).size,
-  read: async (file, start, end) => {
-    const fh = await open(file, 'r');
-    try {
-      const buf = Buffer.alloc(end - start + 1);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, start);
-      return buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  },
-};
 
 function sameToken(a: string | undefined, token: string): boolean {
   if (!a || a.length !== token.length) return false;
@@ -130,8 +116,13 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   /** GET /doc/<document id>: an indexed document's bytes, by id only (see shared/doc-serving.ts). */
   const serveDoc = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const reply = await serveDocument(id, (doc_id) => supervisor.request('source', { doc_id }).result, diskFiles, req.headers.range);
-    res.writeHead(reply.status, reply.headers).end(reply.body ?? undefined);
+    const reply = await serveDocument(id, (doc_id) => supervisor.request('source', { doc_id }).result, async (file) => (await stat(file)).size, req.headers.range);
+    res.writeHead(reply.status, reply.headers);
+    if (!reply.body || req.method === 'HEAD') return void res.end();
+    // Streamed: memory stays at a buffer whatever the file's size; a vanished file ends the response.
+    createReadStream(reply.body.file, { start: reply.body.start, end: reply.body.end })
+      .on('error', () => res.destroy())
+      .pipe(res);
   };
 
   /**

@@ -175,7 +175,7 @@ CREATE TABLE transcripts (
   segments TEXT,
   error    TEXT
 ) STRICT;
-CREATE INDEX transcripts_todo ON transcripts(status) WHERE status IN ('waiting', 'pending');
+CREATE INDEX transcripts_queue ON transcripts(status) WHERE status IN ('waiting', 'pending');
 `,
   },
   {
