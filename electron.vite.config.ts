@@ -1,11 +1,22 @@
 // The desktop app's build (electron-vite): main, the worker it supervises (with its threads), the
 // sandboxed preload, and the same React renderer kb serve uses. → out/{main,preload,renderer}.
 // Run: npm run build:app. Native dependencies stay external; they load only in the worker.
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+/** Files the worker starts by path, shipped beside it as they are (see worker/threads.ts assetPath). */
+const workerAssets = (files: Record<string, string>): Plugin => ({
+  name: 'kb-worker-assets',
+  generateBundle() {
+    for (const [fileName, src] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: readFileSync(src) });
+  },
+});
 
 export default defineConfig({
   main: {
+    plugins: [workerAssets({ 'ocr-thread.cjs': 'src/worker/ingest/ocr-thread.cjs' })],
     build: {
       // smart-whisper is an optional native dependency: never bundled, loaded only in its child process.
       externalizeDeps: { include: ['smart-whisper'] },

@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/ with esbuild. Dependencies stay in node_modules (native modules,
 // wasm grammars); dynamic imports become separate chunks so `kb search` never loads the parsers.
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Pure-JS dependencies made of many small modules load faster bundled (zod alone takes ~50 ms to
@@ -31,6 +31,9 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
 });
+
+// Shipped as is beside the bundle: tesseract.js starts its worker thread from a file path.
+copyFileSync('src/worker/ingest/ocr-thread.cjs', 'dist/ocr-thread.cjs');
 
 // The web UI (React, Vite) → dist/renderer. Vite is a dev dependency: an install without it still
 // gets a working CLI, and kb serve says the UI is not built.

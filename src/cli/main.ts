@@ -18,6 +18,11 @@ import { EXIT, reportError } from './output.js';
 const VERSION = '0.1.0';
 
 export async function main(argv: string[]): Promise<number> {
+  // `kb ls | head`: the reader has gone, which is not an error of kb's.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT.ok);
+    throw e;
+  });
   let exitCode: number = EXIT.ok;
   const program = new Command('kb')
     .description('kb — a local-first knowledge base: find passages in your notes, code and documents, with exact citations')

@@ -49,6 +49,7 @@ export function parseCitationUri(uri: string): Citation {
   const frag = uri.slice(hash + 1);
   let m: RegExpMatchArray | null;
   if ((m = frag.match(/^L(\d+)-L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[2]! });
+  if ((m = frag.match(/^L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[1]! });
   if ((m = frag.match(/^page=(\d+)$/))) return makeCitation(path, { kind: 'page', page: +m[1]! });
   if ((m = frag.match(/^t=([\d.]+),([\d.]+)$/))) return makeCitation(path, { kind: 'time', start: +m[1]!, end: +m[2]! });
   if ((m = frag.match(/^xywh=(\d+),(\d+),(\d+),(\d+)$/)))

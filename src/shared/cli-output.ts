@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DocumentListSchema } from './api.js';
 import {
   AskResultSchema,
+  DOC_STATUSES,
   DocTypeSchema,
   DoctorReportSchema,
   IngestSummarySchema,
@@ -38,7 +39,10 @@ export const DocumentRowSchema = z.object({
   page_count: z.number().int().nullable(),
   duration: z.number().nullable(),
   parser_version: z.number().int(),
-  status: z.enum(['indexed', 'failed']),
+  /** indexed, waiting or failed: the same word kb ls, the Library and every other view show. */
+  status: z.enum(DOC_STATUSES),
+  /** Why it is waiting or failed, or what is missing from an indexed one; null when all is well. */
+  reason: z.string().nullable(),
   error: z.string().nullable(),
   original: z.enum(['copy', 'reference']),
   added_at: z.number().int(),

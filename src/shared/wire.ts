@@ -175,12 +175,22 @@ export const IngestSummarySchema = z.object({
   /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
   vector: ComponentStatusSchema.optional(),
   skipped: z.array(IngestSkipSchema),
+  /** One per file counted in `failed`: what went wrong with it. */
   errors: z.array(IngestErrorSchema),
+  /**
+   * Problems that did not make a file fail: pages OCR could not read in a document that is otherwise
+   * indexed, or what a waiting file waits for (no OCR data, no ffmpeg, no speech model).
+   */
+  warnings: z.array(IngestErrorSchema),
   took_ms: z.number().nonnegative(),
 });
 export type IngestSummary = z.infer<typeof IngestSummarySchema>;
 
-/** waiting: an audio or video file waiting for a speech model (its error says how to get one). */
+/**
+ * One vocabulary in every view. indexed: searchable; waiting: waiting for a speech model, OCR or
+ * transcription, with nothing searchable yet; failed: the latest attempt to read it failed, or it has
+ * no text at all. A document's `reason` says why.
+ */
 export const DOC_STATUSES = ['indexed', 'failed', 'waiting'] as const;
 export type DocStatus = (typeof DOC_STATUSES)[number];
 
@@ -190,6 +200,8 @@ export const DocumentSummarySchema = z.object({
   title: z.string(),
   type: DocTypeSchema,
   status: z.enum(DOC_STATUSES),
+  /** Why it is waiting or failed, or what is missing from an indexed one; null when all is well. */
+  reason: z.string().nullable(),
   error: z.string().nullable(),
   chunks: z.number().int().nonnegative(),
   tags: z.array(z.string()),

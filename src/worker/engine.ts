@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
+import { plural } from '../shared/words.js';
 import {
   type AskProgress,
   type AskResult,
@@ -13,6 +14,7 @@ import {
   type DoctorCheck,
   type DoctorReport,
   type RemoveResult,
+  type IngestError,
   type IngestProgress,
   type IngestSummary,
   type ReindexProgress,
@@ -30,6 +32,7 @@ import type { Ocr } from './ingest/ocr.js';
 import type { Segment, Transcriber } from './audio/transcriber.js';
 import { transcriptText } from './audio/chunks.js';
 import type { ParsePool } from './ingest/parse-pool.js';
+import type { FileOutcome } from './ingest/pipeline.js';
 import type { Semantic, Unavailable } from './vectors/semantic.js';
 import { readBinding } from './vectors/binding.js';
 import { BlobStore } from './store/blobs.js';
@@ -38,6 +41,7 @@ import { type ChunkRow, type DocRow, Repo } from './store/repo.js';
 import { registerPathMatch } from './search/filters.js';
 import { Searcher } from './search/search.js';
 import { whisperModelFile } from './audio/whisper-models.js';
+import { docState } from './read/doc-state.js';
 import type { ReconcileResult, SyncContext } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 
@@ -76,7 +80,8 @@ export interface IngestCallOptions {
 
 export interface InspectedDocument {
   schema_version: typeof SCHEMA_VERSION;
-  document: DocRow & { tags: string[] };
+  /** The row as stored, with its status in the one vocabulary (see read/doc-state.ts) and the reason. */
+  document: DocRow & { reason: string | null; tags: string[] };
   original: { mode: 'copy' | 'reference'; sha256: string; blob_path: string | null; available: boolean } | null;
   chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
   /** Pages read by OCR (an image is page 1): pending, done with tesseract's confidence, or failed. */
@@ -89,7 +94,7 @@ export interface InspectedDocument {
 export interface InspectedChunk {
   schema_version: typeof SCHEMA_VERSION;
   chunk: Omit<ChunkRow, 'anchor'> & { anchor: unknown };
-  document: DocRow;
+  document: DocRow & { reason: string | null };
 }
 
 export interface GcResult {
@@ -146,7 +151,9 @@ export class Engine {
     try {
       const ctx = { repo: this.repo, blobs: this.blobs, config: this.config, parser: this.parser, dataDir: this.dataDir, speechModelReady: () => this.speechModelReady() };
       const retagged: string[] = [];
-      const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id) });
+      const outcomes = new Map<string, FileOutcome>();
+      const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id), onOutcome: (p, o) => outcomes.set(p, o) });
+      const late: IngestError[] = [];
       this.searcher.lexical.invalidate();
       // The text layer is committed and searchable; now what has to be read from pixels.
       if (this.config.ocr.enabled) {
@@ -164,17 +171,27 @@ export class Engine {
           opts,
         );
         if (ocr.pages + ocr.failed + ocr.pending > 0) summary.ocr = { pages: ocr.pages, failed: ocr.failed, pending: ocr.pending };
-        summary.errors.push(...ocr.errors);
+        late.push(...ocr.errors);
         this.searcher.lexical.invalidate();
       }
       // Then what has to be heard: audio and video, through the speech model.
       if (this.config.audio.enabled) {
         const t = await this.runTranscriptionPass(opts);
-        const waiting = this.repo.waitingTranscripts().size;
+        // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
+        const waitingIds = this.repo.waitingTranscripts();
+        const waiting = [...outcomes.keys()].filter((p) => {
+          const d = this.repo.docByPath(p);
+          return d !== undefined && waitingIds.has(d.id);
+        }).length;
         if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
-        summary.errors.push(...t.errors);
+        late.push(...t.errors);
         this.searcher.lexical.invalidate();
       }
+      const { settleSummary } = await import('./ingest/settle.js');
+      settleSummary(summary, late, outcomes, (p) => {
+        const d = this.repo.docByPath(p);
+        return d ? docState(this.repo.docWithFacts(d.id)!) : null;
+      });
       // Lexical chunks are committed and searchable; now their vectors.
       summary.vector = await this.withSemantic(async (sem) => {
         const onProgress = opts.onProgress;
@@ -336,7 +353,29 @@ export class Engine {
       dataDir: this.dataDir,
       ingest: (paths, o) => this.ingest(paths, o),
       remove: (path) => this.removeAndSync(path),
+      tag: (docIds, tags) => this.tagDocuments(docIds, tags),
     };
+  }
+
+  /** Gives documents tags they lack, in the word index and on their vectors; returns how many changed. */
+  private async tagDocuments(docIds: string[], tags: string[]): Promise<number> {
+    const { normalizeTags } = await import('./ingest/pipeline.js');
+    const wanted = normalizeTags(tags);
+    if (wanted.length === 0 || docIds.length === 0) return 0;
+    const retagged: string[] = [];
+    this.repo.db.transaction(() => {
+      for (const id of docIds) {
+        if (this.repo.addTags(id, wanted) === 0) continue;
+        this.repo.refreshFts(id);
+        retagged.push(id);
+      }
+    })();
+    if (retagged.length > 0) {
+      this.searcher.lexical.invalidate();
+      // Vectors carry tags for filtering; if they cannot be updated now, the next sync re-reads them.
+      await this.withSemantic((sem) => sem.retag(retagged)).catch(() => undefined);
+    }
+    return retagged.length;
   }
 
   /** Adds a folder as a collection and brings it in (kb add). */
@@ -357,7 +396,7 @@ export class Engine {
 
   /** The collections, with how many documents each holds and how many failed or wait. */
   collections(): CollectionInfo[] {
-    const waiting = this.repo.waitingTranscripts();
+    const states = new Map(this.repo.listDocs().map((d) => [d.id, docState(d).status]));
     return this.repo.collections().map((c) => {
       const docs = this.repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep);
       return {
@@ -366,8 +405,8 @@ export class Engine {
         tags: c.tags,
         glob: c.glob,
         documents: docs.length,
-        failed: docs.filter((d) => d.status === 'failed').length,
-        waiting: docs.filter((d) => waiting.has(d.id)).length,
+        failed: docs.filter((d) => states.get(d.id) === 'failed').length,
+        waiting: docs.filter((d) => states.get(d.id) === 'waiting').length,
         added_at: new Date(c.added_at).toISOString(),
       };
     });
@@ -469,13 +508,12 @@ export class Engine {
   }
 
   list(): DocumentSummary[] {
-    const waiting = this.repo.waitingTranscripts();
     return this.repo.listDocs().map((d) => ({
       doc_id: d.id,
       path: d.path,
       title: d.title,
       type: d.type,
-      status: waiting.has(d.id) ? ('waiting' as const) : d.status,
+      ...docState(d),
       error: d.error,
       chunks: d.chunk_count,
       tags: this.repo.tagsOf(d.id),
@@ -499,7 +537,7 @@ export class Engine {
     const blobPath = orig?.blob ? this.blobs.pathOf(orig.blob) : null;
     return {
       schema_version: SCHEMA_VERSION,
-      document: { ...doc, tags: this.repo.tagsOf(doc.id) },
+      document: { ...this.docRowWithState(doc.id), tags: this.repo.tagsOf(doc.id) },
       original: orig
         ? {
             mode: orig.mode,
@@ -515,13 +553,20 @@ export class Engine {
     };
   }
 
+  /** The stored row, its status replaced by the one every view shows, and why. */
+  private docRowWithState(id: string): DocRow & { reason: string | null } {
+    const facts = this.repo.docWithFacts(id)!;
+    const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, latest_failed: _l, ...row } = facts;
+    return { ...row, ...docState(facts) };
+  }
+
   inspectChunk(id: string): InspectedChunk {
     const c = this.repo.chunkById(id);
     if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
     return {
       schema_version: SCHEMA_VERSION,
       chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown },
-      document: this.repo.docById(c.doc_id)!,
+      document: this.docRowWithState(c.doc_id),
     };
   }
 
@@ -678,7 +723,7 @@ export class Engine {
       };
       try {
         const r = await sync();
-        if (r.embedded + r.deleted > 0) actions.push({ name: 'vectors', detail: `embedded ${r.embedded} chunks that had none, deleted ${r.deleted} vectors of chunks that are gone` });
+        if (r.embedded + r.deleted > 0) actions.push({ name: 'vectors', detail: `embedded ${plural(r.embedded, 'chunk')} that had none, deleted ${plural(r.deleted, 'vector')} of chunks that are gone` });
       } catch (e) {
         // The table is gone or unreadable: drop what is left of it and embed everything again.
         const binding = readBinding(this.db);
@@ -688,7 +733,7 @@ export class Engine {
           await dropVectorTable(join(this.dataDir, 'vectors'), binding.table).catch(() => undefined);
         }
         const r = await sync();
-        actions.push({ name: 'vectors', detail: `the vector table was unreadable (${firstLine(e)}): rebuilt it, ${r.embedded} chunks embedded` });
+        actions.push({ name: 'vectors', detail: `the vector table was unreadable (${firstLine(e)}): rebuilt it, ${plural(r.embedded, 'chunk')} embedded` });
       }
     }
     const gc = await this.gc();
@@ -729,15 +774,18 @@ export class Engine {
       const n = (sql: string): number => (this.db.prepare(sql).get() as { n: number }).n;
       const chunks = n('SELECT count(*) AS n FROM chunks');
       const indexed = n('SELECT count(*) AS n FROM chunks_fts');
-      if (indexed !== chunks) return { status: 'fail', detail: `${chunks} chunks but ${indexed} in the word index` };
+      if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
       return 'words and trigram indexes agree with the chunks';
     });
     const docs = this.repo.listDocs();
-    const failed = docs.filter((d) => d.status === 'failed' || d.error);
+    const states = docs.map((d) => docState(d).status);
+    const failed = states.filter((s) => s === 'failed').length;
+    const waiting = states.filter((s) => s === 'waiting').length;
+    const counted = [failed && `${failed} failed`, waiting && `${waiting} waiting`].filter(Boolean).join(', ');
     checks.push(
-      failed.length === 0
-        ? { name: 'documents', status: 'ok', detail: `${docs.length} documents, none failed` }
-        : { name: 'documents', status: 'warn', detail: `${failed.length} of ${docs.length} documents have errors (kb ls shows them)` },
+      failed + waiting === 0
+        ? { name: 'documents', status: 'ok', detail: `${plural(docs.length, 'document')}, none failed or waiting` }
+        : { name: 'documents', status: 'warn', detail: `${counted} of ${plural(docs.length, 'document')} (kb ls says why)` },
     );
     let missing = 0;
     for (const d of docs) {
@@ -753,7 +801,7 @@ export class Engine {
     checks.push(
       missing === 0
         ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
-        : { name: 'originals', status: 'warn', detail: `${missing} documents' originals are missing (moved or deleted, and not copied)` },
+        : { name: 'originals', status: 'warn', detail: `${missing === 1 ? "1 document's original is" : `${missing} documents' originals are`} missing (moved or deleted, and not copied)` },
     );
     if (this.config.ocr.enabled) {
       const { ocrLanguagesStatus } = await import('./ingest/ocr.js');
@@ -763,7 +811,7 @@ export class Engine {
         !langs.ok
           ? { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` }
           : pending > 0
-            ? { name: 'OCR', status: 'warn', detail: `${pending} page(s) wait for OCR (the next kb ingest reads them); ${langs.detail}` }
+            ? { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (the next kb ingest reads them); ${langs.detail}` }
             : { name: 'OCR', status: 'ok', detail: langs.detail },
       );
     } else checks.push({ name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' });
@@ -774,8 +822,8 @@ export class Engine {
       const vectors = await sem.store.count();
       checks.push(
         vectors === chunks
-          ? { name: 'embedding model', status: 'ok', detail: `${this.embeddingModel}: all ${chunks} chunks have vectors` }
-          : { name: 'embedding model', status: 'warn', detail: `${this.embeddingModel}: ${vectors} vectors for ${chunks} chunks (run: kb reindex, or any ingest, to bring them in step)` },
+          ? { name: 'embedding model', status: 'ok', detail: `${this.embeddingModel}: ${chunks === 1 ? 'the chunk has its vector' : `all ${chunks} chunks have vectors`}` }
+          : { name: 'embedding model', status: 'warn', detail: `${this.embeddingModel}: ${plural(vectors, 'vector')} for ${plural(chunks, 'chunk')} (run: kb reindex, or any ingest, to bring them in step)` },
       );
       const index = await sem.store.indexStats();
       const min = this.config.embedding.ann_min_rows;

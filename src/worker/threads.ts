@@ -27,3 +27,18 @@ export function threadEntry(source: string, bundled?: string): ThreadEntry | nul
 export function workerProcessEntry(): ThreadEntry | null {
   return threadEntry('main', 'worker');
 }
+
+/**
+ * A file shipped as is beside the thread entries (not bundled): `source` relative to src/worker,
+ * copied to dist/ and out/main/ under its base name by the builds.
+ */
+export function assetPath(source: string): string | null {
+  const here = import.meta.url;
+  const name = source.split('/').pop()!;
+  const rels = here.endsWith('.ts') ? [`./${source}`] : [`./${name}`, `../${name}`];
+  for (const rel of rels) {
+    const path = fileURLToPath(new URL(rel, here));
+    if (existsSync(path)) return path;
+  }
+  return null;
+}

@@ -56,5 +56,7 @@ function printHuman(r: AskResult, streamed: boolean): void {
   }
   if (r.invalid_citations.length) line(yellow(`removed citations of sources that were not given: ${r.invalid_citations.map((n) => `[${n}]`).join(' ')}`));
   if (r.uncited_sentences.length) line(yellow(`${r.uncited_sentences.length} sentence${r.uncited_sentences.length === 1 ? '' : 's'} cite no source: check them against the documents`));
-  line(dim(`${r.model ?? 'no model'} · ${r.took_ms} ms`));
+  // Name the model only when it wrote something: a refusal or an unreachable server involved none.
+  const by = r.llm.status === 'unavailable' ? 'no answer: the language model was not reached' : r.model === null ? 'refused without asking the model' : `answered by ${r.model}`;
+  line(dim(`${by} · ${r.took_ms} ms`));
 }

@@ -4,6 +4,7 @@ import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withEngine } from '../context.js';
 import { countBar } from '../progress.js';
 import { bold, dim, displayPath, line, printJson, red } from '../output.js';
+import { plural } from '../../shared/words.js';
 
 export async function addCommand(folder: string, flags: { name?: string; tags?: string; glob?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
@@ -18,7 +19,7 @@ export async function addCommand(folder: string, flags: { name?: string; tags?: 
       bar?.stop();
       if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
       else {
-        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${r.reconciled.ingested} documents indexed in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
+        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
         line(dim('It is kept in sync while the app, kb serve or kb watch runs, and checked on every start.'));
       }
     } finally {
@@ -34,7 +35,7 @@ export async function collectionsCommand(g: GlobalOptions): Promise<number> {
     if (list.length === 0) return void line(`No collections yet. Add a folder with: kb add ~/notes`);
     for (const c of list) {
       const extra = [c.failed && red(`${c.failed} failed`), c.waiting && `${c.waiting} waiting`, c.glob && `glob ${c.glob}`, c.tags.length && `tags ${c.tags.join(', ')}`].filter(Boolean);
-      line(`${bold(c.name.padEnd(20))} ${String(c.documents).padStart(6)} documents  ${displayPath(c.root)}${extra.length ? dim(`  (${extra.join('; ')})`) : ''}`);
+      line(`${bold(c.name.padEnd(20))} ${String(c.documents).padStart(6)} ${c.documents === 1 ? 'document ' : 'documents'} ${displayPath(c.root)}${extra.length ? dim(`  (${extra.join('; ')})`) : ''}`);
     }
   });
 }
@@ -43,7 +44,7 @@ export async function forgetCommand(name: string, g: GlobalOptions): Promise<num
   return withEngine(g, async (engine) => {
     const r = await engine.forgetCollection(name);
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
-    else line(`Forgot ${name}: ${r.removed} documents removed from the index (your files are untouched)`);
+    else line(`Forgot ${name}: ${plural(r.removed, 'document')} removed from the index (your files are untouched)`);
   });
 }
 
@@ -54,7 +55,7 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
     for (const r of rec) {
       const msg = { schema_version: SCHEMA_VERSION, event: 'reconciled', ...r };
       if (g.json) line(JSON.stringify(msg));
-      else line(dim(`${r.collection}: ${r.files} files, ${r.ingested} indexed, ${r.removed} removed since last time (${r.took_ms} ms)`));
+      else line(dim(`${r.collection}: ${plural(r.files, 'file')}, ${r.ingested} indexed, ${r.removed} removed since last time (${r.took_ms} ms)`));
     }
     const w = await engine.watchCollections({
       onBatch: (e) => {

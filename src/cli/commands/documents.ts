@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
+import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
@@ -20,12 +21,16 @@ export async function lsCommand(g: GlobalOptions): Promise<number> {
       return;
     }
     for (const d of documents) {
-      const status = d.status === 'failed' ? red('failed') : d.error ? yellow('stale') : 'indexed';
-      const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref' : red('missing');
-      line(`${d.doc_id}  ${status.padEnd(7)}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} chunks  ${orig.padEnd(4)}  ${displayPath(d.path)}`);
-      if (d.error) line(dim(`    ${d.error}`));
+      // Padded before colouring: escape codes would count as width.
+      const word = d.status.padEnd(7);
+      const status = d.status === 'failed' ? red(word) : d.status === 'waiting' ? yellow(word) : word;
+      const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref ' : red('missing');
+      line(`${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${displayPath(d.path)}`);
+      if (d.reason) line(dim(`    ${d.reason}`));
     }
-    line(dim(`${documents.length} documents`));
+    const count = (s: string): number => documents.filter((d) => d.status === s).length;
+    const more = [count('waiting') && `${count('waiting')} waiting`, count('failed') && `${count('failed')} failed`].filter(Boolean);
+    line(dim(`${plural(documents.length, 'document')}${more.length ? ` (${more.join(', ')})` : ''}`));
   });
 }
 
@@ -44,7 +49,7 @@ export async function removeCommand(target: string, g: GlobalOptions): Promise<n
     if (g.json) printJson(r);
     else {
       for (const d of r.removed) line(`removed ${displayPath(d.path)}`);
-      line(dim(`${r.removed.length} document(s) removed; their stored copies go with the next "kb gc"`));
+      line(dim(`${plural(r.removed.length, 'document')} removed; their stored copies go with the next "kb gc"`));
     }
   });
 }
@@ -53,7 +58,7 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const r = await engine.gc();
     if (g.json) printJson(r);
-    else line(`Removed ${r.removed_blobs} unreferenced original(s), freed ${(r.freed_bytes / 1024).toFixed(1)} KB`);
+    else line(`Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB`);
   });
 }
 

@@ -2,6 +2,7 @@
 import { KbError } from '../../shared/errors.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { cyan, dim, line, printJson, yellow } from '../output.js';
+import { plural } from '../../shared/words.js';
 
 export async function getCommand(target: string, flags: { max?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
@@ -20,8 +21,8 @@ export async function statusCommand(g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const s = await engine.status();
     if (g.json) return void printJson(s);
-    line(`${s.documents} documents, ${s.chunks} chunks in ${s.data_dir}`);
-    for (const c of s.collections) line(`  collection ${c.name}: ${c.documents} documents (${c.root})`);
+    line(`${plural(s.documents, 'document')}, ${plural(s.chunks, 'chunk')} in ${s.data_dir}`);
+    for (const c of s.collections) line(`  collection ${c.name}: ${plural(c.documents, 'document')} (${c.root})`);
     line(`embedding model ${s.embedding.model}: ${s.embedding.installed ? 'installed' : dim('not installed')}`);
     line(`speech model ${s.speech.model}: ${s.speech.installed ? 'installed' : dim('not installed')}`);
     line(`language model ${s.llm.model} at ${s.llm.host}: ${s.llm.status === 'ok' ? 'ready' : yellow(s.llm.detail)}`);

@@ -1,9 +1,15 @@
+import { existsSync } from 'node:fs';
+import { KbError } from '../../shared/errors.js';
 import type { IngestProgress } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withEngine } from '../context.js';
-import { EXIT, dim, displayPath, line, printJson, red, yellow } from '../output.js';
+import { EXIT, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 import { countBar } from '../progress.js';
+import { plural } from '../../shared/words.js';
 
 export async function ingestCommand(paths: string[], flags: { tags?: string }, g: GlobalOptions): Promise<number> {
+  // A path that is not there is a mistake in the command, not a file that failed: say so, add nothing.
+  const missing = paths.filter((p) => !existsSync(p));
+  if (missing.length > 0) return reportError(new KbError('NOT_FOUND', `no such file or folder: ${missing.join(', ')}`), g.json === true);
   return withEngine(g, async (engine) => {
     const bar = await countBar(g);
     const onProgress = (p: IngestProgress): void => {
@@ -26,6 +32,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
     else {
       for (const s of summary.skipped) line(dim(`skipped ${displayPath(s.path)}: ${s.reason}`));
       for (const e of summary.errors) line(`${red('failed')} ${displayPath(e.path)}: ${e.message} ${dim(`(${e.code})`)}`);
+      for (const w of summary.warnings) line(`${yellow('warning')} ${displayPath(w.path)}: ${w.message} ${dim(`(${w.code})`)}`);
       const moved = summary.moved > 0 ? ` (${summary.moved} moved)` : '';
       line(
         `Added ${summary.added}, updated ${summary.updated}${moved}, unchanged ${summary.unchanged}, failed ${summary.failed}` +
@@ -34,18 +41,18 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
       if (summary.ocr) {
         const o = summary.ocr;
         const rest = o.pending > 0 ? yellow(`, ${o.pending} still to do (run the same command to finish)`) : '';
-        line(dim(`OCR: read ${o.pages} page${o.pages === 1 ? '' : 's'}${o.failed ? `, ${o.failed} failed` : ''}`) + rest);
+        line(dim(`OCR: read ${plural(o.pages, 'page')}${o.failed ? `, ${o.failed} failed` : ''}`) + rest);
       }
       if (summary.transcribed) {
         const t = summary.transcribed;
-        const parts = [t.files && `transcribed ${t.files} audio file${t.files === 1 ? '' : 's'}`, t.failed && `${t.failed} failed`, t.pending && `${t.pending} still to do (run the same command to finish)`].filter(Boolean);
+        const parts = [t.files && `transcribed ${plural(t.files, 'audio file')}`, t.failed && `${t.failed} failed`, t.pending && `${t.pending} still to do (run the same command to finish)`].filter(Boolean);
         if (parts.length) line(dim(`Audio: ${parts.join(', ')}`));
-        if (t.waiting) line(yellow(`${t.waiting} audio file${t.waiting === 1 ? '' : 's'} wait for a speech model: kb models pull whisper-base.en`));
+        if (t.waiting) line(yellow(`${plural(t.waiting, 'audio file')} ${t.waiting === 1 ? 'waits' : 'wait'} for a speech model: kb models pull ${engine.config.audio.model}`));
       }
       if (summary.vector?.status === 'unavailable') {
         const reason = summary.vector.reason ?? '';
         line(reason.startsWith('no embedding model') ? dim(`(search is by words only: ${reason})`) : yellow(`Vectors not updated: ${reason}`));
-      } else if (summary.embedded) line(dim(`Embedded ${summary.embedded} chunks`));
+      } else if (summary.embedded) line(dim(`Embedded ${plural(summary.embedded, 'chunk')}`));
       if (controller.signal.aborted) line(yellow('Interrupted: the files above were indexed; run the same command to finish.'));
     }
     // Vector index upkeep started by the ingest: finish it here, or the next search pays for it.

@@ -1,6 +1,7 @@
 import { type GlobalOptions, withEngine } from '../context.js';
 import { EXIT, dim, displayPath, line, printJson, yellow } from '../output.js';
 import { countBar } from '../progress.js';
+import { plural } from '../../shared/words.js';
 
 export async function reindexCommand(flags: { model?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
@@ -21,11 +22,11 @@ export async function reindexCommand(flags: { model?: string }, g: GlobalOptions
     }
     if (g.json) printJson(r);
     else if (r.cancelled) {
-      line(yellow(`Interrupted after ${r.resumed + r.embedded} chunks: searches still use the previous vectors. Run kb reindex again to resume.`));
+      line(yellow(`Interrupted after ${plural(r.resumed + r.embedded, 'chunk')}: searches still use the previous vectors. Run kb reindex again to resume.`));
     } else {
       const resumed = r.resumed > 0 ? ` (${r.resumed} kept from an interrupted run)` : '';
       const from = r.previous && r.previous !== r.model ? ` (was ${r.previous})` : '';
-      line(`Reindexed with ${r.model}${from}: embedded ${r.embedded} chunks${resumed}` + dim(` in ${(r.took_ms / 1000).toFixed(1)} s`));
+      line(`Reindexed with ${r.model}${from}: embedded ${plural(r.embedded, 'chunk')}${resumed}` + dim(` in ${(r.took_ms / 1000).toFixed(1)} s`));
       if (r.config_updated) line(dim(`embedding.model is now ${r.model} in ${displayPath(r.config_updated)}`));
     }
     return r.cancelled ? EXIT.partial : EXIT.ok;

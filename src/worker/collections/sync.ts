@@ -18,6 +18,8 @@ export interface SyncContext {
   dataDir: string;
   ingest(paths: string[], opts: { tags?: string[]; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<IngestSummary>;
   remove(path: string): Promise<unknown>;
+  /** Gives documents the tags they lack (a collection's tags belong to every document in it). */
+  tag(docIds: string[], tags: string[]): Promise<number>;
 }
 
 export interface ReconcileResult {
@@ -91,6 +93,12 @@ export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { sign
     const s = await ctx.ingest(changed, { tags: c.tags, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
     errors = s.failed;
     ingested = s.added + s.updated;
+  }
+  // Files indexed before they joined the collection (or before its tags changed) were not read again.
+  if (c.tags.length > 0) {
+    const read = new Set(changed);
+    const unchanged = [...known.values()].filter((d) => seen.has(d.path) && !read.has(d.path)).map((d) => d.id);
+    await ctx.tag(unchanged, c.tags);
   }
   let removed = 0;
   for (const path of known.keys()) {

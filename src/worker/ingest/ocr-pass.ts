@@ -173,7 +173,8 @@ export async function runOcr(
   // A document OCR has finished with and that still has no text at all says so (kb ls shows it).
   for (const docId of new Set(jobs.map((j) => j.doc_id))) {
     const pages = ctx.repo.ocrOf(docId);
-    if (pages.some((p) => p.status === 'pending') || ctx.repo.countChunks(docId) > 0) continue;
+    // A page that failed already says why there is no text; "no text found" would hide that.
+    if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || ctx.repo.countChunks(docId) > 0) continue;
     const job = jobs.find((j) => j.doc_id === docId)!;
     const message = `no text found, not even by OCR (${job.type === 'image' ? 'a picture without words?' : `${pages.length} page(s) read`})`;
     ctx.repo.setDocError(docId, `EMPTY: ${message}`);

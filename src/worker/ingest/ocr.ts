@@ -11,6 +11,7 @@ import { createGunzip } from 'node:zlib';
 import type * as Tesseract from 'tesseract.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
+import { assetPath } from '../threads.js';
 
 export interface OcrBox {
   x0: number;
@@ -37,6 +38,10 @@ type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 /** Tesseract writes notes ("Too few characters", "Invalid resolution") to stderr; they mean nothing to users. */
 // tesseract.js types list only some init parameters; it passes any of them on.
 const QUIET = { debug_file: '/dev/null' } as unknown as Partial<Tesseract.InitOptions>;
+
+/** tesseract's worker thread with its console silenced (libpng and leptonica print to the terminal). */
+const quietThread = assetPath('ingest/ocr-thread.cjs');
+const QUIET_THREAD = quietThread ? { workerPath: quietThread } : {};
 
 const SYSTEM_TESSDATA = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata', '/usr/share/tessdata'];
 
@@ -114,6 +119,7 @@ export class Ocr {
           cacheMethod: 'none', // never write or fetch a cached copy elsewhere
           logger: () => undefined,
           errorHandler: () => undefined,
+          ...QUIET_THREAD,
         },
         QUIET,
       );
@@ -125,7 +131,12 @@ export class Ocr {
 
   /** Reads an image (PNG, JPEG, TIFF, BMP…) and returns its paragraphs with boxes in its own pixels. */
   async recognize(image: Uint8Array): Promise<OcrResult> {
-    const r = await this.worker.recognize(Buffer.from(image), {}, { text: true, blocks: true });
+    const r = await this.worker.recognize(Buffer.from(image), {}, { text: true, blocks: true }).catch((e: unknown) => {
+      // Leptonica could not decode it: a truncated or damaged file, not a fault of kb's.
+      const message = e instanceof Error ? e.message : String(e);
+      if (/read image|pixRead/i.test(message)) throw new KbError('PARSE_FAILED', 'the image could not be decoded (truncated or damaged?)');
+      throw e;
+    });
     const paragraphs: OcrParagraph[] = [];
     for (const b of r.data.blocks ?? []) {
       for (const p of b.paragraphs) {
@@ -148,7 +159,7 @@ export class Ocr {
         return await createWorker(
           'osd',
           OEM.TESSERACT_ONLY,
-          { langPath: dir, gzip: false, cacheMethod: 'none', legacyCore: true, legacyLang: true, logger: () => undefined, errorHandler: () => undefined },
+          { langPath: dir, gzip: false, cacheMethod: 'none', legacyCore: true, legacyLang: true, logger: () => undefined, errorHandler: () => undefined, ...QUIET_THREAD },
           QUIET,
         );
       } catch {

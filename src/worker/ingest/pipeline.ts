@@ -26,7 +26,11 @@ export interface IngestOptions {
   onRetag?: (docId: string) => void;
   onProgress?: (p: IngestProgress) => void;
   signal?: AbortSignal;
+  /** How each file of the batch went, as counted in the summary (the OCR and audio passes may revise it). */
+  onOutcome?: (path: string, outcome: FileOutcome) => void;
 }
+
+export type FileOutcome = 'added' | 'updated' | 'unchanged' | 'moved' | 'failed' | 'skipped';
 
 interface Ctx {
   repo: Repo;
@@ -451,6 +455,7 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
     failed: 0,
     skipped: [],
     errors: [],
+    warnings: [],
     took_ms: 0,
   };
   const files: { path: string; root: string }[] = [];
@@ -496,10 +501,12 @@ export async function ingestPaths(ctx: Ctx, paths: string[], opts: IngestOptions
           summary.moved++;
           summary.updated++;
         } else summary[r]++;
+        opts.onOutcome?.(f.path, typeof r === 'object' ? 'skipped' : r);
       } catch (e) {
         const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
         summary.failed++;
         summary.errors.push({ path: f.path, code: err.code, message: err.message });
+        opts.onOutcome?.(f.path, 'failed');
         try {
           recordFailure(ctx.repo, f.path, f.root, err);
         } catch {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { citationLabel, makeCitation, parseCitationUri, pathToFileUri } from '../../shared/citation.js';
 import { KbError } from '../../shared/errors.js';
+import { plural } from '../../shared/words.js';
 import { SCHEMA_VERSION, type Anchor, type Citation, type DocumentSource, type Span } from '../../shared/wire.js';
 import { transcriptText } from '../audio/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
@@ -79,9 +80,14 @@ export function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): S
     const src = ctx.source(doc.id);
     stale = src.stale;
     const lines = decodeText(readFileSync(src.file)).text.split(/\r?\n/);
+    // A final newline ends the last line; it does not start another.
+    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    if (anchor?.kind === 'lines' && anchor.end < anchor.start) {
+      throw new KbError('INVALID_ARGUMENT', `#L${anchor.start}-L${anchor.end} ends before it starts: did you mean #L${anchor.end}-L${anchor.start}?`);
+    }
     const start = anchor?.kind === 'lines' ? Math.max(1, anchor.start) : 1;
     const end = anchor?.kind === 'lines' ? Math.min(lines.length, anchor.end) : lines.length;
-    if (start > lines.length) throw new KbError('NOT_FOUND', `${doc.path} has ${lines.length} lines, not ${start}`);
+    if (start > lines.length) throw new KbError('NOT_FOUND', `${doc.path} has ${plural(lines.length, 'line')}, not ${start}`);
     text = lines.slice(start - 1, end).join('\n');
     anchorOut = { kind: 'lines', start, end };
   }

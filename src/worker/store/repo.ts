@@ -23,6 +23,24 @@ export interface DocRow {
   updated_at: number;
 }
 
+/** What a document's status is derived from, beside its row. */
+export interface DocFacts {
+  chunk_count: number;
+  /** The transcript's state for audio and video: waiting, pending, done, failed; null for the rest. */
+  transcript_status: string | null;
+  ocr_pending: number;
+  ocr_failed: number;
+  /** 1 when the latest attempt to read the file failed (a success clears ingest_errors). */
+  latest_failed: number;
+}
+export type DocWithFacts = DocRow & DocFacts;
+
+const DOC_FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
+  (SELECT t.status FROM transcripts t WHERE t.doc_id = d.id) AS transcript_status,
+  (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'pending') AS ocr_pending,
+  (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'failed') AS ocr_failed,
+  EXISTS (SELECT 1 FROM ingest_errors e WHERE e.path = d.path) AS latest_failed`;
+
 export interface ChunkRow {
   rowid: number;
   id: string;
@@ -137,8 +155,8 @@ export class Repo {
         ON CONFLICT(doc_id) DO UPDATE SET mode = excluded.mode, blob = excluded.blob, sha256 = excluded.sha256`),
       originalOf: p('SELECT * FROM originals WHERE doc_id = ?'),
       liveBlobs: p('SELECT DISTINCT blob FROM originals WHERE blob IS NOT NULL'),
-      listDocs: p(`SELECT d.*, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
-        FROM documents d ORDER BY d.path`),
+      listDocs: p(`SELECT d.*, ${DOC_FACTS} FROM documents d ORDER BY d.path`),
+      docFacts: p(`SELECT d.*, ${DOC_FACTS} FROM documents d WHERE d.id = ?`),
     };
   }
 
@@ -284,7 +302,11 @@ export class Repo {
   liveBlobs(): Set<string> {
     return new Set((this.s.liveBlobs!.all() as { blob: string }[]).map((r) => r.blob));
   }
-  listDocs(): (DocRow & { chunk_count: number })[] {
-    return this.s.listDocs!.all() as (DocRow & { chunk_count: number })[];
+  /** Every document with what its status is made of (see read/doc-state.ts), in path order. */
+  listDocs(): DocWithFacts[] {
+    return this.s.listDocs!.all() as DocWithFacts[];
+  }
+  docWithFacts(id: string): DocWithFacts | undefined {
+    return this.s.docFacts!.get(id) as DocWithFacts | undefined;
   }
 }

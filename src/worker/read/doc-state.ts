@@ -1,0 +1,26 @@
+// A document's status, in the one vocabulary every view uses (kb ls, inspect, status, collections,
+// the Library, the ingest summary): indexed, waiting or failed, with the reason in words. Derived from
+// the stored facts each time, so no view can drift from another.
+import type { DocStatus } from '../../shared/wire.js';
+import type { DocWithFacts } from '../store/repo.js';
+
+export interface DocState {
+  status: DocStatus;
+  /** Why it is not simply indexed, or what is missing from an indexed one; null when all is well. */
+  reason: string | null;
+}
+
+export function docState(d: DocWithFacts): DocState {
+  if (d.status === 'failed' || d.latest_failed) {
+    const reason = d.error ?? 'the file could not be read';
+    return { status: 'failed', reason: d.chunk_count > 0 ? `${reason} (the version indexed before is still searchable)` : reason };
+  }
+  if (d.transcript_status === 'waiting') return { status: 'waiting', reason: d.error ?? 'waiting for a speech model' };
+  if (d.chunk_count === 0) {
+    if (d.transcript_status === 'pending') return { status: 'waiting', reason: 'waiting to be transcribed (the next kb ingest, or the app, does it)' };
+    if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? 'waiting for OCR (the next kb ingest, or the app, does it)' };
+    return { status: 'failed', reason: d.error ?? 'EMPTY: no text was found in it' };
+  }
+  if (d.ocr_pending > 0 && !d.error) return { status: 'indexed', reason: `${d.ocr_pending} page${d.ocr_pending === 1 ? '' : 's'} still wait for OCR` };
+  return { status: 'indexed', reason: d.error };
+}
