@@ -23,6 +23,12 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // Plain CommonJS shipped as is (a worker thread tesseract.js starts by path).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   boundary(
     ['src/shared/**'],
     [...otherProcesses('worker', 'cli', 'main', 'preload', 'renderer'), 'node:*', 'better-sqlite3', '@lancedb/*', 'onnxruntime-*', 'electron'],

@@ -48,6 +48,8 @@ import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 export interface OpenEngineOptions {
   dataDir: string;
   config?: ConfigInput | Config;
+  /** What resolveSettings found wrong with the config files; kb doctor reports it. */
+  configProblems?: string[];
   /**
    * Long-lived hosts (the worker, the web host) reconcile SQLite and LanceDB in the background when
    * the vector half first opens: after a crash, chunks without vectors get them. A one-shot CLI search
@@ -138,6 +140,8 @@ export class Engine {
 
   /** Set when the data dir cannot be written: searching works, changing the index does not. */
   readOnly = false;
+  /** What is wrong with the config files (see resolveSettings), for doctor. */
+  configProblems: string[] = [];
 
   private assertWritable(what: string): void {
     if (this.readOnly) throw new KbError('DATA_DIR', `the data dir ${this.dataDir} is read-only: kb can search it, but cannot ${what}`);
@@ -757,7 +761,11 @@ export class Engine {
         checks.push({ name, status: 'fail', detail: (e as Error).message });
       }
     };
-    checks.push({ name: 'config', status: 'ok', detail: 'valid' });
+    checks.push(
+      this.configProblems.length === 0
+        ? { name: 'config', status: 'ok', detail: 'valid' }
+        : { name: 'config', status: 'fail', detail: this.configProblems.join('; ') },
+    );
     try {
       await access(this.dataDir, 2 /* W_OK */);
       checks.push({ name: 'data dir', status: 'ok', detail: `${this.dataDir} is writable` });
@@ -837,9 +845,38 @@ export class Engine {
               : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },
       );
     }
+    checks.push(...(await this.audioChecks()));
     const { ollamaFor } = await import('./ask/ask.js');
     checks.push({ name: 'language model', ...(await ollamaFor(this.config.ask).status()) });
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };
+  }
+
+  /** Whether audio and video can be read: ffmpeg to decode them, a valid speech model to hear them. */
+  private async audioChecks(): Promise<DoctorCheck[]> {
+    if (!this.config.audio.enabled) return [{ name: 'audio', status: 'ok', detail: 'off (audio.enabled: false): audio and video are skipped' }];
+    const checks: DoctorCheck[] = [];
+    const { findFfmpeg } = await import('./audio/decode.js');
+    try {
+      checks.push({ name: 'ffmpeg', status: 'ok', detail: `${findFfmpeg(this.config.audio.ffmpeg_path)} decodes audio and video` });
+    } catch (e) {
+      checks.push({ name: 'ffmpeg', status: 'warn', detail: (e as Error).message });
+    }
+    const model = this.config.audio.model;
+    const file = whisperModelFile(this.dataDir, model);
+    const waiting = this.repo.waitingTranscripts().size;
+    if (!existsSync(file)) {
+      const more = waiting > 0 ? `; ${plural(waiting, 'file')} ${waiting === 1 ? 'waits' : 'wait'} for it` : '';
+      checks.push({ name: 'speech model', status: 'warn', detail: `${model} is not installed, so audio and video are not transcribed (kb models pull ${model}, or kb models import FILE)${more}` });
+      return checks;
+    }
+    const { validateWhisperFile } = await import('./audio/whisper-models.js');
+    try {
+      await validateWhisperFile(file);
+      checks.push({ name: 'speech model', status: 'ok', detail: `${model} (${(statSync(file).size / 1048576).toFixed(0)} MB)` });
+    } catch (e) {
+      checks.push({ name: 'speech model', status: 'fail', detail: `${(e as Error).message} (kb models remove ${model}, then pull it again)` });
+    }
+    return checks;
   }
 
   close(): void {
@@ -889,5 +926,6 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   const db = openDb(file, { readonly: !writable && existsSync(file) });
   const engine = new Engine(dataDir, parsed.data, db, opts.reconcile === true, opts.transcriber);
   engine.readOnly = !writable;
+  engine.configProblems = opts.configProblems ?? [];
   return engine;
 }

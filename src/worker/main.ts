@@ -28,7 +28,7 @@ let watcher: CollectionWatcher | null = null;
 const flag = process.argv.indexOf('--data-dir');
 try {
   const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
-  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, reconcile: true });
+  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems, reconcile: true });
   serveEngine(engine, t, process.env.KB_VERSION ?? '0');
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
   // Collections: what changed while kb was closed, then watched. Audio left to transcribe last (a pass

@@ -81,7 +81,7 @@ export async function doctorCommand(g: GlobalOptions, flags: { fix?: boolean } =
       }
     }
     if (!report.ok) code = EXIT.error;
-  });
+  }, { lenientConfig: !flags.fix });
   return r !== EXIT.ok ? r : code;
 }
 

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
+import { speechPullFailed, unknownModel } from '../models/offline-help.js';
 import { downloadFile, type FileProgress } from '../embed/download.js';
 import { sha1Of, validateWhisperFile, whisperModelFile, whisperSpec, WHISPER_MODELS, WHISPER_REPO } from './whisper-models.js';
 
@@ -50,10 +51,13 @@ export class WhisperStore {
 
   async pull(name: string, endpoint: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> {
     const spec = whisperSpec(name);
-    if (!spec) throw new KbError('INVALID_ARGUMENT', `unknown speech model ${name}; kb knows: ${WHISPER_MODELS.map((m) => m.name).join(', ')}`);
+    if (!spec) throw unknownModel(name);
     const staging = join(this.dir, '.partial', spec.file);
     await mkdir(dirname(staging), { recursive: true });
-    await downloadFile(`${endpoint.replace(/\/+$/, '')}/${WHISPER_REPO}/resolve/main/${spec.file}`, staging, { path: spec.file }, opts);
+    const base = endpoint.replace(/\/+$/, '');
+    await downloadFile(`${base}/${WHISPER_REPO}/resolve/main/${spec.file}`, staging, { path: spec.file }, opts).catch((e: unknown) => {
+      throw speechPullFailed(e, spec, base);
+    });
     try {
       return await this.install(name, staging);
     } catch (e) {

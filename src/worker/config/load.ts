@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Config, ConfigSchema } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
+import { unknownKeys } from './unknown-keys.js';
 
 export const CONFIG_FILE = 'config.yaml';
 
@@ -40,7 +41,7 @@ async function readYaml(file: string): Promise<Record<string, unknown> | null> {
   try {
     data = parse(text);
   } catch (e) {
-    throw new KbError('CONFIG_INVALID', `${file} is not valid YAML: ${(e as Error).message}`);
+    throw new KbError('CONFIG_INVALID', `${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) throw new KbError('CONFIG_INVALID', `${file} must be a mapping of settings`);
@@ -63,22 +64,48 @@ export interface ResolvedSettings {
   dataDir: string;
   config: Config;
   files: string[];
+  /**
+   * What is wrong with the config files: unknown (misspelt) settings, which are ignored, and — when
+   * read leniently — files that could not be used at all, whose settings fell back to the defaults.
+   */
+  problems: string[];
 }
 
-export async function resolveSettings(flagDataDir?: string): Promise<ResolvedSettings> {
+/**
+ * The data dir and the settings. A config file that is unreadable, not YAML or not valid settings is
+ * an error (CONFIG_INVALID), unless `lenient` (kb doctor, which reports it as a failed check and
+ * goes on with the defaults).
+ */
+export async function resolveSettings(flagDataDir?: string, opts: { lenient?: boolean } = {}): Promise<ResolvedSettings> {
+  const problems: string[] = [];
+  const read = async (file: string): Promise<Record<string, unknown>> => {
+    try {
+      return (await readYaml(file)) ?? {};
+    } catch (e) {
+      if (!opts.lenient) throw e;
+      problems.push(`${(e as Error).message}; the defaults are used instead`);
+      return {};
+    }
+  };
   const globalFile = globalConfigPath();
-  const global = (await readYaml(globalFile)) ?? {};
+  const global = await read(globalFile);
   const fromGlobal = typeof global.data_dir === 'string' ? global.data_dir.replace(/^~(?=\/|$)/, homedir()) : undefined;
   // An empty flag or variable means unset, not "the current folder".
   const dataDir = resolve(flagDataDir || process.env.KB_DATA_DIR || fromGlobal || defaultDataDir());
   const localFile = join(dataDir, CONFIG_FILE);
-  const local = (await readYaml(localFile)) ?? {};
+  const local = await read(localFile);
   const files = [globalFile, localFile].filter((_, i) => (i === 0 ? Object.keys(global).length > 0 : Object.keys(local).length > 0));
+  for (const [file, data] of [[globalFile, global], [localFile, local]] as const) {
+    for (const u of unknownKeys(ConfigSchema, data)) {
+      problems.push(`${file}: unknown setting ${u.key}${u.suggestion ? ` (did you mean ${u.suggestion}?)` : ''}, ignored`);
+    }
+  }
   const merged = deepMerge(global, local);
   const parsed = ConfigSchema.safeParse(merged);
-  if (!parsed.success) {
-    const where = files.join(' / ') || 'config';
-    throw new KbError('CONFIG_INVALID', `${where}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return { dataDir, config: parsed.data, files };
+  if (parsed.success) return { dataDir, config: parsed.data, files, problems };
+  const where = files.join(' / ') || 'config';
+  const message = `${where}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  if (!opts.lenient) throw new KbError('CONFIG_INVALID', message);
+  problems.push(`${message}; the defaults are used instead`);
+  return { dataDir, config: ConfigSchema.parse({}), files, problems };
 }

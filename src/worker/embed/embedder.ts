@@ -10,7 +10,7 @@ import { KbError } from '../../shared/errors.js';
 import type { ModelSpec } from './registry.js';
 
 /** Onnx files a model folder may hold, preferred first. */
-const ONNX_FILES = ['onnx/model_quantized.onnx', 'onnx/model.onnx', 'model.onnx'];
+export const ONNX_FILES = ['onnx/model_quantized.onnx', 'onnx/model.onnx', 'model.onnx'];
 /**
  * Tokens per batch (batch size × padded length): bounds memory whatever the input lengths. Small
  * batches keep the activations in cache: on kb's own chunks 2,048 tokens × 16 rows embeds ~25% more

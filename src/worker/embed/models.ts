@@ -6,7 +6,8 @@ import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { downloadFile, type FileProgress } from './download.js';
-import { Embedder, onnxFileIn } from './embedder.js';
+import { Embedder, ONNX_FILES, onnxFileIn } from './embedder.js';
+import { embeddingPullFailed, unknownModel } from '../models/offline-help.js';
 import { MODELS, type ModelSpec, modelSpec } from './registry.js';
 
 export interface ModelInfo {
@@ -21,7 +22,7 @@ export interface ModelInfo {
 
 function knownSpec(id: string): ModelSpec {
   const spec = modelSpec(id);
-  if (!spec) throw new KbError('INVALID_ARGUMENT', `unknown model ${id}; kb knows: ${MODELS.map((m) => m.id).join(', ')}`);
+  if (!spec) throw unknownModel(id);
   return spec;
 }
 
@@ -82,10 +83,14 @@ export class ModelStore {
     const staging = join(this.dir, '.partial', id);
     await mkdir(staging, { recursive: true });
     const base = endpoint.replace(/\/+$/, '');
-    for (const f of spec.files) {
-      const dest = join(staging, f.path);
-      if (existsSync(dest)) continue; // finished (and verified) by an earlier, interrupted pull
-      await downloadFile(`${base}/${spec.repo}/resolve/${spec.revision}/${f.path}`, dest, f, opts);
+    try {
+      for (const f of spec.files) {
+        const dest = join(staging, f.path);
+        if (existsSync(dest)) continue; // finished (and verified) by an earlier, interrupted pull
+        await downloadFile(`${base}/${spec.repo}/resolve/${spec.revision}/${f.path}`, dest, f, opts);
+      }
+    } catch (e) {
+      throw embeddingPullFailed(e, spec, base);
     }
     if (!onnxFileIn(staging)) throw new KbError('MODEL_INVALID', `${spec.repo} has no ONNX file where kb expects one`);
     await this.install(id, staging);
@@ -96,6 +101,11 @@ export class ModelStore {
   async import(from: string, id: string): Promise<ModelInfo> {
     const spec = knownSpec(id);
     if (!existsSync(from) || !statSync(from).isDirectory()) throw new KbError('NOT_FOUND', `no model folder at ${from}`);
+    // Checked here, on the folder the user named: the copy below is kb's own business.
+    const lacking = [existsSync(join(from, 'tokenizer.json')) ? null : 'tokenizer.json', onnxFileIn(from) ? null : `the ONNX weights (${ONNX_FILES.join(' or ')})`].filter(Boolean);
+    if (lacking.length > 0) {
+      throw new KbError('MODEL_INVALID', `${from} lacks ${lacking.join(' and ')}: a model folder holds what https://huggingface.co/${spec.repo} has (config.json, tokenizer.json, onnx/…)`);
+    }
     const staging = join(this.dir, '.partial', `${id}-import-${randomBytes(4).toString('hex')}`);
     await mkdir(join(this.dir, '.partial'), { recursive: true });
     try {
@@ -105,6 +115,8 @@ export class ModelStore {
       await this.install(id, staging);
     } catch (e) {
       await rm(staging, { recursive: true, force: true });
+      // Errors name the file that is wrong: the user's, not kb's temporary copy of it.
+      if (e instanceof KbError) throw new KbError(e.code, e.message.split(staging).join(from), { cause: e });
       throw e;
     }
     return this.list().find((m) => m.id === id)!;
