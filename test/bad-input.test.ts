@@ -47,8 +47,11 @@ describe('bad input never loses what is indexed', () => {
     const s = await engine.ingest([join(dir, 'good')]);
     expect(s).toMatchObject({ failed: 1, unchanged: 1 });
     const doc = engine.list().find((d) => d.path.endsWith('alpha.md'))!;
-    expect(doc.status).toBe('indexed');
+    // Its latest read failed (the word kb ls and the Library show), and what was indexed before stays.
+    expect(doc.status).toBe('failed');
     expect(doc.error).toMatch(/NOT_TEXT/);
+    expect(doc.reason).toMatch(/NOT_TEXT.*\(the version indexed before is still searchable\)/);
+    expect(doc.chunks).toBeGreaterThan(0);
     await intact();
   });
 
@@ -67,7 +70,7 @@ describe('bad input never loses what is indexed', () => {
     const { engine, dir, intact } = await withBaseline();
     await writeFile(join(dir, 'empty.md'), '');
     expect(await engine.ingest([join(dir, 'empty.md')])).toMatchObject({ added: 1, failed: 0 });
-    expect(engine.list().find((d) => d.path.endsWith('empty.md'))).toMatchObject({ status: 'indexed', chunks: 0 });
+    expect(engine.list().find((d) => d.path.endsWith('empty.md'))).toMatchObject({ status: 'indexed', chunks: 0, reason: expect.stringMatching(/empty/) });
     await intact();
   });
 

@@ -153,9 +153,9 @@ describe('kb CLI', () => {
     expect(kb(['eval', 'run', broken, '--json'], { env }).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
 
-  it('runs as `npx kb` from the repo root, as the README says', async () => {
+  it('runs as `npm run kb --` from the repo root, before kb is on PATH', async () => {
     const { env } = await setup();
-    const r = spawnSync('npx', ['--no-install', 'kb', '--version'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const r = spawnSync('npm', ['run', '--silent', 'kb', '--', '--version'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });

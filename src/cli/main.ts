@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   let exitCode: number = EXIT.ok;
   const program = new Command('kb')
-    .description('kb — a local-first knowledge base: find passages in your notes, code and documents, with exact citations')
+    .description('kb — a local-first knowledge base: find passages in your notes, code, PDFs, scans and recordings, each citing its exact span')
     .version(VERSION)
     .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
     .option('--json', 'machine-readable output (schema_version 1)')
@@ -45,14 +45,14 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('ingest')
-    .description('index files and folders (Markdown, notes, code); unchanged files are skipped')
+    .description('index files and folders once: Markdown, notes, code, PDFs, images and scans (OCR), audio and video; unchanged files are skipped')
     .argument('<paths...>', 'files or folders')
     .option('--tags <a,b>', 'tags to add to every document')
     .action((paths: string[], flags: { tags?: string }) => run(() => ingestCommand(paths, flags, globals()))());
 
   program
     .command('search')
-    .description('find passages; every hit cites the exact lines')
+    .description('find passages by words and meaning; every hit cites its exact span (lines, page, time, region)')
     .argument('<query...>', 'words, "a phrase", or \'a raw FTS5 expression\'')
     .addOption(new Option('--mode <mode>', 'hybrid, lexical or vector').choices([...SEARCH_MODES]))
     .option('--top <n>', 'how many hits (default 10)')
@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('ls')
-    .description('list indexed documents and their status')
+    .description('list documents: indexed, waiting (for a speech model or OCR) or failed, and why')
     .action(() => run(() => lsCommand(globals()))());
 
   program
@@ -143,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('doctor')
-    .description('check the config, the database, the full-text index and the data dir')
+    .description('check the config, data dir, database, word and vector indexes, models, ffmpeg and Ollama')
     .option('--fix', 'rebuild what can be rebuilt: the word indexes from the chunks, a lost vector table, unused stored copies')
     .action((flags: { fix?: boolean }) => run(() => doctorCommand(globals(), flags))());
 
@@ -159,7 +159,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--model <name>', 'the embedding model to switch to (default: the configured one)')
     .action((flags: { model?: string }) => run(() => reindexCommand(flags, globals()))());
 
-  const models = program.command('models').description('embedding models: list, pull from the hub, import, remove');
+  const models = program.command('models').description('embedding models (search by meaning) and speech models (audio): list, pull, import, remove');
   models
     .command('list')
     .description('the models kb knows, and which are installed')

@@ -197,6 +197,25 @@ function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss:
           </ul>
         </details>
       )}
+      {s.warnings.length > 0 && (
+        <details className="ingest-warnings">
+          <summary>
+            {s.warnings.length} warning{s.warnings.length === 1 ? '' : 's'}
+          </summary>
+          <ul>
+            {s.warnings.map((w, i) => (
+              <li key={`${w.path}-${i}`}>
+                <strong>{base(w.path)}</strong> <code>{w.code}</code> {w.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {s.transcribed?.waiting ? (
+        <p className="hint">
+          {s.transcribed.waiting} audio file{s.transcribed.waiting === 1 ? ' waits' : 's wait'} for a speech model (kb models pull whisper-base.en)
+        </p>
+      ) : null}
       {s.skipped.length > 0 && (
         <details>
           <summary>{s.skipped.length} skipped</summary>

@@ -29,6 +29,7 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
   const f = filter.toLowerCase();
   const shown = docs.filter((d) => !f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f)));
   const failed = docs.filter((d) => d.status === 'failed').length;
+  const waiting = docs.filter((d) => d.status === 'waiting').length;
   return (
     <section className="library" aria-label="Library">
       <div className="library-head">
@@ -36,6 +37,7 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
           {docs.length} document{docs.length === 1 ? '' : 's'}
         </strong>
         {failed > 0 && <span className="error">{failed} failed</span>}
+        {waiting > 0 && <span className="waiting">{waiting} waiting</span>}
         <input type="search" placeholder="Filter by name, path or tag" aria-label="Filter documents" value={filter} onChange={(e) => setFilter(e.target.value)} />
         <button onClick={() => onReindex(docs.map((d) => d.path))} disabled={docs.length === 0}>
           Re-index all
@@ -54,7 +56,7 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
         </thead>
         <tbody>
           {shown.map((d) => (
-            <tr key={d.doc_id} className={d.status === 'failed' ? 'failed' : undefined} data-doc={d.doc_id}>
+            <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
               <td>
                 <div className="title">{d.title}</div>
                 <div className="path" title={d.path}>
@@ -66,7 +68,10 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
               <td>{d.chunks}</td>
               <td>{size(d.size)}</td>
               <td>
-                {d.status === 'failed' ? <span className="error" title={d.error ?? ''}>failed: {d.error}</span> : d.original_available ? 'indexed' : <span title="the original file is gone">original missing</span>}
+                {/* The same word and reason as kb ls: indexed, waiting or failed. */}
+                <span className={`status status-${d.status}`}>{d.status}</span>
+                {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{d.reason}</div>}
+                {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
               </td>
               <td className="actions">
                 <button onClick={() => onReindex([d.path])} title="Read the file again">

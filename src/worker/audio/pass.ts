@@ -99,6 +99,8 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
         ctx.repo.setDocError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
       })();
       result.files++;
+      // Heard, but nothing said: the document is failed (EMPTY), and the summary must count it so.
+      if (chunks.length === 0) result.errors.push({ path: job.path, code: 'EMPTY', message: 'no speech found' });
       before += t.seconds;
     } catch (e) {
       if (opts.signal?.aborted) {

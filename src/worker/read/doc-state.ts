@@ -19,7 +19,8 @@ export function docState(d: DocWithFacts): DocState {
   if (d.chunk_count === 0) {
     if (d.transcript_status === 'pending') return { status: 'waiting', reason: 'waiting to be transcribed (the next kb ingest, or the app, does it)' };
     if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? 'waiting for OCR (the next kb ingest, or the app, does it)' };
-    return { status: 'failed', reason: d.error ?? 'EMPTY: no text was found in it' };
+    // An empty file was read fine and holds nothing; a file that should have text and has none says so.
+    return d.error ? { status: 'failed', reason: d.error } : { status: 'indexed', reason: 'empty: there is nothing in it to search' };
   }
   if (d.ocr_pending > 0 && !d.error) return { status: 'indexed', reason: `${d.ocr_pending} page${d.ocr_pending === 1 ? '' : 's'} still wait for OCR` };
   return { status: 'indexed', reason: d.error };
