@@ -3,28 +3,20 @@
 // These run only where the Electron binary is installed; elsewhere they are reported as skipped, with
 // the reason printed. (The app's build and main's logic are tested everywhere: see main.test.ts.)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
 import { makePdf } from '../scripts/make-test-pdf.js';
 import { repoRoot, tempDir, writeTree } from './helpers.js';
 
-/** The Electron binary, found the way the electron package finds it, without its download-on-require. */
-function electronBinary(): string | null {
-  const pkg = join(repoRoot, 'node_modules/electron');
-  const pathFile = join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const bin = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(bin) ? bin : null;
-}
-
-const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary();
+const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
 if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
 
 describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
   it('adds a PDF and a Markdown file, finds a page as you type, opens the cited page and lines; the ask panel opens from the menu', async () => {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
     const dir = await tempDir();
     await writeTree(dir, { 'setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n' });
     writeFileSync(join(dir, 'guide.pdf'), await makePdf({ pages: ['heron', 'otter', 'badger', 'marten'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })) }));

@@ -213,7 +213,7 @@ describe('first contact with kb', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no such file or folder: .*nope \(NOT_FOUND\)/);
     expect(kb(['search', 'line', '--top', '1', '--data-dir', data]).stdout).toMatch(/\b1 match in/);
-    expect(kb(['ls', '--data-dir', data]).stdout).toMatch(/ 1 chunk  .*\n1 document$/m);
+    expect(kb(['ls', '--data-dir', data]).stdout).toMatch(/ 1 chunk {2}.*\n1 document$/m);
   });
 
   it('stops quietly when its reader goes away (kb inspect … | head)', async () => {

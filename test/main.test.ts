@@ -279,12 +279,24 @@ describe('main: window security, menu and launch arguments', () => {
 
 describe('the desktop build (electron-vite)', () => {
   it('builds main, the worker and its threads, a self-contained sandboxed preload, and the renderer; the built worker serves the engine', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { readFileSync, existsSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const { chmodSync, readFileSync, existsSync, writeFileSync } = await import('node:fs');
     const { repoRoot } = await import('./helpers.js');
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: repoRoot, stdio: 'pipe' });
+    // Built the way a person builds it, with `npm run app` (the script itself, not a copy of its steps),
+    // and a stand-in Electron (Electron's own ELECTRON_OVERRIDE_DIST_PATH) that notes how it was started.
+    const fake = await tempDir();
+    writeFileSync(join(fake, 'electron'), `#!/bin/sh\nprintf '%s\\n' "$PWD" "$@" > '${join(fake, 'started')}'\n`);
+    chmodSync(join(fake, 'electron'), 0o755);
+    const app = spawnSync('npm', ['run', 'app', '--silent', '--', '--a-flag'], {
+      cwd: repoRoot,
+      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: fake, DISPLAY: ':99' },
+      encoding: 'utf8',
+    });
+    expect(app.status, app.stderr).toBe(0);
+    const asRoot = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
+    expect(readFileSync(join(fake, 'started'), 'utf8').split('\n')).toEqual([repoRoot, '.', ...asRoot, '--a-flag', '']);
     const out = (p: string): string => join(repoRoot, 'out', p);
-    for (const f of ['main/index.js', 'main/worker.js', 'main/parse-thread.js', 'main/embed-thread.js', 'preload/index.cjs', 'renderer/index.html']) expect(existsSync(out(f)), f).toBe(true);
+    for (const f of ['main/index.js', 'main/worker.js', 'main/parse-thread.js', 'main/embed-thread.js', 'main/ocr-thread.cjs', 'preload/index.cjs', 'renderer/index.html']) expect(existsSync(out(f)), f).toBe(true);
     // A sandboxed preload can require nothing but electron.
     const requires = [...readFileSync(out('preload/index.cjs'), 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));
