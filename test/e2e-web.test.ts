@@ -174,6 +174,45 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 60_000);
 
+  it.skipIf(!corporaDir())('real audio, a damaged scan and notes dropped together: true counts, and the Library says indexed, waiting or failed with the reason, as kb ls does', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    const png = readFileSync(join(corporaDir()!, 'images/tesseract.js/testocr.png'));
+    await drop(page, [
+      { name: 'jfk.mp3', type: 'audio/mpeg', bytes: readFileSync(join(corporaDir()!, 'audio/jfk.mp3')) },
+      { name: 'scan-cut.png', type: 'image/png', bytes: png.subarray(0, 3000) },
+      { name: 'testocr.png', type: 'image/png', bytes: png },
+      { name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n\nthe heron waits by the river\n') },
+    ]);
+    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
+    // The damaged image fails once, and is not also counted as added.
+    expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/^3 added · 1 failed/);
+    expect(await page.locator('.ingest-errors summary').innerText()).toBe('1 file could not be added');
+    expect(await page.locator('.ingest-errors').innerText()).toMatch(/scan-cut\.png[\s\S]*PARSE_FAILED[\s\S]*could not be decoded/);
+    expect(await page.locator('.ingest-summary').innerText()).toMatch(/1 audio file waits for a speech model/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-drop-summary.png') });
+    await page.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: 'Library' }).click();
+    const row = (name: string) => page.locator('.library tbody tr', { hasText: name });
+    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(4);
+    expect(await row('jfk.mp3').getAttribute('data-status')).toBe('waiting');
+    expect(await row('jfk.mp3').locator('.reason').innerText()).toMatch(/waiting for a speech model: run kb models pull whisper-base\.en/);
+    expect(await row('scan-cut.png').getAttribute('data-status')).toBe('failed');
+    expect(await row('scan-cut.png').locator('.reason').innerText()).toMatch(/PARSE_FAILED/);
+    expect(await row('testocr.png').getAttribute('data-status')).toBe('indexed');
+    expect(await row('notes.md').getAttribute('data-status')).toBe('indexed');
+    expect(await page.locator('.library-head').innerText()).toMatch(/4 documents[\s\S]*1 failed[\s\S]*1 waiting/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-library-status.png'), fullPage: true });
+    // The same words as kb ls, for the same files.
+    const ls = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string }[] };
+    for (const d of ls.documents) expect(await row(d.path.split('/').pop()!).getAttribute('data-status')).toBe(d.status);
+    await page.close();
+  }, 120_000);
+
   it.skipIf(!corporaDir())('opens an image hit with its cited region boxed over the picture', async () => {
     const dir = await tempDir();
     const data = join(dir, 'data');
