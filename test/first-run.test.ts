@@ -164,6 +164,16 @@ describe('first contact with kb', () => {
     expect(j.failed).toBe(j.errors.length);
   }, 120_000);
 
+  it('speaks of waiting audio only when the batch had some', async () => {
+    const { docs, data } = await firstFiles();
+    expect(kb(['ingest', join(docs, 'talk.wav'), '--data-dir', data]).stdout).toMatch(/^1 audio file waits for a speech model: kb models pull whisper-base\.en$/m);
+    const dir = await tempDir();
+    await writeTree(dir, { 'later.md': '# Later\n\nno sound here\n' });
+    const later = kb(['ingest', dir, '--data-dir', data]);
+    expect(later.stdout).toMatch(/Added 1, updated 0, unchanged 0, failed 0/);
+    expect(later.stdout).not.toMatch(/audio/);
+  });
+
   it('says one word for each document everywhere: indexed, waiting or failed, with the reason', async () => {
     const { docs, data } = await firstFiles();
     kb(['add', docs, '--data-dir', data]);

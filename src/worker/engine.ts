@@ -366,9 +366,12 @@ export class Engine {
     const { normalizeTags } = await import('./ingest/pipeline.js');
     const wanted = normalizeTags(tags);
     if (wanted.length === 0 || docIds.length === 0) return 0;
+    // Usually every document has them already (this runs on each reconcile): one query tells.
+    const done = this.repo.docsWithAllTags(wanted);
+    const lacking = docIds.filter((id) => !done.has(id));
     const retagged: string[] = [];
     this.repo.db.transaction(() => {
-      for (const id of docIds) {
+      for (const id of lacking) {
         if (this.repo.addTags(id, wanted) === 0) continue;
         this.repo.refreshFts(id);
         retagged.push(id);
@@ -376,7 +379,8 @@ export class Engine {
     })();
     if (retagged.length > 0) {
       this.searcher.lexical.invalidate();
-      // Vectors carry tags for filtering; if they cannot be updated now, the next sync re-reads them.
+      // Vectors carry tags for filtering. If they cannot be updated now, word search still filters
+      // by the new tags, and `kb reindex` rewrites the vectors with them.
       await this.withSemantic((sem) => sem.retag(retagged)).catch(() => undefined);
     }
     return retagged.length;

@@ -19,7 +19,7 @@ export async function addCommand(folder: string, flags: { name?: string; tags?: 
       bar?.stop();
       if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
       else {
-        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
+        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested.toLocaleString('en-US')} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
         line(dim('It is kept in sync while the app, kb serve or kb watch runs, and checked on every start.'));
       }
     } finally {

@@ -268,6 +268,17 @@ export class Repo {
     this.s.pruneTags!.run();
   }
   /** Links tags to a document; returns how many were new. */
+  /** The documents that already carry every one of these tags (normalised names). */
+  docsWithAllTags(tags: string[]): Set<string> {
+    if (tags.length === 0) return new Set();
+    const rows = this.db
+      .prepare(
+        `SELECT dt.doc_id FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+         WHERE t.name IN (${tags.map(() => '?').join(',')}) GROUP BY dt.doc_id HAVING count(*) = ?`,
+      )
+      .all(...tags, tags.length) as { doc_id: string }[];
+    return new Set(rows.map((r) => r.doc_id));
+  }
   addTags(docId: string, tags: string[]): number {
     let added = 0;
     for (const t of tags) {
