@@ -36,7 +36,7 @@ try {
 }
 let electron = electronBinary(root);
 if (!electron) {
-  process.stderr.write(`kb: downloading Electron ${electronVersion}, once (about 100 MB; its own messages are kept back unless it fails)…\n`);
+  process.stderr.write(`kb: downloading Electron ${electronVersion}, once (about 100 MB)…\n`);
   const got = spawnSync(process.execPath, [require.resolve('electron/install.js')], { encoding: 'utf8' });
   electron = electronBinary(root);
   if (got.status !== 0 || !electron) {
