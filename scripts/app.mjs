@@ -60,14 +60,16 @@ const built = spawnSync(process.execPath, [electronViteBin(root), 'build'], { cw
 if (built.status !== 0) process.exit(built.status ?? 1);
 if (!existsSync(join(root, 'out/main/index.js'))) unavailable('the build left no out/main/index.js');
 
-// 4. The app. Chromium refuses to run as root with its sandbox; the windows keep theirs (see security.ts).
+// 4. The app. Chromium refuses to run as root with its OS sandbox, so as root it runs without it (the
+//    windows are still context-isolated, with no Node access: see src/main/security.ts).
 const args = ['.', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...process.argv.slice(2)];
 const started = Date.now();
 const child = spawn(electron, args, { cwd: root, stdio: 'inherit' });
 child.on('error', (e) => unavailable(`Electron could not be started (${e.message})`));
 child.on('exit', (code, signal) => {
   // Missing system libraries or a broken GPU stack end Electron within seconds; later exits are the app's own.
-  if ((code !== 0 || signal) && Date.now() - started < 10_000) {
+  const stoppedByUser = signal === 'SIGINT' || signal === 'SIGTERM';
+  if ((code !== 0 || signal) && !stoppedByUser && Date.now() - started < 10_000) {
     unavailable(`Electron stopped as it started (${signal ?? `exit code ${code}`}; its own message is above)`);
   }
   process.exit(code ?? 1);
