@@ -12,12 +12,14 @@ import { benchLoad } from './load.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
+import { benchRanking } from './ranking.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
   cranfield: benchCranfield,
+  ranking: benchRanking,
   ingest: benchIngest,
   latency: benchLatency,
   embed: benchEmbed,

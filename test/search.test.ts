@@ -212,3 +212,47 @@ describe('search after changes', () => {
     }
   });
 });
+
+describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)', () => {
+  it('counts a word the query repeats as often as it repeats it, as standard BM25 does', async () => {
+    const d = await tempDir();
+    await writeTree(d, {
+      'flow.txt': 'Notes on the flow of air around a wing at low speed.',
+      'pressure.txt': 'Notes on the pressure of air around a wing at low speed.',
+    });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      const first = async (q: string): Promise<string> => (await e.search({ query: q, mode: 'lexical' })).results[0]!.citation.path;
+      expect(await first('flow flow pressure wing')).toMatch(/flow\.txt$/);
+      expect(await first('flow pressure pressure wing')).toMatch(/pressure\.txt$/);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('scores a quoted phrase by its words, stemmed, and more where it occurs as written', async () => {
+    const d = await tempDir();
+    await writeTree(d, {
+      'scattered.txt': 'The design of languages used for programming robots.',
+      'together.txt': 'The design of programming languages used for robots.',
+      'elsewhere.txt': 'Robots and their sensors.',
+    });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      // A title pasted into a question, quotes and all.
+      const r = await e.search({ query: 'design of robots, see "Programming Language"', mode: 'lexical' });
+      expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['together.txt', 'scattered.txt', 'elsewhere.txt']);
+      expect(r.results[0]!.matched_terms).toEqual(expect.arrayContaining(['design', 'robots', 'programming language']));
+    } finally {
+      e.close();
+    }
+  });
+
+  it('keeps feedback off unless asked, and then only for long questions', async () => {
+    const { ConfigSchema } = await import('../src/shared/config.js');
+    const s = ConfigSchema.parse({}).search;
+    expect(s).toMatchObject({ feedback: false, feedback_min_terms: 5 });
+  });
+});

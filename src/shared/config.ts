@@ -90,12 +90,18 @@ export const ConfigSchema = z
         coverage_boost: z.number().nonnegative().default(0.6),
         /** Bonus for neighbouring query words found within 8 words of each other (bm25 units, idf-weighted). */
         proximity_boost: z.number().nonnegative().default(0.3),
-        /** Pseudo-relevance feedback for questions of 3+ content words: the top hits' shared words re-rank the rest. */
-        feedback: z.boolean().default(true),
+        /**
+         * Pseudo-relevance feedback for long questions: the top hits' shared words re-rank the rest.
+         * Off by default: it helps on some collections (Cranfield) and hurts on others (CACM) — see
+         * `npm run bench -- ranking`.
+         */
+        feedback: z.boolean().default(false),
+        /** Feedback only for questions of at least this many content words (never for what people type into a search box). */
+        feedback_min_terms: z.number().int().positive().default(5),
         feedback_docs: z.number().int().positive().default(8),
         feedback_terms: z.number().int().nonnegative().default(10),
-        /** Share of the final score that comes from the feedback words (RM3's lambda). */
-        feedback_weight: z.number().min(0).max(0.95).default(0.5),
+        /** How far the feedback words may move a candidate: this share of the best score of the question's own words. */
+        feedback_weight: z.number().min(0).max(0.95).default(0.3),
       })
       .prefault({}),
     audio: z

@@ -48,7 +48,9 @@ search:
     title: 4
     heading: 2
     body: 1
-  feedback: true              # pseudo-relevance feedback for questions of 3+ content words
+  feedback: false             # pseudo-relevance feedback for long questions: helps some collections,
+                              # hurts others (npm run bench -- ranking), so off unless you turn it on
+  feedback_min_terms: 5       # … and then only for questions of at least this many content words
 
 audio:                        # audio and video, transcribed locally by whisper.cpp
   enabled: true               # off: audio and video files are skipped

@@ -54,6 +54,8 @@ export interface Analysis {
   fieldLength: [number, number, number];
   /** Tokens in title, heading and body together. */
   length: number;
+  /** Per query word: its token positions in the body (for phrases found as written). */
+  positions: number[][];
 }
 
 function matches(w: QueryWord, f: Form): boolean {
@@ -79,15 +81,17 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
       tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
       fieldCounts[2].set(form.stem, (fieldCounts[2].get(form.stem) ?? 0) + 1);
     }
+    // Every query word the token is (a word of the query and of a phrase in it: both), one span.
+    let hit = false;
     for (let i = 0; i < words.length; i++) {
       if (matches(words[i]!, form)) {
         matched.add(i);
         fieldTf[i]![2]++;
         positions[i]!.push(pos);
-        spans.push([m.index, m.index + m[0].length]);
-        break;
+        hit = true;
       }
     }
+    if (hit) spans.push([m.index, m.index + m[0].length]);
     pos++;
   }
   length += pos;
@@ -131,5 +135,5 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     }
     if (best <= WINDOW) proximity += Math.min(words[i]!.weight, words[i + 1]!.weight) / best;
   }
-  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, fieldCounts, fieldTf, fieldLength, length };
+  return { matched, coverage: total > 0 ? covered / total : 0, proximity, spans, tf, fieldCounts, fieldTf, fieldLength, length, positions };
 }

@@ -11,7 +11,7 @@ import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import { bm25f, type FieldModel, idf as bm25Idf } from './bm25.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
-import { type ParsedQuery, type Term, ftsString, toFtsExpression } from './query.js';
+import { type ParsedQuery, type Term, ftsString, stem, toFtsExpression } from './query.js';
 
 export interface LexicalHit {
   rowid: number;
@@ -38,6 +38,11 @@ export interface LexicalResult {
 const NONE: LexicalResult = { hits: [], total: 0, totalEstimated: false, ftsQuery: null, strategy: 'none' };
 /** Re-ranking looks this deep, so a chunk just below the cut can still rise into the results. */
 const RERANK_DEPTH = 20;
+/**
+ * FTS5 orders candidates by its own bm25, not by the score below: fetching twice as many as asked
+ * keeps a hit that the final score puts in the top N from being cut before it is scored.
+ */
+const RERANK_FACTOR = 2;
 /** Long questions re-rank deeper: feedback can lift a hit from further down. */
 const FEEDBACK_DEPTH = 50;
 const SUBSTRING_CAP = 5000;
@@ -218,7 +223,7 @@ export class LexicalSearcher {
     let fts: LexicalResult | null = null;
     if (q.terms.length > 0 || q.phrases.length > 0) {
       const s = this.config.search;
-      const long = q.terms.filter((t) => !t.prefix).length >= 3;
+      const long = q.terms.filter((t) => !t.prefix).length >= s.feedback_min_terms;
       fts = this.ranked(q.terms, q.phrases, filters, limit, long && s.feedback && s.feedback_terms > 0);
     }
     if (q.cjk.length > 0) {
@@ -295,14 +300,16 @@ export class LexicalSearcher {
       prefix: t.prefix,
       weight: t.prefix ? 1 : this.idf(df.get(t.stem) ?? 1),
     }));
-    for (const p of phrases) for (const w of p) words.push({ text: w, form: w, prefix: false, weight: 1 });
+    // A phrase's words are matched as the index stems them (`"programming languages"` finds
+    // "program languages"), like every other word.
+    for (const p of phrases) for (const w of p) words.push({ text: w, form: stem(w), prefix: false, weight: this.idf(df.get(stem(w)) ?? 1) });
     return words;
   }
 
   private ranked(terms: Term[], phrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
     const s = this.config.search;
     const n = this.n();
-    const df = this.docFreq(terms.filter((t) => !t.prefix).map((t) => t.stem));
+    const df = this.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
     const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
     const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
     // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
@@ -326,7 +333,7 @@ export class LexicalSearcher {
     const expr = toFtsExpression(drivers, phrases);
     const multi = terms.length + phrases.length > 1;
     // One word: coverage and proximity cannot reorder anything, so bm25's own top is the answer.
-    const depth = Math.max(limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
+    const depth = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
     const cands = this.candidates(expr, filters, depth);
     let total: number;
     let totalEstimated = false;
@@ -357,17 +364,39 @@ export class LexicalSearcher {
     // FTS5's bm25 uses Robertson's idf, log((N - n + 0.5) / (n + 0.5)), which is zero for a word in
     // half the chunks or more: in a small folder of git notes, "git" would score 0. So FTS5 only picks
     // the candidates, and the score is BM25F (bm25.ts) computed here from each candidate's counts.
-    // Half-typed words and phrases keep FTS5's score (their counts are not ours to redo).
-    const rescore = drivers.every((t) => !t.prefix) && phrases.length === 0;
+    // Half-typed words keep FTS5's score (their expansions' counts are not ours to redo).
+    const rescore = drivers.every((t) => !t.prefix);
     const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, feedback));
     const fields = this.fieldModel();
-    // words[i] is terms[i] for every term (queryWords keeps the order).
-    const termScore = (a: Analysis, ts: Term[]): number =>
-      ts.reduce((sum, t) => sum + bm25f(a.fieldTf[terms.indexOf(t)] ?? [0, 0, 0], a.fieldLength, df.get(t.stem) ?? 0, fields), 0);
-    const scored = terms.filter((t) => !t.prefix);
-    const raws = rescore
-      ? analyses.map((a) => -termScore(a, scored))
-      : cands.map((c, i) => c.raw - termScore(analyses[i]!, deferred));
+    // What is scored: each distinct stem once, weighted by how often the query uses it, with the index
+    // of its word in `words` (words[i] is terms[i]; phrase words follow). A phrase's words are words of
+    // the query like any other (a quoted title pasted into a question is still its words).
+    const scoring = new Map<string, { count: number; at: number }>();
+    terms.forEach((t, i) => {
+      if (!t.prefix) scoring.set(t.stem, { count: t.count, at: i });
+    });
+    let at = terms.length;
+    const phraseAt: number[][] = phrases.map((p) =>
+      p.map((w) => {
+        const st = stem(w);
+        const e = scoring.get(st);
+        if (e) e.count++;
+        else scoring.set(st, { count: 1, at });
+        return at++;
+      }),
+    );
+    const wordScore = (a: Analysis, st: string, i: number): number => bm25f(a.fieldTf[i] ?? [0, 0, 0], a.fieldLength, df.get(st) ?? 0, fields);
+    const queryScore = (a: Analysis): number => {
+      let sum = 0;
+      for (const [st, e] of scoring) sum += e.count * wordScore(a, st, e.at);
+      // A phrase found as written counts its words once more than the same words scattered.
+      phrases.forEach((p, k) => {
+        if (inSequence(a.positions, phraseAt[k]!)) p.forEach((w, j) => (sum += wordScore(a, stem(w), phraseAt[k]![j]!)));
+      });
+      return sum;
+    };
+    const deferredScore = (a: Analysis): number => deferred.reduce((sum, t) => sum + t.count * wordScore(a, t.stem, terms.indexOf(t)), 0);
+    const raws = rescore ? analyses.map((a) => -queryScore(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
     const adjusted = raws.map((raw, i) =>
       multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
@@ -375,11 +404,14 @@ export class LexicalSearcher {
       const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
       const model = expansionModel(this, order.slice(0, s.feedback_docs).map((i) => analyses[i]!), s.feedback_terms);
       if (model.length > 0) {
-        // RM3 interpolation, in bm25 units: the query's terms carry (1 - λ), the expansion model λ.
-        const mix = (s.feedback_weight / (1 - s.feedback_weight)) * terms.length;
-        analyses.forEach((a, i) => {
-          adjusted[i] = adjusted[i]! - mix * expansionScore(model, a, fields);
-        });
+        // The expansion may move a candidate by at most feedback_weight × the best score the query's
+        // own words gave. (RM3's interpolation scales the expansion by the query's length, so on a long
+        // question it outweighed the question's own words.)
+        const exp = analyses.map((a) => expansionScore(model, a, fields));
+        const bestOwn = Math.max(...adjusted.map((x) => -x));
+        const bestExp = Math.max(...exp);
+        const scale = bestExp > 0 ? (s.feedback_weight * bestOwn) / bestExp : 0;
+        exp.forEach((e, i) => (adjusted[i] = adjusted[i]! - scale * e));
       }
     }
     const hits: LexicalHit[] = cands.map((c, i) => {
@@ -456,6 +488,13 @@ export class LexicalSearcher {
     }));
     return { hits, total: byRow.size, totalEstimated: false, ftsQuery: null, strategy: 'substring' };
   }
+}
+
+/** Whether the words at these indexes occur one right after the other somewhere in the body. */
+function inSequence(positions: number[][], at: number[]): boolean {
+  const first = positions[at[0]!] ?? [];
+  const rest = at.slice(1).map((i) => new Set(positions[i] ?? []));
+  return first.some((p) => rest.every((set, k) => set.has(p + k + 1)));
 }
 
 function substringSpans(text: string, words: string[]): [number, number][] {

@@ -16,6 +16,11 @@ export interface Term {
   /** Porter stem: what the index holds for it. */
   stem: string;
   prefix: boolean;
+  /**
+   * How many times the query uses the word (as standard BM25 weighs it): a long question, or a title
+   * pasted with its abstract, repeats its topic words, and the repeats say what matters most.
+   */
+  count: number;
 }
 
 export interface ParsedQuery {
@@ -78,13 +83,18 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   for (const p of phrases) for (const w of p) if (CJK.test(w)) cjk.push(w);
   const content = latin.filter((w) => !STOPWORDS.has(w));
   const chosen = content.length > 0 || phrases.length > 0 || cjk.length > 0 ? content : latin;
-  const seen = new Set<string>();
+  const byStem = new Map<string, Term>();
   const terms: Term[] = [];
   chosen.forEach((w) => {
     const s = stem(w);
-    if (seen.has(s)) return;
-    seen.add(s);
-    terms.push({ text: w, stem: s, prefix: false });
+    const seen = byStem.get(s);
+    if (seen) {
+      seen.count++;
+      return;
+    }
+    const t: Term = { text: w, stem: s, prefix: false, count: 1 };
+    byStem.set(s, t);
+    terms.push(t);
   });
   // While typing, the last word is incomplete: match it as a prefix (stopword or not). One or two
   // letters would expand to thousands of index terms (100+ ms on a big index) and say little about
@@ -93,7 +103,7 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   if (endsInWord && lastWord && [...lastWord].length >= MIN_PREFIX && all[all.length - 1] === lastWord) {
     const existing = terms.find((t) => t.text === lastWord);
     if (existing) existing.prefix = true;
-    else terms.push({ text: lastWord, stem: lastWord, prefix: true });
+    else terms.push({ text: lastWord, stem: lastWord, prefix: true, count: 1 });
   }
   const kind = terms.length + phrases.length + cjk.length === 0 ? 'empty' : 'terms';
   return { kind, terms, phrases: phrases.filter((p) => !p.some((w) => CJK.test(w))), cjk: [...new Set(cjk)], words: all };
