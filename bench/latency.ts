@@ -100,7 +100,7 @@ export async function benchLatency(): Promise<BenchResult> {
     lines: [
       `${chunks} chunks; ${t.length} queries (keywords, prefix, phrases, filters, 5% questions), top 10 with snippets`,
       `in-process: p50 ${p(t, 50).toFixed(2)} ms, p95 ${p(t, 95).toFixed(2)} ms, p99 ${p(t, 99).toFixed(2)} ms, max ${t.at(-1)!.toFixed(1)} ms`,
-      `questions only (feedback on): p50 ${p(questions, 50).toFixed(2)} ms, p95 ${p(questions, 95).toFixed(2)} ms`,
+      `questions only: p50 ${p(questions, 50).toFixed(2)} ms, p95 ${p(questions, 95).toFixed(2)} ms`,
       `fresh process \`kb search … --json\`: median ${p(cold, 50).toFixed(0)} ms, max ${cold.at(-1)!.toFixed(0)} ms (${cold.length} runs)`,
     ],
     checks: [
