@@ -117,6 +117,8 @@ export async function benchCranfield(): Promise<BenchResult> {
       `kb lexical      nDCG@10 ${kb.ndcg10.toFixed(4)}  MAP ${kb.map.toFixed(4)}  P@10 ${kb.p10.toFixed(4)}  R@100 ${kb.r100.toFixed(4)}`,
       `plain bm25 OR   nDCG@10 ${base.ndcg10.toFixed(4)}  MAP ${base.map.toFixed(4)}  P@10 ${base.p10.toFixed(4)}  R@100 ${base.r100.toFixed(4)}`,
     ],
-    checks: [{ what: 'Cranfield nDCG@10 (lexical)', value: kb.ndcg10, target: 0.4, better: 'higher' }],
+    // Not an absolute figure tuned on this one collection (0.40 once was, with feedback that hurts
+    // CACM): kb must beat FTS5's own bm25 here; `npm run bench -- ranking` holds the real targets.
+    checks: [{ what: 'Cranfield nDCG@10 (lexical) / plain FTS5 bm25', value: kb.ndcg10 / base.ndcg10, target: 1, better: 'higher' }],
   };
 }

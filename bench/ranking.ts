@@ -80,14 +80,18 @@ async function prepare(name: string, dir: string): Promise<Prepared> {
   return { c, dataDir, ref, sets: [{ label: 'full', queries: c.queries }, { label: 'short', queries: shortQueries(c.queries, ref) }] };
 }
 
-/** kb's lexical search with `config`, documents ranked by their first hit. */
+/**
+ * kb's lexical search with `config`, documents ranked by their first hit. A long record is two or
+ * three chunks, so 150 hits are asked for and the first 100 distinct documents kept: R@100 compares
+ * 100 documents with the reference's 100.
+ */
 async function runKb(p: Prepared, queries: string[], config: ConfigInput): Promise<string[][]> {
   const engine = await openEngine({ dataDir: p.dataDir, config: { store_originals: 'reference', ...config } });
   try {
     const runs: string[][] = [];
     for (const q of queries) {
-      const r = await engine.search({ query: q, mode: 'lexical', top: 100 });
-      runs.push([...new Set(r.results.map((h) => String(Number(h.citation.path.slice(-9, -4)))))]);
+      const r = await engine.search({ query: q, mode: 'lexical', top: 150 });
+      runs.push([...new Set(r.results.map((h) => String(Number(h.citation.path.slice(-9, -4)))))].slice(0, 100));
     }
     return runs;
   } finally {
