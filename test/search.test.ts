@@ -256,3 +256,62 @@ describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)',
     expect(s).toMatchObject({ feedback: false, feedback_min_terms: 5 });
   });
 });
+
+describe('snippets', () => {
+  it('show Markdown as prose — no #, **, link targets, table pipes or front matter — and code as it is', async () => {
+    const d = await tempDir();
+    await writeTree(d, {
+      'guide.md': [
+        '---', 'title: Guide', 'tags: [setup]', '---', '# Setup ##', '',
+        'Install **git** with `apt-get`, see [the docs](https://git-scm.com/doc) and ![the logo](img/logo.png).', '',
+        '| tool | version |', '|------|:-------:|', '| git  | 2.39    |', '',
+        '> A *quoted* note keeps user_name as it is.',
+      ].join('\n'),
+      'tool.py': 'def install_git(**options):\n    """Install **git** with apt-get."""\n    return [x for x in options]\n',
+    });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      const md = (await e.search({ query: 'install git quoted', mode: 'lexical', type: 'markdown' })).results[0]!;
+      expect(md.snippet).toMatch(/Install git with apt-get, see the docs and the logo\./);
+      expect(md.snippet).toMatch(/tool version git 2\.39/);
+      expect(md.snippet).toMatch(/A quoted note keeps user_name as it is/);
+      expect(md.snippet).not.toMatch(/[#*|`]|\]\(|https:|---/);
+      // Highlights still fall on the words.
+      for (const [s, t] of md.snippet_highlights ?? []) expect(md.snippet.slice(s, t).toLowerCase()).toMatch(/^(install|git|quoted)$/);
+      // The passage itself is kept as written, for tools that want the Markdown.
+      expect(md.text).toContain('**git**');
+      const code = (await e.search({ query: 'install git', mode: 'lexical', type: 'code' })).results[0]!;
+      expect(code.snippet).toContain('**options');
+    } finally {
+      e.close();
+    }
+  });
+});
+
+describe('split and joined words', () => {
+  it('"roll back", "roll-back" and "rollback" find one another', async () => {
+    const d = await tempDir();
+    await writeTree(d, {
+      'joined.md': '# Deploys\n\nA failed deploy needs a rollback within minutes.\n',
+      'spaced.md': '# Incidents\n\nWe roll back the release when errors rise.\n',
+      'hyphen.md': '# Runbook\n\nThe roll-back script lives in ops/.\n',
+      'other.md': '# Notes\n\nRolling hills and a back garden.\n',
+    });
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      const found = async (q: string): Promise<string[]> =>
+        (await e.search({ query: q, mode: 'lexical' })).results.map((h) => h.citation.path.split('/').pop()!).sort();
+      for (const q of ['rollback', 'roll back', 'roll-back']) {
+        expect(await found(q), q).toEqual(expect.arrayContaining(['hyphen.md', 'joined.md', 'spaced.md']));
+      }
+      // The spelling typed comes first.
+      expect((await e.search({ query: 'rollback', mode: 'lexical' })).results[0]!.citation.path).toMatch(/joined\.md$/);
+      // Words that only share letters are not variants: "rolling … back" is not "rollback".
+      expect((await e.search({ query: 'rollback', mode: 'lexical' })).results.map((h) => h.citation.path)).not.toContainEqual(expect.stringMatching(/other\.md$/));
+    } finally {
+      e.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import { bm25f, type FieldModel, idf as bm25Idf } from './bm25.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
-import { type ParsedQuery, type Term, ftsString, stem, toFtsExpression } from './query.js';
+import { type ParsedQuery, type Term, ftsString, isStopword, stem, toFtsExpression } from './query.js';
 
 export interface LexicalHit {
   rowid: number;
@@ -43,6 +43,10 @@ const RERANK_DEPTH = 20;
  * keeps a hit that the final score puts in the top N from being cut before it is scored.
  */
 const RERANK_FACTOR = 2;
+/** A word is tried as two words only when it is this rare in the index (a few lookups per word). */
+const SPLIT_MAX_DF = 20;
+/** Halves shorter than this are not words worth trying ("e-mail" is not required to find "email"). */
+const SPLIT_MIN_PART = 3;
 /** Long questions re-rank deeper: feedback can lift a hit from further down. */
 const FEEDBACK_DEPTH = 50;
 const SUBSTRING_CAP = 5000;
@@ -293,22 +297,57 @@ export class LexicalSearcher {
     return share;
   }
 
-  private queryWords(terms: Term[], phrases: string[][], df: Map<string, number>): QueryWord[] {
+  /** Alternative spellings weigh nothing in coverage: a passage is not "missing" the spelling it does not use. */
+  private queryWords(terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
     const words: QueryWord[] = terms.map((t) => ({
       text: t.text,
       form: t.prefix ? t.text : t.stem,
       prefix: t.prefix,
-      weight: t.prefix ? 1 : this.idf(df.get(t.stem) ?? 1),
+      weight: t.alternative ? 0 : t.prefix ? 1 : this.idf(df.get(t.stem) ?? 1),
     }));
     // A phrase's words are matched as the index stems them (`"programming languages"` finds
     // "program languages"), like every other word.
-    for (const p of phrases) for (const w of p) words.push({ text: w, form: stem(w), prefix: false, weight: this.idf(df.get(stem(w)) ?? 1) });
+    phrases.forEach((p, k) => {
+      for (const w of p) words.push({ text: w, form: stem(w), prefix: false, weight: k >= firstSplit ? 0 : this.idf(df.get(stem(w)) ?? 1) });
+    });
     return words;
   }
 
-  private ranked(terms: Term[], phrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
+  /**
+   * Other spellings of the same letters, as alternatives: two neighbouring words joined ("roll back",
+   * "roll-back" → "rollback") when the index holds the joined word, and a rare word split in two
+   * ("rollback" → the phrase "roll back") when the index holds both halves. (The tokenizer already
+   * reads "roll-back" as "roll back".)
+   */
+  private variants(terms: Term[]): { joined: Term[]; split: string[][] } {
+    const joined: Term[] = [];
+    const split: string[][] = [];
+    const whole = terms.filter((t) => !t.prefix && /^\p{L}+$/u.test(t.text));
+    for (let i = 0; i + 1 < whole.length; i++) {
+      const text = whole[i]!.text + whole[i + 1]!.text;
+      const st = stem(text);
+      if (!terms.some((t) => t.stem === st) && this.docFreq([st]).size > 0) joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
+    }
+    for (const t of whole) {
+      if (t.text.length < 2 * SPLIT_MIN_PART || (this.docFreq([t.stem]).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;
+      for (let k = SPLIT_MIN_PART; k <= t.text.length - SPLIT_MIN_PART; k++) {
+        const a = t.text.slice(0, k);
+        const b = t.text.slice(k);
+        if (isStopword(a) || isStopword(b)) continue;
+        if (this.docFreq([stem(a), stem(b)]).size === (stem(a) === stem(b) ? 1 : 2)) split.push([a, b]);
+      }
+    }
+    return { joined, split };
+  }
+
+  private ranked(typedTerms: Term[], typedPhrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
     const s = this.config.search;
     const n = this.n();
+    const alt = this.variants(typedTerms);
+    const terms = [...typedTerms, ...alt.joined];
+    const phrases = [...typedPhrases, ...alt.split];
+    /** Phrases from this index on are another spelling of a typed word, not typed themselves. */
+    const firstSplit = typedPhrases.length;
     const df = this.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
     const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
     const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
@@ -358,7 +397,7 @@ export class LexicalSearcher {
         totalEstimated = true;
       }
     }
-    const words = this.queryWords(terms, phrases, df);
+    const words = this.queryWords(terms, phrases, df, firstSplit);
     const phraseWords = new Set(phrases.flat());
     const texts = this.texts(cands.map((c) => c.rowid));
     // FTS5's bm25 uses Robertson's idf, log((N - n + 0.5) / (n + 0.5)), which is zero for a word in

@@ -21,6 +21,8 @@ export interface Term {
    * pasted with its abstract, repeats its topic words, and the repeats say what matters most.
    */
   count: number;
+  /** Another spelling of typed words (see lexical.ts variants): found and scored, not required. */
+  alternative?: boolean;
 }
 
 export interface ParsedQuery {

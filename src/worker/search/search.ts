@@ -20,6 +20,7 @@ import type { Semantic } from '../vectors/semantic.js';
 import { convex, rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
 import { parseQuery } from './query.js';
+import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
 
 interface HitRow {
@@ -259,7 +260,8 @@ export class Searcher {
     return hits.map((h, i) => {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
-      const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars);
+      // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
+      const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars, row.type === 'markdown' ? markdownMask(row.text) : undefined);
       const anchor = JSON.parse(row.anchor) as Anchor;
       return {
         rank: i + 1,

@@ -1,11 +1,18 @@
 // Snippets: a window of the chunk text around its densest run of matched words, whitespace collapsed,
 // with the highlight ranges relative to the snippet so any front end can mark them.
+import { DROP, SPACE } from './markup.js';
 
 /**
  * The snippet window: at most `maxChars` of the body around the densest run of matches, whitespace
  * collapsed, with highlight ranges relative to the returned text.
  */
-export function snippetFor(body: string, spans: [number, number][], maxChars: number): { text: string; highlights: [number, number][] } {
+export function snippetFor(
+  body: string,
+  spans: [number, number][],
+  maxChars: number,
+  /** Syntax to leave out (markup.ts): DROP characters vanish, SPACE ones read as a space. */
+  mask?: Uint8Array,
+): { text: string; highlights: [number, number][] } {
   let start = 0;
   if (body.length > maxChars && spans.length > 0) {
     // Slide over match starts; keep the window holding the most matches.
@@ -22,12 +29,14 @@ export function snippetFor(body: string, spans: [number, number][], maxChars: nu
     const space = body.lastIndexOf(' ', start);
     if (space >= 0 && start - space < 20) start = space + 1;
   }
-  const rawEnd = Math.min(body.length, start + maxChars * 2);
+  // Markup left out may be long (a link's target): read on until the snippet is full.
+  const rawEnd = mask ? body.length : Math.min(body.length, start + maxChars * 2);
   let text = '';
   const map: number[] = []; // output index → body index
   let lastSpace = true;
   for (let i = start; i < rawEnd && text.length < maxChars; i++) {
-    const ch = body[i]!;
+    if (mask?.[i] === DROP) continue;
+    const ch = mask?.[i] === SPACE ? ' ' : body[i]!;
     if (/\s/.test(ch)) {
       if (lastSpace) continue;
       text += ' ';
@@ -41,7 +50,9 @@ export function snippetFor(body: string, spans: [number, number][], maxChars: nu
   text = text.trimEnd();
   const lead = start > 0 ? '…' : '';
   const endBody = map[text.length - 1] ?? start;
-  const tail = endBody + 1 < body.trimEnd().length ? '…' : '';
+  let lastProse = body.length - 1;
+  while (lastProse >= 0 && (/\s/.test(body[lastProse]!) || (mask !== undefined && mask[lastProse] !== 0))) lastProse--;
+  const tail = endBody < lastProse ? '…' : '';
   if (lead.length + text.length + tail.length > maxChars) text = text.slice(0, maxChars - lead.length - tail.length);
   const highlights: [number, number][] = [];
   for (const [s, e] of spans) {
