@@ -88,6 +88,7 @@ export class LexicalSearcher {
   private avgFields: [number, number, number] | null = null;
   private rowidRange: { lo: number; hi: number } | null = null;
   private readonly dfCache = new Map<string, number>();
+  private readonly occursCache = new Map<string, boolean>();
   private readonly pathCache = new Map<string, string[]>();
   /** The chunk generation the caches above belong to; any insert or delete, here or elsewhere, moves it. */
   private generation = -1;
@@ -126,6 +127,7 @@ export class LexicalSearcher {
     this.avgFields = null;
     this.rowidRange = null;
     this.dfCache.clear();
+    this.occursCache.clear();
     this.pathCache.clear();
   }
 
@@ -326,7 +328,7 @@ export class LexicalSearcher {
     for (let i = 0; i + 1 < whole.length; i++) {
       const text = whole[i]!.text + whole[i + 1]!.text;
       const st = stem(text);
-      if (!terms.some((t) => t.stem === st) && this.docFreq([st]).size > 0) joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
+      if (!terms.some((t) => t.stem === st) && this.occurs(text)) joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
     }
     for (const t of whole) {
       if (t.text.length < 2 * SPLIT_MIN_PART || (this.docFreq([t.stem]).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;
@@ -334,10 +336,23 @@ export class LexicalSearcher {
         const a = t.text.slice(0, k);
         const b = t.text.slice(k);
         if (isStopword(a) || isStopword(b)) continue;
-        if (this.docFreq([stem(a), stem(b)]).size === (stem(a) === stem(b) ? 1 : 2)) split.push([a, b]);
+        if (this.occurs(a) && this.occurs(b) && this.occurs(`${a} ${b}`)) split.push([a, b]);
       }
     }
     return { joined, split };
+  }
+
+  /**
+   * Whether some chunk holds this word (or these words, one after the other): the first row of its
+   * doclist, a seek, where counting its chunks (fts5vocab) would walk the whole list of a common word.
+   */
+  private occurs(words: string): boolean {
+    let yes = this.occursCache.get(words);
+    if (yes === undefined) {
+      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(ftsString(words)) !== undefined;
+      this.occursCache.set(words, yes);
+    }
+    return yes;
   }
 
   private ranked(typedTerms: Term[], typedPhrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
