@@ -128,7 +128,9 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     let x = 0;
     let y = 0;
     while (x < a.length && y < b.length) {
-      const d = Math.abs(a[x]! - b[y]!);
+      // One token can be two query words (a word and the same word in a phrase): that is not two
+      // words near each other.
+      const d = Math.abs(a[x]! - b[y]!) || Infinity;
       if (d < best) best = d;
       if (a[x]! < b[y]!) x++;
       else y++;
