@@ -430,12 +430,17 @@ export class LexicalSearcher {
       if (!t.prefix) scoring.set(t.stem, { count: t.count, at: i });
     });
     let at = terms.length;
-    const phraseAt: number[][] = phrases.map((p) =>
+    // A typed phrase's words count as words of the query. A phrase that is another spelling of a
+    // typed word ("roll back" for "rollback") counts only where it occurs as written: "back" alone
+    // is not "rollback".
+    const phraseAt: number[][] = phrases.map((p, k) =>
       p.map((w) => {
         const st = stem(w);
         const e = scoring.get(st);
-        if (e) e.count++;
-        else scoring.set(st, { count: 1, at });
+        if (k < firstSplit) {
+          if (e) e.count++;
+          else scoring.set(st, { count: 1, at });
+        }
         return at++;
       }),
     );
@@ -443,7 +448,8 @@ export class LexicalSearcher {
     const queryScore = (a: Analysis): number => {
       let sum = 0;
       for (const [st, e] of scoring) sum += e.count * wordScore(a, st, e.at);
-      // A phrase found as written counts its words once more than the same words scattered.
+      // A phrase found as written counts its words once more than the same words scattered (an
+      // alternative spelling: once).
       phrases.forEach((p, k) => {
         if (inSequence(a.positions, phraseAt[k]!)) p.forEach((w, j) => (sum += wordScore(a, stem(w), phraseAt[k]![j]!)));
       });
