@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openEngine } from '../src/worker/index.js';
 import { averagePrecision, mean, ndcg, precisionAt, recallAt } from '../src/worker/eval/metrics.js';
+import { smartRecords } from './smart.js';
 import { corporaDir, freshDir, type BenchResult } from './util.js';
 
 interface Collection {
@@ -16,29 +17,13 @@ interface Collection {
   qrels: Map<number, Map<string, number>>;
 }
 
-function fields(record: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of record.split(/^\.(?=[TABW]\s*$)/m)) {
-    const tag = part[0];
-    if (tag && /[TABW]/.test(tag)) out.set(tag, part.slice(1).trim().replace(/\s+/g, ' '));
-  }
-  return out;
-}
-
 export function loadCranfield(dir: string): Collection {
-  const all = readFileSync(join(dir, 'cran.all.1400'), 'utf8');
-  const docs = all
-    .split(/^\.I\s+/m)
-    .filter((r) => r.trim())
-    .map((r) => {
-      const nl = r.indexOf('\n');
-      const f = fields(r.slice(nl + 1));
-      return { id: r.slice(0, nl).trim(), title: f.get('T') ?? '', text: f.get('W') ?? '' };
-    });
-  const queries = readFileSync(join(dir, 'cran.qry'), 'utf8')
-    .split(/^\.I\s+/m)
-    .filter((r) => r.trim())
-    .map((r) => fields(r.slice(r.indexOf('\n') + 1)).get('W') ?? '');
+  const docs = smartRecords(readFileSync(join(dir, 'cran.all.1400'), 'utf8')).map(({ id, fields }) => ({
+    id,
+    title: fields.get('T') ?? '',
+    text: fields.get('W') ?? '',
+  }));
+  const queries = smartRecords(readFileSync(join(dir, 'cran.qry'), 'utf8')).map((r) => r.fields.get('W') ?? '');
   const qrels = new Map<number, Map<string, number>>();
   for (const l of readFileSync(join(dir, 'cranqrel'), 'utf8').split('\n')) {
     const [q, d, g] = l.trim().split(/\s+/);

@@ -46,7 +46,7 @@ function filesIn(dir: string): { docs: string; queries: string; qrels: string } 
     return join(dir, f);
   };
   return {
-    docs: pick(/\.all(\.\d+)?$|^.*\.all\..*$/i, 'documents'),
+    docs: pick(/\.all(\.\d+)?$/i, 'documents'),
     queries: pick(/\.qry$|^query\.text$|\.que$/i, 'queries'),
     qrels: pick(/qrel|\.rel$/i, 'judgments'),
   };

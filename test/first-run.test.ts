@@ -283,11 +283,17 @@ describe('getting models without internet', () => {
   });
 });
 
+/** A new data dir whose config.yaml says this. */
+async function dataDirWith(configYaml: string): Promise<string> {
+  const data = join(await tempDir(), 'data');
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(data, 'config.yaml'), configYaml);
+  return data;
+}
+
 describe('kb doctor', () => {
   it('reports a config it cannot read as a failed check and still runs the others', async () => {
-    const data = join(await tempDir(), 'data');
-    mkdirSync(data, { recursive: true });
-    writeFileSync(join(data, 'config.yaml'), 'search: [1\n');
+    const data = await dataDirWith('search: [1\n');
     const r = kb(['doctor', '--data-dir', data]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ config: .*config\.yaml is not valid YAML/);
@@ -297,9 +303,7 @@ describe('kb doctor', () => {
   });
 
   it('catches misspelt settings, which other commands warn about', async () => {
-    const data = join(await tempDir(), 'data');
-    mkdirSync(data, { recursive: true });
-    writeFileSync(join(data, 'config.yaml'), 'serch:\n  feedback: false\nocr:\n  enabld: false\n');
+    const data = await dataDirWith('serch:\n  feedback: false\nocr:\n  enabld: false\n');
     const r = kb(['doctor', '--data-dir', data]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ config: .*unknown setting serch \(did you mean search\?\).*unknown setting ocr\.enabld \(did you mean ocr\.enabled\?\)/);
@@ -309,9 +313,7 @@ describe('kb doctor', () => {
   });
 
   it('checks ffmpeg and the speech model', async () => {
-    const data = join(await tempDir(), 'data');
-    mkdirSync(data, { recursive: true });
-    writeFileSync(join(data, 'config.yaml'), 'audio:\n  ffmpeg_path: /nonexistent/ffmpeg\n');
+    const data = await dataDirWith('audio:\n  ffmpeg_path: /nonexistent/ffmpeg\n');
     const r = kb(['doctor', '--data-dir', data]);
     expect(r.stdout).toMatch(/! ffmpeg: ffmpeg was not found at \/nonexistent\/ffmpeg/);
     expect(r.stdout).toMatch(/! speech model: whisper-base\.en is not installed.*kb models pull whisper-base\.en/);

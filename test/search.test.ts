@@ -213,41 +213,42 @@ describe('search after changes', () => {
   });
 });
 
+/** A fresh index of these files for one test, closed after it. */
+async function withIndex(files: Record<string, string>, fn: (e: Engine) => Promise<void>): Promise<void> {
+  const d = await tempDir();
+  await writeTree(d, files);
+  const e = await openEngine({ dataDir: join(d, 'data') });
+  try {
+    await e.ingest([d]);
+    await fn(e);
+  } finally {
+    e.close();
+  }
+}
+
 describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)', () => {
   it('counts a word the query repeats as often as it repeats it, as standard BM25 does', async () => {
-    const d = await tempDir();
-    await writeTree(d, {
+    await withIndex({
       'flow.txt': 'Notes on the flow of air around a wing at low speed.',
       'pressure.txt': 'Notes on the pressure of air around a wing at low speed.',
-    });
-    const e = await openEngine({ dataDir: join(d, 'data') });
-    try {
-      await e.ingest([d]);
+    }, async (e) => {
       const first = async (q: string): Promise<string> => (await e.search({ query: q, mode: 'lexical' })).results[0]!.citation.path;
       expect(await first('flow flow pressure wing')).toMatch(/flow\.txt$/);
       expect(await first('flow pressure pressure wing')).toMatch(/pressure\.txt$/);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('scores a quoted phrase by its words, stemmed, and more where it occurs as written', async () => {
-    const d = await tempDir();
-    await writeTree(d, {
+    await withIndex({
       'scattered.txt': 'The design of languages used for programming robots.',
       'together.txt': 'The design of programming languages used for robots.',
       'elsewhere.txt': 'Robots and their sensors.',
-    });
-    const e = await openEngine({ dataDir: join(d, 'data') });
-    try {
-      await e.ingest([d]);
+    }, async (e) => {
       // A title pasted into a question, quotes and all.
       const r = await e.search({ query: 'design of robots, see "Programming Language"', mode: 'lexical' });
       expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['together.txt', 'scattered.txt', 'elsewhere.txt']);
       expect(r.results[0]!.matched_terms).toEqual(expect.arrayContaining(['design', 'robots', 'programming language']));
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('keeps feedback off unless asked, and then only for long questions', async () => {
@@ -259,8 +260,7 @@ describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)',
 
 describe('snippets', () => {
   it('show Markdown as prose — no #, **, link targets, table pipes or front matter — and code as it is', async () => {
-    const d = await tempDir();
-    await writeTree(d, {
+    await withIndex({
       'guide.md': [
         '---', 'title: Guide', 'tags: [setup]', '---', '# Setup ##', '',
         'Install **git** with `apt-get`, see [the docs](https://git-scm.com/doc) and ![the logo](img/logo.png).', '',
@@ -268,10 +268,7 @@ describe('snippets', () => {
         '> A *quoted* note keeps user_name as it is.',
       ].join('\n'),
       'tool.py': 'def install_git(**options):\n    """Install **git** with apt-get."""\n    return [x for x in options]\n',
-    });
-    const e = await openEngine({ dataDir: join(d, 'data') });
-    try {
-      await e.ingest([d]);
+    }, async (e) => {
       const md = (await e.search({ query: 'install git quoted', mode: 'lexical', type: 'markdown' })).results[0]!;
       expect(md.snippet).toMatch(/Install git with apt-get, see the docs and the logo\./);
       expect(md.snippet).toMatch(/tool version git 2\.39/);
@@ -283,24 +280,18 @@ describe('snippets', () => {
       expect(md.text).toContain('**git**');
       const code = (await e.search({ query: 'install git', mode: 'lexical', type: 'code' })).results[0]!;
       expect(code.snippet).toContain('**options');
-    } finally {
-      e.close();
-    }
+    });
   });
 });
 
 describe('split and joined words', () => {
   it('"roll back", "roll-back" and "rollback" find one another', async () => {
-    const d = await tempDir();
-    await writeTree(d, {
+    await withIndex({
       'joined.md': '# Deploys\n\nA failed deploy needs a rollback within minutes.\n',
       'spaced.md': '# Incidents\n\nWe roll back the release when errors rise.\n',
       'hyphen.md': '# Runbook\n\nThe roll-back script lives in ops/.\n',
       'other.md': '# Notes\n\nRolling hills and a back garden.\n',
-    });
-    const e = await openEngine({ dataDir: join(d, 'data') });
-    try {
-      await e.ingest([d]);
+    }, async (e) => {
       const found = async (q: string): Promise<string[]> =>
         (await e.search({ query: q, mode: 'lexical' })).results.map((h) => h.citation.path.split('/').pop()!).sort();
       for (const q of ['rollback', 'roll back', 'roll-back']) {
@@ -310,8 +301,6 @@ describe('split and joined words', () => {
       expect((await e.search({ query: 'rollback', mode: 'lexical' })).results[0]!.citation.path).toMatch(/joined\.md$/);
       // Words that only share letters are not variants: "rolling … back" is not "rollback".
       expect((await e.search({ query: 'rollback', mode: 'lexical' })).results.map((h) => h.citation.path)).not.toContainEqual(expect.stringMatching(/other\.md$/));
-    } finally {
-      e.close();
-    }
+    });
   });
 });

@@ -182,11 +182,7 @@ export class Engine {
       if (this.config.audio.enabled) {
         const t = await this.runTranscriptionPass(opts);
         // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
-        const waitingIds = this.repo.waitingTranscripts();
-        const waiting = [...outcomes.keys()].filter((p) => {
-          const d = this.repo.docByPath(p);
-          return d !== undefined && waitingIds.has(d.id);
-        }).length;
+        const waiting = [...this.repo.waitingTranscripts()].filter((id) => outcomes.has(this.repo.docById(id)?.path ?? '')).length;
         if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
         late.push(...t.errors);
         this.searcher.lexical.invalidate();
@@ -363,20 +359,8 @@ export class Engine {
 
   /** Gives documents tags they lack, in the word index and on their vectors; returns how many changed. */
   private async tagDocuments(docIds: string[], tags: string[]): Promise<number> {
-    const { normalizeTags } = await import('./ingest/pipeline.js');
-    const wanted = normalizeTags(tags);
-    if (wanted.length === 0 || docIds.length === 0) return 0;
-    // Usually every document has them already (this runs on each reconcile): one query tells.
-    const done = this.repo.docsWithAllTags(wanted);
-    const lacking = docIds.filter((id) => !done.has(id));
-    const retagged: string[] = [];
-    this.repo.db.transaction(() => {
-      for (const id of lacking) {
-        if (this.repo.addTags(id, wanted) === 0) continue;
-        this.repo.refreshFts(id);
-        retagged.push(id);
-      }
-    })();
+    const { tagMissing } = await import('./collections/tag.js');
+    const retagged = this.repo.db.transaction(() => tagMissing(this.repo, docIds, tags))();
     if (retagged.length > 0) {
       this.searcher.lexical.invalidate();
       // Vectors carry tags for filtering. If they cannot be updated now, word search still filters
@@ -404,17 +388,18 @@ export class Engine {
 
   /** The collections, with how many documents each holds and how many failed or wait. */
   collections(): CollectionInfo[] {
-    const states = new Map(this.repo.listDocs().map((d) => [d.id, docState(d).status]));
+    const all = this.repo.listDocs().map((d) => ({ path: d.path, status: docState(d).status }));
     return this.repo.collections().map((c) => {
-      const docs = this.repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep);
+      const dir = c.root.endsWith(sep) ? c.root : c.root + sep;
+      const docs = all.filter((d) => d.path.startsWith(dir));
       return {
         name: c.name,
         root: c.root,
         tags: c.tags,
         glob: c.glob,
         documents: docs.length,
-        failed: docs.filter((d) => states.get(d.id) === 'failed').length,
-        waiting: docs.filter((d) => states.get(d.id) === 'waiting').length,
+        failed: docs.filter((d) => d.status === 'failed').length,
+        waiting: docs.filter((d) => d.status === 'waiting').length,
         added_at: new Date(c.added_at).toISOString(),
       };
     });
@@ -849,38 +834,11 @@ export class Engine {
               : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },
       );
     }
-    checks.push(...(await this.audioChecks()));
+    const { audioChecks } = await import('./audio/checks.js');
+    checks.push(...(await audioChecks(this.config.audio, this.dataDir, this.repo.waitingTranscripts().size)));
     const { ollamaFor } = await import('./ask/ask.js');
     checks.push({ name: 'language model', ...(await ollamaFor(this.config.ask).status()) });
     return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: this.dataDir, checks };
-  }
-
-  /** Whether audio and video can be read: ffmpeg to decode them, a valid speech model to hear them. */
-  private async audioChecks(): Promise<DoctorCheck[]> {
-    if (!this.config.audio.enabled) return [{ name: 'audio', status: 'ok', detail: 'off (audio.enabled: false): audio and video are skipped' }];
-    const checks: DoctorCheck[] = [];
-    const { findFfmpeg } = await import('./audio/decode.js');
-    try {
-      checks.push({ name: 'ffmpeg', status: 'ok', detail: `${findFfmpeg(this.config.audio.ffmpeg_path)} decodes audio and video` });
-    } catch (e) {
-      checks.push({ name: 'ffmpeg', status: 'warn', detail: (e as Error).message });
-    }
-    const model = this.config.audio.model;
-    const file = whisperModelFile(this.dataDir, model);
-    const waiting = this.repo.waitingTranscripts().size;
-    if (!existsSync(file)) {
-      const more = waiting > 0 ? `; ${plural(waiting, 'file')} ${waiting === 1 ? 'waits' : 'wait'} for it` : '';
-      checks.push({ name: 'speech model', status: 'warn', detail: `${model} is not installed, so audio and video are not transcribed (kb models pull ${model}, or kb models import FILE)${more}` });
-      return checks;
-    }
-    const { validateWhisperFile } = await import('./audio/whisper-models.js');
-    try {
-      await validateWhisperFile(file);
-      checks.push({ name: 'speech model', status: 'ok', detail: `${model} (${(statSync(file).size / 1048576).toFixed(0)} MB)` });
-    } catch (e) {
-      checks.push({ name: 'speech model', status: 'fail', detail: `${(e as Error).message} (kb models remove ${model}, then pull it again)` });
-    }
-    return checks;
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 // Settings the schema does not know: a misspelt key (`serch:`) would otherwise be dropped without a
 // word, and the setting the user meant would silently keep its default.
+import { distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
 
 interface Def {
@@ -20,20 +21,6 @@ function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {
     s = d.innerType ?? d.in;
   }
   return null;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 export interface UnknownKey {

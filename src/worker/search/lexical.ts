@@ -6,12 +6,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import { chunksGeneration, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
-import { bm25f, type FieldModel, idf as bm25Idf } from './bm25.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import { type Filters, filterFts, filterSql, pathFilterSql, pathMatcher } from './filters.js';
-import { type ParsedQuery, type Term, ftsString, isStopword, stem, toFtsExpression } from './query.js';
+import { IndexStats } from './index-stats.js';
+import { type ParsedQuery, type Term, stem, toFtsExpression } from './query.js';
+import { queryScorer } from './query-score.js';
+import { merge, substringSpans } from './substring.js';
+import { spellingVariants } from './variants.js';
 
 export interface LexicalHit {
   rowid: number;
@@ -43,10 +46,6 @@ const RERANK_DEPTH = 20;
  * keeps a hit that the final score puts in the top N from being cut before it is scored.
  */
 const RERANK_FACTOR = 2;
-/** A word is tried as two words only when it is this rare in the index (a few lookups per word). */
-const SPLIT_MAX_DF = 20;
-/** Halves shorter than this are not words worth trying ("e-mail" is not required to find "email"). */
-const SPLIT_MIN_PART = 3;
 /** Long questions re-rank deeper: feedback can lift a hit from further down. */
 const FEEDBACK_DEPTH = 50;
 const SUBSTRING_CAP = 5000;
@@ -59,10 +58,6 @@ const SUBSTRING_CAP = 5000;
  */
 const COMMON_MIN = 1000;
 const COMMON_SHARE = 0.01;
-/** Document frequencies are sampled (see docFreq) on indexes of at least this many chunks. */
-const DF_SAMPLE_MIN_CHUNKS = 20_000;
-const DF_SLICES = 32;
-const DF_SAMPLE_ENOUGH = 32;
 /** Counting more rows than this for total_matches costs more than the search: estimate instead. */
 const EXACT_COUNT_MAX = 5000;
 const FTS_OPERATORS = new Set(['and', 'or', 'not', 'near']);
@@ -84,19 +79,16 @@ interface ChunkText {
 
 export class LexicalSearcher {
   private readonly stmts = new Map<string, Statement>();
-  private chunkCount: number | null = null;
-  private avgFields: [number, number, number] | null = null;
-  private rowidRange: { lo: number; hi: number } | null = null;
-  private readonly dfCache = new Map<string, number>();
-  private readonly occursCache = new Map<string, boolean>();
+  private readonly stats: IndexStats;
+  /** Cleared with the index statistics (see checkGeneration). */
   private readonly pathCache = new Map<string, string[]>();
-  /** The chunk generation the caches above belong to; any insert or delete, here or elsewhere, moves it. */
-  private generation = -1;
 
   constructor(
     private readonly db: Db,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.stats = new IndexStats(db, config, (sql) => this.prep(sql));
+  }
 
   private prep(sql: string): Statement {
     let s = this.stmts.get(sql);
@@ -107,28 +99,20 @@ export class LexicalSearcher {
     return s;
   }
 
-  /** Number of chunks, for idf; cached until the engine writes (invalidate). */
-  private n(): number {
-    this.chunkCount ??= (this.prep('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
-    return this.chunkCount;
-  }
-
   /** Drops the caches when chunks changed: an ingest under way, or another process. */
   private checkGeneration(): void {
-    const g = chunksGeneration(this.db);
-    if (g !== this.generation) {
-      this.invalidate();
-      this.generation = g;
-    }
+    if (this.stats.refresh()) this.pathCache.clear();
   }
 
   invalidate(): void {
-    this.chunkCount = null;
-    this.avgFields = null;
-    this.rowidRange = null;
-    this.dfCache.clear();
-    this.occursCache.clear();
+    this.stats.invalidate();
     this.pathCache.clear();
+  }
+
+  /** BM25's idf of a term in `df` chunks of this index. */
+  idf(df: number): number {
+    this.checkGeneration();
+    return this.stats.idf(df);
   }
 
   /** Ids of the indexed documents whose path matches a glob (for the vector side's pre-filter). */
@@ -148,67 +132,6 @@ export class LexicalSearcher {
     }
     return ids;
   };
-
-  /** What BM25F needs: field weights, average tokens per chunk in each field (from FTS5's own statistics record), N. */
-  private fieldModel(): FieldModel {
-    if (this.avgFields === null) {
-      const row = this.prep('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
-      const v = row ? readVarints(row.block) : [];
-      const rows = v[0] ?? 0;
-      // Columns: title, heading, text, meta.
-      this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
-    }
-    const w = this.config.search.weights;
-    return { weights: [w.title, w.heading, w.body], avgLength: this.avgFields, n: this.n() };
-  }
-
-  /**
-   * Document frequency of index terms (stems), cached until the next write. fts5vocab counts a term's
-   * documents by walking its whole doclist, which costs milliseconds for a common word; so on a big
-   * index a term is first counted inside a 1/32 slice of the rowids (FTS5 seeks there), and a term
-   * that is common there gets the scaled-up estimate (within a few percent: it only sets weights).
-   */
-  docFreq(stems: string[]): Map<string, number> {
-    const out = new Map<string, number>();
-    const exact = this.prep('SELECT doc FROM chunks_vocab WHERE term = ?');
-    const big = this.n() >= DF_SAMPLE_MIN_CHUNKS;
-    const range = big ? this.rowids() : null;
-    for (const stem of stems) {
-      let df = this.dfCache.get(stem);
-      if (df === undefined) {
-        if (range) {
-          const inSlice = (
-            this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid >= ? AND rowid < ?').get(
-              ftsString(stem),
-              BigInt(range.lo),
-              BigInt(range.hi),
-            ) as { n: number }
-          ).n;
-          if (inSlice >= DF_SAMPLE_ENOUGH) df = Math.round(inSlice * DF_SLICES);
-        }
-        df ??= ((exact.get(stem) as { doc: number } | undefined)?.doc ?? 0);
-        this.dfCache.set(stem, df);
-      }
-      if (df > 0) out.set(stem, df);
-    }
-    return out;
-  }
-
-  /** The middle 1/DF_SLICES of the rowid range. */
-  private rowids(): { lo: number; hi: number } {
-    if (!this.rowidRange) {
-      const r = this.prep('SELECT min(rowid) AS lo, max(rowid) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
-      const lo = r.lo ?? 0;
-      const span = Math.max(1, Math.ceil(((r.hi ?? 0) - lo + 1) / DF_SLICES));
-      const start = lo + Math.floor(((r.hi ?? 0) - lo) / 2);
-      this.rowidRange = { lo: start, hi: start + span };
-    }
-    return this.rowidRange;
-  }
-
-  idf(df: number): number {
-    return bm25Idf(this.n(), df);
-  }
 
   /** Title, heading and text of many chunks in one query, in the order asked. */
   texts(rowids: number[]): ChunkText[] {
@@ -287,11 +210,11 @@ export class LexicalSearcher {
 
   /** The share of chunks that pass the filters (the most selective one), for estimates. */
   private filterShare(filters: Filters): number {
-    const n = this.n();
+    const n = this.stats.n();
     let share = 1;
     const tokens = filterFts(this.db, filters).clause?.match(/kb\w+/g) ?? [];
-    for (const [, f] of this.docFreq(tokens)) share = Math.min(share, f / n);
-    if (tokens.length > 0 && this.docFreq(tokens).size < tokens.length) share = 0;
+    for (const [, f] of this.stats.docFreq(tokens)) share = Math.min(share, f / n);
+    if (tokens.length > 0 && this.stats.docFreq(tokens).size < tokens.length) share = 0;
     if (filters.path) {
       const docs = (this.prep("SELECT count(*) AS n FROM documents WHERE status = 'indexed'").get() as { n: number }).n;
       share = Math.min(share, docs > 0 ? this.pathDocIds(filters.path).length / docs : 0);
@@ -305,65 +228,25 @@ export class LexicalSearcher {
       text: t.text,
       form: t.prefix ? t.text : t.stem,
       prefix: t.prefix,
-      weight: t.alternative ? 0 : t.prefix ? 1 : this.idf(df.get(t.stem) ?? 1),
+      weight: t.alternative ? 0 : t.prefix ? 1 : this.stats.idf(df.get(t.stem) ?? 1),
     }));
     // A phrase's words are matched as the index stems them (`"programming languages"` finds
     // "program languages"), like every other word.
     phrases.forEach((p, k) => {
-      for (const w of p) words.push({ text: w, form: stem(w), prefix: false, weight: k >= firstSplit ? 0 : this.idf(df.get(stem(w)) ?? 1) });
+      for (const w of p) words.push({ text: w, form: stem(w), prefix: false, weight: k >= firstSplit ? 0 : this.stats.idf(df.get(stem(w)) ?? 1) });
     });
     return words;
   }
 
-  /**
-   * Other spellings of the same letters, as alternatives: two neighbouring words joined ("roll back",
-   * "roll-back" → "rollback") when the index holds the joined word, and a rare word split in two
-   * ("rollback" → the phrase "roll back") when the index holds both halves. (The tokenizer already
-   * reads "roll-back" as "roll back".)
-   */
-  private variants(terms: Term[]): { joined: Term[]; split: string[][] } {
-    const joined: Term[] = [];
-    const split: string[][] = [];
-    const whole = terms.filter((t) => !t.prefix && /^\p{L}+$/u.test(t.text));
-    for (let i = 0; i + 1 < whole.length; i++) {
-      const text = whole[i]!.text + whole[i + 1]!.text;
-      const st = stem(text);
-      if (!terms.some((t) => t.stem === st) && this.occurs(text)) joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
-    }
-    for (const t of whole) {
-      if (t.text.length < 2 * SPLIT_MIN_PART || (this.docFreq([t.stem]).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;
-      for (let k = SPLIT_MIN_PART; k <= t.text.length - SPLIT_MIN_PART; k++) {
-        const a = t.text.slice(0, k);
-        const b = t.text.slice(k);
-        if (isStopword(a) || isStopword(b)) continue;
-        if (this.occurs(a) && this.occurs(b) && this.occurs(`${a} ${b}`)) split.push([a, b]);
-      }
-    }
-    return { joined, split };
-  }
-
-  /**
-   * Whether some chunk holds this word (or these words, one after the other): the first row of its
-   * doclist, a seek, where counting its chunks (fts5vocab) would walk the whole list of a common word.
-   */
-  private occurs(words: string): boolean {
-    let yes = this.occursCache.get(words);
-    if (yes === undefined) {
-      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(ftsString(words)) !== undefined;
-      this.occursCache.set(words, yes);
-    }
-    return yes;
-  }
-
   private ranked(typedTerms: Term[], typedPhrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
     const s = this.config.search;
-    const n = this.n();
-    const alt = this.variants(typedTerms);
+    const n = this.stats.n();
+    const alt = spellingVariants(typedTerms, this.stats);
     const terms = [...typedTerms, ...alt.joined];
     const phrases = [...typedPhrases, ...alt.split];
     /** Phrases from this index on are another spelling of a typed word, not typed themselves. */
     const firstSplit = typedPhrases.length;
-    const df = this.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
+    const df = this.stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
     const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
     const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
     // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
@@ -421,48 +304,16 @@ export class LexicalSearcher {
     // Half-typed words keep FTS5's score (their expansions' counts are not ours to redo).
     const rescore = drivers.every((t) => !t.prefix);
     const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, feedback));
-    const fields = this.fieldModel();
-    // What is scored: each distinct stem once, weighted by how often the query uses it, with the index
-    // of its word in `words` (words[i] is terms[i]; phrase words follow). A phrase's words are words of
-    // the query like any other (a quoted title pasted into a question is still its words).
-    const scoring = new Map<string, { count: number; at: number }>();
-    terms.forEach((t, i) => {
-      if (!t.prefix) scoring.set(t.stem, { count: t.count, at: i });
-    });
-    let at = terms.length;
-    // A typed phrase's words count as words of the query. A phrase that is another spelling of a
-    // typed word ("roll back" for "rollback") counts only where it occurs as written: "back" alone
-    // is not "rollback".
-    const phraseAt: number[][] = phrases.map((p, k) =>
-      p.map((w) => {
-        const st = stem(w);
-        const e = scoring.get(st);
-        if (k < firstSplit) {
-          if (e) e.count++;
-          else scoring.set(st, { count: 1, at });
-        }
-        return at++;
-      }),
-    );
-    const wordScore = (a: Analysis, st: string, i: number): number => bm25f(a.fieldTf[i] ?? [0, 0, 0], a.fieldLength, df.get(st) ?? 0, fields);
-    const queryScore = (a: Analysis): number => {
-      let sum = 0;
-      for (const [st, e] of scoring) sum += e.count * wordScore(a, st, e.at);
-      // A phrase found as written counts its words once more than the same words scattered (an
-      // alternative spelling: once).
-      phrases.forEach((p, k) => {
-        if (inSequence(a.positions, phraseAt[k]!)) p.forEach((w, j) => (sum += wordScore(a, stem(w), phraseAt[k]![j]!)));
-      });
-      return sum;
-    };
-    const deferredScore = (a: Analysis): number => deferred.reduce((sum, t) => sum + t.count * wordScore(a, t.stem, terms.indexOf(t)), 0);
-    const raws = rescore ? analyses.map((a) => -queryScore(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
+    const fields = this.stats.fieldModel();
+    const scorer = queryScorer(terms, phrases, firstSplit, df, fields);
+    const deferredScore = (a: Analysis): number => deferred.reduce((sum, t) => sum + scorer.term(a, t), 0);
+    const raws = rescore ? analyses.map((a) => -scorer.score(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
     const adjusted = raws.map((raw, i) =>
       multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
     if (feedback && cands.length >= 3) {
       const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
-      const model = expansionModel(this, order.slice(0, s.feedback_docs).map((i) => analyses[i]!), s.feedback_terms);
+      const model = expansionModel(this.stats, order.slice(0, s.feedback_docs).map((i) => analyses[i]!), s.feedback_terms);
       if (model.length > 0) {
         // The expansion may move a candidate by at most feedback_weight × the best score the query's
         // own words gave. (RM3's interpolation scales the expansion by the query's length, so on a long
@@ -527,7 +378,7 @@ export class LexicalSearcher {
     const byRow = new Map<number, { score: number; matched: string[] }>();
     for (const w of words.filter((x) => !/[%_\\]/.test(x))) {
       const rows = this.prep(sql).all(`%${w}%`, ...(f.active ? f.params : [])) as { rowid: number }[];
-      const idf = this.idf(rows.length);
+      const idf = this.stats.idf(rows.length);
       for (const r of rows) {
         const e = byRow.get(r.rowid) ?? { score: 0, matched: [] };
         e.score += idf;
@@ -548,60 +399,4 @@ export class LexicalSearcher {
     }));
     return { hits, total: byRow.size, totalEstimated: false, ftsQuery: null, strategy: 'substring' };
   }
-}
-
-/** Whether the words at these indexes occur one right after the other somewhere in the body. */
-function inSequence(positions: number[][], at: number[]): boolean {
-  const first = positions[at[0]!] ?? [];
-  const rest = at.slice(1).map((i) => new Set(positions[i] ?? []));
-  return first.some((p) => rest.every((set, k) => set.has(p + k + 1)));
-}
-
-function substringSpans(text: string, words: string[]): [number, number][] {
-  const lower = text.toLowerCase();
-  const spans: [number, number][] = [];
-  for (const w of words) {
-    const needle = w.toLowerCase();
-    for (let i = lower.indexOf(needle); i >= 0 && spans.length < 200; i = lower.indexOf(needle, i + needle.length)) {
-      spans.push([i, i + needle.length]);
-    }
-  }
-  return spans.sort((a, b) => a[0] - b[0]);
-}
-
-function merge(a: LexicalResult, b: LexicalResult, limit: number): LexicalResult {
-  const byRow = new Map<number, LexicalHit>();
-  for (const h of [...a.hits, ...b.hits]) {
-    const prev = byRow.get(h.rowid);
-    if (!prev) byRow.set(h.rowid, { ...h });
-    else {
-      prev.score += h.score;
-      prev.matched = [...new Set([...prev.matched, ...h.matched])];
-      prev.spans = [...prev.spans, ...h.spans].sort((x, y) => x[0] - y[0]);
-    }
-  }
-  const hits = [...byRow.values()].sort((x, y) => y.score - x.score || x.rowid - y.rowid).slice(0, limit);
-  return { hits, total: Math.max(a.total, b.total, hits.length), totalEstimated: a.totalEstimated, ftsQuery: a.ftsQuery, strategy: 'fts' };
-}
-
-/** SQLite/FTS5 varints: big-endian 7-bit groups, a 9th byte carries 8 bits. */
-function readVarints(buf: Uint8Array): number[] {
-  const out: number[] = [];
-  let i = 0;
-  while (i < buf.length) {
-    let v = 0;
-    let n = 0;
-    for (;;) {
-      const byte = buf[i++] ?? 0;
-      if (n === 8) {
-        v = v * 256 + byte;
-        break;
-      }
-      v = v * 128 + (byte & 0x7f);
-      n++;
-      if ((byte & 0x80) === 0 || i >= buf.length) break;
-    }
-    out.push(v);
-  }
-  return out;
 }

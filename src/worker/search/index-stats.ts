@@ -1,0 +1,150 @@
+// What the word index knows about its terms, for scoring: how many chunks there are, how many hold a
+// term (document frequency), the average length of each field, and whether a word or phrase occurs
+// at all. Cached until the chunks change (the engine's writes, or another process's: the chunk
+// generation tells).
+import type { Statement } from 'better-sqlite3';
+import type { Config } from '../../shared/config.js';
+import { chunksGeneration, type Db } from '../store/db.js';
+import { type FieldModel, idf as bm25Idf } from './bm25.js';
+import { ftsString } from './query.js';
+
+/** Document frequencies are sampled (see docFreq) on indexes of at least this many chunks. */
+const DF_SAMPLE_MIN_CHUNKS = 20_000;
+const DF_SLICES = 32;
+const DF_SAMPLE_ENOUGH = 32;
+
+export class IndexStats {
+  private chunkCount: number | null = null;
+  private avgFields: [number, number, number] | null = null;
+  private rowidRange: { lo: number; hi: number } | null = null;
+  private readonly dfCache = new Map<string, number>();
+  private readonly occursCache = new Map<string, boolean>();
+  /** The chunk generation the caches above belong to; any insert or delete, here or elsewhere, moves it. */
+  private generation = -1;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    /** The searcher's prepared-statement cache. */
+    private readonly prep: (sql: string) => Statement,
+  ) {}
+
+  /** Drops the caches if chunks changed since they were filled; true when they were dropped. */
+  refresh(): boolean {
+    const g = chunksGeneration(this.db);
+    if (g === this.generation) return false;
+    this.invalidate();
+    this.generation = g;
+    return true;
+  }
+
+  invalidate(): void {
+    this.chunkCount = null;
+    this.avgFields = null;
+    this.rowidRange = null;
+    this.dfCache.clear();
+    this.occursCache.clear();
+  }
+
+  /** Number of chunks, for idf; cached until the engine writes (invalidate). */
+  n(): number {
+    this.chunkCount ??= (this.prep('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    return this.chunkCount;
+  }
+
+  /** What BM25F needs: field weights, average tokens per chunk in each field (from FTS5's own statistics record), N. */
+  fieldModel(): FieldModel {
+    if (this.avgFields === null) {
+      const row = this.prep('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
+      const v = row ? readVarints(row.block) : [];
+      const rows = v[0] ?? 0;
+      // Columns: title, heading, text, meta.
+      this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
+    }
+    const w = this.config.search.weights;
+    return { weights: [w.title, w.heading, w.body], avgLength: this.avgFields, n: this.n() };
+  }
+
+  /**
+   * Document frequency of index terms (stems), cached until the next write. fts5vocab counts a term's
+   * documents by walking its whole doclist, which costs milliseconds for a common word; so on a big
+   * index a term is first counted inside a 1/32 slice of the rowids (FTS5 seeks there), and a term
+   * that is common there gets the scaled-up estimate (within a few percent: it only sets weights).
+   */
+  docFreq(stems: string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    const exact = this.prep('SELECT doc FROM chunks_vocab WHERE term = ?');
+    const big = this.n() >= DF_SAMPLE_MIN_CHUNKS;
+    const range = big ? this.rowids() : null;
+    for (const stem of stems) {
+      let df = this.dfCache.get(stem);
+      if (df === undefined) {
+        if (range) {
+          const inSlice = (
+            this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid >= ? AND rowid < ?').get(
+              ftsString(stem),
+              BigInt(range.lo),
+              BigInt(range.hi),
+            ) as { n: number }
+          ).n;
+          if (inSlice >= DF_SAMPLE_ENOUGH) df = Math.round(inSlice * DF_SLICES);
+        }
+        df ??= ((exact.get(stem) as { doc: number } | undefined)?.doc ?? 0);
+        this.dfCache.set(stem, df);
+      }
+      if (df > 0) out.set(stem, df);
+    }
+    return out;
+  }
+
+  /** The middle 1/DF_SLICES of the rowid range. */
+  private rowids(): { lo: number; hi: number } {
+    if (!this.rowidRange) {
+      const r = this.prep('SELECT min(rowid) AS lo, max(rowid) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
+      const lo = r.lo ?? 0;
+      const span = Math.max(1, Math.ceil(((r.hi ?? 0) - lo + 1) / DF_SLICES));
+      const start = lo + Math.floor(((r.hi ?? 0) - lo) / 2);
+      this.rowidRange = { lo: start, hi: start + span };
+    }
+    return this.rowidRange;
+  }
+
+  idf(df: number): number {
+    return bm25Idf(this.n(), df);
+  }
+
+  /**
+   * Whether some chunk holds this word (or these words, one after the other): the first row of its
+   * doclist, a seek, where counting its chunks (fts5vocab) would walk the whole list of a common word.
+   */
+  occurs(words: string): boolean {
+    let yes = this.occursCache.get(words);
+    if (yes === undefined) {
+      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(ftsString(words)) !== undefined;
+      this.occursCache.set(words, yes);
+    }
+    return yes;
+  }
+}
+
+/** SQLite/FTS5 varints: big-endian 7-bit groups, a 9th byte carries 8 bits. */
+function readVarints(buf: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < buf.length) {
+    let v = 0;
+    let n = 0;
+    for (;;) {
+      const byte = buf[i++] ?? 0;
+      if (n === 8) {
+        v = v * 256 + byte;
+        break;
+      }
+      v = v * 128 + (byte & 0x7f);
+      n++;
+      if ((byte & 0x80) === 0 || i >= buf.length) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
