@@ -1,6 +1,8 @@
 // Which characters of a Markdown passage are syntax, not prose: snippets leave them out, so a hit
 // reads "Setup Install git with apt-get" rather than "## Setup **Install** [git](https://…)". A mask,
-// not a rewrite, so every highlight offset into the stored text stays valid.
+// not a rewrite, so every highlight offset into the stored text stays valid. Line-level patterns, not
+// the mdast parser ingest uses: this runs for every Markdown hit of every keystroke (microseconds,
+// where a parse costs a fraction of a millisecond per passage).
 
 /** 0: prose, shown; DROP: syntax, left out; SPACE: syntax that separates words (table pipes, line markers). */
 export const DROP = 1;
