@@ -251,10 +251,55 @@ describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)',
     });
   });
 
-  it('keeps feedback off unless asked, and then only for long questions', async () => {
-    const { ConfigSchema } = await import('../src/shared/config.js');
-    const s = ConfigSchema.parse({}).search;
-    expect(s).toMatchObject({ feedback: false, feedback_min_terms: 5 });
+  it('never uses feedback for a few typed words, and bounds what it moves on a long question', async () => {
+    const files: Record<string, string> = {
+      'a.txt': 'Wing flutter at transonic speed: the panel flutter boundary and its damping.',
+      'b.txt': 'Panel flutter of a wing at supersonic speed; damping of the flutter boundary.',
+      'c.txt': 'Flutter boundary of a swept wing with damping measured in the tunnel.',
+      'd.txt': 'Damping and the panel boundary in aeroelastic tests of thin plates.',
+      'e.txt': 'Heat transfer to a cone at hypersonic speed.',
+    };
+    const d = await tempDir();
+    await writeTree(d, files);
+    const first = await openEngine({ dataDir: join(d, 'data') });
+    await first.ingest([d]);
+    first.close();
+    const run = async (feedback: boolean, query: string): Promise<Map<string, number>> => {
+      const e = await openEngine({ dataDir: join(d, 'data'), config: { search: { feedback } } });
+      try {
+        const r = await e.search({ query, mode: 'lexical' });
+        // score = s / (1 + s) of the final score s
+        return new Map(r.results.map((h) => [h.citation.path.split('/').pop()!, h.score / (1 - h.score)]));
+      } finally {
+        e.close();
+      }
+    };
+    const short = 'wing flutter damping';
+    expect(await run(false, short)).toEqual(await run(true, short));
+    const long = 'what is known about the flutter of a wing at transonic speed and its damping';
+    const on = await run(true, long);
+    const off = await run(false, long);
+    const best = Math.max(...off.values());
+    const moved = [...on].map(([f, s]) => s - (off.get(f) ?? 0));
+    expect(moved.some((m) => m > 1e-9)).toBe(true); // the shared words count…
+    for (const m of moved) expect(m).toBeLessThanOrEqual(0.15 * best + 1e-9); // …within 0.15 of the best own score
+    expect(on.has('e.txt')).toBe(off.has('e.txt'));
+
+    // --explain names every part of the score.
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      const r = await e.search({ query: long, mode: 'lexical', explain: true });
+      expect(r.results.some((h) => (h.retrieval.explain?.feedback ?? 0) > 0)).toBe(true);
+      for (const h of r.results) {
+        const x = h.retrieval.explain!;
+        const s = -x.bm25_raw! * (1 + 0.6 * x.coverage!) + 0.6 * x.proximity! + x.feedback!;
+        expect(s / (1 + s)).toBeCloseTo(h.score, 9);
+      }
+      const few = await e.search({ query: short, mode: 'lexical', explain: true });
+      expect(few.results.every((h) => h.retrieval.explain?.feedback === null)).toBe(true);
+    } finally {
+      e.close();
+    }
   });
 });
 

@@ -262,7 +262,7 @@ function HitRow({ hit, active, explain, onClick }: { hit: SearchHit; active: boo
           <dt>words</dt>
           <dd>
             #{r.lexical_rank ?? '–'} · {num(r.lexical_score)}
-            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}` : ''}
+            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}${r.explain.feedback ? ` · feedback +${num(r.explain.feedback, 2)}` : ''}` : ''}
           </dd>
           <dt>meaning</dt>
           <dd>

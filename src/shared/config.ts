@@ -78,30 +78,42 @@ export const ConfigSchema = z
         /** --fusion convex: weight of the lexical side; the vector side gets 1 − this. */
         convex_alpha: z.number().min(0).max(1).default(0.5),
         snippet_chars: z.number().int().positive().default(240),
-        /** bm25 column weights: title, heading path, body. */
+        /**
+         * BM25F field weights: title, heading path, body. Each field is its own length-normalised
+         * count, so a title word already counts in the title and again in the body; a weight above 1
+         * did not help on both test collections (npm run bench -- ranking).
+         */
         weights: z
           .object({
-            title: z.number().nonnegative().default(4),
-            heading: z.number().nonnegative().default(2),
+            title: z.number().nonnegative().default(1),
+            heading: z.number().nonnegative().default(1),
             body: z.number().nonnegative().default(1),
           })
           .prefault({}),
+        /**
+         * BM25F term-frequency saturation. Higher than BM25's usual 1.2: a word's counts in title,
+         * heading and body add up before saturation, so a title word seen again in the body would
+         * otherwise count little more than once (npm run bench -- ranking chooses it on one
+         * collection and checks it on another).
+         */
+        k1: z.number().positive().default(3),
+        /** BM25F length normalisation: 0 none, 1 full. Chunks are already bounded in length. */
+        b: z.number().min(0).max(1).default(0.5),
         /** How much matching every query word (idf-weighted) multiplies a bm25 score: 1 + boost × coverage. */
         coverage_boost: z.number().nonnegative().default(0.6),
         /** Bonus for neighbouring query words found within 8 words of each other (bm25 units, idf-weighted). */
-        proximity_boost: z.number().nonnegative().default(0.3),
+        proximity_boost: z.number().nonnegative().default(0.6),
         /**
-         * Pseudo-relevance feedback for long questions: the top hits' shared words re-rank the rest.
-         * Off by default: it helps on some collections (Cranfield) and hurts on others (CACM) — see
-         * `npm run bench -- ranking`.
+         * Pseudo-relevance feedback for long questions: the top hits' shared words re-rank the rest,
+         * within feedback_weight of the question's own best score (npm run bench -- ranking).
          */
-        feedback: z.boolean().default(false),
+        feedback: z.boolean().default(true),
         /** Feedback only for questions of at least this many content words (never for what people type into a search box). */
         feedback_min_terms: z.number().int().positive().default(5),
         feedback_docs: z.number().int().positive().default(8),
         feedback_terms: z.number().int().nonnegative().default(10),
         /** How far the feedback words may move a candidate: this share of the best score of the question's own words. */
-        feedback_weight: z.number().min(0).max(0.95).default(0.3),
+        feedback_weight: z.number().min(0).max(0.95).default(0.15),
       })
       .prefault({}),
     audio: z

@@ -82,9 +82,16 @@ export const RetrievalSchema = z.object({
     .object({
       lexical_share: z.number().nullable(),
       vector_share: z.number().nullable(),
+      /**
+       * The lexical score s (shown as s / (1 + s)) is −bm25_raw × (1 + coverage_boost × coverage)
+       * + proximity_boost × proximity + feedback. bm25_raw is BM25F of the query's own words, negative
+       * as FTS5 gives it.
+       */
       bm25_raw: z.number().nullable(),
       coverage: z.number().nullable(),
       proximity: z.number().nullable(),
+      /** What pseudo-relevance feedback added (long questions only); null when it did not run. */
+      feedback: z.number().nullable(),
       fts_query: z.string().nullable(),
     })
     .optional(),

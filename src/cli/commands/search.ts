@@ -69,6 +69,8 @@ function printHuman(r: SearchResult, explain: boolean): void {
           `   lexical #${x.lexical_rank} ${x.lexical_score?.toFixed(4)}` +
             (e?.bm25_raw != null ? `  bm25 ${e.bm25_raw.toFixed(3)}` : '') +
             (e?.coverage != null ? `  coverage ${(e.coverage * 100).toFixed(0)}%` : '') +
+            (e?.proximity ? `  proximity ${e.proximity.toFixed(2)}` : '') +
+            (e?.feedback ? `  feedback +${e.feedback.toFixed(3)}` : '') +
             `  vector ${x.vector_rank ?? '—'}  matched: ${h.matched_terms.join(', ') || '—'}`,
         ),
       );

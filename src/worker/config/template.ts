@@ -44,13 +44,17 @@ search:
   candidates_factor: 3        # hybrid: each side retrieves top × this before fusion
   rrf_k: 60                   # Reciprocal Rank Fusion constant
   snippet_chars: 240
-  weights:                    # bm25 weight of a match in the title, heading path, and body
-    title: 4
-    heading: 2
+  weights:                    # BM25F weight of a match in the title, heading path, and body
+    title: 1
+    heading: 1
     body: 1
-  feedback: false             # pseudo-relevance feedback for long questions: helps some collections,
-                              # hurts others (npm run bench -- ranking), so off unless you turn it on
-  feedback_min_terms: 5       # … and then only for questions of at least this many content words
+  k1: 3                       # BM25F term saturation and length normalisation, chosen on one test
+  b: 0.5                      # collection and checked on another (npm run bench -- ranking)
+  coverage_boost: 0.6         # score × (1 + this × the idf-weighted share of the query a passage holds)
+  proximity_boost: 0.6        # bonus for query words near each other
+  feedback: true              # pseudo-relevance feedback for long questions …
+  feedback_min_terms: 5       # … of at least this many content words (never for a few typed words)
+  feedback_weight: 0.15       # it moves a passage by at most this share of the question's best score
 
 audio:                        # audio and video, transcribed locally by whisper.cpp
   enabled: true               # off: audio and video files are skipped

@@ -1,9 +1,8 @@
 // BM25F: each field's count of a word is weighted and normalised by that field's own length before
 // saturation, so a word in a short title counts as a title word, not as one word of the whole chunk.
-// FTS5's k1 and b; the idf that stays positive (FTS5's is zero for a word in half the chunks or more).
-
-export const K1 = 1.2;
-export const B = 0.75;
+// The idf stays positive (FTS5's is zero for a word in half the chunks or more). k1 and b come from
+// the configuration (search.k1, search.b): a word's weighted counts in all fields add up before
+// saturation, so BM25F needs a larger k1 than BM25's 1.2 for a second occurrence to still count.
 
 /** Title, heading, body. */
 export type Fields = readonly [number, number, number];
@@ -14,6 +13,10 @@ export interface FieldModel {
   avgLength: Fields;
   /** Chunks in the index. */
   n: number;
+  /** Term-frequency saturation. */
+  k1: number;
+  /** Length normalisation, 0 (none) to 1 (full). */
+  b: number;
 }
 
 export function idf(n: number, df: number): number {
@@ -26,7 +29,7 @@ export function bm25f(counts: Fields, lengths: Fields, df: number, m: FieldModel
   for (let f = 0; f < 3; f++) {
     const c = counts[f]!;
     if (c === 0) continue;
-    tf += (m.weights[f]! * c) / (1 - B + (B * lengths[f]!) / Math.max(1, m.avgLength[f]!));
+    tf += (m.weights[f]! * c) / (1 - m.b + (m.b * lengths[f]!) / Math.max(1, m.avgLength[f]!));
   }
-  return tf > 0 ? (idf(m.n, df) * tf * (K1 + 1)) / (tf + K1) : 0;
+  return tf > 0 ? (idf(m.n, df) * tf * (m.k1 + 1)) / (tf + m.k1) : 0;
 }

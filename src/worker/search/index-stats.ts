@@ -61,8 +61,8 @@ export class IndexStats {
       // Columns: title, heading, text, meta.
       this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
     }
-    const w = this.config.search.weights;
-    return { weights: [w.title, w.heading, w.body], avgLength: this.avgFields, n: this.n() };
+    const s = this.config.search;
+    return { weights: [s.weights.title, s.weights.heading, s.weights.body], avgLength: this.avgFields, n: this.n(), k1: s.k1, b: s.b };
   }
 
   /**

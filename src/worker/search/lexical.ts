@@ -23,6 +23,8 @@ export interface LexicalHit {
   bm25: number | null;
   coverage: number | null;
   proximity: number | null;
+  /** What feedback added to the score; null when it did not run. */
+  feedback: number | null;
   matched: string[];
   /** Where query words occur in the chunk text, for snippets. */
   spans: [number, number][];
@@ -311,6 +313,7 @@ export class LexicalSearcher {
     const adjusted = raws.map((raw, i) =>
       multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
+    let added: number[] | null = null;
     if (feedback && cands.length >= 3) {
       const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
       const model = expansionModel(this.stats, order.slice(0, s.feedback_docs).map((i) => analyses[i]!), s.feedback_terms);
@@ -322,7 +325,8 @@ export class LexicalSearcher {
         const bestOwn = Math.max(...adjusted.map((x) => -x));
         const bestExp = Math.max(...exp);
         const scale = bestExp > 0 ? (s.feedback_weight * bestOwn) / bestExp : 0;
-        exp.forEach((e, i) => (adjusted[i] = adjusted[i]! - scale * e));
+        added = exp.map((e) => scale * e);
+        added.forEach((x, i) => (adjusted[i] = adjusted[i]! - x));
       }
     }
     const hits: LexicalHit[] = cands.map((c, i) => {
@@ -335,6 +339,7 @@ export class LexicalSearcher {
         bm25: raws[i]!,
         coverage: multi ? a.coverage : null,
         proximity: multi ? a.proximity : null,
+        feedback: added ? added[i]! : null,
         matched,
         spans: a.spans,
       };
@@ -359,6 +364,7 @@ export class LexicalSearcher {
         bm25: c.raw,
         coverage: null,
         proximity: null,
+        feedback: null,
         matched: [...a.matched].map((j) => words[j]!.text),
         spans: a.spans,
       };
@@ -394,6 +400,7 @@ export class LexicalSearcher {
       bm25: null,
       coverage: e.matched.length / words.length,
       proximity: null,
+      feedback: null,
       matched: e.matched,
       spans: substringSpans(texts[i]!.text, e.matched),
     }));

@@ -142,6 +142,7 @@ export class Searcher {
               bm25_raw: h.bm25,
               coverage: h.coverage,
               proximity: h.proximity,
+              feedback: h.feedback,
               fts_query: lex.ftsQuery ?? `substring: ${h.matched.join(', ')}`,
             },
           }
@@ -218,6 +219,7 @@ export class Searcher {
                     bm25_raw: l?.bm25 ?? null,
                     coverage: l?.coverage ?? null,
                     proximity: l?.proximity ?? null,
+                    feedback: l?.feedback ?? null,
                     fts_query: lex?.ftsQuery ?? null,
                   },
                 }
