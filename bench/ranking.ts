@@ -105,7 +105,8 @@ const ABLATION: { label: string; config: ConfigInput }[] = [
   { label: '− coverage', config: { search: { coverage_boost: 0 } } },
   { label: '− proximity', config: { search: { proximity_boost: 0 } } },
   { label: '− feedback', config: { search: { feedback: false } } },
-  { label: '+ title weight 2', config: { search: { weights: { title: 2, heading: 2, body: 1 } } } },
+  { label: '− title', config: { search: { weights: { title: 0, heading: 1, body: 1 } } } },
+  { label: 'title weight 2', config: { search: { weights: { title: 2, heading: 2, body: 1 } } } },
   { label: 'k1 1.2 b 0.75', config: { search: { k1: 1.2, b: 0.75 } } },
   { label: 'kb BM25F only', config: { search: { coverage_boost: 0, proximity_boost: 0, feedback: false } } },
 ];
@@ -117,7 +118,7 @@ function grid(): { label: string; config: ConfigInput }[] {
     for (const coverage of [0, 0.6])
       for (const proximity of [0, 0.6])
         for (const feedback of [0, 0.15])
-          for (const title of [1, 2]) {
+          for (const title of [0.5, 1, 2]) {
             out.push({
               label: `k1 ${k1} b ${b} cov ${coverage} prox ${proximity} fb ${feedback} title ${title}`,
               config: {
@@ -128,7 +129,7 @@ function grid(): { label: string; config: ConfigInput }[] {
                   proximity_boost: proximity,
                   feedback: feedback > 0,
                   feedback_weight: feedback || 0.15,
-                  weights: { title, heading: title, body: 1 },
+                  weights: { title, heading: Math.max(1, title), body: 1 },
                 },
               },
             });

@@ -45,7 +45,7 @@ search:
   rrf_k: 60                   # Reciprocal Rank Fusion constant
   snippet_chars: 240
   weights:                    # BM25F weight of a match in the title, heading path, and body
-    title: 1
+    title: 0.5
     heading: 1
     body: 1
   k1: 3                       # BM25F term saturation and length normalisation, chosen on one test
