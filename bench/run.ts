@@ -12,6 +12,7 @@ import { benchLoad } from './load.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
+import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
@@ -26,6 +27,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   hybrid: benchHybrid,
   memory: benchMemory,
   pdf: benchPdf,
+  'pdf-layout': benchPdfLayout,
   ocr: benchOcr,
   ui: benchUi,
   ask: benchAsk,

@@ -5,7 +5,10 @@
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { KbError } from '../../shared/errors.js';
 import { detectLanguage } from './language.js';
-import { fragments, type Fragment, isPageNumber, marginSignature, type Paragraph, paragraphs, readingOrder, type TextItem } from './pdf-layout.js';
+import { Vocabulary } from './pdf-hyphens.js';
+import { type RawItem, uprightItems } from './pdf-items.js';
+import { fragments, type Fragment, type Paragraph, paragraphs, readingOrder } from './pdf-layout.js';
+import { MarginTracker, type PagePart } from './pdf-margins.js';
 import type { ChunkingOptions, ParsedChunk } from './types.js';
 
 export interface PdfRequest {
@@ -35,8 +38,6 @@ export interface PdfMeta {
 const WINDOW = 16;
 /** A page with less body text than this (in characters) has no usable text layer. */
 const MIN_PAGE_TEXT = 16;
-/** Top and bottom bands of a page where running headers and footers live. */
-const MARGIN = 0.08;
 
 type PdfJs = typeof PdfJsModule;
 type PdfTask = ReturnType<PdfJs['getDocument']>;
@@ -207,6 +208,8 @@ interface PageText {
   page: number;
   frags: Fragment[];
   height: number;
+  /** Text running across the page's main direction (a margin stamp, a turned page's header), read after the body. */
+  asides: PagePart[];
 }
 
 export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], progress: PdfProgress) => void): Promise<PdfMeta> {
@@ -218,7 +221,8 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
     const meta = await doc.getMetadata().catch(() => null);
     const secs = await sections(doc);
     let title = metaTitle(meta?.info);
-    const margins = new Map<string, number>();
+    const margins = new MarginTracker(pageCount);
+    const vocab = new Vocabulary();
     const textless: number[] = [];
     let sample = '';
     let lang: string | null | undefined;
@@ -231,45 +235,37 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
         }
         const page = await doc.getPage(n);
         try {
-          const height = page.getViewport({ scale: 1 }).height;
+          const viewport = page.getViewport({ scale: 1 });
           const content = await page.getTextContent();
-          const items: TextItem[] = [];
-          for (const it of content.items) {
-            if (!('str' in it)) continue;
-            items.push({ str: it.str, x: it.transform[4] as number, y: it.transform[5] as number, width: it.width, height: it.height || Math.abs(it.transform[3] as number) });
-          }
-          const frags = fragments(items);
-          // Each signature counts once per page.
-          const seen = new Set<string>();
-          for (const f of frags) if (f.y > height * (1 - MARGIN) || f.y < height * MARGIN) seen.add(marginSignature(f.text));
-          for (const s of seen) margins.set(s, (margins.get(s) ?? 0) + 1);
-          window.push({ page: n, frags, height });
+          const raw: RawItem[] = [];
+          for (const it of content.items) if ('str' in it) raw.push({ str: it.str, transform: it.transform as number[], width: it.width, height: it.height });
+          const upright = uprightItems(raw, viewport);
+          const p: PageText = { page: n, frags: fragments(upright.main), height: upright.height, asides: upright.asides.map((a) => ({ frags: fragments(a.items), height: a.height })) };
+          margins.see(n, [p, ...p.asides]);
+          window.push(p);
         } finally {
           page.cleanup();
         }
       }
-      const pagesSeen = Math.min(pageCount, first + WINDOW - 1);
-      const repeats = (s: string): boolean => pagesSeen >= 3 && (margins.get(s) ?? 0) >= Math.max(3, pagesSeen * 0.5);
+      const laid = window.map((p) => ({ page: p.page, paras: [p, ...p.asides].flatMap((part) => paragraphs(readingOrder(margins.body(p.page, part)))) }));
+      // Line-end hyphens are settled against every word read so far, this window's included.
+      for (const l of laid) for (const x of l.paras) vocab.add(x.text);
       const chunks: ParsedChunk[] = [];
-      for (const p of window) {
-        const body = p.frags.filter((f) => {
-          const inMargin = f.y > p.height * (1 - MARGIN) || f.y < p.height * MARGIN;
-          return !(inMargin && (isPageNumber(f.text) || repeats(marginSignature(f.text))));
-        });
-        const paras: Paragraph[] = paragraphs(readingOrder(body));
+      for (const l of laid) {
+        const paras: Paragraph[] = l.paras.map((x) => ({ ...x, text: vocab.settle(x.text) }));
         // No usable text layer: nothing, or only a few characters besides the running header and
         // page number (a scan with a stamped page number). Such a page goes to OCR instead.
         if (paras.reduce((n, x) => n + x.text.length, 0) < MIN_PAGE_TEXT) {
-          textless.push(p.page);
+          textless.push(l.page);
           continue;
         }
-        if (!title && p.page === 1) {
+        if (!title && l.page === 1) {
           const big = paras.filter((x) => x.text.length >= 3).sort((a, b) => b.height - a.height)[0];
           if (big && big.height > Math.min(...paras.map((x) => x.height)) * 1.15) title = big.text.slice(0, 200);
         }
         const texts = paras.map((x) => x.text);
         if (sample.length < 2000) sample += ' ' + texts.join(' ');
-        chunks.push(...pageChunks(p.page, texts, labelParagraphs(p.page, texts, secs), req.chunking));
+        chunks.push(...pageChunks(l.page, texts, labelParagraphs(l.page, texts, secs), req.chunking));
       }
       title ??= req.name.replace(/\.pdf$/i, '');
       lang ??= detectLanguage(sample.trim());

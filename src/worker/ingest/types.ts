@@ -26,5 +26,5 @@ export interface ChunkingOptions {
 }
 
 /** Bump when a parser's output for the same bytes changes, so documents are re-chunked. */
-export const PARSER_VERSION = 1;
+export const PARSER_VERSION = 2;
 export const CHUNKER_VERSION = 1;

@@ -1,0 +1,82 @@
+// PDF reading order on the layout ground truth (fixtures/pdf-layout, typeset by pdfLaTeX and drawn by
+// pdf-lib: 1–4 columns, full width mixed with columns, a sidebar, a table between column blocks,
+// footnotes, running headers with page numbers on alternating sides, a landscape page, pages turned
+// by 90° and 270°, columns emitted across the page): every paragraph's words in the page text, in
+// order, and no header or footer. Plus the hyphenation rule and independence from emission order.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scorePage, type Truth } from '../bench/layout-score.js';
+import { kbPages } from '../bench/pdf-layout.js';
+import { Vocabulary } from '../src/worker/ingest/pdf-hyphens.js';
+import { fragments, joinLine, paragraphs, readingOrder, type TextItem } from '../src/worker/ingest/pdf-layout.js';
+import { repoRoot } from './helpers.js';
+
+const FIXTURES = join(repoRoot, 'fixtures', 'pdf-layout');
+const names = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''))
+  .sort();
+
+describe('PDF layout', () => {
+  it('has a ground truth for every layout class the issue names', () => {
+    expect(names).toEqual(
+      expect.arrayContaining(['one-column', 'two-column', 'three-column', 'four-column', 'mixed', 'sidebar', 'table', 'footnotes', 'landscape', 'rotated', 'interleaved']),
+    );
+  });
+
+  it.each(names)('%s: every phrase found, paragraphs in order, no header or footer', async (name) => {
+    const truth = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as Truth;
+    const pages = await kbPages(new Uint8Array(readFileSync(join(FIXTURES, `${name}.pdf`))));
+    for (const tp of truth.pages) {
+      const s = scorePage(pages[tp.page - 1] ?? '', tp);
+      expect(s.found / s.phrases, `page ${tp.page}: phrase recall`).toBeGreaterThanOrEqual(0.97);
+      expect(s.pairs === 0 ? 1 : s.ordered / s.pairs, `page ${tp.page}: paragraph order`).toBeGreaterThanOrEqual(0.95);
+      expect(s.leaked, `page ${tp.page}: header/footer lines`).toBe(0);
+    }
+  });
+
+  it('reads the same text whatever order the producer emitted the items in', () => {
+    // Three columns of six lines, each line its own item, emitted in three different orders.
+    const items: TextItem[] = [];
+    for (let c = 0; c < 3; c++) {
+      for (let l = 0; l < 6; l++) items.push({ str: `col${c} line${l} words to fill the column width here`, x: 50 + c * 180, y: 700 - l * 12, width: 165, height: 10 });
+    }
+    const read = (xs: TextItem[]): string => paragraphs(readingOrder(fragments(xs))).map((p) => p.text).join(' | ');
+    const expected = read(items);
+    expect(expected.indexOf('col0 line5')).toBeLessThan(expected.indexOf('col1 line0'));
+    expect(expected.indexOf('col1 line5')).toBeLessThan(expected.indexOf('col2 line0'));
+    const across = [...items].sort((a, b) => b.y - a.y || a.x - b.x);
+    const reversed = [...items].reverse();
+    expect(read(across)).toBe(expected);
+    expect(read(reversed)).toBe(expected);
+  });
+
+  it('keeps a table row together, in row order, when the band is a table', () => {
+    const items: TextItem[] = [];
+    ['alpha beta', 'gamma delta', 'epsilon zeta', 'eta theta'].forEach((row, r) => {
+      row.split(' ').forEach((cell, c) => items.push({ str: `${cell}${r}`, x: 72 + c * 200, y: 600 - r * 14, width: 40, height: 10 }));
+    });
+    const text = paragraphs(readingOrder(fragments(items))).map((p) => p.text);
+    expect(text).toEqual(['alpha0 beta0', 'gamma1 delta1', 'epsilon2 zeta2', 'eta3 theta3']);
+  });
+
+  it('joins a word the typesetter hyphenated, and keeps the hyphen of a compound the document writes with one', () => {
+    const v = new Vocabulary();
+    const para = joinLine(joinLine('The well-', 'known method, a docu-'), 'ment about it.');
+    v.add(para);
+    v.add('It is well-known elsewhere in the document.');
+    expect(v.settle(para)).toBe('The well-known method, a document about it.');
+    // Where the document never writes the hyphenated form, the hyphen was the typesetter's.
+    const w = new Vocabulary();
+    const q = joinLine('an inter-', 'national range');
+    w.add(q);
+    expect(w.settle(q)).toBe('an international range');
+    // Where both spellings occur, the joined one wins (a line-end hyphen is usually the typesetter's).
+    const z = new Vocabulary();
+    const r = joinLine('a data-', 'base of facts');
+    z.add(r);
+    z.add('the database and the data-base');
+    expect(z.settle(r)).toBe('a database of facts');
+  });
+});
