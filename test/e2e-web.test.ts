@@ -143,6 +143,38 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 120_000);
 
+  it('highlights a passage of a three-column page in its own column only, though the producer emitted lines across the columns', async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, 'docs'));
+    const fixture = join(repoRoot, 'fixtures', 'pdf-layout');
+    writeFileSync(join(dir, 'docs', 'gazette.pdf'), readFileSync(join(fixture, 'interleaved.pdf')));
+    const truth = JSON.parse(readFileSync(join(fixture, 'interleaved.json'), 'utf8')) as { pages: { flows: { paras: string[] }[] }[] };
+    const para = truth.pages[0]!.flows[0]!.paras[0]!;
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'docs')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(host.url);
+    await page.getByLabel('Search').fill(`"${para.split(' ').slice(0, 6).join(' ').replace(/[^\p{L} ]/gu, '')}"`);
+    const first = page.locator('.hit').first();
+    await expect.poll(() => first.locator('.label').innerText()).toMatch(/^gazette\.pdf · p\. 1\b/);
+    await first.click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="1"]').waitFor();
+    const canvas = (await page.locator('canvas[data-page="1"]').boundingBox())!;
+    await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-columns.png') });
+    const boxes = await page.locator('.textLayer .hl-span').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { left: number; right: number }));
+    expect(boxes.length).toBeGreaterThan(3);
+    // The first column runs from x 36 to about 207 of the page's 612.
+    const column = (canvas.width * 214) / 612;
+    for (const b of boxes) expect(b.right - canvas.x).toBeLessThan(column);
+    expect((await page.locator('.textLayer .hl-span').allInnerTexts()).join(' ')).toContain(para.split(' ').slice(0, 4).join(' '));
+    expect(errors).toEqual([]);
+    await page.close();
+    await host.stop();
+  }, 60_000);
+
   it('a broken file in a drop is reported with its reason; the rest is indexed and nothing indexed before is lost', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'keep.md': '# Keep\n\nthe heron stays indexed\n' });

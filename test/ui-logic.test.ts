@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { safeRelativePath } from '../src/cli/serve/uploads.js';
 import { colourLines, languageFor } from '../src/renderer/lib/code-colours.js';
 import { latestOnly } from '../src/renderer/lib/latest-only.js';
+import { spansToMark } from '../src/renderer/lib/pdf-highlight.js';
 import { byteRange, contentType } from '../src/shared/doc-serving.js';
 
 describe('search as you type (latestOnly)', () => {
@@ -74,5 +75,26 @@ describe('upload names', () => {
     expect(safeRelativePath('notes/setup.md')).toBe('notes/setup.md');
     expect(safeRelativePath('/notes//setup.md')).toBe('notes/setup.md');
     for (const bad of ['', '..', '../etc/passwd', 'a/../../b', 'a\\..\\..\\b', 'C:evil', 'a/./b', 'nul\x00.md']) expect(() => safeRelativePath(bad), bad).toThrow(/not a usable file name/);
+  });
+});
+
+describe('PDF passage highlight', () => {
+  // Two columns, lines emitted across the page (left, right, left, right …), as gazette producers do.
+  const left = ['The harbour lantern signal', 'burned through the winter', 'and the river froze over', 'until the spring thaw came'];
+  const right = ['Other news of the village', 'the market opened early', 'and the winter fair', 'was held in the square'];
+  const spans = left.flatMap((l, i) => [
+    { text: l, left: 36, right: 200, top: 100 + i * 12, bottom: 110 + i * 12 },
+    { text: right[i]!, left: 220, right: 390, top: 100 + i * 12, bottom: 110 + i * 12 },
+  ]);
+
+  it('marks the passage in its own column, not the lines of the next column emitted between them', () => {
+    const marked = spansToMark(spans, 'The harbour lantern signal burned through the winter and the river froze over');
+    expect(marked.map((i) => spans[i]!.text)).toEqual(left.slice(0, 3));
+  });
+
+  it('marks short-word spans by the passage start and end, and only those that belong to it', () => {
+    const words = ['a', 'cat', 'sat', 'on', 'the', 'mat', 'by', 'a', 'dog'].map((w, i) => ({ text: w, left: i * 20, right: i * 20 + 15, top: 0, bottom: 10 }));
+    expect(spansToMark(words, 'sat on the mat')).toEqual([2, 3, 4, 5]);
+    expect(spansToMark(words, '')).toEqual([]);
   });
 });

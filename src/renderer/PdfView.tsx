@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type * as PdfJsModule from 'pdfjs-dist';
 import 'pdfjs-dist/web/pdf_viewer.css';
+import { spansToMark } from './lib/pdf-highlight';
 
 type PdfJs = typeof PdfJsModule;
 type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -55,35 +56,6 @@ function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
   return task.promise;
 }
 
-const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-
-/**
- * Which text-layer spans hold the passage: the page's text squashed to letters and digits, the
- * passage's start and end looked up in it (they survive hyphen joins and reading-order fixes), and
- * every span between them marked.
- */
-export function spansToMark(spanTexts: string[], passage: string): number[] {
-  const offsets: number[] = [];
-  let page = '';
-  for (const t of spanTexts) {
-    offsets.push(page.length);
-    page += norm(t);
-  }
-  const p = norm(passage);
-  if (p.length === 0) return [];
-  const probe = Math.min(40, p.length);
-  const start = page.indexOf(p.slice(0, probe));
-  if (start < 0) return [];
-  const endHit = page.indexOf(p.slice(-probe), start);
-  const end = endHit >= 0 ? endHit + probe : start + p.length;
-  const out: number[] = [];
-  offsets.forEach((o, i) => {
-    const len = norm(spanTexts[i]!).length;
-    if (len > 0 && o < end && o + len > start) out.push(i);
-  });
-  return out;
-}
-
 export function PdfView({ url, page, passage }: { url: string; page: number; passage: string }) {
   const holder = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | string>('loading');
@@ -109,7 +81,10 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
       canvas.dataset.page = String(page);
       const layer = document.createElement('div');
       layer.className = 'textLayer';
+      // pdf.js 5+ sizes the text layer's spans from --total-scale-factor; without it each span keeps the
+      // inherited font size and its box overruns the glyphs (a left-column highlight reached across the gutter).
       layer.style.setProperty('--scale-factor', String(viewport.scale));
+      layer.style.setProperty('--total-scale-factor', String(viewport.scale));
       el.style.width = `${viewport.width}px`;
       el.style.height = `${viewport.height}px`;
       el.append(canvas, layer);
@@ -118,7 +93,10 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
       await text.render();
       const spans = [...layer.querySelectorAll('span')].filter((s) => !s.classList.contains('markedContent'));
       const marked = spansToMark(
-        spans.map((s) => s.textContent ?? ''),
+        spans.map((s) => {
+          const r = s.getBoundingClientRect();
+          return { text: s.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        }),
         passage,
       );
       for (const i of marked) spans[i]!.classList.add('hl-span');
