@@ -5,6 +5,7 @@
 import { SOFT_JOIN } from './pdf-layout.js';
 
 const WORD = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu;
+const AROUND_JOIN = new RegExp(`[\\p{L}\\p{N}-]*${SOFT_JOIN}[\\p{L}\\p{N}-]*`, 'gu');
 const JOINED = new RegExp(`([\\p{L}\\p{N}-]+)${SOFT_JOIN}([\\p{L}\\p{N}-]+)`, 'gu');
 
 /** Words as written (a hyphenated word whole) seen in the document so far. */
@@ -12,7 +13,7 @@ export class Vocabulary {
   private words = new Set<string>();
 
   add(text: string): void {
-    for (const m of text.replace(new RegExp(`[\\p{L}\\p{N}-]*${SOFT_JOIN}[\\p{L}\\p{N}-]*`, 'gu'), ' ').matchAll(WORD)) {
+    for (const m of text.replace(AROUND_JOIN, ' ').matchAll(WORD)) {
       this.words.add(m[0].toLowerCase());
     }
   }

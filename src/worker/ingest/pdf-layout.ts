@@ -115,17 +115,24 @@ function intersect(a: Interval[], b: Interval[], min: number): Interval[] {
 interface Band {
   rows: Fragment[][];
   free: Interval[];
+  /** gutters(this), kept so each row is compared without recounting the band. */
+  gutters: Interval[];
 }
 
 /** The free intervals with text on both sides in one row at least: the gutters between a band's columns. */
-function gutters(band: Band): Interval[] {
+function gutters(band: Pick<Band, 'rows' | 'free'>): Interval[] {
   return band.free.filter((g) => support(band, g) >= 1);
+}
+
+function single(row: Fragment[], free: Interval[]): Band {
+  const b = { rows: [row], free };
+  return { ...b, gutters: gutters(b) };
 }
 
 /** Rows with text on both sides of a gutter before it is believed. */
 const SUPPORT = 3;
 
-function support(band: Band, g: Interval): number {
+function support(band: Pick<Band, 'rows'>, g: Interval): number {
   return band.rows.filter((r) => r.some((f) => f.x1 <= g[0] + 0.01) && r.some((f) => f.x0 >= g[1] - 0.01)).length;
 }
 
@@ -147,11 +154,11 @@ export function bands(frags: Fragment[]): Fragment[][][] {
     const free = freeIn(row, left, right, min);
     const cur = out.at(-1);
     if (!cur) {
-      out.push({ rows: [row], free });
+      out.push(single(row, free));
       continue;
     }
-    const before = gutters(cur);
-    const next: Band = { rows: [...cur.rows, row], free: intersect(cur.free, free, min) };
+    const before = cur.gutters;
+    const next = { rows: [...cur.rows, row], free: intersect(cur.free, free, min), gutters: [] };
     const after = gutters(next);
     // A gutter the row closes counts only if rows already had text on both sides of it: word gaps in
     // narrow justified columns can be wider than the gutter, but they do not line up row after row.
@@ -159,10 +166,11 @@ export function bands(frags: Fragment[]): Fragment[][][] {
     const established = crossed.some((g) => support(cur, g) >= SUPPORT);
     const ownGap = freeIn(row, Math.min(...row.map((f) => f.x0)), Math.max(...row.map((f) => f.x1)), min).length > 0;
     if (established || (before.length === 0 && ownGap)) {
-      out.push({ rows: [row], free });
+      out.push(single(row, free));
     } else {
       cur.rows.push(row);
       cur.free = next.free;
+      cur.gutters = after;
     }
   }
   return out.map((b) => {
