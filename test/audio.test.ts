@@ -125,8 +125,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
 
     // A speech model now: the waiting file is transcribed on the next pass.
     const calls: { samples: number }[] = [];
-    const engine = await engineIn(data, { audio: { window_s: 30 } });
-    Object.assign(engine, { makeTranscriber: fakeTranscriber(calls) });
+    const engine = await engineIn(data, { audio: { window_s: 30 } }, { transcriber: fakeTranscriber(calls) });
     const t = await engine.transcribePending();
     expect(t).toEqual({ files: 1, failed: 0, pending: 0, waiting: 0 });
     expect(calls.reduce((n, c) => n + c.samples, 0)).toBe(30 * SAMPLE_RATE);
@@ -150,8 +149,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     // 10 minutes of generated sound (a tone): the double is handed 60 s windows, never the whole.
     execFileSync(findFfmpeg(''), ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=600', '-ac', '1', '-ar', '16000', join(dir, 'long.ogg')]);
     const calls: { samples: number }[] = [];
-    const engine = await engineIn(join(dir, 'data'), { audio: { window_s: 60 } });
-    Object.assign(engine, { makeTranscriber: fakeTranscriber(calls) });
+    const engine = await engineIn(join(dir, 'data'), { audio: { window_s: 60 } }, { transcriber: fakeTranscriber(calls) });
     const progress: number[] = [];
     const s = await engine.ingest([join(dir, 'long.ogg')], { onProgress: (p) => p.phase === 'transcribe' && progress.push(p.done) });
     expect(s.transcribed).toMatchObject({ files: 1, failed: 0 });

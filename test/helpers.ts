@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import type { ConfigInput } from '../src/shared/config.js';
-import { type Engine, openEngine } from '../src/worker/index.js';
+import { type Engine, type OpenEngineOptions, openEngine } from '../src/worker/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,9 +32,9 @@ export async function writeTree(dir: string, files: Record<string, string | Uint
   }
 }
 
-export async function engineIn(dataDir?: string, config: ConfigInput = {}): Promise<Engine> {
+export async function engineIn(dataDir?: string, config: ConfigInput = {}, opts: Omit<OpenEngineOptions, 'dataDir' | 'config'> = {}): Promise<Engine> {
   const dir = dataDir ?? join(await tempDir(), 'data');
-  const engine = await openEngine({ dataDir: dir, config });
+  const engine = await openEngine({ dataDir: dir, config, ...opts });
   cleanups.push(async () => engine.close());
   return engine;
 }

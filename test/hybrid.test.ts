@@ -114,7 +114,7 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
   });
 
   it('drops the vectors of removed documents', async () => {
-    await engine.removeAndSync(join(work, 'notes/trip.txt'));
+    await engine.remove(join(work, 'notes/trip.txt'));
     const r = await engine.search({ query: 'train', mode: 'vector', top: 50 });
     expect(r.results.some((h) => h.citation.path.endsWith('trip.txt'))).toBe(false);
     expect(r.results).toHaveLength(chunks - 1);

@@ -114,7 +114,7 @@ describe('ingest', () => {
     expect(engine.inspectDoc(doc.document.id).original?.available).toBe(true);
     expect(engine.list()[0]!.original_available).toBe(true);
     expect((await engine.gc()).removed_blobs).toBe(0);
-    engine.remove(doc.document.id);
+    await engine.remove(doc.document.id);
     const gc = await engine.gc();
     expect(gc.removed_blobs).toBe(1);
     expect(existsSync(doc.original!.blob_path!)).toBe(false);
@@ -140,9 +140,9 @@ describe('ingest', () => {
     await writeTree(dir, { 'x/a.md': note('a'), 'x/b.md': note('b'), 'y.md': note('y') });
     const engine = await engineIn();
     await engine.ingest([dir]);
-    expect(engine.remove(join(dir, 'x')).removed).toHaveLength(2);
+    expect((await engine.remove(join(dir, 'x'))).removed).toHaveLength(2);
     expect(engine.list().map((d) => d.path)).toEqual([join(dir, 'y.md')]);
-    expect(() => engine.remove(join(dir, 'nothing'))).toThrow(/nothing indexed/);
+    await expect(engine.remove(join(dir, 'nothing'))).rejects.toThrow(/nothing indexed/);
   });
 
   it('does not loop on symlink cycles and follows symlinked folders once', async () => {

@@ -204,7 +204,7 @@ describe('search after changes', () => {
     try {
       await e.ingest([d]);
       expect((await e.search({ query: 'zebra' })).total_matches).toBe(2);
-      e.remove(join(d, 'a.md'));
+      await e.remove(join(d, 'a.md'));
       const r = await e.search({ query: 'zebra' });
       expect(r.results.map((h) => h.citation.path)).toEqual([join(d, 'b.md')]);
     } finally {

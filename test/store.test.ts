@@ -39,7 +39,7 @@ describe('store', () => {
     await engine.ingest([dir]);
     await writeTree(dir, { 'a.md': 'durian elderberry' });
     await engine.ingest([dir]);
-    engine.remove(join(dir, 'b.md'));
+    await engine.remove(join(dir, 'b.md'));
     const doctor = await engine.doctor();
     expect(doctor.checks.find((c) => c.name === 'full-text index')?.status).toBe('ok');
     expect((await engine.search({ query: 'banana' })).results).toHaveLength(0);

@@ -25,7 +25,7 @@ function handlers(engine: Engine, version: string): Handlers {
     search: (p) => engine.search(p),
     ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], signal: c.signal, onProgress: c.progress }),
     list: async () => ({ schema_version: SCHEMA_VERSION, documents: engine.list() }),
-    remove: (p) => engine.removeAndSync(p.target),
+    remove: (p) => engine.remove(p.target),
     doctor: () => engine.doctor(),
     source: async (p) => engine.source(p.doc_id),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),

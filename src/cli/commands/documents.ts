@@ -45,7 +45,7 @@ export async function inspectCommand(what: string, id: string, g: GlobalOptions)
 
 export async function removeCommand(target: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const r = await engine.removeAndSync(target);
+    const r = await engine.remove(target);
     if (g.json) printJson(r);
     else {
       for (const d of r.removed) line(`removed ${displayPath(d.path)}`);

@@ -1,0 +1,109 @@
+// Collections as the engine offers them: add a folder (and bring it in), list, forget, reconcile with
+// the disk on start, and watch. Ingest, removal and tagging go through the engine's own services.
+import { resolve, sep } from 'node:path';
+import { KbError } from '../../shared/errors.js';
+import type { IngestProgress, IngestSummary, RemoveResult } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import { docState } from '../read/doc-state.js';
+import type { VectorService } from '../vectors/service.js';
+import type { ReconcileResult, SyncContext } from './sync.js';
+import type { CollectionWatcher, WatchOptions } from './watcher.js';
+
+export interface CollectionInfo {
+  name: string;
+  root: string;
+  tags: string[];
+  glob: string | null;
+  documents: number;
+  failed: number;
+  waiting: number;
+  added_at: string;
+}
+
+type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
+
+export class CollectionService {
+  constructor(
+    private readonly core: Core,
+    private readonly vectors: VectorService,
+    private readonly ingest: (paths: string[], opts: Progress & { tags?: string[] }) => Promise<IngestSummary>,
+    private readonly remove: (path: string) => Promise<RemoveResult>,
+  ) {}
+
+  private syncContext(): SyncContext {
+    const { repo, config, dataDir } = this.core;
+    return { repo, config, dataDir, ingest: this.ingest, remove: this.remove, tag: (docIds, tags) => this.tagDocuments(docIds, tags) };
+  }
+
+  /** Gives documents tags they lack, in the word index and on their vectors; returns how many changed. */
+  private async tagDocuments(docIds: string[], tags: string[]): Promise<number> {
+    const { tagMissing } = await import('./tag.js');
+    const { db, repo } = this.core;
+    const retagged = db.transaction(() => tagMissing(repo, docIds, tags))();
+    if (retagged.length > 0) {
+      this.core.wordsChanged();
+      // If vectors cannot be updated now, word search still filters by the new tags, and `kb reindex`
+      // rewrites the vectors with them.
+      await this.vectors.retag(retagged).catch(() => undefined);
+    }
+    return retagged.length;
+  }
+
+  /** Adds a folder as a collection and brings it in (kb add). */
+  async add(folder: string, opts: Progress & { name?: string; tags?: string[]; glob?: string } = {}): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
+    this.core.assertWritable('add a collection to it');
+    const { defaultName, reconcile, validateNewCollection } = await import('./sync.js');
+    const root = resolve(folder);
+    const name = opts.name ?? defaultName(root);
+    validateNewCollection(this.core.repo.collections(), root, name, this.core.dataDir);
+    const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
+    this.core.repo.addCollection(row);
+    const reconciled = await reconcile(this.syncContext(), row, opts);
+    return { collection: this.list().find((c) => c.name === name)!, reconciled };
+  }
+
+  /** The collections, with how many documents each holds and how many failed or wait. */
+  list(): CollectionInfo[] {
+    const all = this.core.repo.listDocs().map((d) => ({ path: d.path, status: docState(d).status }));
+    return this.core.repo.collections().map((c) => {
+      const dir = c.root.endsWith(sep) ? c.root : c.root + sep;
+      const docs = all.filter((d) => d.path.startsWith(dir));
+      return {
+        name: c.name,
+        root: c.root,
+        tags: c.tags,
+        glob: c.glob,
+        documents: docs.length,
+        failed: docs.filter((d) => d.status === 'failed').length,
+        waiting: docs.filter((d) => d.status === 'waiting').length,
+        added_at: new Date(c.added_at).toISOString(),
+      };
+    });
+  }
+
+  /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */
+  async forget(name: string): Promise<{ collection: string; removed: number }> {
+    const { repo } = this.core;
+    const c = repo.collections().find((x) => x.name === name);
+    if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
+    const removed = repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
+    repo.forgetCollection(name);
+    return { collection: name, removed };
+  }
+
+  /** Reconciles every collection with the disk (on start): what changed while kb was closed. */
+  async reconcileAll(opts: Progress = {}): Promise<ReconcileResult[]> {
+    const { reconcile } = await import('./sync.js');
+    const out: ReconcileResult[] = [];
+    for (const c of this.core.repo.collections()) out.push(await reconcile(this.syncContext(), c, opts));
+    return out;
+  }
+
+  /** Watches every collection until closed; batches of changes are applied as they settle. */
+  async watch(opts: WatchOptions = {}): Promise<CollectionWatcher> {
+    const { CollectionWatcher } = await import('./watcher.js');
+    const w = new CollectionWatcher(this.syncContext(), opts);
+    for (const c of this.core.repo.collections()) await w.add(c);
+    return w;
+  }
+}

@@ -1,0 +1,50 @@
+// What every engine service works on: one data dir's config, database and stored originals. Services
+// receive it from openEngine; nothing outside src/worker ever sees it.
+import { join } from 'node:path';
+import type { Config } from '../shared/config.js';
+import { KbError } from '../shared/errors.js';
+import { BlobStore } from './store/blobs.js';
+import type { Db } from './store/db.js';
+import { Repo } from './store/repo.js';
+import { registerPathMatch } from './search/filters.js';
+import { Searcher } from './search/search.js';
+
+export class Core {
+  readonly repo: Repo;
+  readonly blobs: BlobStore;
+  readonly searcher: Searcher;
+
+  constructor(
+    readonly dataDir: string,
+    readonly config: Config,
+    readonly db: Db,
+    /** Set when the data dir cannot be written: searching works, changing the index does not. */
+    readonly readOnly: boolean,
+  ) {
+    this.repo = new Repo(db);
+    this.blobs = new BlobStore(join(dataDir, 'blobs'));
+    registerPathMatch(db);
+    this.searcher = new Searcher(db, config);
+  }
+
+  assertWritable(what: string): void {
+    if (this.readOnly) throw new KbError('DATA_DIR', `the data dir ${this.dataDir} is read-only: kb can search it, but cannot ${what}`);
+  }
+
+  /** The index's words changed: cached statistics are read again on the next search. */
+  wordsChanged(): void {
+    this.searcher.lexical.invalidate();
+  }
+}
+
+/** The first line of an error's message, for one-line reasons in summaries and checks. */
+export function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+}
+
+/** A full disk as the user should hear it (SQLite says "database or disk is full", Node ENOSPC). */
+export function diskFull(e: unknown, dataDir: string): KbError | null {
+  const code = (e as { code?: string }).code;
+  if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') return null;
+  return new KbError('DATA_DIR', `the disk holding ${dataDir} is full: free some space, then run the same command again (everything indexed so far is kept)`, { cause: e });
+}

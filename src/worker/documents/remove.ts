@@ -1,0 +1,28 @@
+// Removing documents: by id, by path, or everything under a folder. The rows go in one transaction,
+// then the vectors of what was removed, so a search never finds a removed document by meaning.
+import { resolve, sep } from 'node:path';
+import { KbError } from '../../shared/errors.js';
+import { SCHEMA_VERSION, type RemoveResult } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import type { DocRow } from '../store/repo.js';
+import type { VectorService } from '../vectors/service.js';
+
+export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string): Promise<RemoveResult> {
+  core.assertWritable('remove documents from it');
+  const { repo } = core;
+  let docs: DocRow[];
+  const byId = repo.docById(idOrPath);
+  if (byId) docs = [byId];
+  else {
+    const abs = resolve(idOrPath);
+    const exact = repo.docByPath(abs);
+    docs = exact ? [exact] : repo.listDocs().filter((d) => d.path.startsWith(abs.endsWith(sep) ? abs : abs + sep));
+  }
+  if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
+  core.db.transaction(() => {
+    for (const d of docs) repo.deleteDoc(d.id);
+  })();
+  core.wordsChanged();
+  await vectors.sync();
+  return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };
+}

@@ -1,0 +1,101 @@
+// kb doctor: every check of what kb needs, each ok, warn (works, degraded) or fail (broken), with
+// what to do about it.
+import { access, stat } from 'node:fs/promises';
+import { plural } from '../../shared/words.js';
+import { SCHEMA_VERSION, type DoctorCheck, type DoctorReport } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import { docState } from '../read/doc-state.js';
+import { schemaVersion } from '../store/db.js';
+import { countRows, quickCheck, wordIndexCounts } from '../store/integrity.js';
+import type { VectorService } from '../vectors/service.js';
+
+type Outcome = string | { status: 'warn' | 'fail'; detail: string };
+
+export async function runDoctor(core: Core, vectors: VectorService, configProblems: string[]): Promise<DoctorReport> {
+  const { db, dataDir, repo, blobs, config } = core;
+  const checks: DoctorCheck[] = [];
+  const check = (name: string, fn: () => Outcome): void => {
+    try {
+      const r = fn();
+      checks.push(typeof r === 'string' ? { name, status: 'ok', detail: r } : { name, ...r });
+    } catch (e) {
+      checks.push({ name, status: 'fail', detail: (e as Error).message });
+    }
+  };
+  checks.push(configProblems.length === 0 ? { name: 'config', status: 'ok', detail: 'valid' } : { name: 'config', status: 'fail', detail: configProblems.join('; ') });
+  try {
+    await access(dataDir, 2 /* W_OK */);
+    checks.push({ name: 'data dir', status: 'ok', detail: `${dataDir} is writable` });
+  } catch {
+    checks.push({ name: 'data dir', status: 'fail', detail: `${dataDir} is not writable` });
+  }
+  check('database integrity', () => {
+    const r = quickCheck(db);
+    return r === 'ok' ? `ok (schema ${schemaVersion(db)})` : { status: 'fail', detail: r };
+  });
+  check('full-text index', () => {
+    const { chunks, indexed } = wordIndexCounts(db);
+    if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
+    return 'words and trigram indexes agree with the chunks';
+  });
+  const docs = repo.listDocs();
+  const states = docs.map((d) => docState(d).status);
+  const failed = states.filter((s) => s === 'failed').length;
+  const waiting = states.filter((s) => s === 'waiting').length;
+  const counted = [failed && `${failed} failed`, waiting && `${waiting} waiting`].filter(Boolean).join(', ');
+  checks.push(
+    failed + waiting === 0
+      ? { name: 'documents', status: 'ok', detail: `${plural(docs.length, 'document')}, none failed or waiting` }
+      : { name: 'documents', status: 'warn', detail: `${counted} of ${plural(docs.length, 'document')} (kb ls says why)` },
+  );
+  let missing = 0;
+  for (const d of docs) {
+    const o = repo.originalOf(d.id);
+    if (!o) continue;
+    await stat(o.blob ? blobs.pathOf(o.blob) : d.path).catch(() => missing++);
+  }
+  checks.push(
+    missing === 0
+      ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
+      : { name: 'originals', status: 'warn', detail: `${missing === 1 ? "1 document's original is" : `${missing} documents' originals are`} missing (moved or deleted, and not copied)` },
+  );
+  checks.push(await ocrCheck(core));
+  checks.push(...(await vectorChecks(core, vectors)));
+  const { audioChecks } = await import('../audio/checks.js');
+  checks.push(...(await audioChecks(config.audio, dataDir, repo.waitingTranscripts().size)));
+  const { ollamaFor } = await import('../ask/ask.js');
+  checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
+  return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
+}
+
+async function ocrCheck(core: Core): Promise<DoctorCheck> {
+  if (!core.config.ocr.enabled) return { name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' };
+  const { ocrLanguagesStatus } = await import('../ingest/ocr.js');
+  const langs = ocrLanguagesStatus(core.config.ocr);
+  const pending = core.repo.pendingOcr().length;
+  if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };
+  if (pending > 0) return { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (the next kb ingest reads them); ${langs.detail}` };
+  return { name: 'OCR', status: 'ok', detail: langs.detail };
+}
+
+async function vectorChecks(core: Core, vectors: VectorService): Promise<DoctorCheck[]> {
+  const sem = await vectors.open().catch((e: unknown) => ({ unavailable: (e as Error).message }));
+  if ('unavailable' in sem) return [{ name: 'embedding model', status: 'warn', detail: `${sem.unavailable}; search is lexical only` }];
+  const model = vectors.model;
+  const chunks = countRows(core.db, 'chunks');
+  const count = await sem.store.count();
+  const index = await sem.store.indexStats();
+  const min = core.config.embedding.ann_min_rows;
+  return [
+    count === chunks
+      ? { name: 'embedding model', status: 'ok', detail: `${model}: ${chunks === 1 ? 'the chunk has its vector' : `all ${chunks} chunks have vectors`}` }
+      : { name: 'embedding model', status: 'warn', detail: `${model}: ${plural(count, 'vector')} for ${plural(chunks, 'chunk')} (run: kb reindex, or any ingest, to bring them in step)` },
+    vectors.upkeepError
+      ? { name: 'vector index', status: 'warn', detail: `updating the index failed: ${vectors.upkeepError}; searches are exact and slower` }
+      : index
+        ? { name: 'vector index', status: 'ok', detail: `IVF_HNSW_SQ over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)` }
+        : count >= min
+          ? { name: 'vector index', status: 'warn', detail: `${count} vectors and no index yet: the next ingest builds it` }
+          : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },
+  ];
+}

@@ -1,0 +1,45 @@
+// kb doctor --fix: rebuilds what can be rebuilt from what survives. The word indexes are rebuilt from
+// the chunks; a vector table that is gone or unreadable is dropped and every chunk embedded again;
+// vectors of chunks that no longer exist are deleted; originals nothing refers to are collected. The
+// SQLite file itself cannot be rebuilt from anything: if it is damaged, fix says so and what to do.
+import { join } from 'node:path';
+import { KbError } from '../../shared/errors.js';
+import { plural } from '../../shared/words.js';
+import { SCHEMA_VERSION, type DoctorReport, type ReindexProgress } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integrity.js';
+import type { VectorService } from '../vectors/service.js';
+import { collectGarbage } from './gc.js';
+
+export interface FixResult {
+  schema_version: typeof SCHEMA_VERSION;
+  actions: { name: string; detail: string }[];
+  report: DoctorReport;
+}
+
+export async function runFix(
+  core: Core,
+  vectors: VectorService,
+  doctor: () => Promise<DoctorReport>,
+  opts: { onProgress?: (p: ReindexProgress) => void } = {},
+): Promise<FixResult> {
+  core.assertWritable('repair it');
+  const actions: FixResult['actions'] = [];
+  const quick = quickCheck(core.db);
+  if (quick !== 'ok') {
+    throw new KbError('DB_CORRUPT', `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(core.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`);
+  }
+  if (!wordIndexesSound(core.db)) {
+    rebuildWordIndexes(core.db);
+    core.wordsChanged();
+    actions.push({ name: 'full-text index', detail: 'rebuilt both word indexes from the chunks' });
+  }
+  const v = await vectors.repair(opts.onProgress);
+  if (v?.rebuilt) actions.push({ name: 'vectors', detail: `the vector table was unreadable (${v.rebuilt}): rebuilt it, ${plural(v.embedded, 'chunk')} embedded` });
+  else if (v && v.embedded + v.deleted > 0) {
+    actions.push({ name: 'vectors', detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone` });
+  }
+  const gc = await collectGarbage(core);
+  if (gc.removed_blobs > 0) actions.push({ name: 'stored originals', detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)` });
+  return { schema_version: SCHEMA_VERSION, actions, report: await doctor() };
+}

@@ -1,0 +1,64 @@
+// Models as the engine offers them: embedding models (models/<id>) and speech models, listed, pulled
+// from the hub, imported from a folder or file, removed. The stores (and onnxruntime) load only when
+// a models command runs.
+import { join, resolve } from 'node:path';
+import { SCHEMA_VERSION } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import type { SpeechService } from '../audio/speech.js';
+import type { SpeechModelInfo, WhisperStore } from '../audio/whisper-store.js';
+import type { FileProgress } from '../embed/download.js';
+import type { ModelInfo, ModelStore } from '../embed/models.js';
+
+type PullOptions = { onProgress?: (p: FileProgress) => void; signal?: AbortSignal };
+
+export class ModelService {
+  constructor(
+    private readonly core: Core,
+    private readonly speech: SpeechService,
+  ) {}
+
+  private async embeddingStore(): Promise<ModelStore> {
+    const { ModelStore } = await import('../embed/models.js');
+    return new ModelStore(join(this.core.dataDir, 'models'));
+  }
+
+  private async speechStore(): Promise<WhisperStore> {
+    const { WhisperStore } = await import('../audio/whisper-store.js');
+    return new WhisperStore(this.core.dataDir);
+  }
+
+  /** The hub address: KB_HF_ENDPOINT, else the config's models.hub_endpoint. */
+  private hub(): string {
+    return process.env.KB_HF_ENDPOINT || this.core.config.models.hub_endpoint;
+  }
+
+  async list(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[]; speech_models: SpeechModelInfo[] }> {
+    return { schema_version: SCHEMA_VERSION, models: (await this.embeddingStore()).list(), speech_models: (await this.speechStore()).list() };
+  }
+
+  async pull(id: string, opts: PullOptions = {}): Promise<ModelInfo> {
+    return (await this.embeddingStore()).pull(id, this.hub(), opts);
+  }
+
+  async import(dir: string, id: string): Promise<ModelInfo> {
+    return (await this.embeddingStore()).import(resolve(dir), id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await (await this.embeddingStore()).remove(id);
+  }
+
+  /** Speech models (whisper-…): from the hub, checked against whisper.cpp's published SHA-1. */
+  async pullSpeech(name: string, opts: PullOptions = {}): Promise<SpeechModelInfo> {
+    return (await this.speechStore()).pull(name, this.hub(), opts);
+  }
+
+  async importSpeech(file: string, as?: string): Promise<SpeechModelInfo> {
+    return (await this.speechStore()).import(resolve(file), as);
+  }
+
+  async removeSpeech(name: string): Promise<void> {
+    this.speech.release();
+    await (await this.speechStore()).remove(name);
+  }
+}

@@ -1,0 +1,112 @@
+// What the index holds, read back: the document list, one document or chunk in full (kb inspect),
+// the file behind a document (the viewer), and the text of a cited span (kb get).
+import { existsSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { KbError } from '../../shared/errors.js';
+import { SCHEMA_VERSION, type DocumentSource, type DocumentSummary, type Span } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import type { ChunkRow, DocRow } from '../store/repo.js';
+import type { Segment } from '../audio/transcriber.js';
+import { transcriptText } from '../audio/chunks.js';
+import { docState } from './doc-state.js';
+
+export interface InspectedDocument {
+  schema_version: typeof SCHEMA_VERSION;
+  /** The row as stored, with its status in the one vocabulary (see read/doc-state.ts) and the reason. */
+  document: DocRow & { reason: string | null; tags: string[] };
+  original: { mode: 'copy' | 'reference'; sha256: string; blob_path: string | null; available: boolean } | null;
+  chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
+  /** Pages read by OCR (an image is page 1): pending, done with tesseract's confidence, or failed. */
+  ocr_pages: { page: number; status: string; confidence: number | null; error: string | null }[];
+  /** Audio and video: the timed transcript (text has one `[m:ss.s–m:ss.s] words` line per segment). */
+  transcript: { status: string; model: string | null; language: string | null; error: string | null; text: string | null } | null;
+  errors: { code: string; message: string; at: string }[];
+}
+
+export interface InspectedChunk {
+  schema_version: typeof SCHEMA_VERSION;
+  chunk: Omit<ChunkRow, 'anchor'> & { anchor: unknown };
+  document: DocRow & { reason: string | null };
+}
+
+export function listDocuments(core: Core): DocumentSummary[] {
+  const { repo } = core;
+  return repo.listDocs().map((d) => ({
+    doc_id: d.id,
+    path: d.path,
+    title: d.title,
+    type: d.type,
+    ...docState(d),
+    error: d.error,
+    chunks: d.chunk_count,
+    tags: repo.tagsOf(d.id),
+    size: d.size,
+    content_hash: d.content_hash,
+    original: d.original,
+    original_available: d.original === 'copy' || existsSync(d.path),
+    updated_at: new Date(d.updated_at).toISOString(),
+  }));
+}
+
+/** The stored row, its status replaced by the one every view shows, and why. */
+function rowWithState(core: Core, id: string): DocRow & { reason: string | null } {
+  const facts = core.repo.docWithFacts(id)!;
+  const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, latest_failed: _l, ...row } = facts;
+  return { ...row, ...docState(facts) };
+}
+
+function transcriptOf(core: Core, docId: string): InspectedDocument['transcript'] {
+  const t = core.repo.transcriptOf(docId);
+  if (!t) return null;
+  const segments = t.segments ? (JSON.parse(t.segments) as Segment[]) : null;
+  return { status: t.status, model: t.model, language: t.language, error: t.error, text: segments ? transcriptText(segments) : null };
+}
+
+export function inspectDocument(core: Core, idOrPath: string): InspectedDocument {
+  const { repo, blobs } = core;
+  const doc = repo.docById(idOrPath) ?? repo.docByPath(resolve(idOrPath));
+  if (!doc) throw new KbError('NOT_FOUND', `no document with id or path ${idOrPath}`);
+  const orig = repo.originalOf(doc.id);
+  const blobPath = orig?.blob ? blobs.pathOf(orig.blob) : null;
+  return {
+    schema_version: SCHEMA_VERSION,
+    document: { ...rowWithState(core, doc.id), tags: repo.tagsOf(doc.id) },
+    original: orig
+      ? { mode: orig.mode, sha256: orig.sha256, blob_path: blobPath, available: blobPath ? existsSync(blobPath) : existsSync(doc.path) }
+      : null,
+    chunks: repo.chunksOfDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
+    ocr_pages: repo.ocrOf(doc.id),
+    transcript: transcriptOf(core, doc.id),
+    errors: repo.errorsOf(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
+  };
+}
+
+export function inspectChunk(core: Core, id: string): InspectedChunk {
+  const c = core.repo.chunkById(id);
+  if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
+  return { schema_version: SCHEMA_VERSION, chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown }, document: rowWithState(core, c.doc_id) };
+}
+
+/** The file that holds a document's bytes: the stored copy if there is one, else the original. */
+export function documentSource(core: Core, docId: string): DocumentSource {
+  const { repo, blobs } = core;
+  const doc = repo.docById(docId);
+  if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
+  const orig = repo.originalOf(doc.id);
+  const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
+  const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path) };
+  if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
+  let st;
+  try {
+    st = statSync(doc.path);
+  } catch {
+    throw new KbError('VANISHED', `${doc.path} is gone and no copy was kept`);
+  }
+  return { ...base, file: doc.path, stale: st.size !== doc.size || Math.floor(st.mtimeMs) !== doc.mtime };
+}
+
+/** The text of a cited span: `notes.md#L12-L34`, `paper.pdf#page=3`, `talk.mp3#t=10,20`, a file:// URI or a doc id with a fragment. */
+export async function getSpan(core: Core, target: string, maxChars?: number): Promise<Span> {
+  const { readSpan } = await import('./span.js');
+  return readSpan({ repo: core.repo, source: (id) => documentSource(core, id) }, target, maxChars);
+}

@@ -1,0 +1,22 @@
+// What this index holds and what it can do (kb status, the MCP status tool).
+import { SCHEMA_VERSION, type KbStatus } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import type { SpeechService } from '../audio/speech.js';
+import type { CollectionService } from '../collections/service.js';
+import { countRows } from '../store/integrity.js';
+import type { VectorService } from '../vectors/service.js';
+
+export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
+  const { ollamaFor } = await import('../ask/ask.js');
+  const llm = ollamaFor(core.config.ask);
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_dir: core.dataDir,
+    documents: countRows(core.db, 'documents'),
+    chunks: countRows(core.db, 'chunks'),
+    collections: parts.collections.list().map(({ name, root, documents, failed, waiting }) => ({ name, root, documents, failed, waiting })),
+    embedding: { model: parts.vectors.model, installed: parts.vectors.modelInstalled() },
+    speech: { model: core.config.audio.model, installed: parts.speech.ready() },
+    llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
+  };
+}
