@@ -16,7 +16,7 @@ const workerAssets = (files: Record<string, string>): Plugin => ({
 
 export default defineConfig({
   main: {
-    plugins: [workerAssets({ 'ocr-thread.cjs': 'src/worker/ingest/ocr-thread.cjs' })],
+    plugins: [workerAssets({ 'ocr-thread.cjs': 'src/worker/ingest/ocr/ocr-thread.cjs' })],
     build: {
       // smart-whisper is an optional native dependency: never bundled, loaded only in its child process.
       externalizeDeps: { include: ['smart-whisper'] },

@@ -44,7 +44,7 @@ function textsOf(e: Embedder, tokens: number): string[] {
 /** Chunk texts as kb's Markdown chunker cuts them, from generated notes. */
 async function realChunks(n: number): Promise<string[]> {
   const { trainModel, note, Rng, TAGS } = await import('./corpus.js');
-  const { parseMarkdown } = await import('../src/worker/ingest/markdown.js');
+  const { parseMarkdown } = await import('../src/worker/ingest/formats/markdown.js');
   const { defaultConfig } = await import('../src/shared/config.js');
   const model = trainModel(join(corporaDir(), 'ir', 'cranfield'));
   const rng = new Rng(5);

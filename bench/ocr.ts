@@ -8,8 +8,8 @@ import { PDFDocument } from 'pdf-lib';
 import { defaultConfig } from '../src/shared/config.js';
 import { wordAccuracy } from '../src/worker/eval/metrics.js';
 import { openEngine } from '../src/worker/index.js';
-import { Ocr } from '../src/worker/ingest/ocr.js';
-import { raster } from '../src/worker/ingest/raster.js';
+import { Ocr } from '../src/worker/ingest/ocr/ocr.js';
+import { raster } from '../src/worker/ingest/ocr/raster.js';
 import { TESTOCR_TEXT } from '../test/ocr-truth.js';
 import { benchDir, corporaDir, type BenchResult } from './util.js';
 

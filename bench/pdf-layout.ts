@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig } from '../src/shared/config.js';
-import { parsePdf } from '../src/worker/ingest/pdf.js';
+import { parsePdf } from '../src/worker/ingest/formats/pdf.js';
 import { openEngine } from '../src/worker/index.js';
 import { addScores, emptyScore, type PageScore, scorePage, type Truth, truthPhrases } from './layout-score.js';
 import { freshDir, repoRoot, type BenchResult, type Check } from './util.js';

@@ -33,7 +33,7 @@ await build({
 });
 
 // Shipped as is beside the bundle: tesseract.js starts its worker thread from a file path.
-copyFileSync('src/worker/ingest/ocr-thread.cjs', 'dist/ocr-thread.cjs');
+copyFileSync('src/worker/ingest/ocr/ocr-thread.cjs', 'dist/ocr-thread.cjs');
 
 // The web UI (React, Vite) → dist/renderer. Vite is a dev dependency: an install without it still
 // gets a working CLI, and kb serve says the UI is not built.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/shared/config.js';
-import { parseCode } from '../src/worker/ingest/code.js';
-import { parseMarkdown } from '../src/worker/ingest/markdown.js';
-import { parseNote } from '../src/worker/ingest/text.js';
+import { parseCode } from '../src/worker/ingest/formats/code.js';
+import { parseMarkdown } from '../src/worker/ingest/formats/markdown.js';
+import { parseNote } from '../src/worker/ingest/formats/text.js';
 import type { ParsedChunk } from '../src/worker/ingest/types.js';
 
 const opts = defaultConfig().chunking;

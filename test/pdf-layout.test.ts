@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scorePage, type Truth } from '../bench/layout-score.js';
 import { kbPages } from '../bench/pdf-layout.js';
-import { Vocabulary } from '../src/worker/ingest/pdf-hyphens.js';
-import { fragments, joinLine, paragraphs, readingOrder, type TextItem } from '../src/worker/ingest/pdf-layout.js';
+import { Vocabulary } from '../src/worker/ingest/formats/pdf-hyphens.js';
+import { fragments, joinLine, paragraphs, readingOrder, type TextItem } from '../src/worker/ingest/formats/pdf-layout.js';
 import { repoRoot } from './helpers.js';
 
 const FIXTURES = join(repoRoot, 'fixtures', 'pdf-layout');

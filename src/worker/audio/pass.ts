@@ -8,7 +8,7 @@ import type { Config } from '../../shared/config.js';
 import type { IngestError, IngestProgress } from '../../shared/wire.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Repo, TranscriptJob } from '../store/repo.js';
-import { chunkIdsFrom } from '../ingest/chunk-ids.js';
+import { chunkIdsFrom } from '../ingest/chunk/chunk-ids.js';
 import { transcriptChunks } from './chunks.js';
 import { decodeWindows, findFfmpeg, SAMPLE_RATE } from './decode.js';
 import type { Segment, Transcriber } from './transcriber.js';

@@ -1,6 +1,6 @@
 // A collection's tags belong to every document in it, including files indexed before the folder
 // became a collection (kb add does not read those again). The caller owns the transaction.
-import { normalizeTags } from '../ingest/pipeline.js';
+import { normalizeTags } from '../ingest/tags.js';
 import type { Repo } from '../store/repo.js';
 
 /** Gives the documents the tags they lack; returns the ids of those that changed (word index refreshed). */

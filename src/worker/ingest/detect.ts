@@ -5,7 +5,7 @@ import chardet from 'chardet';
 import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../shared/errors.js';
 import type { DocType } from '../../shared/wire.js';
-import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './code.js';
+import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './formats/code.js';
 
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }

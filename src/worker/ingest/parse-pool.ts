@@ -5,8 +5,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type ThreadEntry, threadEntry } from '../threads.js';
 import { type ErrorCode, KbError } from '../../shared/errors.js';
-import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './pdf.js';
-import { type Raster, type RasterRequest, raster } from './raster.js';
+import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './formats/pdf.js';
+import { type Raster, type RasterRequest, raster } from './ocr/raster.js';
 import type { ParsedChunk, ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
 

@@ -4,8 +4,8 @@
 import { parentPort } from 'node:worker_threads';
 import { toErrorPayload } from '../../shared/errors.js';
 import { parseText, type ParseRequest } from './parse.js';
-import { parsePdf, type PdfRequest } from './pdf.js';
-import { raster, type RasterRequest } from './raster.js';
+import { parsePdf, type PdfRequest } from './formats/pdf.js';
+import { raster, type RasterRequest } from './ocr/raster.js';
 
 parentPort?.on('message', (msg: { id: number; req?: ParseRequest; pdf?: PdfRequest; raster?: RasterRequest }) => {
   const fail = (e: unknown): void => parentPort?.postMessage({ id: msg.id, error: toErrorPayload(e) });

@@ -1,10 +1,10 @@
 // Text → ParsedDocument for every text format: the work a parse thread does (and the fallback when
 // threads are unavailable). Pure CPU: no file or database access here.
 import type { ChunkingOptions, ParsedDocument } from './types.js';
-import { parseCode } from './code.js';
+import { parseCode } from './formats/code.js';
 import { detectLanguage } from './language.js';
-import { parseMarkdown } from './markdown.js';
-import { parseNote } from './text.js';
+import { parseMarkdown } from './formats/markdown.js';
+import { parseNote } from './formats/text.js';
 
 export interface ParseRequest {
   type: 'markdown' | 'note' | 'code';

@@ -7,7 +7,7 @@ import { type Core, diskFull, firstLine } from '../core.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { VectorService } from '../vectors/service.js';
 import { docState } from '../read/doc-state.js';
-import type { Ocr } from './ocr.js';
+import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
 import type { FileOutcome } from './pipeline.js';
 
@@ -85,7 +85,7 @@ export class IngestService {
   }
 
   private ocr(): Promise<Ocr> {
-    const p = (this.ocrP ??= import('./ocr.js').then((m) => m.Ocr.start(this.core.config.ocr, this.core.dataDir)));
+    const p = (this.ocrP ??= import('./ocr/ocr.js').then((m) => m.Ocr.start(this.core.config.ocr, this.core.dataDir)));
     p.catch(() => {
       if (this.ocrP === p) this.ocrP = undefined; // missing data may be installed later
     });

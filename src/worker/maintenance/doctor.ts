@@ -70,7 +70,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
 
 async function ocrCheck(core: Core): Promise<DoctorCheck> {
   if (!core.config.ocr.enabled) return { name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' };
-  const { ocrLanguagesStatus } = await import('../ingest/ocr.js');
+  const { ocrLanguagesStatus } = await import('../ingest/ocr/ocr.js');
   const langs = ocrLanguagesStatus(core.config.ocr);
   const pending = core.repo.pendingOcr().length;
   if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };

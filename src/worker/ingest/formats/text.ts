@@ -1,6 +1,6 @@
 // Notes and plain text: a small note is one chunk; a long text is packed from its paragraphs.
-import { Lines, packBlocks, pieceTexts } from './pack.js';
-import type { ChunkingOptions, ParsedChunk, ParsedDocument } from './types.js';
+import { Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 export function chunkPlainText(lines: Lines, opts: ChunkingOptions, heading = ''): ParsedChunk[] {
   const whole = lines.trim(1, lines.count);

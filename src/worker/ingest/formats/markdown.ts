@@ -7,8 +7,8 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { parse as parseYaml } from 'yaml';
 import type { RootContent } from 'mdast';
-import { type Block, Lines, packBlocks, pieceTexts } from './pack.js';
-import type { ChunkingOptions, ParsedChunk, ParsedDocument } from './types.js';
+import { type Block, Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 interface Section {
   path: string[];

@@ -3,17 +3,17 @@
 // resumes on the next ingest. Each page's chunks are written in one transaction with its status.
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { KbError, toErrorPayload } from '../../shared/errors.js';
-import type { IngestError, IngestProgress } from '../../shared/wire.js';
-import type { BlobStore } from '../store/blobs.js';
-import type { OcrJob, Repo } from '../store/repo.js';
-import type { Config } from '../../shared/config.js';
-import { chunkIdsFrom } from './chunk-ids.js';
+import { KbError, toErrorPayload } from '../../../shared/errors.js';
+import type { IngestError, IngestProgress } from '../../../shared/wire.js';
+import type { BlobStore } from '../../store/blobs.js';
+import type { OcrJob, Repo } from '../../store/repo.js';
+import type { Config } from '../../../shared/config.js';
+import { chunkIdsFrom } from '../chunk/chunk-ids.js';
 import { jpegOrientation, toDisplayed } from './exif.js';
 import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
-import type { ParsePool } from './parse-pool.js';
-import { pageChunks } from './pdf.js';
-import type { ChunkingOptions, ParsedChunk } from './types.js';
+import type { ParsePool } from '../parse-pool.js';
+import { pageChunks } from '../formats/pdf.js';
+import type { ChunkingOptions, ParsedChunk } from '../types.js';
 
 export interface OcrContext {
   repo: Repo;

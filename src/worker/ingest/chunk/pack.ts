@@ -1,6 +1,6 @@
 // Greedy packing of line-addressed blocks into chunks: the one place that decides chunk sizes for
 // Markdown sections, plain-text paragraphs and code glue, so every format cuts the same way.
-import type { ChunkingOptions } from './types.js';
+import type { ChunkingOptions } from '../types.js';
 
 export interface Block {
   /** 1-based, inclusive. */

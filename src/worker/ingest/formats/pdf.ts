@@ -3,13 +3,13 @@
 // running headers, footers and page numbers, packed into chunks that never leave their page, and
 // handed on a window at a time, so a 1,000-page PDF is never held as text all at once.
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { KbError } from '../../shared/errors.js';
-import { detectLanguage } from './language.js';
+import { KbError } from '../../../shared/errors.js';
+import { detectLanguage } from '../language.js';
 import { Vocabulary } from './pdf-hyphens.js';
 import { type RawItem, uprightItems } from './pdf-items.js';
 import { fragments, type Fragment, type Paragraph, paragraphs, readingOrder } from './pdf-layout.js';
 import { MarginTracker, type PagePart } from './pdf-margins.js';
-import type { ChunkingOptions, ParsedChunk } from './types.js';
+import type { ChunkingOptions, ParsedChunk } from '../types.js';
 
 export interface PdfRequest {
   data: Uint8Array;

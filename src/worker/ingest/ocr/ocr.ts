@@ -9,9 +9,9 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type * as Tesseract from 'tesseract.js';
-import type { Config } from '../../shared/config.js';
-import { KbError } from '../../shared/errors.js';
-import { assetPath } from '../threads.js';
+import type { Config } from '../../../shared/config.js';
+import { KbError } from '../../../shared/errors.js';
+import { assetPath } from '../../threads.js';
 
 export interface OcrBox {
   x0: number;
@@ -40,7 +40,7 @@ type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 const QUIET = { debug_file: '/dev/null' } as unknown as Partial<Tesseract.InitOptions>;
 
 /** tesseract's worker thread with its console silenced (libpng and leptonica print to the terminal). */
-const quietThread = assetPath('ingest/ocr-thread.cjs');
+const quietThread = assetPath('ingest/ocr/ocr-thread.cjs');
 const QUIET_THREAD = quietThread ? { workerPath: quietThread } : {};
 
 const SYSTEM_TESSDATA = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata', '/usr/share/tessdata'];

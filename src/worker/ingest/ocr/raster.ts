@@ -1,7 +1,7 @@
 // Pixels for OCR, made on a parse thread (decoding and rendering are CPU work the engine's thread must
 // not do): an image in a format tesseract reads as is, or converted to PNG; a PDF page rendered at the
 // configured dpi with pdf.js onto an @napi-rs/canvas.
-import { KbError } from '../../shared/errors.js';
+import { KbError } from '../../../shared/errors.js';
 
 export interface RasterRequest {
   kind: 'image' | 'pdf-page' | 'rotate';

@@ -3,8 +3,8 @@
 // code between symbols, fall back to line windows.
 import { createRequire } from 'node:module';
 import type { Language as TsLanguage, Node as TsNode, Parser as TsParser } from '@vscode/tree-sitter-wasm';
-import { type Block, Lines, packBlocks, pieceTexts } from './pack.js';
-import type { ChunkingOptions, ParsedChunk, ParsedDocument } from './types.js';
+import { type Block, Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,0 +1,55 @@
+// The one place a document's row is built, for every kind of file and for a file that failed.
+import { basename, extname } from 'node:path';
+import type { DocType } from '../../shared/wire.js';
+import type { DocRow } from '../store/repo.js';
+import { AUDIO_EXT } from './detect.js';
+import { sha256 } from './read-file.js';
+import { PARSER_VERSION } from './types.js';
+
+/** What is known of a file before it is parsed. */
+export interface FileFacts {
+  docId: string;
+  path: string;
+  root: string;
+  hash: string;
+  size: number;
+  /** Whole milliseconds (SQLite keeps integers; a reconcile compares them). */
+  mtime: number;
+  /** Whether a copy of the original is kept in the store. */
+  copy: boolean;
+  existing: DocRow | null;
+}
+
+export function docRow(
+  f: FileFacts,
+  v: { type: DocType; title: string; lang?: string | null; page_count?: number | null; duration?: number | null; error?: string | null; status?: DocRow['status'] },
+): DocRow {
+  const now = Date.now();
+  return {
+    id: f.docId,
+    path: f.path,
+    root: f.root,
+    title: v.title,
+    type: v.type,
+    lang: v.lang ?? null,
+    content_hash: f.hash,
+    size: f.size,
+    mtime: f.mtime,
+    page_count: v.page_count ?? null,
+    duration: v.duration ?? null,
+    parser_version: PARSER_VERSION,
+    status: v.status ?? 'indexed',
+    error: v.error ?? null,
+    original: f.copy ? 'copy' : 'reference',
+    added_at: f.existing?.added_at ?? now,
+    updated_at: now,
+  };
+}
+
+/** The row of a file that could not be read at all: it shows in kb ls with why. */
+export function failedDocRow(path: string, root: string, error: string): DocRow {
+  const ext = extname(path).toLowerCase();
+  const type: DocType = ext === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/.test(ext) ? 'image' : AUDIO_EXT.has(ext) ? 'audio' : 'note';
+  const facts = { docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20), path, root, hash: '', size: 0, mtime: 0, copy: false, existing: null };
+  return docRow(facts, { type, title: basename(path), status: 'failed', error });
+}

@@ -1,0 +1,173 @@
+// One file made ready to write: read, detected, checked against the limits, hashed, and then either
+// known already (unchanged, or moved from a path that is gone) or parsed. Writing happens later, in
+// order (see pipeline.ts); preparing runs ahead of it.
+import { type Stats, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { Config } from '../../shared/config.js';
+import { KbError } from '../../shared/errors.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { DocRow, Repo } from '../store/repo.js';
+import { inTransaction } from '../store/tx.js';
+import { prepareAudio, prepareImage, preparePdf } from './binary.js';
+import { chunkIdsFrom } from './chunk/chunk-ids.js';
+import { decodeText, detect, type Detected } from './detect.js';
+import { docRow, type FileFacts } from './doc-row.js';
+import type { ParsePool } from './parse-pool.js';
+import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
+import { normalizeTags } from './tags.js';
+import { PARSER_VERSION, type ParsedDocument } from './types.js';
+
+export interface IngestContext {
+  repo: Repo;
+  blobs: BlobStore;
+  config: Config;
+  parser: ParsePool;
+  dataDir: string;
+  /** Whether a speech model is installed: audio is queued for it, or waits for one. */
+  speechModelReady?: () => boolean;
+}
+
+export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
+
+/** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
+export type Prepared = { skip: string } | { commit: () => Outcome } | { commitAsync: () => Promise<Outcome> };
+
+async function parse(ctx: IngestContext, d: Extract<Detected, { kind: 'text' }>, text: string, path: string): Promise<ParsedDocument> {
+  const name = basename(path);
+  try {
+    return await ctx.parser.parse({ type: d.type, text, name, ext: extname(path).toLowerCase(), lang: d.lang, chunking: ctx.config.chunking });
+  } catch (e) {
+    throw new KbError('PARSE_FAILED', `could not parse ${name} as ${d.type}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function limitFor(config: Config, kind: Detected['kind']): [bytes: number, what: string, key: string] {
+  if (kind === 'pdf' || kind === 'image') return [config.ingest.max_pdf_bytes, 'PDFs and images', 'ingest.max_pdf_bytes'];
+  if (kind === 'audio') return [config.audio.max_bytes, 'audio and video', 'audio.max_bytes'];
+  return [config.ingest.max_text_bytes, 'text', 'ingest.max_text_bytes'];
+}
+
+/** Bytes already indexed under this path: only new tags and a new mtime to remember. */
+function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Prepared {
+  return {
+    commit: () => {
+      inTransaction(repo.db, () => {
+        if (repo.addTags(existing.id, tags) > 0) {
+          repo.refreshFts(existing.id);
+          onRetag?.(existing.id);
+        }
+        if (existing.error) repo.setDocError(existing.id, null);
+        // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
+        if (existing.mtime !== Math.floor(st.mtimeMs)) repo.setMtime(existing.id, Math.floor(st.mtimeMs));
+        repo.clearErrors(path);
+      });
+      return 'unchanged';
+    },
+  };
+}
+
+/** A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks. */
+async function moved(repo: Repo, hash: string, path: string, root: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Promise<Prepared | null> {
+  for (const cand of repo.docsByHash(hash)) {
+    if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
+    return {
+      commit: () => {
+        inTransaction(repo.db, () => {
+          repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
+          if (repo.addTags(cand.id, tags) > 0) {
+            repo.refreshFts(cand.id);
+            onRetag?.(cand.id);
+          }
+          repo.clearErrors(path);
+        });
+        return 'moved';
+      },
+    };
+  }
+  return null;
+}
+
+export async function prepareFile(ctx: IngestContext, path: string, root: string, tags: string[], onRetag?: (docId: string) => void): Promise<Prepared> {
+  const { repo, blobs, config } = ctx;
+  let st;
+  let head: Uint8Array;
+  let small: Buffer | null = null;
+  try {
+    st = statSync(path);
+    if (st.size <= SMALL_FILE) {
+      small = readFileSync(path);
+      head = small.subarray(0, 8192);
+    } else head = await readHead(path);
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  const detected = await detect(path, head);
+  if (detected.kind === 'skip') return { skip: detected.reason };
+  if (detected.kind === 'image' && !config.ocr.enabled) return { skip: 'an image, and OCR is off (ocr.enabled)' };
+  if (detected.kind === 'audio' && !config.audio.enabled) return { skip: 'audio or video, and transcription is off (audio.enabled)' };
+  const [limit, what, key] = limitFor(config, detected.kind);
+  if (st.size > limit) {
+    throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (${key})`);
+  }
+  // Audio and video are hashed and copied as streams: a long recording is never held in memory.
+  let bytes: Buffer | null = null;
+  let hash: string;
+  try {
+    if (detected.kind === 'audio' && !small) hash = await sha256File(path);
+    else {
+      bytes = small ?? (await readFile(path));
+      hash = sha256(bytes);
+    }
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
+  const existing = repo.docByPath(path) ?? null;
+  if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
+    // A lost copy of the original (see BlobStore) is written again while the file is at hand.
+    const orig = repo.originalOf(existing.id);
+    if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
+    return unchanged(repo, existing, path, tags, st, onRetag);
+  }
+  if (!existing) {
+    const m = await moved(repo, hash, path, root, tags, st, onRetag);
+    if (m) return m;
+  }
+
+  const facts: FileFacts = {
+    docId: existing?.id ?? sha256(`doc\u0000${path}\u0000${hash}`).slice(0, 20),
+    path,
+    root,
+    hash,
+    size: st.size,
+    mtime: Math.floor(st.mtimeMs),
+    copy: config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes,
+    existing,
+  };
+  if (detected.kind === 'audio') return prepareAudio(ctx, { ...facts, tags }, putBlob);
+  if (!bytes) throw new KbError('INTERNAL', 'file bytes were not read');
+  if (detected.kind === 'pdf') return preparePdf(ctx, { ...facts, tags, bytes });
+  if (detected.kind === 'image') return prepareImage(ctx, { ...facts, tags, bytes });
+  const { text } = decodeText(bytes);
+  const parsed = await parse(ctx, detected, text, path);
+  if (facts.copy) {
+    if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
+    else await blobs.put(hash, bytes);
+  }
+  const doc = docRow(facts, { type: parsed.type, title: parsed.title, lang: parsed.lang });
+  const chunks = chunkIdsFrom(facts.docId, parsed.chunks, new Map(), 0);
+  return {
+    commit: () => {
+      inTransaction(repo.db, () => {
+        repo.upsertDoc(doc);
+        // Tags before chunks: the chunk trigger indexes the document's tags as filter tokens.
+        repo.addTags(facts.docId, normalizeTags([...parsed.tags, ...tags]));
+        repo.replaceChunks(facts.docId, chunks);
+        repo.setOriginal({ doc_id: facts.docId, mode: facts.copy ? 'copy' : 'reference', blob: facts.copy ? hash : null, sha256: hash });
+        repo.clearErrors(path);
+      });
+      return existing ? 'updated' : 'added';
+    },
+  };
+}
