@@ -3,11 +3,41 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const otherProcesses = (...names) => names.map((n) => `**/${n}/**`);
+/** The same folders as a regular expression over an import specifier, for dynamic import() and require(). */
+// (esquery's regular expressions end at the first slash, so a slash is written \x2F.)
+const folderRe = (...names) => `(^|\\x2F)(${names.join('|')})\\x2F`;
+const WHY = 'see "Processes and folders" in docs/architecture.md';
 
-/** One rule per process folder: what it must not import. */
-const boundary = (files, group, message) => ({
+/**
+ * One rule set per process folder: what it must not import. Static imports go through
+ * no-restricted-imports (gitignore-style patterns); import() and require() are not seen by that rule,
+ * so the same boundary is written again as regular expressions over their specifiers, and a specifier
+ * that is not a string literal cannot be checked, so it is not allowed.
+ */
+const boundary = (files, { group, dynamic }, message) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group, message: `${message} (${WHY})` }] }],
+    'no-restricted-syntax': [
+      'error',
+      ...dynamic.flatMap((re) => [
+        { selector: `ImportExpression[source.value=/${re}/]`, message: `${message} — import() too (${WHY})` },
+        { selector: `CallExpression[callee.name='require'][arguments.0.value=/${re}/]`, message: `${message} — require() too (${WHY})` },
+      ]),
+      { selector: 'ImportExpression[source.type!="Literal"]', message: `import() takes a string literal here, so the import boundaries can check it (${WHY})` },
+    ],
+  },
+});
+
+/** Node's globals, which src/shared (pure contracts) and the renderer (a web page) must not use. */
+const nodeGlobals = (where) => ({
+  'no-restricted-globals': [
+    'error',
+    ...['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate', 'clearImmediate'].map((name) => ({
+      name,
+      message: `${where} does not run in Node: no ${name} (${WHY})`,
+    })),
+  ],
 });
 
 export default tseslint.config(
@@ -31,36 +61,51 @@ export default tseslint.config(
   },
   boundary(
     ['src/shared/**'],
-    [...otherProcesses('worker', 'cli', 'main', 'preload', 'renderer'), 'node:*', 'better-sqlite3', '@lancedb/*', 'onnxruntime-*', 'electron'],
-    'src/shared holds pure contracts: no Node, no native modules, nothing from another process folder (design.md).',
+    {
+      group: [...otherProcesses('worker', 'cli', 'main', 'preload', 'renderer'), 'node:*', 'better-sqlite3', '@lancedb/*', 'onnxruntime-*', 'electron'],
+      dynamic: [folderRe('worker', 'cli', 'main', 'preload', 'renderer'), '^node:', '^(better-sqlite3|@lancedb\\x2F|onnxruntime-|electron$)'],
+    },
+    'src/shared holds pure contracts: no Node, no native modules, nothing from another process folder',
   ),
+  { files: ['src/shared/**'], rules: nodeGlobals('src/shared') },
   boundary(
     ['src/worker/**'],
-    otherProcesses('cli', 'main', 'preload', 'renderer').concat('electron'),
-    'the worker may import only src/shared (design.md).',
+    { group: otherProcesses('cli', 'main', 'preload', 'renderer').concat('electron'), dynamic: [folderRe('cli', 'main', 'preload', 'renderer'), '^electron$'] },
+    'the worker may import only src/shared',
   ),
   boundary(
     ['src/cli/**'],
-    [...otherProcesses('main', 'preload', 'renderer'), '**/worker/**', '!**/worker/index.js', 'electron'],
-    'the CLI may import src/shared and the engine facade (src/worker/index.ts) only (design.md).',
+    {
+      group: [...otherProcesses('main', 'preload', 'renderer'), '**/worker/**', '!**/worker/index.js', 'electron'],
+      dynamic: [folderRe('main', 'preload', 'renderer'), '(^|\\x2F)worker\\x2F(?!index\\.js$)', '^electron$'],
+    },
+    'the CLI may import src/shared and the engine facade (src/worker/index.ts) only',
   ),
   boundary(
     ['src/main/**', 'src/preload/**'],
-    [...otherProcesses('worker', 'cli', 'renderer'), 'better-sqlite3', '@lancedb/*', 'onnxruntime-*'],
-    'main and preload talk to the worker over IPC and import only src/shared; native modules never load here (design.md).',
+    {
+      group: [...otherProcesses('worker', 'cli', 'renderer'), 'better-sqlite3', '@lancedb/*', 'onnxruntime-*'],
+      dynamic: [folderRe('worker', 'cli', 'renderer'), '^(better-sqlite3|@lancedb\\x2F|onnxruntime-)'],
+    },
+    'main and preload talk to the worker over IPC and import only src/shared; native modules never load here',
   ),
   boundary(
     ['src/renderer/**'],
-    [...otherProcesses('worker', 'cli', 'main', 'preload'), 'node:*', 'electron'],
-    'the renderer imports only types from src/shared (design.md).',
+    {
+      group: [...otherProcesses('worker', 'cli', 'main', 'preload'), 'node:*', 'electron'],
+      // At run time the renderer loads nothing from src/shared either: its imports from there are types.
+      dynamic: [folderRe('worker', 'cli', 'main', 'preload', 'shared'), '^node:', '^electron$'],
+    },
+    'the renderer imports only types from src/shared',
   ),
+  { files: ['src/renderer/**'], rules: nodeGlobals('the renderer') },
   {
     // Types only: the contract's shapes, never its runtime (zod stays out of the UI bundle).
     files: ['src/renderer/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/shared/**'], allowTypeImports: true, message: 'the renderer imports only types from src/shared (design.md).' }] },
+        { patterns: [{ group: ['**/shared/**'], allowTypeImports: true, message: `the renderer imports only types from src/shared (${WHY})` }] },
       ],
     },
   },
