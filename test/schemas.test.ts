@@ -91,6 +91,9 @@ describe('JSON Schemas (docs/schema/v1)', () => {
     check('gc', json(['gc']));
     for (const line of await firstJson(['watch', '--json'], env, 2)) check('watch', line);
     check('serve', (await firstJson(['serve', '--json'], env, 1))[0]);
+    const logs = json(['logs']);
+    check('logs', logs);
+    expect((logs.files as { file: string }[]).map((f) => f.file.split('/').pop()).sort()).toEqual(['cli.log', 'serve.log', 'worker.log']);
     check('forget', json(['forget', 'notes']));
     check('error', json(['get', join(dir, 'nope.md')], 1));
   }, 120_000);

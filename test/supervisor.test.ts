@@ -16,7 +16,7 @@ async function fakeProcess(dataDir: string): Promise<{ handle: WorkerHandle; cra
   let toWorker: (m: unknown) => void = () => undefined;
   let onExit: (code: number | null) => void = () => undefined;
   let dead = false;
-  serveEngine(engine, { send: (m) => !dead && setImmediate(() => toParent(m)), onMessage: (h) => (toWorker = h) });
+  serveEngine(engine, { send: (m) => !dead && setImmediate(() => toParent(m)), onMessage: (h) => (toWorker = h) }, 'test');
   const handle: WorkerHandle = {
     send: (m: ClientMessage) => !dead && setImmediate(() => toWorker(m)),
     onMessage: (h) => {
@@ -59,7 +59,7 @@ describe('worker supervision', () => {
     await expect(inFlight.result).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/restarting/) });
     await expect(sup.request('status', {}).result).rejects.toThrow(/restarting/);
     await new Promise((r) => setTimeout(r, 50));
-    expect(events).toContainEqual({ event: 'engine', data: { state: 'restarting', in_ms: 10 } });
+    expect(events).toContainEqual({ event: 'engine', data: { state: 'restarting', in_ms: 10, exit_code: 139 } });
     expect(events).toContainEqual({ event: 'engine', data: { state: 'ready' } });
     expect((await sup.request('search', { query: 'alpha' }).result).results).toHaveLength(1);
 
@@ -67,8 +67,8 @@ describe('worker supervision', () => {
     procs[1]!.crash();
     await new Promise((r) => setTimeout(r, 60));
     expect(events.filter((e) => (e as { data: { state: string } }).data.state === 'restarting')).toEqual([
-      { event: 'engine', data: { state: 'restarting', in_ms: 10 } },
-      { event: 'engine', data: { state: 'restarting', in_ms: 20 } },
+      { event: 'engine', data: { state: 'restarting', in_ms: 10, exit_code: 139 } },
+      { event: 'engine', data: { state: 'restarting', in_ms: 20, exit_code: 139 } },
     ]);
     expect((await sup.request('status', {}).result).ready).toBe(true);
     sup.stop();

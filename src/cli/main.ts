@@ -1,5 +1,5 @@
 // `kb`: the command line. Each command is a thin shell over the engine facade.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { KbError } from '../shared/errors.js';
 import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
@@ -12,10 +12,18 @@ import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemove
 import { reindexCommand } from './commands/reindex.js';
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
+import { logsCommand } from './commands/logs.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
+import { KB_VERSION } from '../worker/index.js';
 
-const VERSION = '0.1.0';
+
+/** A whole number ≥ 1, as commander's argParser: a bad value is a usage error naming the flag. */
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`a whole number of at least 1, not "${value}"`);
+  return n;
+}
 
 export async function main(argv: string[]): Promise<number> {
   // `kb ls | head`: the reader has gone, which is not an error of kb's.
@@ -26,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = new Command('kb')
     .description('kb — a local-first knowledge base: find passages in your notes, code, PDFs, scans and recordings, each citing its exact span')
-    .version(VERSION)
+    .version(KB_VERSION)
     .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
     .option('--json', 'machine-readable output (schema_version 1)')
     .showHelpAfterError('(run kb --help for usage)')
@@ -71,7 +79,13 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('mcp')
     .description('serve kb to LLM tools over the Model Context Protocol (stdio): search, get, ask, status')
-    .action(() => run(async () => (await import('./commands/mcp.js')).mcpCommand(globals(), VERSION))());
+    .action(() => run(async () => (await import('./commands/mcp.js')).mcpCommand(globals(), KB_VERSION))());
+
+  program
+    .command('logs')
+    .description("where kb's log files are (one per process: worker, serve, cli, main) and their last lines")
+    .addOption(new Option('-n, --lines <n>', 'lines per file (default 20)').argParser(positiveInt))
+    .action((flags: { lines?: number }) => run(() => logsCommand(flags, globals()))());
 
   program
     .command('status')

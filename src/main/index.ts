@@ -14,6 +14,7 @@ import { pathsFromArgv } from './launch-args.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
 import { utilityWorker } from './worker-process.js';
+import { openMainLog } from './log.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RENDERER = join(here, '../renderer/index.html');
@@ -36,8 +37,14 @@ const pendingPaths: string[] = [];
 /** Set once the main window's UI listens for app events; paths that arrive before wait in pendingPaths. */
 let uiReady = false;
 
+const log = openMainLog(app.getPath('logs'));
+log.info({ version: app.getVersion(), electron: process.versions.electron }, 'app started');
 const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProcess.fork(m, a, o), WORKER, dataDir), {
-  onEvent: (event, data) => router.broadcast(event, data),
+  onEvent: (event, data) => {
+    if (event === 'engine' || event === 'failed') log[(data as { state?: string }).state === 'ready' ? 'info' : 'warn']({ event, ...(data as object) }, 'worker');
+    if (event === 'ready') log.info({ ...(data as object) }, 'worker ready');
+    router.broadcast(event, data);
+  },
 });
 const router = new IpcRouter(supervisor, APP_URL);
 

@@ -2,6 +2,7 @@
 // names, their params and results, the messages that carry them, and the events the worker sends.
 // Every message is validated with these schemas where it crosses a process boundary.
 import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
 import type { MethodName } from './methods.js';
 import {
   AskParamsSchema,
@@ -20,7 +21,8 @@ import {
   SearchResultSchema,
 } from './wire.js';
 
-export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() });
+/** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */
+export const ErrorPayloadSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
 export const StatusSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),

@@ -2,7 +2,7 @@
 // and api.ts; these are the rest. scripts/schemas.ts turns all of them into the JSON Schemas committed
 // in docs/schema/v1/, and tests validate real output against those files.
 import { z } from 'zod';
-import { DocumentListSchema } from './api.js';
+import { DocumentListSchema, ErrorPayloadSchema } from './api.js';
 import {
   AskResultSchema,
   DOC_STATUSES,
@@ -151,7 +151,9 @@ export const WatchLineSchema = z.discriminatedUnion('event', [
   }),
 ]);
 
-export const ErrorOutputSchema = z.object({ schema_version: V, error: z.object({ code: z.string(), message: z.string() }) });
+export const ErrorOutputSchema = z.object({ schema_version: V, error: ErrorPayloadSchema });
+/** `kb logs --json`: the log folder and its files, oldest change first. */
+export const LogsSchema = z.object({ schema_version: V, logs: z.string(), files: z.array(z.object({ file: z.string(), bytes: z.number().int(), modified: z.string() })) });
 
 /** Every command's output: the file name in docs/schema/v1/ (without .schema.json) → its schema. */
 export const CLI_OUTPUTS = {
@@ -179,5 +181,6 @@ export const CLI_OUTPUTS = {
   collections: CollectionsSchema,
   forget: ForgotSchema,
   watch: WatchLineSchema,
+  logs: LogsSchema,
   error: ErrorOutputSchema,
 } as const;

@@ -166,6 +166,15 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
+    log: z
+      .object({
+        /**
+         * What goes into the data dir's logs/ files (KB_LOG_LEVEL overrides). Above debug, a line never
+         * holds document text, a query or an answer: paths, counts, timings, error codes and messages.
+         */
+        level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+      })
+      .prefault({}),
   })
   .prefault({});
 

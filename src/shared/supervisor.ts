@@ -94,7 +94,7 @@ export class Supervisor {
     if (this.stopped) return;
     // A worker that ran for a while gets a quick restart; one that keeps dying waits longer each time.
     if (Date.now() - this.startedAt > 60_000) this.delay = this.opts.backoff?.first ?? 250;
-    this.opts.onEvent?.('engine', { state: 'restarting', in_ms: this.delay });
+    this.opts.onEvent?.('engine', { state: 'restarting', in_ms: this.delay, exit_code: code });
     const wait = this.delay;
     this.delay = Math.min(this.delay * 2, this.opts.backoff?.max ?? 10_000);
     setTimeout(() => {

@@ -1,6 +1,7 @@
 // The wire format every process and every `--json` consumer agrees on (design.md, "Wire format").
 // Fields may be added later, never removed or renamed.
 import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
 
 export const SCHEMA_VERSION = 1 as const;
 
@@ -158,7 +159,7 @@ export const SearchParamsSchema = z.object({
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;
 
-export const IngestErrorSchema = z.object({ path: z.string(), code: z.string(), message: z.string() });
+export const IngestErrorSchema = z.object({ path: z.string(), code: z.enum(ERROR_CODES), message: z.string() });
 export type IngestError = z.infer<typeof IngestErrorSchema>;
 
 export const IngestSkipSchema = z.object({ path: z.string(), reason: z.string() });
@@ -357,5 +358,7 @@ export const KbStatusSchema = z.object({
   embedding: z.object({ model: z.string(), installed: z.boolean() }),
   speech: z.object({ model: z.string(), installed: z.boolean() }),
   llm: z.object({ host: z.string(), model: z.string(), status: z.enum(['ok', 'warn']), detail: z.string() }),
+  /** The folder of kb's log files, one per process (kb logs prints them). */
+  logs: z.string(),
 });
 export type KbStatus = z.infer<typeof KbStatusSchema>;

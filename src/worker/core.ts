@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
+import type { Log } from './log.js';
 import { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
 import { Repo } from './store/repo.js';
@@ -20,6 +21,7 @@ export class Core {
     readonly db: Db,
     /** Set when the data dir cannot be written: searching works, changing the index does not. */
     readonly readOnly: boolean,
+    readonly log: Log,
   ) {
     this.repo = new Repo(db);
     this.blobs = new BlobStore(join(dataDir, 'blobs'));

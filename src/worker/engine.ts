@@ -14,6 +14,7 @@ import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 import { Core } from './core.js';
+import { type Log, logLevel, openLog, type Process } from './log.js';
 import { openDb } from './store/db.js';
 import { SpeechService } from './audio/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
@@ -46,6 +47,9 @@ export interface OpenEngineOptions {
    * (audio.model). Tests give a double that returns known segments: no whisper weights exist here.
    */
   transcriber?: () => Transcriber;
+  /** Where the engine logs: the host's log, or else its own file for this kind of process (default cli). */
+  log?: Log;
+  process?: Process;
 }
 
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
@@ -58,11 +62,14 @@ export class Engine {
   readonly #collections: CollectionService;
   readonly #models: ModelService;
   readonly #configProblems: string[];
+  /** The log this engine opened itself (closed with it); a host's log stays the host's. */
+  readonly #ownLog: Log | null;
   #closed = false;
 
   /** Use openEngine(): it checks the config and opens the data dir. */
   constructor(core: Core, opts: OpenEngineOptions) {
     this.#core = core;
+    this.#ownLog = opts.log ? null : core.log;
     this.#configProblems = opts.configProblems ?? [];
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#speech = new SpeechService(core, opts.transcriber);
@@ -148,6 +155,7 @@ export class Engine {
       // optimize is advisory
     }
     db.close();
+    void this.#ownLog?.close();
   }
 }
 
@@ -169,5 +177,7 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     () => false,
   );
   const db = openDb(file, { readonly: !writable && existsSync(file) });
-  return new Engine(new Core(dataDir, parsed.data, db, !writable), opts);
+  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', logLevel(parsed.data));
+  log.debug({ dataDir, readOnly: !writable }, 'engine opened');
+  return new Engine(new Core(dataDir, parsed.data, db, !writable, log), opts);
 }

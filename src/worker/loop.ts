@@ -6,6 +6,7 @@ import { API, ClientMessageSchema, type Method, type Params, type ServerMessage 
 import { KbError, toErrorPayload } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
+import { errorFields, type Log, silentLog } from './log.js';
 
 export interface Transport {
   send(msg: ServerMessage): void;
@@ -38,7 +39,7 @@ function isMethod(m: string): m is Method {
 }
 
 /** Serves `engine` over `transport` until the process ends. */
-export function serveEngine(engine: Engine, transport: Transport, version = '0'): void {
+export function serveEngine(engine: Engine, transport: Transport, version: string, log: Log = silentLog): void {
   const handle = handlers(engine, version);
   const running = new Map<number, AbortController>();
   const fail = (id: number, e: unknown): void => transport.send({ type: 'response', id, error: toErrorPayload(e) });
@@ -70,9 +71,19 @@ export function serveEngine(engine: Engine, transport: Transport, version = '0')
     const call: Call = { signal: ctl.signal, progress: (data) => transport.send({ type: 'event', id, event: 'progress', data }) };
     // Each handler takes its own method's params; the map is indexed by the checked method name.
     const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
+    const started = performance.now();
     run(params.data, call).then(
-      (result) => transport.send({ type: 'response', id, result }),
-      (e: unknown) => fail(id, e),
+      (result) => {
+        log.debug({ method, id, took_ms: Math.round(performance.now() - started) }, 'request answered');
+        transport.send({ type: 'response', id, result });
+      },
+      (e: unknown) => {
+        // Cancelled requests and a user's bad input are the caller's to show; the rest are kb's.
+        const f = errorFields(e);
+        const level = f.code === 'INVALID_ARGUMENT' || f.code === 'NOT_FOUND' || f.code === 'QUERY_INVALID' ? 'debug' : 'warn';
+        log[level]({ method, id, ...f }, 'request failed');
+        fail(id, e);
+      },
     ).finally(() => running.delete(id));
   });
 }

@@ -2,6 +2,8 @@
 // Electron utilityProcess port (process.parentPort) or a Node child-process channel (process.send).
 // `--data-dir DIR` (or KB_DATA_DIR) says which index. It announces `ready` once it can answer.
 import { openEngine } from './engine.js';
+import { errorFields, logLevel, openLog } from './log.js';
+import { KB_VERSION } from './version.js';
 import type { CollectionWatcher } from './collections/watcher.js';
 import { resolveSettings } from './config/load.js';
 import { serveEngine, type Transport } from './loop.js';
@@ -28,20 +30,29 @@ let watcher: CollectionWatcher | null = null;
 const flag = process.argv.indexOf('--data-dir');
 try {
   const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
-  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems, reconcile: true });
-  serveEngine(engine, t, process.env.KB_VERSION ?? '0');
+  const log = openLog(settings.dataDir, 'worker', logLevel(settings.config));
+  log.info({ dataDir: settings.dataDir, version: KB_VERSION, node: process.version }, 'worker started');
+  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems, reconcile: true, log });
+  serveEngine(engine, t, KB_VERSION, log);
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
   // Collections: what changed while kb was closed, then watched. Audio left to transcribe last (a pass
-  // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile.
+  // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile. Each
+  // step's failure is logged and the next still runs.
   void (async () => {
-    await engine.reconcileCollections().catch(() => undefined);
-    watcher = await engine.watchCollections({ onBatch: (e) => t.send({ type: 'event', event: 'collections', data: e }) }).catch(() => null);
-    await engine.transcribePending().catch(() => undefined);
+    const reconciled = await engine.reconcileCollections().catch((e: unknown) => log.error(errorFields(e), 'reconciling collections with the disk failed'));
+    if (reconciled) for (const r of reconciled) log.info({ ...r }, 'collection reconciled');
+    watcher = await engine.watchCollections({ onBatch: (e) => t.send({ type: 'event', event: 'collections', data: e }) }).catch((e: unknown) => {
+      log.error(errorFields(e), 'watching collections failed: changes are picked up on the next start');
+      return null;
+    });
+    const heard = await engine.transcribePending().catch((e: unknown) => log.error(errorFields(e), 'transcribing waiting audio failed'));
+    if (heard && heard.files + heard.failed > 0) log.info(heard, 'waiting audio transcribed');
   })();
   process.on('disconnect', () => {
+    log.info({}, 'worker stopping: its host went away');
     void watcher?.close();
     engine.close();
-    process.exit(0);
+    void log.close().finally(() => process.exit(0));
   });
 } catch (e) {
   t.send({ type: 'event', event: 'failed', data: toErrorPayload(e) });

@@ -26,5 +26,6 @@ export async function statusCommand(g: GlobalOptions): Promise<number> {
     line(`embedding model ${s.embedding.model}: ${s.embedding.installed ? 'installed' : dim('not installed')}`);
     line(`speech model ${s.speech.model}: ${s.speech.installed ? 'installed' : dim('not installed')}`);
     line(`language model ${s.llm.model} at ${s.llm.host}: ${s.llm.status === 'ok' ? 'ready' : yellow(s.llm.detail)}`);
+    line(dim(`logs in ${s.logs} (kb logs)`));
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KbError } from '../../shared/errors.js';
-import { resolveSettings } from '../../worker/index.js';
+import { logLevel, openLog, resolveSettings } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
 
@@ -17,7 +17,9 @@ export async function serveCommand(flags: { port?: string }, g: GlobalOptions): 
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new KbError('INVALID_ARGUMENT', `--port must be 0–65535 (0: any free port), not "${flags.port}"`);
     const settings = await resolveSettings(g.dataDir);
     const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
-    const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir() });
+    const log = openLog(settings.dataDir, 'serve', logLevel(settings.config));
+    const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir(), log });
+    log.info({ port: host.port, dataDir: settings.dataDir }, 'serving');
     if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
     else {
       line(host.url);
@@ -28,6 +30,8 @@ export async function serveCommand(flags: { port?: string }, g: GlobalOptions): 
       process.once('SIGTERM', resolve);
     });
     await host.close();
+    log.info({}, 'stopped');
+    await log.close();
     return EXIT.ok;
   } catch (e) {
     return reportError(e, g.json === true);

@@ -17,13 +17,15 @@ import { serveDocument } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
-import { workerProcessEntry } from '../../worker/index.js';
+import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
 
 export interface HostOptions {
   port: number;
   dataDir: string;
   /** The built renderer (index.html and assets), or null to serve the built-in fallback page. */
   rendererDir: string | null;
+  /** Where the host logs its worker's restarts and failures (kb serve: logs/serve.log). */
+  log?: Log;
 }
 
 export interface Host {
@@ -71,13 +73,22 @@ const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
 
 export async function startHost(opts: HostOptions): Promise<Host> {
   const token = randomBytes(24).toString('base64url');
-  const supervisor = new Supervisor(() => spawnWorker(opts.dataDir), { onEvent: (event, data) => broadcast({ type: 'event', event, data }) });
+  const log = opts.log ?? silentLog;
+  const supervisor = new Supervisor(() => spawnWorker(opts.dataDir), {
+    onEvent: (event, data) => {
+      if (event === 'engine') log[(data as { state?: string }).state === 'ready' ? 'info' : 'warn']({ ...(data as object) }, 'engine state');
+      broadcast({ type: 'event', event, data });
+    },
+  });
   const sockets = new Set<WebSocket>();
   const broadcast = (m: ServerMessage): void => {
     const text = JSON.stringify(m);
     for (const s of sockets) s.send(text);
   };
-  await supervisor.start();
+  await supervisor.start().catch((e: unknown) => {
+    log.error(errorFields(e), 'the worker did not start');
+    throw e;
+  });
   const { data_dir: dataDir } = await supervisor.request('status', {}).result;
 
   let port = 0;

@@ -5,6 +5,7 @@ import { KbError } from '../../shared/errors.js';
 import type { IngestProgress, IngestSummary, RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { docState } from '../read/doc-state.js';
+import { errorFields } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
@@ -44,7 +45,7 @@ export class CollectionService {
       this.core.wordsChanged();
       // If vectors cannot be updated now, word search still filters by the new tags, and `kb reindex`
       // rewrites the vectors with them.
-      await this.vectors.retag(retagged).catch(() => undefined);
+      await this.vectors.retag(retagged).catch((e: unknown) => this.core.log.warn({ documents: retagged.length, ...errorFields(e) }, 'vectors not retagged'));
     }
     return retagged.length;
   }

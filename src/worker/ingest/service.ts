@@ -4,6 +4,7 @@
 import type { IngestError, IngestProgress, IngestSummary, ReindexProgress } from '../../shared/wire.js';
 import { KbError } from '../../shared/errors.js';
 import { type Core, diskFull, firstLine } from '../core.js';
+import { errorFields } from '../log.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { VectorService } from '../vectors/service.js';
 import { docState } from '../read/doc-state.js';
@@ -74,10 +75,17 @@ export class IngestService {
         .then(
           (r) => ('unavailable' in r ? { status: 'unavailable' as const, reason: r.unavailable } : r),
           // The words are committed and searchable; vectors catch up on the next ingest or open.
-          (e: unknown) => ({ status: 'unavailable' as const, reason: `vectors not updated (${firstLine(e)}); the next ingest retries` }),
+          (e: unknown) => {
+            core.log.warn(errorFields(e), 'vectors not updated after an ingest');
+            return { status: 'unavailable' as const, reason: `vectors not updated (${firstLine(e)}); the next ingest retries` };
+          },
         );
+      const { added, updated, unchanged, moved, failed, took_ms } = summary;
+      core.log.info({ paths: paths.length, added, updated, unchanged, moved, failed, skipped: summary.skipped.length, embedded: summary.embedded ?? 0, took_ms }, 'ingest done');
+      for (const e of summary.errors) core.log.warn({ path: e.path, code: e.code, err: e.message }, 'a file was not indexed');
       return summary;
     } catch (e) {
+      core.log.error({ paths: paths.length, ...errorFields(e) }, 'ingest failed');
       throw diskFull(e, core.dataDir) ?? e;
     } finally {
       core.wordsChanged();
@@ -100,7 +108,7 @@ export class IngestService {
     if (!this.core.config.audio.enabled) return { files: 0, failed: 0, pending: 0, waiting: 0 };
     const t = await this.speech.runPass(opts);
     // The transcripts are searchable by words already; their vectors catch up on the next ingest.
-    if (t.files > 0) await this.vectors.sync().catch(() => undefined);
+    if (t.files > 0) await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
     return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.core.repo.waitingTranscripts().size };
   }
 

@@ -3,11 +3,12 @@
 import { lstat, readFile, realpath, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import type { ErrorCode } from '../../shared/errors.js';
 
 export type WalkEntry =
   | { kind: 'file'; path: string; root: string }
   | { kind: 'skip'; path: string; reason: string }
-  | { kind: 'error'; path: string; code: string; message: string };
+  | { kind: 'error'; path: string; code: ErrorCode; message: string };
 
 const ALWAYS_SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
 
@@ -46,9 +47,8 @@ function ignored(matchers: Matcher[], path: string, isDir: boolean): boolean {
   return false;
 }
 
-function errnoCode(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'EACCES' || code === 'EPERM' ? 'UNREADABLE' : code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
+function errnoCode(e: unknown): ErrorCode {
+  return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
 }
 
 export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator<WalkEntry> {

@@ -4,6 +4,7 @@ import type { Core } from '../core.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { CollectionService } from '../collections/service.js';
 import { countRows } from '../store/integrity.js';
+import { logsDir } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
@@ -18,5 +19,6 @@ export async function indexStatus(core: Core, parts: { vectors: VectorService; s
     embedding: { model: parts.vectors.model, installed: parts.vectors.modelInstalled() },
     speech: { model: core.config.audio.model, installed: parts.speech.ready() },
     llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
+    logs: logsDir(core.dataDir),
   };
 }

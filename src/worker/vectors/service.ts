@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
 import { type Core, firstLine } from '../core.js';
+import { errorFields } from '../log.js';
 import { readBinding } from './binding.js';
 import type { Semantic, Unavailable } from './semantic.js';
 
@@ -87,6 +88,7 @@ export class VectorService {
         return await fn(sem);
       } catch (e) {
         if (e instanceof KbError) throw e;
+        this.core.log.warn({ attempt, ...errorFields(e) }, 'the vector store failed: reopening it');
         this.drop();
         if (attempt > 0) throw e;
       }
@@ -105,6 +107,7 @@ export class VectorService {
         },
         (e: unknown) => {
           this.upkeepFailure = (e as Error).message; // searches still work, only slower; doctor reports it
+          this.core.log.warn(errorFields(e), 'updating the vector index failed');
         },
       )
       .finally(() => {
@@ -180,6 +183,7 @@ export class VectorService {
     try {
       return { ...(await syncAll()), rebuilt: null };
     } catch (e) {
+      this.core.log.warn(errorFields(e), 'the vector table is unreadable: rebuilding it');
       const binding = readBinding(this.core.db);
       this.drop();
       if (binding) {
