@@ -68,17 +68,21 @@ describe('kb mcp', () => {
       const status = KbStatusSchema.parse((await client.callTool({ name: 'status', arguments: {} })).structuredContent);
       expect(status).toMatchObject({ documents: 2, embedding: { installed: false }, llm: { status: 'warn' } });
 
-      // Bad input: a clear error naming what is wrong (as an MCP error, or an error result).
-      const bad = await client.callTool({ name: 'get', arguments: { uri: 'file:///nowhere/x.md#L1-L2' } }).then(
-        (x) => JSON.stringify(x),
-        (e: Error) => e.message,
-      );
-      expect(bad).toMatch(/NOT_FOUND: \/nowhere\/x\.md is not indexed/);
-      const invalid = await client.callTool({ name: 'search', arguments: { top: 'many' } }).then(
-        (x) => JSON.stringify(x),
-        (e: Error) => e.message,
-      );
-      expect(invalid).toMatch(/query|top/i);
+      // The search tool takes what every other way to search takes (wire.ts), limits included.
+      expect(search.inputSchema.properties).toMatchObject({ top: { maximum: 1000 }, prefix: { type: 'boolean' }, threshold: { type: 'number' } });
+      const prefixed = SearchResultSchema.parse((await client.callTool({ name: 'search', arguments: { query: 'instal', prefix: true, top: 500 } })).structuredContent);
+      expect(prefixed.results[0]!.citation.uri).toMatch(/setup\.md#L/);
+
+      // Bad input: an InvalidParams error (-32602) naming what is wrong, never a result or an internal error.
+      const failure = async (name: string, args: Record<string, unknown>): Promise<string> => {
+        const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+        expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+        return r.content[0]!.text;
+      };
+      expect(await failure('get', { uri: 'file:///nowhere/x.md#L1-L2' })).toMatch(/^MCP error -32602: NOT_FOUND: \/nowhere\/x\.md is not indexed/);
+      expect(await failure('get', {})).toMatch(/^MCP error -32602: INVALID_ARGUMENT: give uri, or doc_id/);
+      expect(await failure('search', { top: 'many' })).toMatch(/^MCP error -32602: .*query[\s\S]*top/);
+      expect(await failure('search', { query: 'git', top: 5000 })).toMatch(/^MCP error -32602: .*top/);
     } finally {
       await client.close();
     }

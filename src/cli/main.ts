@@ -1,5 +1,5 @@
 // `kb`: the command line. Each command is a thin shell over the engine facade.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { KbError } from '../shared/errors.js';
 import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
@@ -10,20 +10,14 @@ import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
 import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand } from './commands/models.js';
 import { reindexCommand } from './commands/reindex.js';
-import { searchCommand } from './commands/search.js';
+import { type SearchFlags, searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { logsCommand } from './commands/logs.js';
+import { aNumber, wholeNumber } from './flags.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
 import { KB_VERSION } from '../worker/index.js';
 
-
-/** A whole number ≥ 1, as commander's argParser: a bad value is a usage error naming the flag. */
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`a whole number of at least 1, not "${value}"`);
-  return n;
-}
 
 export async function main(argv: string[]): Promise<number> {
   // `kb ls | head`: the reader has gone, which is not an error of kb's.
@@ -63,16 +57,16 @@ export async function main(argv: string[]): Promise<number> {
     .description('find passages by words and meaning; every hit cites its exact span (lines, page, time, region)')
     .argument('<query...>', 'words, "a phrase", or \'a raw FTS5 expression\'')
     .addOption(new Option('--mode <mode>', 'hybrid, lexical or vector').choices([...SEARCH_MODES]))
-    .option('--top <n>', 'how many hits (default 10)')
+    .addOption(new Option('--top <n>', 'how many hits (default 10)').argParser(wholeNumber(1, 1000)))
     .option('--tags <a,b>', 'only documents carrying all these tags')
     .addOption(new Option('--type <type>', 'only this document type').choices([...DOC_TYPES]))
     .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
     .option('--lang <code>', 'only documents in this language (en, ko, …) or programming language')
-    .option('--threshold <score>', 'drop hits scoring below this')
+    .addOption(new Option('--threshold <score>', 'drop hits scoring below this').argParser(aNumber))
     .addOption(new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']))
     .option('--explain', 'show how each hit was ranked')
     .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
-    .action((words: string[], flags: Record<string, string | boolean | undefined>) =>
+    .action((words: string[], flags: SearchFlags) =>
       run(() => searchCommand(words, flags, globals()))(),
     );
 
@@ -84,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('logs')
     .description("where kb's log files are (one per process: worker, serve, cli, main) and their last lines")
-    .addOption(new Option('-n, --lines <n>', 'lines per file (default 20)').argParser(positiveInt))
+    .addOption(new Option('-n, --lines <n>', 'lines per file (default 20)').argParser(wholeNumber(1)))
     .action((flags: { lines?: number }) => run(() => logsCommand(flags, globals()))());
 
   program
@@ -96,8 +90,8 @@ export async function main(argv: string[]): Promise<number> {
     .command('get')
     .description('print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20 (a file:// URI, a path or a doc id)')
     .argument('<target>')
-    .option('--max <chars>', 'cap on the characters printed (default 20000)')
-    .action((target: string, flags: { max?: string }) => run(() => getCommand(target, flags, globals()))());
+    .addOption(new Option('--max <chars>', 'cap on the characters printed (default 20000)').argParser(wholeNumber(1)))
+    .action((target: string, flags: { max?: number }) => run(() => getCommand(target, flags, globals()))());
 
   program
     .command('add')
@@ -128,8 +122,8 @@ export async function main(argv: string[]): Promise<number> {
     .command('ask')
     .description('answer a question from your documents through a local Ollama model, citing its sources')
     .argument('<question...>', 'the question')
-    .option('--top <k>', 'how many passages to retrieve (default: ask.top, 8)')
-    .action((words: string[], flags: { top?: string }) => run(() => askCommand(words, flags, globals()))());
+    .addOption(new Option('--top <k>', 'how many passages to retrieve (default: ask.top, 8)').argParser(wholeNumber(1, 50)))
+    .action((words: string[], flags: { top?: number }) => run(() => askCommand(words, flags, globals()))());
 
   program
     .command('ls')
@@ -164,8 +158,8 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('serve')
     .description('serve the kb UI and its API on 127.0.0.1 (prints the URL, access token included)')
-    .option('--port <n>', 'port to listen on (default 0: any free port)')
-    .action((flags: { port?: string }) => run(() => serveCommand(flags, globals()))());
+    .addOption(new Option('--port <n>', 'port to listen on (default 0: any free port)').argParser(wholeNumber(0, 65535)))
+    .action((flags: { port?: number }) => run(() => serveCommand(flags, globals()))());
 
   program
     .command('reindex')
@@ -200,10 +194,10 @@ export async function main(argv: string[]): Promise<number> {
     .command('run')
     .description('run golden queries (JSONL) and report recall@k, MRR and nDCG@10')
     .argument('<file>', 'JSONL: {"query": …, "expected_paths": […], "expected_strings": […]}')
-    .option('--k <n>', 'cut-off for recall (default 10)')
+    .addOption(new Option('--k <n>', 'cut-off for recall (default 10)').argParser(wholeNumber(1)))
     .addOption(new Option('--mode <mode>', 'search mode').choices([...SEARCH_MODES]))
     .option('--out <file>', 'save the run as JSON for kb eval compare')
-    .action((file: string, flags: { k?: string; mode?: string; out?: string }) => run(() => evalRunCommand(file, flags, globals()))());
+    .action((file: string, flags: { k?: number; mode?: string; out?: string }) => run(() => evalRunCommand(file, flags, globals()))());
   evalCmd
     .command('compare')
     .description('show the difference between two saved runs')

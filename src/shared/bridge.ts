@@ -5,16 +5,13 @@
 import { API, ClientMessageSchema, type Method, type Params, type ServerMessage } from './api.js';
 import { toErrorPayload } from './errors.js';
 import type { Supervisor } from './supervisor.js';
+import { describeIssues } from './issues.js';
 
 export interface BridgeSession {
   /** A raw message from the UI (already parsed from JSON, or as IPC delivered it). */
   receive(raw: unknown): void;
   /** The UI went away: cancel everything it started. */
   close(): void;
-}
-
-function describe(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.map(String).join('.') || 'params'}: ${i.message}`).join('; ');
 }
 
 export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'cancel'>, send: (m: ServerMessage) => void): BridgeSession {
@@ -27,7 +24,7 @@ export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'canc
     receive(raw) {
       const parsed = ClientMessageSchema.safeParse(raw);
       if (!parsed.success) {
-        send({ type: 'response', id: idOf(raw), error: { code: 'INVALID_ARGUMENT', message: `not a request: ${describe(parsed.error.issues)}` } });
+        send({ type: 'response', id: idOf(raw), error: { code: 'INVALID_ARGUMENT', message: `not a request: ${describeIssues(parsed.error)}` } });
         return;
       }
       const m = parsed.data;
@@ -43,7 +40,7 @@ export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'canc
       const method = m.method as Method;
       const params = API[method].params.safeParse(m.params ?? {});
       if (!params.success) {
-        send({ type: 'response', id: m.id, error: { code: 'INVALID_ARGUMENT', message: `${method}: ${describe(params.error.issues)}` } });
+        send({ type: 'response', id: m.id, error: { code: 'INVALID_ARGUMENT', message: `${method}: ${describeIssues(params.error)}` } });
         return;
       }
       if (mine.has(m.id)) {

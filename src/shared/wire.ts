@@ -142,19 +142,20 @@ export const SearchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
+/** What a search takes: the RPC's params, the MCP search tool's input and the CLI's flags alike. */
 export const SearchParamsSchema = z.object({
-  query: z.string(),
-  mode: SearchModeSchema.default('hybrid'),
-  top: z.number().int().positive().max(1000).default(10),
-  tags: z.array(z.string()).default([]),
-  type: DocTypeSchema.optional(),
-  path: z.string().optional(),
-  lang: z.string().optional(),
-  threshold: z.number().optional(),
-  prefix: z.boolean().default(false),
-  explain: z.boolean().default(false),
+  query: z.string().describe('words, "a phrase", or a question'),
+  mode: SearchModeSchema.default('hybrid').describe('hybrid (words and meaning), lexical or vector'),
+  top: z.number().int().positive().max(1000).default(10).describe('how many hits'),
+  tags: z.array(z.string()).default([]).describe('only documents carrying all these tags'),
+  type: DocTypeSchema.optional().describe('only this document type'),
+  path: z.string().optional().describe('only paths matching this glob (* stays within a folder, ** crosses folders)'),
+  lang: z.string().optional().describe('only documents in this language (en, ko, …) or programming language'),
+  threshold: z.number().optional().describe('drop hits scoring below this'),
+  prefix: z.boolean().default(false).describe('treat the last word as a prefix (search-as-you-type)'),
+  explain: z.boolean().default(false).describe('include how each hit was ranked'),
   /** How hybrid mode combines the two lists: rank-based RRF, or a weighted sum of normalised scores. */
-  fusion: z.enum(['rrf', 'convex']).default('rrf'),
+  fusion: z.enum(['rrf', 'convex']).default('rrf').describe('hybrid: rank fusion (rrf) or weighted normalised scores (convex)'),
 });
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;

@@ -28,6 +28,7 @@ import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedC
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
 import { VectorService } from './vectors/service.js';
+import { describeIssues } from '../shared/issues.js';
 
 export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument };
 
@@ -162,7 +163,7 @@ export class Engine {
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   const parsed = ConfigSchema.safeParse(opts.config ?? {});
   if (!parsed.success) {
-    throw new KbError('CONFIG_INVALID', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    throw new KbError('CONFIG_INVALID', describeIssues(parsed.error));
   }
   const dataDir = resolve(opts.dataDir);
   try {

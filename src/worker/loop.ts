@@ -7,6 +7,7 @@ import { KbError, toErrorPayload } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
 import { errorFields, type Log, silentLog } from './log.js';
+import { describeIssues } from '../shared/issues.js';
 
 export interface Transport {
   send(msg: ServerMessage): void;
@@ -48,7 +49,7 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
     const parsed = ClientMessageSchema.safeParse(raw);
     if (!parsed.success) {
       const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : -1;
-      fail(id, new KbError('INVALID_ARGUMENT', `not a request: ${parsed.error.issues[0]?.message ?? 'malformed'}`));
+      fail(id, new KbError('INVALID_ARGUMENT', `not a request: ${describeIssues(parsed.error)}`));
       return;
     }
     const msg = parsed.data;
@@ -63,7 +64,7 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
     }
     const params = API[method].params.safeParse(msg.params ?? {});
     if (!params.success) {
-      fail(id, new KbError('INVALID_ARGUMENT', `${method}: ${params.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ')}`));
+      fail(id, new KbError('INVALID_ARGUMENT', `${method}: ${describeIssues(params.error)}`));
       return;
     }
     const ctl = new AbortController();

@@ -6,12 +6,11 @@ import { KbError } from '../../shared/errors.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { EXIT, bold, cyan, dim, displayPath, line, printJson, yellow } from '../output.js';
 
-export async function askCommand(words: string[], flags: { top?: string }, g: GlobalOptions): Promise<number> {
+export async function askCommand(words: string[], flags: { top?: number }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const question = words.join(' ').trim();
     if (!question) throw new KbError('INVALID_ARGUMENT', 'ask a question, e.g. kb ask "how do I set up git on Linux?"');
-    const top = flags.top === undefined ? undefined : Number(flags.top);
-    if (top !== undefined && (!Number.isInteger(top) || top <= 0 || top > 50)) throw new KbError('INVALID_ARGUMENT', `--top must be a whole number from 1 to 50, not "${flags.top}"`);
+    const top = flags.top;
     const ctl = new AbortController();
     const stop = (): void => ctl.abort();
     process.once('SIGINT', stop);

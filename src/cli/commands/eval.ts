@@ -1,15 +1,13 @@
 import { writeFile } from 'node:fs/promises';
-import { KbError } from '../../shared/errors.js';
 import { compareRuns, runEval } from '../../worker/index.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { bold, dim, line, printJson, reportError } from '../output.js';
 
 const pct = (x: number): string => x.toFixed(4);
 
-export async function evalRunCommand(file: string, flags: { k?: string; mode?: string; out?: string }, g: GlobalOptions): Promise<number> {
+export async function evalRunCommand(file: string, flags: { k?: number; mode?: string; out?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const k = flags.k ? Number(flags.k) : 10;
-    if (!Number.isInteger(k) || k <= 0) throw new KbError('INVALID_ARGUMENT', '--k must be a positive whole number');
+    const k = flags.k ?? 10;
     const run = await runEval(engine, file, { k, ...(flags.mode ? { mode: flags.mode } : {}) });
     if (flags.out) await writeFile(flags.out, JSON.stringify(run, null, 2) + '\n');
     if (g.json) {

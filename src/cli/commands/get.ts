@@ -1,19 +1,16 @@
 // `kb get TARGET`: prints a cited span — the lines, the page's text, the transcript of a stretch of time.
-import { KbError } from '../../shared/errors.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { cyan, dim, line, printJson, yellow } from '../output.js';
 import { plural } from '../../shared/words.js';
 
-export async function getCommand(target: string, flags: { max?: string }, g: GlobalOptions): Promise<number> {
+export async function getCommand(target: string, flags: { max?: number }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const max = flags.max === undefined ? undefined : Number(flags.max);
-    if (max !== undefined && (!Number.isInteger(max) || max <= 0)) throw new KbError('INVALID_ARGUMENT', `--max must be a positive whole number of characters, not "${flags.max}"`);
-    const span = await engine.get(target, max);
+    const span = await engine.get(target, flags.max);
     if (g.json) return void printJson(span);
     line(cyan(span.citation.label ?? span.citation.uri));
     if (span.stale) line(yellow('(the file changed since it was indexed: the lines may have moved)'));
     line(span.text);
-    if (span.truncated) line(dim(`… cut at ${max ?? 20000} characters (--max N for more)`));
+    if (span.truncated) line(dim(`… cut at ${flags.max ?? 20000} characters (--max N for more)`));
   });
 }
 

@@ -1,53 +1,28 @@
 import { citationLabel } from '../../shared/citation.js';
-import { KbError } from '../../shared/errors.js';
-import { DOC_TYPES, type DocType, SEARCH_MODES, type SearchMode, type SearchResult } from '../../shared/wire.js';
+import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withEngine } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
 
 export interface SearchFlags {
-  mode?: string;
-  top?: string;
+  mode?: SearchMode;
+  top?: number;
   tags?: string;
-  type?: string;
+  type?: DocType;
   path?: string;
   lang?: string;
-  threshold?: string;
-  fusion?: string;
+  threshold?: number;
+  fusion?: 'rrf' | 'convex';
   explain?: boolean;
   prefix?: boolean;
 }
 
-function positiveInt(v: string, flag: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new KbError('INVALID_ARGUMENT', `${flag} must be a positive whole number, not "${v}"`);
-  return n;
-}
-
+/** Flags are parsed by commander (choices, numbers); the engine checks the whole against SearchParamsSchema. */
 export async function searchCommand(words: string[], flags: SearchFlags, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    if (flags.mode && !SEARCH_MODES.includes(flags.mode as SearchMode)) {
-      throw new KbError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}`);
-    }
-    if (flags.type && !DOC_TYPES.includes(flags.type as DocType)) {
-      throw new KbError('INVALID_ARGUMENT', `--type must be one of ${DOC_TYPES.join(', ')}`);
-    }
-    const threshold = flags.threshold === undefined ? undefined : Number(flags.threshold);
-    if (threshold !== undefined && Number.isNaN(threshold)) throw new KbError('INVALID_ARGUMENT', '--threshold must be a number');
-    const result = await engine.search({
-      query: words.join(' '),
-      ...(flags.mode ? { mode: flags.mode as SearchMode } : {}),
-      ...(flags.top ? { top: positiveInt(flags.top, '--top') } : {}),
-      tags: splitList(flags.tags),
-      ...(flags.type ? { type: flags.type as DocType } : {}),
-      ...(flags.path ? { path: flags.path } : {}),
-      ...(flags.lang ? { lang: flags.lang } : {}),
-      ...(threshold !== undefined ? { threshold } : {}),
-      ...(flags.fusion === 'convex' ? { fusion: 'convex' as const } : {}),
-      explain: flags.explain === true,
-      prefix: flags.prefix === true,
-    });
+    const { tags, explain, prefix, ...rest } = flags;
+    const result = await engine.search({ ...rest, query: words.join(' '), tags: splitList(tags), explain: explain === true, prefix: prefix === true });
     if (g.json) printJson(result);
-    else printHuman(result, flags.explain === true);
+    else printHuman(result, explain === true);
   });
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KbError } from '../../shared/errors.js';
 import { logLevel, openLog, resolveSettings } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
@@ -11,10 +10,9 @@ function rendererDir(): string | null {
   return existsSync(`${dir}/index.html`) ? dir : null;
 }
 
-export async function serveCommand(flags: { port?: string }, g: GlobalOptions): Promise<number> {
+export async function serveCommand(flags: { port?: number }, g: GlobalOptions): Promise<number> {
   try {
-    const port = flags.port === undefined ? 0 : Number(flags.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new KbError('INVALID_ARGUMENT', `--port must be 0–65535 (0: any free port), not "${flags.port}"`);
+    const port = flags.port ?? 0;
     const settings = await resolveSettings(g.dataDir);
     const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
     const log = openLog(settings.dataDir, 'serve', logLevel(settings.config));

@@ -6,8 +6,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toErrorPayload } from '../../shared/errors.js';
-import { AskResultSchema, DocTypeSchema, KbStatusSchema, SEARCH_MODES, SearchResultSchema, SpanSchema } from '../../shared/wire.js';
+import { KbError, toErrorPayload } from '../../shared/errors.js';
+import { AskResultSchema, KbStatusSchema, SearchParamsSchema, SearchResultSchema, SpanSchema } from '../../shared/wire.js';
 import type { Engine } from '../../worker/index.js';
 
 const BAD_INPUT = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'QUERY_INVALID', 'VANISHED']);
@@ -33,19 +33,11 @@ export function mcpServer(engine: Engine, version: string): McpServer {
     {
       title: 'Search documents',
       description: 'Hybrid (words + meaning) search over the indexed documents. Each hit has text, a snippet and a citation whose uri points at the exact span.',
-      inputSchema: {
-        query: z.string().min(1).describe('words, "a phrase", or a question'),
-        mode: z.enum(SEARCH_MODES).optional().describe('hybrid (default), lexical or vector'),
-        top: z.number().int().min(1).max(100).optional().describe('how many hits (default 10)'),
-        tags: z.array(z.string()).optional().describe('only documents carrying all these tags'),
-        type: DocTypeSchema.optional(),
-        path: z.string().optional().describe('only paths matching this glob'),
-        lang: z.string().optional(),
-        explain: z.boolean().optional().describe('include how each hit was ranked'),
-      },
+      // The same params as every other way to search (wire.ts): one source for names, limits and defaults.
+      inputSchema: SearchParamsSchema.shape,
       outputSchema: SearchResultSchema,
     },
-    async (a) => reply(await guarded(() => engine.search({ ...a, tags: a.tags ?? [] }))),
+    async (a) => reply(await guarded(() => engine.search(a))),
   );
 
   server.registerTool(
@@ -67,7 +59,7 @@ export function mcpServer(engine: Engine, version: string): McpServer {
       reply(
         await guarded(async () => {
           const base = a.uri ?? a.doc_id;
-          if (!base) throw Object.assign(new Error('give uri, or doc_id (with lines, page or time)'), { code: 'INVALID_ARGUMENT' });
+          if (!base) throw new KbError('INVALID_ARGUMENT', 'give uri, or doc_id (with lines, page or time)');
           const frag = a.lines ? `#L${a.lines[0]}-L${a.lines[1]}` : a.page ? `#page=${a.page}` : a.time ? `#t=${a.time[0]},${a.time[1]}` : '';
           return engine.get(frag && !base.includes('#') ? base + frag : base, a.max_chars);
         }),

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { type Config, ConfigSchema } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import { unknownKeys } from './unknown-keys.js';
+import { describeIssues } from '../../shared/issues.js';
 
 export const CONFIG_FILE = 'config.yaml';
 
@@ -104,7 +105,7 @@ export async function resolveSettings(flagDataDir?: string, opts: { lenient?: bo
   const parsed = ConfigSchema.safeParse(merged);
   if (parsed.success) return { dataDir, config: parsed.data, files, problems };
   const where = files.join(' / ') || 'config';
-  const message = `${where}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  const message = `${where}: ${describeIssues(parsed.error)}`;
   if (!opts.lenient) throw new KbError('CONFIG_INVALID', message);
   problems.push(`${message}; the defaults are used instead`);
   return { dataDir, config: ConfigSchema.parse({}), files, problems };

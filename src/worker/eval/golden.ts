@@ -7,6 +7,7 @@ import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type SearchHit, SearchModeSchema } from '../../shared/wire.js';
 import type { Engine } from '../engine.js';
 import { mean, ndcg, recallAt, reciprocalRank } from './metrics.js';
+import { describeIssues } from '../../shared/issues.js';
 
 const GoldenSchema = z
   .object({
@@ -61,7 +62,7 @@ export function readGolden(file: string): Golden[] {
       throw new KbError('INVALID_ARGUMENT', `${file}:${i + 1}: not valid JSON`);
     }
     const r = GoldenSchema.safeParse(data);
-    if (!r.success) throw new KbError('INVALID_ARGUMENT', `${file}:${i + 1}: ${r.error.issues.map((x) => x.message).join('; ')}`);
+    if (!r.success) throw new KbError('INVALID_ARGUMENT', `${file}:${i + 1}: ${describeIssues(r.error)}`);
     out.push(r.data);
   });
   if (out.length === 0) throw new KbError('INVALID_ARGUMENT', `${file} holds no queries`);

@@ -22,6 +22,7 @@ import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.
 import { parseQuery } from './query.js';
 import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
+import { describeIssues } from '../../shared/issues.js';
 
 interface HitRow {
   rowid: number;
@@ -81,7 +82,7 @@ export class Searcher {
   private validate(input: SearchParams): ResolvedSearchParams {
     const parsedParams = SearchParamsSchema.safeParse(input);
     if (!parsedParams.success) {
-      throw new KbError('INVALID_ARGUMENT', parsedParams.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      throw new KbError('INVALID_ARGUMENT', describeIssues(parsedParams.error));
     }
     return parsedParams.data;
   }
