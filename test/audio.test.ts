@@ -144,6 +144,25 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     expect(engine.list()[0]!.status).toBe('indexed');
   });
 
+  it('never transcribes a recording edited after it was indexed under the old version (no copy kept)', async () => {
+    const dir = await tempDir();
+    copyFileSync(audio('bernie30s.wav'), join(dir, 'talk.wav'));
+    const data = join(dir, 'data');
+    const before = await engineIn(data, { store_originals: 'reference' });
+    expect(await before.ingest([join(dir, 'talk.wav')])).toMatchObject({ added: 1, transcribed: { waiting: 1 } });
+    before.close();
+    // Edited while it waited for a speech model: other sound under the same name.
+    copyFileSync(audio('jfk.wav'), join(dir, 'talk.wav'));
+    const calls: { samples: number }[] = [];
+    const engine = await engineIn(data, { store_originals: 'reference' }, { transcriber: fakeTranscriber(calls) });
+    expect(await engine.transcribePending()).toMatchObject({ files: 0, failed: 1 });
+    expect(calls).toEqual([]);
+    expect(engine.inspectDoc(join(dir, 'talk.wav')).transcript).toMatchObject({ status: 'failed', error: expect.stringMatching(/VANISHED: .*changed since it was indexed/) });
+    // The next ingest takes the new recording, under its own hash, and transcribes it.
+    expect(await engine.ingest([join(dir, 'talk.wav')])).toMatchObject({ updated: 1, transcribed: { files: 1 } });
+    expect(calls.reduce((n, c) => n + c.samples, 0)).toBe(176000);
+  });
+
   it('reads a long file a window at a time', async () => {
     const dir = await tempDir();
     // 10 minutes of generated sound (a tone): the double is handed 60 s windows, never the whole.

@@ -2,13 +2,13 @@
 // by the speech model, a window at a time. Work is queued in `transcripts`, so a pass that is
 // cancelled or interrupted picks up on the next ingest or open; with no speech model installed,
 // documents wait ('waiting') and are queued once one is.
-import { stat } from 'node:fs/promises';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import type { IngestError, IngestProgress } from '../../shared/wire.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Repo, TranscriptJob } from '../store/repo.js';
 import { chunkIdsFrom } from '../ingest/chunk/chunk-ids.js';
+import { indexedOriginal } from '../read/original.js';
 import { transcriptChunks } from './chunks.js';
 import { decodeWindows, findFfmpeg, SAMPLE_RATE } from './decode.js';
 import type { Segment, Transcriber } from './transcriber.js';
@@ -30,18 +30,6 @@ export interface TranscribePassResult {
   errors: IngestError[];
 }
 
-/** The file to decode: the stored copy, else the original if it is still there. */
-async function sourceOf(ctx: TranscribeContext, job: TranscriptJob): Promise<string> {
-  const orig = ctx.repo.originalOf(job.doc_id);
-  if (orig?.blob && (await ctx.blobs.has(orig.blob))) return ctx.blobs.pathOf(orig.blob);
-  try {
-    await stat(job.path);
-  } catch {
-    throw new KbError('VANISHED', `${job.path} is gone and no copy was kept`);
-  }
-  return job.path;
-}
-
 async function transcribeOne(
   ctx: TranscribeContext,
   job: TranscriptJob,
@@ -49,7 +37,8 @@ async function transcribeOne(
   report: (seconds: number) => void,
   signal?: AbortSignal,
 ): Promise<{ segments: Segment[]; language: string | null; seconds: number }> {
-  const file = await sourceOf(ctx, job);
+  // Exactly the recording that was indexed: an edited file is the next ingest's, under its new hash.
+  const file = await indexedOriginal(ctx.repo, ctx.blobs, job);
   const segments: Segment[] = [];
   let language: string | null = null;
   let seconds = 0;

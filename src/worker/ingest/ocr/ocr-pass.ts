@@ -2,7 +2,7 @@
 // text are read from pixels. Work is queued in ocr_pages, so a pass that is cancelled or interrupted
 // resumes on the next ingest. Each page's chunks are written in one transaction with its status.
 import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { indexedOriginal } from '../../read/original.js';
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
 import type { BlobStore } from '../../store/blobs.js';
@@ -31,26 +31,14 @@ export interface OcrPassResult {
   errors: IngestError[];
 }
 
-/** The bytes OCR reads: the stored copy, else the file itself if it is still the one indexed. */
+/** The bytes OCR reads: exactly those the document was indexed from (see read/original.ts). */
 async function original(ctx: OcrContext, job: OcrJob): Promise<Uint8Array> {
-  const orig = ctx.repo.originalOf(job.doc_id);
-  if (orig?.blob) {
-    try {
-      return new Uint8Array(await readFile(ctx.blobs.pathOf(orig.blob)));
-    } catch {
-      // the copy is gone; try the file
-    }
-  }
-  let bytes: Buffer;
+  const file = await indexedOriginal(ctx.repo, ctx.blobs, job);
   try {
-    bytes = await readFile(job.path);
+    return new Uint8Array(await readFile(file));
   } catch {
-    throw new KbError('VANISHED', `${job.path} is gone and no copy was kept`);
+    throw new KbError('VANISHED', `${job.path} disappeared while it was being read`);
   }
-  if (createHash('sha256').update(bytes).digest('hex') !== job.content_hash) {
-    throw new KbError('VANISHED', `${job.path} changed since it was indexed; ingest it again`);
-  }
-  return new Uint8Array(bytes);
 }
 
 /** An image's paragraphs → chunks of up to target size, each citing the union of its paragraphs' boxes. */

@@ -1,0 +1,20 @@
+// The bytes a document was indexed from, for every pass that reads them again after the batch (OCR,
+// transcription): the stored copy, else the file itself only if it still holds those bytes. A file
+// edited since is not read under the old document's hash: the next ingest indexes the new version.
+import { KbError } from '../../shared/errors.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Repo } from '../store/repo.js';
+import { sha256File } from '../ingest/read-file.js';
+
+export async function indexedOriginal(repo: Repo, blobs: BlobStore, doc: { doc_id: string; path: string; content_hash: string }): Promise<string> {
+  const orig = repo.originalOf(doc.doc_id);
+  if (orig?.blob && (await blobs.has(orig.blob))) return blobs.pathOf(orig.blob);
+  let hash: string;
+  try {
+    hash = await sha256File(doc.path);
+  } catch {
+    throw new KbError('VANISHED', `${doc.path} is gone and no copy was kept`);
+  }
+  if (hash !== doc.content_hash) throw new KbError('VANISHED', `${doc.path} changed since it was indexed; ingest it again`);
+  return doc.path;
+}
