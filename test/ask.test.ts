@@ -93,9 +93,8 @@ describe('ask (stub Ollama)', () => {
 
   it('gives up on a very slow first token with TIMEOUT instead of hanging', async () => {
     stub.set({ chat: { tokens: ['late'], firstDelayMs: 3000 } });
-    const t0 = Date.now();
+    // The stub does answer, after 3 s: an answer here would mean kb waited past its limit.
     await expect(ask('How do I install git on Linux?')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/no answer within 0\.5 s/) });
-    expect(Date.now() - t0).toBeLessThan(2500);
   });
 
   it('says which model is missing, what is pulled and how to pull it; the sources are still there', async () => {

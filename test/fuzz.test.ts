@@ -17,18 +17,24 @@ describe('fuzz', () => {
     await engine.ingest([dir]);
     const r = new Rng(42);
     let invalid = 0;
+    let found = 0;
     for (let i = 0; i < 5000; i++) {
       const query = fuzzQuery(r);
       try {
         const res = await engine.search({ query, mode: 'lexical', prefix: i % 2 === 0, top: 5 });
         SearchResultSchema.parse(JSON.parse(JSON.stringify(res)));
+        if (res.results.length > 0) found++;
       } catch (e) {
         if (!isKbError(e) || !['QUERY_INVALID', 'INVALID_ARGUMENT'].includes(e.code)) throw new Error(`query ${JSON.stringify(query).slice(0, 200)} threw ${(e as Error).stack}`);
         expect(e.message).not.toMatch(/SQLITE|sqlite3|fts5: syntax|no such column/i);
         invalid++;
       }
     }
-    expect(invalid).toBeLessThan(5000);
+    // Seeded, so the mix is fixed: about a third find a document, a few are malformed raw FTS5
+    // expressions. A search path that errs on everything, or finds nothing, fails here.
+    expect(found).toBeGreaterThan(1000);
+    expect(invalid).toBeGreaterThan(0);
+    expect(invalid).toBeLessThan(100);
   }, 120_000);
 
   it.skipIf(!corporaDir())('200 mutated files: each indexed or refused with its own error; what was indexed before stays', async () => {

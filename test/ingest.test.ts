@@ -160,21 +160,28 @@ describe('ingest', () => {
     const dir = await tempDir();
     await writeTree(dir, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n${i}.md`, `${note(`topic${i}`)}\nshared marker words\n`])));
     const engine = await engineIn();
-    let finished = false;
-    const running = engine.ingest([dir]).then((s) => {
-      finished = true;
-      return s;
-    });
-    let seen = 0;
-    // Search repeatedly until some documents are visible, all while the ingest is still going.
-    while (!finished && seen === 0) {
-      await new Promise((r) => setTimeout(r, 5));
-      seen = (await engine.search({ query: 'marker', top: 1000 })).results.length;
-    }
-    expect(finished).toBe(false);
+    // A search asked halfway through the files (as its progress says), answered before the ingest ends.
+    const order: string[] = [];
+    let midway: Promise<number> | null = null;
+    const running = engine
+      .ingest([dir], {
+        onProgress: (p) => {
+          if (p.phase !== 'ingest' || p.done !== 150 || midway) return;
+          midway = engine.search({ query: 'marker', top: 1000 }).then((r) => {
+            order.push('search');
+            return r.results.length;
+          });
+        },
+      })
+      .then((s) => {
+        order.push('ingest');
+        return s;
+      });
+    expect((await running).added).toBe(300);
+    const seen = await midway!;
+    expect(order).toEqual(['search', 'ingest']);
     expect(seen).toBeGreaterThan(0);
     expect(seen).toBeLessThan(300);
-    expect((await running).added).toBe(300);
     expect((await engine.search({ query: 'marker', top: 1000 })).results).toHaveLength(300);
   });
 

@@ -41,6 +41,16 @@ describe('worker supervision', () => {
     const dir = await tempDir();
     await writeTree(dir, { 'a.md': '# A\n\nalpha words here\n' });
     const events: unknown[] = [];
+    // Resolves when the supervisor has said `engine: <state>` n times in all.
+    const waiters: (() => void)[] = [];
+    const said = (state: string, n: number): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (events.filter((e) => (e as { data: { state?: string } }).data.state === state).length >= n) resolve();
+          else waiters.push(check);
+        };
+        check();
+      });
     const procs: Awaited<ReturnType<typeof fakeProcess>>[] = [];
     const sup = new Supervisor(
       () => {
@@ -48,7 +58,13 @@ describe('worker supervision', () => {
         procs.push(p);
         return p.handle;
       },
-      { onEvent: (event, data) => events.push({ event, data }), backoff: { first: 10, max: 40 } },
+      {
+        onEvent: (event, data) => {
+          events.push({ event, data });
+          for (const w of waiters.splice(0)) w();
+        },
+        backoff: { first: 10, max: 40 },
+      },
     );
     const procsNext = [await fakeProcess(join(dir, 'data')), await fakeProcess(join(dir, 'data')), await fakeProcess(join(dir, 'data'))];
     await sup.start();
@@ -58,14 +74,14 @@ describe('worker supervision', () => {
     procs[0]!.crash();
     await expect(inFlight.result).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/restarting/) });
     await expect(sup.request('status', {}).result).rejects.toThrow(/restarting/);
-    await new Promise((r) => setTimeout(r, 50));
+    await said('ready', 1);
     expect(events).toContainEqual({ event: 'engine', data: { state: 'restarting', in_ms: 10, exit_code: 139 } });
     expect(events).toContainEqual({ event: 'engine', data: { state: 'ready' } });
     expect((await sup.request('search', { query: 'alpha' }).result).results).toHaveLength(1);
 
     // Dying again soon after a start waits longer.
     procs[1]!.crash();
-    await new Promise((r) => setTimeout(r, 60));
+    await said('ready', 2);
     expect(events.filter((e) => (e as { data: { state: string } }).data.state === 'restarting')).toEqual([
       { event: 'engine', data: { state: 'restarting', in_ms: 10, exit_code: 139 } },
       { event: 'engine', data: { state: 'restarting', in_ms: 20, exit_code: 139 } },
