@@ -38,6 +38,17 @@ export async function main(argv: string[]): Promise<number> {
   const run = (fn: () => Promise<number>) => async () => {
     exitCode = await fn();
   };
+  /** A command with no arguments or options of its own. */
+  const simple = (name: string, description: string, fn: (g: GlobalOptions) => Promise<number>, parent = program): void => {
+    parent.command(name).description(description).action(() => run(() => fn(globals()))());
+  };
+  /** A command that takes one argument and no options. */
+  const oneArg = (name: string, description: string, arg: [string, string?], fn: (a: string, g: GlobalOptions) => Promise<number>, parent = program): Command =>
+    parent
+      .command(name)
+      .description(description)
+      .argument(...arg)
+      .action((a: string) => run(() => fn(a, globals()))());
 
   program
     .command('init')
@@ -81,10 +92,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('-n, --lines <n>', 'lines per file (default 20)').argParser(wholeNumber(1)))
     .action((flags: { lines?: number }) => run(() => logsCommand(flags, globals()))());
 
-  program
-    .command('status')
-    .description('what the index holds, its collections, and which models are there')
-    .action(() => run(() => statusCommand(globals()))());
+  simple('status', 'what the index holds, its collections, and which models are there', statusCommand);
 
   program
     .command('get')
@@ -102,21 +110,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--glob <glob>', "only files matching this glob, e.g. '**/*.md'")
     .action((folder: string, flags: { name?: string; tags?: string; glob?: string }) => run(() => addCommand(folder, flags, globals()))());
 
-  program
-    .command('collections')
-    .description('list the collections')
-    .action(() => run(() => collectionsCommand(globals()))());
+  simple('collections', 'list the collections', collectionsCommand);
 
-  program
-    .command('forget')
-    .description('stop syncing a collection and remove its documents from the index (the files stay)')
-    .argument('<name>')
-    .action((name: string) => run(() => forgetCommand(name, globals()))());
+  oneArg('forget', 'stop syncing a collection and remove its documents from the index (the files stay)', ['<name>'], forgetCommand);
 
-  program
-    .command('watch')
-    .description('keep every collection in sync with its folder until Ctrl-C')
-    .action(() => run(() => watchCommand(globals()))());
+  simple('watch', 'keep every collection in sync with its folder until Ctrl-C', watchCommand);
 
   program
     .command('ask')
@@ -125,10 +123,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--top <k>', 'how many passages to retrieve (default: ask.top, 8)').argParser(wholeNumber(1, 50)))
     .action((words: string[], flags: { top?: number }) => run(() => askCommand(words, flags, globals()))());
 
-  program
-    .command('ls')
-    .description('list documents: indexed, waiting (for a speech model or OCR) or failed, and why')
-    .action(() => run(() => lsCommand(globals()))());
+  simple('ls', 'list documents: indexed, waiting (for a speech model or OCR) or failed, and why', lsCommand);
 
   program
     .command('inspect')
@@ -137,17 +132,9 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<id>', 'document id or path, or chunk id')
     .action((what: string, id: string) => run(() => inspectCommand(what, id, globals()))());
 
-  program
-    .command('remove')
-    .alias('rm')
-    .description('remove a document (by path or id), or every document under a folder')
-    .argument('<target>', 'path or document id')
-    .action((target: string) => run(() => removeCommand(target, globals()))());
+  oneArg('remove', 'remove a document (by path or id), or every document under a folder', ['<target>', 'path or document id'], removeCommand).alias('rm');
 
-  program
-    .command('gc')
-    .description('delete stored originals that no document refers to')
-    .action(() => run(() => gcCommand(globals()))());
+  simple('gc', 'delete stored originals that no document refers to', gcCommand);
 
   program
     .command('doctor')
@@ -168,26 +155,15 @@ export async function main(argv: string[]): Promise<number> {
     .action((flags: { model?: string }) => run(() => reindexCommand(flags, globals()))());
 
   const models = program.command('models').description('embedding models (search by meaning) and speech models (audio): list, pull, import, remove');
-  models
-    .command('list')
-    .description('the models kb knows, and which are installed')
-    .action(() => run(() => modelsListCommand(globals()))());
-  models
-    .command('pull')
-    .description('download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes')
-    .argument('<name>', 'e.g. all-MiniLM-L6-v2, or a speech model: whisper-base.en, whisper-small')
-    .action((name: string) => run(() => modelsPullCommand(name, globals()))());
+  simple('list', 'the models kb knows, and which are installed', modelsListCommand, models);
+  oneArg('pull', 'download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes', ['<name>', 'e.g. all-MiniLM-L6-v2, or a speech model: whisper-base.en, whisper-small'], modelsPullCommand, models);
   models
     .command('import')
     .description('install a model: a folder in the Hugging Face layout (embedding), or a whisper.cpp .bin file (speech)')
     .argument('<path>')
     .option('--as <name>', 'which model it is (default all-MiniLM-L6-v2; a speech model is known by its checksum, or name it whisper-…)')
     .action((dir: string, flags: { as?: string }) => run(() => modelsImportCommand(dir, flags, globals()))());
-  models
-    .command('remove')
-    .description('delete an installed model')
-    .argument('<name>')
-    .action((name: string) => run(() => modelsRemoveCommand(name, globals()))());
+  oneArg('remove', 'delete an installed model', ['<name>'], modelsRemoveCommand, models);
 
   const evalCmd = program.command('eval').description('measure retrieval quality against golden queries');
   evalCmd

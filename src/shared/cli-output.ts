@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DocumentListSchema, ErrorPayloadSchema } from './api.js';
 import {
+  AnchorSchema,
   AskResultSchema,
   DOC_STATUSES,
   DocTypeSchema,
@@ -18,13 +19,6 @@ import {
 } from './wire.js';
 
 const V = z.literal(SCHEMA_VERSION);
-
-export const AnchorSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('lines'), start: z.number().int(), end: z.number().int() }),
-  z.object({ kind: z.literal('page'), page: z.number().int(), page_end: z.number().int().optional(), char_start: z.number().int().optional(), char_end: z.number().int().optional(), confidence: z.number().optional() }),
-  z.object({ kind: z.literal('time'), start: z.number(), end: z.number() }),
-  z.object({ kind: z.literal('region'), x: z.number().int(), y: z.number().int(), w: z.number().int(), h: z.number().int(), confidence: z.number().optional() }),
-]);
 
 export const DocumentRowSchema = z.object({
   id: z.string(),

@@ -5,6 +5,11 @@ import { ERROR_CODES } from './errors.js';
 
 export const SCHEMA_VERSION = 1 as const;
 
+/** A top-level document of the wire format: its fields, after `schema_version`. */
+function versioned<T extends z.ZodRawShape>(shape: T) {
+  return z.object({ schema_version: z.literal(SCHEMA_VERSION), ...shape });
+}
+
 export const DOC_TYPES = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'] as const;
 export const DocTypeSchema = z.enum(DOC_TYPES);
 export type DocType = z.infer<typeof DocTypeSchema>;
@@ -13,64 +18,46 @@ export const SEARCH_MODES = ['hybrid', 'lexical', 'vector'] as const;
 export const SearchModeSchema = z.enum(SEARCH_MODES);
 export type SearchMode = z.infer<typeof SearchModeSchema>;
 
+// The span a chunk covers inside its source (stored per chunk, without the path), one kind per
+// citation grammar: lines, a page (and characters of its text), a time range, a region of an image.
+const LinesAnchorSchema = z.object({ kind: z.literal('lines'), start: z.number().int().positive(), end: z.number().int().positive() });
+const PageAnchorSchema = z.object({
+  kind: z.literal('page'),
+  page: z.number().int().positive(),
+  page_end: z.number().int().positive().optional(),
+  char_start: z.number().int().nonnegative().optional(),
+  char_end: z.number().int().nonnegative().optional(),
+  /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
+  confidence: z.number().optional(),
+});
+const TimeAnchorSchema = z.object({ kind: z.literal('time'), start: z.number().nonnegative(), end: z.number().nonnegative() });
+const RegionAnchorSchema = z.object({
+  kind: z.literal('region'),
+  x: z.number().int().nonnegative(),
+  y: z.number().int().nonnegative(),
+  w: z.number().int().nonnegative(),
+  h: z.number().int().nonnegative(),
+  /** OCR confidence of the text in the region, 0–100. */
+  confidence: z.number().optional(),
+});
+export const AnchorSchema = z.discriminatedUnion('kind', [LinesAnchorSchema, PageAnchorSchema, TimeAnchorSchema, RegionAnchorSchema]);
+export type Anchor = z.infer<typeof AnchorSchema>;
+
+/** A citation is an anchor with where it is: the URI that opens the span, the path, and labels. */
+const where = {
+  uri: z.string(),
+  path: z.string(),
+  section: z.string().optional(),
+  /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
+  label: z.string().optional(),
+};
 export const CitationSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('lines'),
-    uri: z.string(),
-    path: z.string(),
-    start: z.number().int().positive(),
-    end: z.number().int().positive(),
-    section: z.string().optional(),
-    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
-    label: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('page'),
-    uri: z.string(),
-    path: z.string(),
-    page: z.number().int().positive(),
-    page_end: z.number().int().positive().optional(),
-    char_start: z.number().int().nonnegative().optional(),
-    char_end: z.number().int().nonnegative().optional(),
-    /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
-    confidence: z.number().optional(),
-    section: z.string().optional(),
-    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
-    label: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('time'),
-    uri: z.string(),
-    path: z.string(),
-    start: z.number().nonnegative(),
-    end: z.number().nonnegative(),
-    section: z.string().optional(),
-    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
-    label: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('region'),
-    uri: z.string(),
-    path: z.string(),
-    x: z.number().int().nonnegative(),
-    y: z.number().int().nonnegative(),
-    w: z.number().int().nonnegative(),
-    h: z.number().int().nonnegative(),
-    /** OCR confidence of the text in the region, 0–100. */
-    confidence: z.number().optional(),
-    section: z.string().optional(),
-    /** For people: `setup.md · L12–34 § Setup › Linux`, `report.pdf · p. 7`. */
-    label: z.string().optional(),
-  }),
+  LinesAnchorSchema.extend(where),
+  PageAnchorSchema.extend(where),
+  TimeAnchorSchema.extend(where),
+  RegionAnchorSchema.extend(where),
 ]);
 export type Citation = z.infer<typeof CitationSchema>;
-
-/** The span a chunk covers inside its source, without the path (stored per chunk). */
-export type Anchor =
-  | { kind: 'lines'; start: number; end: number }
-  | { kind: 'page'; page: number; page_end?: number; char_start?: number; char_end?: number; confidence?: number }
-  | { kind: 'time'; start: number; end: number }
-  | { kind: 'region'; x: number; y: number; w: number; h: number; confidence?: number };
 
 export const RetrievalSchema = z.object({
   method: SearchModeSchema,
@@ -127,8 +114,7 @@ export const ComponentStatusSchema = z.object({
   reason: z.string().optional(),
 });
 
-export const SearchResultSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const SearchResultSchema = versioned({
   query: z.string(),
   mode: SearchModeSchema,
   results: z.array(SearchHitSchema),
@@ -166,8 +152,7 @@ export type IngestError = z.infer<typeof IngestErrorSchema>;
 export const IngestSkipSchema = z.object({ path: z.string(), reason: z.string() });
 export type IngestSkip = z.infer<typeof IngestSkipSchema>;
 
-export const IngestSummarySchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const IngestSummarySchema = versioned({
   added: z.number().int().nonnegative(),
   updated: z.number().int().nonnegative(),
   unchanged: z.number().int().nonnegative(),
@@ -223,8 +208,7 @@ export const DocumentSummarySchema = z.object({
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
 /** Where the bytes of an indexed document are, for a host that serves them (never chosen by the UI). */
-export const DocumentSourceSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const DocumentSourceSchema = versioned({
   doc_id: z.string(),
   type: DocTypeSchema,
   title: z.string(),
@@ -237,8 +221,7 @@ export const DocumentSourceSchema = z.object({
 });
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
-export const RemoveResultSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const RemoveResultSchema = versioned({
   removed: z.array(z.object({ doc_id: z.string(), path: z.string() })),
 });
 export type RemoveResult = z.infer<typeof RemoveResultSchema>;
@@ -246,8 +229,7 @@ export type RemoveResult = z.infer<typeof RemoveResultSchema>;
 export const DoctorCheckSchema = z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string() });
 export type DoctorCheck = z.infer<typeof DoctorCheckSchema>;
 
-export const DoctorReportSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const DoctorReportSchema = versioned({
   ok: z.boolean(),
   data_dir: z.string(),
   checks: z.array(DoctorCheckSchema),
@@ -263,8 +245,7 @@ export const IngestProgressSchema = z.object({
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 
-export const ReindexResultSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const ReindexResultSchema = versioned({
   model: z.string(),
   /** The model the vectors belonged to before, if any. */
   previous: z.string().nullable(),
@@ -300,8 +281,7 @@ export type AskParams = z.input<typeof AskParamsSchema>;
 export const AskSourceSchema = z.object({ n: z.number().int().positive(), hit: SearchHitSchema });
 export type AskSource = z.infer<typeof AskSourceSchema>;
 
-export const AskResultSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const AskResultSchema = versioned({
   question: z.string(),
   /** The answer, with inline `[n]` citations; empty when refused. */
   answer: z.string(),
@@ -332,8 +312,7 @@ export const AskProgressSchema = z.discriminatedUnion('kind', [
 export type AskProgress = z.infer<typeof AskProgressSchema>;
 
 /** `kb get` / the MCP `get` tool: the text of a cited span. */
-export const SpanSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const SpanSchema = versioned({
   doc_id: z.string(),
   title: z.string(),
   type: DocTypeSchema,
@@ -348,8 +327,7 @@ export const SpanSchema = z.object({
 export type Span = z.infer<typeof SpanSchema>;
 
 /** `kb status` / the MCP `status` tool: what this index holds and what it can do. */
-export const KbStatusSchema = z.object({
-  schema_version: z.literal(SCHEMA_VERSION),
+export const KbStatusSchema = versioned({
   data_dir: z.string(),
   documents: z.number().int().nonnegative(),
   chunks: z.number().int().nonnegative(),
