@@ -20,7 +20,8 @@ import {
 
 const V = z.literal(SCHEMA_VERSION);
 
-export const DocumentRowSchema = z.object({
+/** A document's row as stored (store/documents.ts reads it with this type). */
+export const StoredDocumentSchema = z.object({
   id: z.string(),
   path: z.string(),
   root: z.string().nullable(),
@@ -35,12 +36,16 @@ export const DocumentRowSchema = z.object({
   parser_version: z.number().int(),
   /** indexed, waiting or failed: the same word kb ls, the Library and every other view show. */
   status: z.enum(DOC_STATUSES),
-  /** Why it is waiting or failed, or what is missing from an indexed one; null when all is well. */
-  reason: z.string().nullable(),
   error: z.string().nullable(),
   original: z.enum(['copy', 'reference']),
   added_at: z.number().int(),
   updated_at: z.number().int(),
+});
+
+/** The row as every view shows it: its status in the one vocabulary (read/doc-state.ts) and why. */
+export const DocumentRowSchema = StoredDocumentSchema.extend({
+  /** Why it is waiting or failed, or what is missing from an indexed one; null when all is well. */
+  reason: z.string().nullable(),
 });
 
 export const ChunkRowSchema = z.object({

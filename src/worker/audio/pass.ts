@@ -56,7 +56,7 @@ async function transcribeOne(
 }
 
 export async function runTranscription(ctx: TranscribeContext, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<TranscribePassResult> {
-  const jobs = ctx.repo.pendingTranscripts();
+  const jobs = ctx.repo.transcripts.pending();
   const result: TranscribePassResult = { files: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
   let ffmpeg: string;
@@ -69,7 +69,7 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
     return result;
   }
   // Progress counts seconds of audio, over what the files' headers say they last.
-  const total = Math.max(1, Math.round(jobs.reduce((n, j) => n + (ctx.repo.docById(j.doc_id)?.duration ?? 0), 0)));
+  const total = Math.max(1, Math.round(jobs.reduce((n, j) => n + (ctx.repo.documents.byId(j.doc_id)?.duration ?? 0), 0)));
   let before = 0;
   for (const [i, job] of jobs.entries()) {
     if (opts.signal?.aborted) {
@@ -82,10 +82,10 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
       const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
       const chunks = transcriptChunks(t.segments, ctx.config.audio.chunk_min_s, ctx.config.audio.chunk_max_s);
       ctx.repo.db.transaction(() => {
-        ctx.repo.replaceChunks(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
-        ctx.repo.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
-        ctx.repo.finishTranscript({ doc_id: job.doc_id, status: 'done', model: ctx.model, language: t.language, segments: JSON.stringify(t.segments), error: null });
-        ctx.repo.setDocError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
+        ctx.repo.chunks.replace(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
+        ctx.repo.documents.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
+        ctx.repo.transcripts.finish({ doc_id: job.doc_id, status: 'done', model: ctx.model, language: t.language, segments: JSON.stringify(t.segments), error: null });
+        ctx.repo.documents.setError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
       })();
       result.files++;
       // Heard, but nothing said: the document is failed (EMPTY), and the summary must count it so.
@@ -103,8 +103,8 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
         result.errors.push({ path: job.path, ...err });
         break;
       }
-      ctx.repo.finishTranscript({ doc_id: job.doc_id, status: 'failed', model: ctx.model, language: null, segments: null, error: `${err.code}: ${err.message}` });
-      ctx.repo.setDocError(job.doc_id, `${err.code}: ${err.message}`);
+      ctx.repo.transcripts.finish({ doc_id: job.doc_id, status: 'failed', model: ctx.model, language: null, segments: null, error: `${err.code}: ${err.message}` });
+      ctx.repo.documents.setError(job.doc_id, `${err.code}: ${err.message}`);
       result.failed++;
       result.errors.push({ path: job.path, code: err.code, message: err.message });
     }

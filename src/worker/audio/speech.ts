@@ -36,7 +36,7 @@ export class SpeechService {
   async runPass(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<TranscribePassResult> {
     const { runTranscription } = await import('./pass.js');
     const { repo, blobs, config } = this.core;
-    if (this.ready()) repo.wakeTranscripts();
+    if (this.ready()) repo.transcripts.wake();
     const result = await runTranscription(
       { repo, blobs, config, model: this.makeTranscriber ? 'test' : config.audio.model, transcriber: () => this.transcriber() },
       opts,

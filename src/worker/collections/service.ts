@@ -56,17 +56,17 @@ export class CollectionService {
     const { defaultName, reconcile, validateNewCollection } = await import('./sync.js');
     const root = resolve(folder);
     const name = opts.name ?? defaultName(root);
-    validateNewCollection(this.core.repo.collections(), root, name, this.core.dataDir);
+    validateNewCollection(this.core.repo.collections.list(), root, name, this.core.dataDir);
     const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
-    this.core.repo.addCollection(row);
+    this.core.repo.collections.add(row);
     const reconciled = await reconcile(this.syncContext(), row, opts);
     return { collection: this.list().find((c) => c.name === name)!, reconciled };
   }
 
   /** The collections, with how many documents each holds and how many failed or wait. */
   list(): CollectionInfo[] {
-    const all = this.core.repo.listDocs().map((d) => ({ path: d.path, status: docState(d).status }));
-    return this.core.repo.collections().map((c) => {
+    const all = this.core.repo.documents.list().map((d) => ({ path: d.path, status: docState(d).status }));
+    return this.core.repo.collections.list().map((c) => {
       const dir = c.root.endsWith(sep) ? c.root : c.root + sep;
       const docs = all.filter((d) => d.path.startsWith(dir));
       return {
@@ -85,10 +85,10 @@ export class CollectionService {
   /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */
   async forget(name: string): Promise<{ collection: string; removed: number }> {
     const { repo } = this.core;
-    const c = repo.collections().find((x) => x.name === name);
+    const c = repo.collections.list().find((x) => x.name === name);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
-    const removed = repo.docsUnder(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
-    repo.forgetCollection(name);
+    const removed = repo.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
+    repo.collections.forget(name);
     return { collection: name, removed };
   }
 
@@ -96,7 +96,7 @@ export class CollectionService {
   async reconcileAll(opts: Progress = {}): Promise<ReconcileResult[]> {
     const { reconcile } = await import('./sync.js');
     const out: ReconcileResult[] = [];
-    for (const c of this.core.repo.collections()) out.push(await reconcile(this.syncContext(), c, opts));
+    for (const c of this.core.repo.collections.list()) out.push(await reconcile(this.syncContext(), c, opts));
     return out;
   }
 
@@ -104,7 +104,7 @@ export class CollectionService {
   async watch(opts: WatchOptions = {}): Promise<CollectionWatcher> {
     const { CollectionWatcher } = await import('./watcher.js');
     const w = new CollectionWatcher(this.syncContext(), opts);
-    for (const c of this.core.repo.collections()) await w.add(c);
+    for (const c of this.core.repo.collections.list()) await w.add(c);
     return w;
   }
 }

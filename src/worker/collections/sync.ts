@@ -65,7 +65,7 @@ export function defaultName(root: string): string {
 /** Brings one collection's documents in line with its folder. */
 export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<ReconcileResult> {
   const t0 = performance.now();
-  const known = new Map(ctx.repo.docsUnder(dirOf(c.root)).filter((d) => inCollection(c, d.path)).map((d) => [d.path, d]));
+  const known = new Map(ctx.repo.documents.under(dirOf(c.root)).filter((d) => inCollection(c, d.path)).map((d) => [d.path, d]));
   const changed: string[] = [];
   const seen = new Set<string>();
   let files = 0;
@@ -104,7 +104,7 @@ export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { sign
   for (const path of known.keys()) {
     if (seen.has(path) || existsSync(path)) continue;
     // Moved files were taken over by the ingest above; what is still recorded here is really gone.
-    if (ctx.repo.docByPath(path)) {
+    if (ctx.repo.documents.byPath(path)) {
       await ctx.remove(path);
       removed++;
     }

@@ -8,11 +8,11 @@ export function tagMissing(repo: Repo, docIds: string[], tags: string[]): string
   const wanted = normalizeTags(tags);
   if (wanted.length === 0 || docIds.length === 0) return [];
   // Usually every document has them already (this runs on each reconcile): one query tells.
-  const done = repo.docsWithAllTags(wanted);
+  const done = repo.tags.docsWithAll(wanted);
   const retagged: string[] = [];
   for (const id of docIds) {
-    if (done.has(id) || repo.addTags(id, wanted) === 0) continue;
-    repo.refreshFts(id);
+    if (done.has(id) || repo.tags.add(id, wanted) === 0) continue;
+    repo.chunks.refreshWords(id);
     retagged.push(id);
   }
   return retagged;

@@ -102,7 +102,7 @@ export class CollectionWatcher {
         }
         for (const p of gone) {
           // A moved file was taken over above; a file or folder still recorded here is gone.
-          if (this.ctx.repo.docByPath(p) || this.ctx.repo.docsUnder(p + sep).length > 0) {
+          if (this.ctx.repo.documents.byPath(p) || this.ctx.repo.documents.under(p + sep).length > 0) {
             await this.ctx.remove(p);
             event.removed.push(p);
           }

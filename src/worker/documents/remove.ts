@@ -11,16 +11,16 @@ export async function removeDocuments(core: Core, vectors: VectorService, idOrPa
   core.assertWritable('remove documents from it');
   const { repo } = core;
   let docs: DocRow[];
-  const byId = repo.docById(idOrPath);
+  const byId = repo.documents.byId(idOrPath);
   if (byId) docs = [byId];
   else {
     const abs = resolve(idOrPath);
-    const exact = repo.docByPath(abs);
-    docs = exact ? [exact] : repo.listDocs().filter((d) => d.path.startsWith(abs.endsWith(sep) ? abs : abs + sep));
+    const exact = repo.documents.byPath(abs);
+    docs = exact ? [exact] : repo.documents.list().filter((d) => d.path.startsWith(abs.endsWith(sep) ? abs : abs + sep));
   }
   if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
   core.db.transaction(() => {
-    for (const d of docs) repo.deleteDoc(d.id);
+    for (const d of docs) repo.documents.delete(d.id);
   })();
   core.wordsChanged();
   await vectors.sync();

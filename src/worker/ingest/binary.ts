@@ -29,9 +29,9 @@ export function preparePdf(ctx: IngestContext, f: BinaryFile): Prepared {
   return {
     commitAsync: () =>
       inSavepoint(repo.db, 'pdf_doc', async () => {
-        repo.upsertDoc(docRow(f, { type: 'pdf', title: basename(f.path).replace(/\.pdf$/i, '') }));
-        repo.addTags(f.docId, normalizeTags(f.tags));
-        repo.replaceChunks(f.docId, []);
+        repo.documents.upsert(docRow(f, { type: 'pdf', title: basename(f.path).replace(/\.pdf$/i, '') }));
+        repo.tags.add(f.docId, normalizeTags(f.tags));
+        repo.chunks.replace(f.docId, []);
         const seen = new Map<string, number>();
         let ordinal = 0;
         const data = new Uint8Array(f.bytes); // a copy the parse thread can take over
@@ -39,27 +39,27 @@ export function preparePdf(ctx: IngestContext, f: BinaryFile): Prepared {
           { data, name: basename(f.path), chunking: config.chunking, timeoutMs: config.ingest.pdf_timeout_s * 1000 },
           (chunks, progress) => {
             // Title and language first: the chunk trigger indexes them with every chunk.
-            if (ordinal === 0) repo.setDocMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
-            repo.insertChunks(f.docId, chunkIdsFrom(f.docId, chunks, seen, ordinal));
+            if (ordinal === 0) repo.documents.setMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
+            repo.chunks.insert(f.docId, chunkIdsFrom(f.docId, chunks, seen, ordinal));
             ordinal += chunks.length;
           },
         );
-        repo.setDocMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
-        repo.clearOcr(f.docId);
+        repo.documents.setMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
+        repo.ocr.clear(f.docId);
         if (meta.textlessPages.length > 0) {
           if (config.ocr.enabled) {
             // Read after this batch's text is indexed; a PDF of thousands of blank pages gets a cap, and says so.
-            repo.queueOcr(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
+            repo.ocr.queue(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
             if (meta.textlessPages.length > config.ocr.max_pages) {
-              repo.setDocError(f.docId, `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`);
+              repo.documents.setError(f.docId, `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`);
             }
           } else if (ordinal === 0) {
             throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
           }
         }
         if (f.copy) await blobs.put(f.hash, f.bytes);
-        repo.setOriginal(originalOf(f));
-        repo.clearErrors(f.path);
+        repo.originals.set(originalOf(f));
+        repo.errors.clear(f.path);
         return f.existing ? 'updated' : 'added';
       }),
   };
@@ -84,13 +84,13 @@ export function prepareImage(ctx: IngestContext, f: BinaryFile): Prepared {
     commitAsync: async () => {
       if (f.copy) await blobs.put(f.hash, f.bytes);
       inTransaction(repo.db, () => {
-        repo.upsertDoc(docRow(f, { type: 'image', title: basename(f.path), page_count: 1 }));
-        repo.addTags(f.docId, normalizeTags(f.tags));
-        repo.replaceChunks(f.docId, []);
-        repo.clearOcr(f.docId);
-        repo.queueOcr(f.docId, [1]);
-        repo.setOriginal(originalOf(f));
-        repo.clearErrors(f.path);
+        repo.documents.upsert(docRow(f, { type: 'image', title: basename(f.path), page_count: 1 }));
+        repo.tags.add(f.docId, normalizeTags(f.tags));
+        repo.chunks.replace(f.docId, []);
+        repo.ocr.clear(f.docId);
+        repo.ocr.queue(f.docId, [1]);
+        repo.originals.set(originalOf(f));
+        repo.errors.clear(f.path);
       });
       return f.existing ? 'updated' : 'added';
     },
@@ -112,12 +112,12 @@ export function prepareAudio(ctx: IngestContext, f: Omit<BinaryFile, 'bytes'>, p
       const ready = ctx.speechModelReady?.() ?? false;
       const title = meta.title ? (meta.artist ? `${meta.title} — ${meta.artist}` : meta.title) : basename(f.path);
       inTransaction(repo.db, () => {
-        repo.upsertDoc(docRow(f, { type: 'audio', title, duration: meta.duration, error: ready ? null : waitingForSpeechModel(config.audio.model) }));
-        repo.addTags(f.docId, normalizeTags(f.tags));
-        repo.replaceChunks(f.docId, []);
-        repo.queueTranscript(f.docId, ready ? 'pending' : 'waiting');
-        repo.setOriginal(originalOf(f));
-        repo.clearErrors(f.path);
+        repo.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: ready ? null : waitingForSpeechModel(config.audio.model) }));
+        repo.tags.add(f.docId, normalizeTags(f.tags));
+        repo.chunks.replace(f.docId, []);
+        repo.transcripts.queue(f.docId, ready ? 'pending' : 'waiting');
+        repo.originals.set(originalOf(f));
+        repo.errors.clear(f.path);
       });
       return f.existing ? 'updated' : 'added';
     },

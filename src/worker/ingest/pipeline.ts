@@ -42,12 +42,12 @@ const BATCH_MS = 200;
 const YIELD_MS = 8;
 
 function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
-  const existing = repo.docByPath(path);
+  const existing = repo.documents.byPath(path);
   inTransaction(repo.db, () => {
-    repo.recordError(path, err.code, err.message);
+    repo.errors.record(path, err.code, err.message);
     // Keep the last good chunks searchable; the document shows what went wrong.
-    if (existing) repo.setDocError(existing.id, `${err.code}: ${err.message}`);
-    else repo.upsertDoc(failedDocRow(path, root, `${err.code}: ${err.message}`));
+    if (existing) repo.documents.setError(existing.id, `${err.code}: ${err.message}`);
+    else repo.documents.upsert(failedDocRow(path, root, `${err.code}: ${err.message}`));
   });
 }
 

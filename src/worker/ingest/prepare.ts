@@ -53,14 +53,14 @@ function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], s
   return {
     commit: () => {
       inTransaction(repo.db, () => {
-        if (repo.addTags(existing.id, tags) > 0) {
-          repo.refreshFts(existing.id);
+        if (repo.tags.add(existing.id, tags) > 0) {
+          repo.chunks.refreshWords(existing.id);
           onRetag?.(existing.id);
         }
-        if (existing.error) repo.setDocError(existing.id, null);
+        if (existing.error) repo.documents.setError(existing.id, null);
         // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
-        if (existing.mtime !== Math.floor(st.mtimeMs)) repo.setMtime(existing.id, Math.floor(st.mtimeMs));
-        repo.clearErrors(path);
+        if (existing.mtime !== Math.floor(st.mtimeMs)) repo.documents.setMtime(existing.id, Math.floor(st.mtimeMs));
+        repo.errors.clear(path);
       });
       return 'unchanged';
     },
@@ -69,17 +69,17 @@ function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], s
 
 /** A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks. */
 async function moved(repo: Repo, hash: string, path: string, root: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Promise<Prepared | null> {
-  for (const cand of repo.docsByHash(hash)) {
+  for (const cand of repo.documents.indexedWithHash(hash)) {
     if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
     return {
       commit: () => {
         inTransaction(repo.db, () => {
-          repo.movePath(cand.id, path, root, Math.floor(st.mtimeMs));
-          if (repo.addTags(cand.id, tags) > 0) {
-            repo.refreshFts(cand.id);
+          repo.documents.move(cand.id, path, root, Math.floor(st.mtimeMs));
+          if (repo.tags.add(cand.id, tags) > 0) {
+            repo.chunks.refreshWords(cand.id);
             onRetag?.(cand.id);
           }
-          repo.clearErrors(path);
+          repo.errors.clear(path);
         });
         return 'moved';
       },
@@ -123,10 +123,10 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
     throw fsError(e, path);
   }
   const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
-  const existing = repo.docByPath(path) ?? null;
+  const existing = repo.documents.byPath(path) ?? null;
   if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
-    const orig = repo.originalOf(existing.id);
+    const orig = repo.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
     return unchanged(repo, existing, path, tags, st, onRetag);
   }
@@ -160,12 +160,12 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   return {
     commit: () => {
       inTransaction(repo.db, () => {
-        repo.upsertDoc(doc);
+        repo.documents.upsert(doc);
         // Tags before chunks: the chunk trigger indexes the document's tags as filter tokens.
-        repo.addTags(facts.docId, normalizeTags([...parsed.tags, ...tags]));
-        repo.replaceChunks(facts.docId, chunks);
-        repo.setOriginal({ doc_id: facts.docId, mode: facts.copy ? 'copy' : 'reference', blob: facts.copy ? hash : null, sha256: hash });
-        repo.clearErrors(path);
+        repo.tags.add(facts.docId, normalizeTags([...parsed.tags, ...tags]));
+        repo.chunks.replace(facts.docId, chunks);
+        repo.originals.set({ doc_id: facts.docId, mode: facts.copy ? 'copy' : 'reference', blob: facts.copy ? hash : null, sha256: hash });
+        repo.errors.clear(path);
       });
       return existing ? 'updated' : 'added';
     },

@@ -50,14 +50,14 @@ export class IngestService {
       if (core.config.audio.enabled) {
         const t = await this.speech.runPass(opts);
         // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
-        const waiting = [...core.repo.waitingTranscripts()].filter((id) => outcomes.has(core.repo.docById(id)?.path ?? '')).length;
+        const waiting = [...core.repo.transcripts.waiting()].filter((id) => outcomes.has(core.repo.documents.byId(id)?.path ?? '')).length;
         if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
         late.push(...t.errors);
       }
       const { settleSummary } = await import('./settle.js');
       settleSummary(summary, late, outcomes, (p) => {
-        const d = core.repo.docByPath(p);
-        return d ? docState(core.repo.docWithFacts(d.id)!) : null;
+        const d = core.repo.documents.byPath(p);
+        return d ? docState(core.repo.documents.withFacts(d.id)!) : null;
       });
       summary.vector = await this.vectors
         .with(async (sem) => {
@@ -109,7 +109,7 @@ export class IngestService {
     const t = await this.speech.runPass(opts);
     // The transcripts are searchable by words already; their vectors catch up on the next ingest.
     if (t.files > 0) await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
-    return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.core.repo.waitingTranscripts().size };
+    return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.core.repo.transcripts.waiting().size };
   }
 
   close(): void {

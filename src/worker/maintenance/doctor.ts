@@ -38,7 +38,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
     if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
     return 'words and trigram indexes agree with the chunks';
   });
-  const docs = repo.listDocs();
+  const docs = repo.documents.list();
   const states = docs.map((d) => docState(d).status);
   const failed = states.filter((s) => s === 'failed').length;
   const waiting = states.filter((s) => s === 'waiting').length;
@@ -50,7 +50,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
   );
   let missing = 0;
   for (const d of docs) {
-    const o = repo.originalOf(d.id);
+    const o = repo.originals.of(d.id);
     if (!o) continue;
     await stat(o.blob ? blobs.pathOf(o.blob) : d.path).catch(() => missing++);
   }
@@ -62,7 +62,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
   checks.push(await ocrCheck(core));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
-  checks.push(...(await audioChecks(config.audio, dataDir, repo.waitingTranscripts().size)));
+  checks.push(...(await audioChecks(config.audio, dataDir, repo.transcripts.waiting().size)));
   const { ollamaFor } = await import('../ask/ask.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
@@ -72,7 +72,7 @@ async function ocrCheck(core: Core): Promise<DoctorCheck> {
   if (!core.config.ocr.enabled) return { name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' };
   const { ocrLanguagesStatus } = await import('../ingest/ocr/ocr.js');
   const langs = ocrLanguagesStatus(core.config.ocr);
-  const pending = core.repo.pendingOcr().length;
+  const pending = core.repo.ocr.pending().length;
   if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };
   if (pending > 0) return { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (the next kb ingest reads them); ${langs.detail}` };
   return { name: 'OCR', status: 'ok', detail: langs.detail };

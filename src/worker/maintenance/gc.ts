@@ -9,6 +9,6 @@ export interface GcResult {
 }
 
 export async function collectGarbage(core: Core): Promise<GcResult> {
-  const r = await core.blobs.gc(core.repo.liveBlobs());
+  const r = await core.blobs.gc(core.repo.originals.liveBlobs());
   return { schema_version: SCHEMA_VERSION, removed_blobs: r.removed, freed_bytes: r.bytes };
 }

@@ -31,7 +31,7 @@ export interface InspectedChunk {
 
 export function listDocuments(core: Core): DocumentSummary[] {
   const { repo } = core;
-  return repo.listDocs().map((d) => ({
+  return repo.documents.list().map((d) => ({
     doc_id: d.id,
     path: d.path,
     title: d.title,
@@ -39,7 +39,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
     ...docState(d),
     error: d.error,
     chunks: d.chunk_count,
-    tags: repo.tagsOf(d.id),
+    tags: repo.tags.of(d.id),
     size: d.size,
     content_hash: d.content_hash,
     original: d.original,
@@ -50,13 +50,13 @@ export function listDocuments(core: Core): DocumentSummary[] {
 
 /** The stored row, its status replaced by the one every view shows, and why. */
 function rowWithState(core: Core, id: string): DocRow & { reason: string | null } {
-  const facts = core.repo.docWithFacts(id)!;
+  const facts = core.repo.documents.withFacts(id)!;
   const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, latest_failed: _l, ...row } = facts;
   return { ...row, ...docState(facts) };
 }
 
 function transcriptOf(core: Core, docId: string): InspectedDocument['transcript'] {
-  const t = core.repo.transcriptOf(docId);
+  const t = core.repo.transcripts.of(docId);
   if (!t) return null;
   const segments = t.segments ? (JSON.parse(t.segments) as Segment[]) : null;
   return { status: t.status, model: t.model, language: t.language, error: t.error, text: segments ? transcriptText(segments) : null };
@@ -64,25 +64,25 @@ function transcriptOf(core: Core, docId: string): InspectedDocument['transcript'
 
 export function inspectDocument(core: Core, idOrPath: string): InspectedDocument {
   const { repo, blobs } = core;
-  const doc = repo.docById(idOrPath) ?? repo.docByPath(resolve(idOrPath));
+  const doc = repo.documents.byId(idOrPath) ?? repo.documents.byPath(resolve(idOrPath));
   if (!doc) throw new KbError('NOT_FOUND', `no document with id or path ${idOrPath}`);
-  const orig = repo.originalOf(doc.id);
+  const orig = repo.originals.of(doc.id);
   const blobPath = orig?.blob ? blobs.pathOf(orig.blob) : null;
   return {
     schema_version: SCHEMA_VERSION,
-    document: { ...rowWithState(core, doc.id), tags: repo.tagsOf(doc.id) },
+    document: { ...rowWithState(core, doc.id), tags: repo.tags.of(doc.id) },
     original: orig
       ? { mode: orig.mode, sha256: orig.sha256, blob_path: blobPath, available: blobPath ? existsSync(blobPath) : existsSync(doc.path) }
       : null,
-    chunks: repo.chunksOfDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
-    ocr_pages: repo.ocrOf(doc.id),
+    chunks: repo.chunks.ofDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
+    ocr_pages: repo.ocr.of(doc.id),
     transcript: transcriptOf(core, doc.id),
-    errors: repo.errorsOf(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
+    errors: repo.errors.of(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
   };
 }
 
 export function inspectChunk(core: Core, id: string): InspectedChunk {
-  const c = core.repo.chunkById(id);
+  const c = core.repo.chunks.byId(id);
   if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
   return { schema_version: SCHEMA_VERSION, chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown }, document: rowWithState(core, c.doc_id) };
 }
@@ -90,9 +90,9 @@ export function inspectChunk(core: Core, id: string): InspectedChunk {
 /** The file that holds a document's bytes: the stored copy if there is one, else the original. */
 export function documentSource(core: Core, docId: string): DocumentSource {
   const { repo, blobs } = core;
-  const doc = repo.docById(docId);
+  const doc = repo.documents.byId(docId);
   if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
-  const orig = repo.originalOf(doc.id);
+  const orig = repo.originals.of(doc.id);
   const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
   const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path) };
   if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };

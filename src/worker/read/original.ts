@@ -7,7 +7,7 @@ import type { Repo } from '../store/repo.js';
 import { sha256File } from '../ingest/read-file.js';
 
 export async function indexedOriginal(repo: Repo, blobs: BlobStore, doc: { doc_id: string; path: string; content_hash: string }): Promise<string> {
-  const orig = repo.originalOf(doc.doc_id);
+  const orig = repo.originals.of(doc.doc_id);
   if (orig?.blob && (await blobs.has(orig.blob))) return blobs.pathOf(orig.blob);
   let hash: string;
   try {

@@ -27,10 +27,10 @@ function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor 
   const left = hash < 0 ? target : target.slice(0, hash);
   const frag = hash < 0 ? '' : target.slice(hash + 1);
   let doc: DocRow | undefined;
-  if (DOC_ID.test(left)) doc = repo.docById(left);
+  if (DOC_ID.test(left)) doc = repo.documents.byId(left);
   else {
     const path = left.startsWith('file://') ? parseCitationUri(`${left}#L1-L1`).path : resolve(left);
-    doc = repo.docByPath(path);
+    doc = repo.documents.byPath(path);
     if (!doc) throw new KbError('NOT_FOUND', `${path} is not indexed (kb ls lists what is)`);
   }
   if (!doc) throw new KbError('NOT_FOUND', `no document with id ${left}`);
@@ -50,13 +50,13 @@ const cap = (text: string, max: number): { text: string; truncated: boolean } =>
 export function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Span {
   const { doc, anchor } = parseTarget(ctx.repo, target);
   if (doc.status !== 'indexed') throw new KbError('NOT_FOUND', `${doc.path} is not indexed (${doc.error ?? doc.status})`);
-  const chunks = ctx.repo.chunksOfDoc(doc.id).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
+  const chunks = ctx.repo.chunks.ofDoc(doc.id).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
   let text: string;
   let stale = false;
   let anchorOut: Anchor;
   const kind = anchor?.kind;
   if (doc.type === 'audio') {
-    const t = ctx.repo.transcriptOf(doc.id);
+    const t = ctx.repo.transcripts.of(doc.id);
     if (!t?.segments) throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
     const segs = JSON.parse(t.segments) as Segment[];
     if (anchor && anchor.kind !== 'time') throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);

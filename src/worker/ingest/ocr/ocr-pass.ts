@@ -124,7 +124,7 @@ export async function runOcr(
   ctx: OcrContext,
   opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
 ): Promise<OcrPassResult> {
-  const jobs = ctx.repo.pendingOcr();
+  const jobs = ctx.repo.ocr.pending();
   const result: OcrPassResult = { pages: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
   const seen = new Map<string, Map<string, number>>();
@@ -139,8 +139,8 @@ export async function runOcr(
       const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
       seen.set(job.doc_id, docSeen);
       ctx.repo.db.transaction(() => {
-        ctx.repo.insertChunks(job.doc_id, chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`));
-        ctx.repo.finishOcr({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
+        ctx.repo.chunks.insert(job.doc_id, chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`));
+        ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
       })();
       result.pages++;
     } catch (e) {
@@ -151,8 +151,8 @@ export async function runOcr(
         result.errors.push({ path: job.path, ...err });
         break;
       }
-      ctx.repo.finishOcr({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence: null, error: `${err.code}: ${err.message}` });
-      ctx.repo.setDocError(job.doc_id, `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`);
+      ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence: null, error: `${err.code}: ${err.message}` });
+      ctx.repo.documents.setError(job.doc_id, `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`);
       result.failed++;
       result.errors.push({ path: job.path, code: err.code, message: `OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}` });
     }
@@ -160,12 +160,12 @@ export async function runOcr(
   opts.onProgress?.({ phase: 'ocr', done: jobs.length - result.pending, total: jobs.length });
   // A document OCR has finished with and that still has no text at all says so (kb ls shows it).
   for (const docId of new Set(jobs.map((j) => j.doc_id))) {
-    const pages = ctx.repo.ocrOf(docId);
+    const pages = ctx.repo.ocr.of(docId);
     // A page that failed already says why there is no text; "no text found" would hide that.
-    if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || ctx.repo.countChunks(docId) > 0) continue;
+    if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || ctx.repo.chunks.count(docId) > 0) continue;
     const job = jobs.find((j) => j.doc_id === docId)!;
     const message = `no text found, not even by OCR (${job.type === 'image' ? 'a picture without words?' : `${pages.length} page(s) read`})`;
-    ctx.repo.setDocError(docId, `EMPTY: ${message}`);
+    ctx.repo.documents.setError(docId, `EMPTY: ${message}`);
     result.errors.push({ path: job.path, code: 'EMPTY', message });
   }
   return result;

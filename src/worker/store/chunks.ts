@@ -1,0 +1,66 @@
+// The chunks table: the passages search finds. Their word and trigram indexes follow by trigger.
+import type { z } from 'zod';
+import type { ChunkRowSchema } from '../../shared/cli-output.js';
+import type { Anchor } from '../../shared/wire.js';
+import type { Db } from './db.js';
+
+/** A chunk as stored: its anchor is JSON text (inspect parses it). */
+export type ChunkRow = Omit<z.infer<typeof ChunkRowSchema>, 'anchor'> & { anchor: string };
+
+export interface NewChunk {
+  id: string;
+  ordinal: number;
+  heading: string;
+  text: string;
+  anchor: Anchor;
+  chunker_version: number;
+}
+
+type InsertRow = Omit<NewChunk, 'anchor'> & { doc_id: string; anchor: string };
+
+export class Chunks {
+  private readonly insertQ;
+  private readonly deleteOfDocQ;
+  private readonly byIdQ;
+  private readonly ofDocQ;
+  private readonly countQ;
+  private readonly maxOrdinalQ;
+  private readonly refreshQ;
+
+  constructor(db: Db) {
+    this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
+      VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version)`);
+    this.deleteOfDocQ = db.prepare<[string]>('DELETE FROM chunks WHERE doc_id = ?');
+    this.byIdQ = db.prepare<[string], ChunkRow>('SELECT * FROM chunks WHERE id = ?');
+    this.ofDocQ = db.prepare<[string], ChunkRow>('SELECT * FROM chunks WHERE doc_id = ? ORDER BY ordinal');
+    this.countQ = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks WHERE doc_id = ?');
+    this.maxOrdinalQ = db.prepare<[string], { n: number }>('SELECT coalesce(max(ordinal), -1) AS n FROM chunks WHERE doc_id = ?');
+    this.refreshQ = db.prepare<[string]>('UPDATE chunks SET heading = heading WHERE doc_id = ?');
+  }
+
+  /** The document's chunks become these. */
+  replace(docId: string, chunks: NewChunk[]): void {
+    this.deleteOfDocQ.run(docId);
+    this.insert(docId, chunks);
+  }
+  /** Appends chunks (a PDF's next pages, OCR's regions) without touching the document's others. */
+  insert(docId: string, chunks: NewChunk[]): void {
+    for (const c of chunks) this.insertQ.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+  }
+  byId(id: string): ChunkRow | undefined {
+    return this.byIdQ.get(id);
+  }
+  ofDoc(docId: string): ChunkRow[] {
+    return this.ofDocQ.all(docId);
+  }
+  count(docId: string): number {
+    return this.countQ.get(docId)!.n;
+  }
+  nextOrdinal(docId: string): number {
+    return this.maxOrdinalQ.get(docId)!.n + 1;
+  }
+  /** Re-indexes a document's chunks so their filter tokens (its tags) are current. */
+  refreshWords(docId: string): void {
+    this.refreshQ.run(docId);
+  }
+}

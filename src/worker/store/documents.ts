@@ -1,0 +1,118 @@
+// The documents table: one row per indexed (or failed) file, and what its status is made of.
+import type { z } from 'zod';
+import type { StoredDocumentSchema } from '../../shared/cli-output.js';
+import type { Db } from './db.js';
+
+export type DocRow = z.infer<typeof StoredDocumentSchema>;
+
+/** What a document's status is derived from, beside its row (see read/doc-state.ts). */
+export interface DocFacts {
+  chunk_count: number;
+  /** The transcript's state for audio and video: waiting, pending, done, failed; null for the rest. */
+  transcript_status: string | null;
+  ocr_pending: number;
+  ocr_failed: number;
+  /** 1 when the latest attempt to read the file failed (a success clears ingest_errors). */
+  latest_failed: number;
+}
+export type DocWithFacts = DocRow & DocFacts;
+
+/** Just enough of a document to reconcile a folder with the disk. */
+export type DocStamp = Pick<DocRow, 'id' | 'path' | 'size' | 'mtime' | 'status'>;
+
+const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
+  (SELECT t.status FROM transcripts t WHERE t.doc_id = d.id) AS transcript_status,
+  (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'pending') AS ocr_pending,
+  (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'failed') AS ocr_failed,
+  EXISTS (SELECT 1 FROM ingest_errors e WHERE e.path = d.path) AS latest_failed`;
+
+export class Documents {
+  private readonly byPathQ;
+  private readonly byIdQ;
+  private readonly withHashQ;
+  private readonly upsertQ;
+  private readonly setErrorQ;
+  private readonly moveQ;
+  private readonly setMtimeQ;
+  private readonly setMetaQ;
+  private readonly setDurationQ;
+  private readonly deleteQ;
+  private readonly pruneTagsQ;
+  private readonly underQ;
+  private readonly listQ;
+  private readonly withFactsQ;
+
+  constructor(db: Db) {
+    this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
+    this.byIdQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE id = ?');
+    this.withHashQ = db.prepare<[string], DocRow>("SELECT * FROM documents WHERE content_hash = ? AND status = 'indexed'");
+    this.upsertQ = db.prepare<[DocRow]>(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration,
+        parser_version, status, error, original, added_at, updated_at)
+      VALUES (@id, @path, @root, @title, @type, @lang, @content_hash, @size, @mtime, @page_count, @duration,
+        @parser_version, @status, @error, @original, @added_at, @updated_at)
+      ON CONFLICT(id) DO UPDATE SET path = excluded.path, root = excluded.root, title = excluded.title,
+        type = excluded.type, lang = excluded.lang, content_hash = excluded.content_hash, size = excluded.size,
+        mtime = excluded.mtime, page_count = excluded.page_count, duration = excluded.duration,
+        parser_version = excluded.parser_version, status = excluded.status, error = excluded.error,
+        original = excluded.original, updated_at = excluded.updated_at`);
+    this.setErrorQ = db.prepare<[string | null, number, string]>('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?');
+    this.moveQ = db.prepare<[string, string, number, number, string]>('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?');
+    this.setMtimeQ = db.prepare<[number, string]>('UPDATE documents SET mtime = ? WHERE id = ?');
+    this.setMetaQ = db.prepare<[{ id: string; title: string; lang: string | null; page_count: number | null }]>(
+      'UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id',
+    );
+    this.setDurationQ = db.prepare<[number, string]>('UPDATE documents SET duration = ? WHERE id = ?');
+    this.deleteQ = db.prepare<[string]>('DELETE FROM documents WHERE id = ?');
+    this.pruneTagsQ = db.prepare<[]>('DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM document_tags)');
+    this.underQ = db.prepare<[string, string], DocStamp>('SELECT id, path, size, mtime, status FROM documents WHERE path >= ? AND path < ?');
+    this.listQ = db.prepare<[], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d ORDER BY d.path`);
+    this.withFactsQ = db.prepare<[string], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d WHERE d.id = ?`);
+  }
+
+  byPath(path: string): DocRow | undefined {
+    return this.byPathQ.get(path);
+  }
+  byId(id: string): DocRow | undefined {
+    return this.byIdQ.get(id);
+  }
+  /** Indexed documents with these bytes (a file that moved keeps its document). */
+  indexedWithHash(hash: string): DocRow[] {
+    return this.withHashQ.all(hash);
+  }
+  upsert(doc: DocRow): void {
+    this.upsertQ.run(doc);
+  }
+  setError(id: string, error: string | null): void {
+    this.setErrorQ.run(error, Date.now(), id);
+  }
+  move(id: string, path: string, root: string, mtime: number): void {
+    this.moveQ.run(path, root, mtime, Date.now(), id);
+  }
+  setMtime(id: string, mtime: number): void {
+    this.setMtimeQ.run(mtime, id);
+  }
+  setMeta(id: string, m: { title: string; lang: string | null; page_count: number | null }): void {
+    this.setMetaQ.run({ id, ...m });
+  }
+  setDuration(id: string, seconds: number): void {
+    this.setDurationQ.run(seconds, id);
+  }
+  /** Deletes the document (its chunks, tags links, originals and queues go by cascade) and unused tags. */
+  delete(id: string): void {
+    this.deleteQ.run(id);
+    this.pruneTagsQ.run();
+  }
+  /** Documents whose path is under `dir` (a folder path ending in the separator). */
+  under(dir: string): DocStamp[] {
+    // Paths under dir sort between dir and dir with its last character bumped: an index range scan.
+    const hi = dir.slice(0, -1) + String.fromCharCode(dir.charCodeAt(dir.length - 1) + 1);
+    return this.underQ.all(dir, hi);
+  }
+  /** Every document with what its status is made of, in path order. */
+  list(): DocWithFacts[] {
+    return this.listQ.all();
+  }
+  withFacts(id: string): DocWithFacts | undefined {
+    return this.withFactsQ.get(id);
+  }
+}

@@ -1,0 +1,33 @@
+// Where each document's original bytes are: a copy in the blob store, or a reference to the file.
+import type { Db } from './db.js';
+
+export interface OriginalRow {
+  doc_id: string;
+  mode: 'copy' | 'reference';
+  blob: string | null;
+  sha256: string;
+}
+
+export class Originals {
+  private readonly setQ;
+  private readonly ofQ;
+  private readonly liveQ;
+
+  constructor(db: Db) {
+    this.setQ = db.prepare<[OriginalRow]>(`INSERT INTO originals (doc_id, mode, blob, sha256) VALUES (@doc_id, @mode, @blob, @sha256)
+      ON CONFLICT(doc_id) DO UPDATE SET mode = excluded.mode, blob = excluded.blob, sha256 = excluded.sha256`);
+    this.ofQ = db.prepare<[string], OriginalRow>('SELECT * FROM originals WHERE doc_id = ?');
+    this.liveQ = db.prepare<[], { blob: string }>('SELECT DISTINCT blob FROM originals WHERE blob IS NOT NULL');
+  }
+
+  set(o: OriginalRow): void {
+    this.setQ.run(o);
+  }
+  of(docId: string): OriginalRow | undefined {
+    return this.ofQ.get(docId);
+  }
+  /** The stored copies some document still refers to (gc keeps these). */
+  liveBlobs(): Set<string> {
+    return new Set(this.liveQ.all().map((r) => r.blob));
+  }
+}

@@ -1,0 +1,40 @@
+// Tags and which documents carry them.
+import type { Db } from './db.js';
+
+export class Tags {
+  private readonly insertQ;
+  private readonly idQ;
+  private readonly linkQ;
+  private readonly ofQ;
+
+  constructor(private readonly db: Db) {
+    this.insertQ = db.prepare<[string]>('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO NOTHING');
+    this.idQ = db.prepare<[string], { id: number }>('SELECT id FROM tags WHERE name = ?');
+    this.linkQ = db.prepare<[string, number]>('INSERT OR IGNORE INTO document_tags (doc_id, tag_id) VALUES (?, ?)');
+    this.ofQ = db.prepare<[string], { name: string }>('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name');
+  }
+
+  /** Links tags (normalised names) to a document; returns how many were new. */
+  add(docId: string, tags: string[]): number {
+    let added = 0;
+    for (const t of tags) {
+      this.insertQ.run(t);
+      added += this.linkQ.run(docId, this.idQ.get(t)!.id).changes;
+    }
+    return added;
+  }
+  of(docId: string): string[] {
+    return this.ofQ.all(docId).map((r) => r.name);
+  }
+  /** The documents that already carry every one of these tags. */
+  docsWithAll(tags: string[]): Set<string> {
+    if (tags.length === 0) return new Set();
+    const rows = this.db
+      .prepare<string[], { doc_id: string }>(
+        `SELECT dt.doc_id FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+         WHERE t.name IN (${tags.map(() => '?').join(',')}) GROUP BY dt.doc_id HAVING count(*) = ${tags.length}`,
+      )
+      .all(...tags);
+    return new Set(rows.map((r) => r.doc_id));
+  }
+}

@@ -1,0 +1,69 @@
+// The transcription queue: audio and video waiting for a speech model ('waiting'), queued
+// ('pending'), read ('done', with its timed segments) or failed.
+import type { Db } from './db.js';
+
+/** An audio or video document for the transcription pass. */
+export interface TranscriptJob {
+  doc_id: string;
+  path: string;
+  content_hash: string;
+  title: string;
+}
+
+export interface TranscriptRow {
+  status: string;
+  model: string | null;
+  language: string | null;
+  /** JSON: the timed segments. */
+  segments: string | null;
+  error: string | null;
+}
+
+export class Transcripts {
+  private readonly queueQ;
+  private readonly pendingQ;
+  private readonly waitingQ;
+  private readonly wakeQ;
+  private readonly clearWaitingErrorsQ;
+  private readonly finishQ;
+  private readonly ofQ;
+
+  constructor(private readonly db: Db) {
+    this.queueQ = db.prepare<[string, 'waiting' | 'pending']>(`INSERT INTO transcripts (doc_id, status) VALUES (?, ?)
+      ON CONFLICT(doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL`);
+    this.pendingQ = db.prepare<[], TranscriptJob>(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
+      WHERE t.status = 'pending' ORDER BY d.path`);
+    this.waitingQ = db.prepare<[], { doc_id: string }>("SELECT doc_id FROM transcripts WHERE status = 'waiting'");
+    this.wakeQ = db.prepare<[]>("UPDATE transcripts SET status = 'pending' WHERE status = 'waiting'");
+    this.clearWaitingErrorsQ = db.prepare<[number]>(
+      "UPDATE documents SET error = NULL, updated_at = ? WHERE id IN (SELECT doc_id FROM transcripts WHERE status = 'waiting')",
+    );
+    this.finishQ = db.prepare<[TranscriptRow & { doc_id: string }]>(
+      'UPDATE transcripts SET status = @status, model = @model, language = @language, segments = @segments, error = @error WHERE doc_id = @doc_id',
+    );
+    this.ofQ = db.prepare<[string], TranscriptRow>('SELECT status, model, language, segments, error FROM transcripts WHERE doc_id = ?');
+  }
+
+  queue(docId: string, status: 'waiting' | 'pending'): void {
+    this.queueQ.run(docId, status);
+  }
+  pending(): TranscriptJob[] {
+    return this.pendingQ.all();
+  }
+  waiting(): Set<string> {
+    return new Set(this.waitingQ.all().map((r) => r.doc_id));
+  }
+  /** A speech model is installed: everything waiting for one is queued (and says so no more). */
+  wake(): void {
+    this.db.transaction(() => {
+      this.clearWaitingErrorsQ.run(Date.now());
+      this.wakeQ.run();
+    })();
+  }
+  finish(r: { doc_id: string; status: 'done' | 'failed'; model: string | null; language: string | null; segments: string | null; error: string | null }): void {
+    this.finishQ.run(r);
+  }
+  of(docId: string): TranscriptRow | undefined {
+    return this.ofQ.get(docId);
+  }
+}
