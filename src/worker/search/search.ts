@@ -1,12 +1,11 @@
 // A search request end to end: validate, parse, retrieve, and shape hits into the wire format.
-import type { Statement } from 'better-sqlite3';
+import { HitReader } from '../store/hits.js';
 import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import {
   type Anchor,
   type Citation,
-  type DocType,
   SCHEMA_VERSION,
   type Retrieval,
   type ResolvedSearchParams,
@@ -24,19 +23,6 @@ import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
 import { describeIssues } from '../../shared/issues.js';
 
-interface HitRow {
-  rowid: number;
-  id: string;
-  doc_id: string;
-  ordinal: number;
-  text: string;
-  heading: string;
-  anchor: string;
-  path: string;
-  title: string;
-  type: DocType;
-  original: 'copy' | 'reference';
-}
 
 /** The citation with its human label (file name, span, section), as the UI shows it. */
 function labelled<C extends Citation>(c: C): C {
@@ -56,27 +42,14 @@ interface HitIn {
 
 export class Searcher {
   readonly lexical: LexicalSearcher;
-  private readonly hitRows: Statement;
-  private readonly tagsStmt: Statement;
-  private readonly totalStmt: Statement;
-  private readonly chunkRowids: Statement;
-  private readonly rowChunkIds: Statement;
+  private readonly reader: HitReader;
 
   constructor(
     db: Db,
     private readonly config: Config,
   ) {
     this.lexical = new LexicalSearcher(db, config);
-    // Hits are hydrated with one query per kind of fact, not one per hit.
-    this.hitRows = db.prepare(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.heading, c.anchor,
-        d.path, d.title, d.type, d.original
-      FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`);
-    this.tagsStmt = db.prepare(`SELECT dt.doc_id, t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
-      WHERE dt.doc_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`);
-    this.totalStmt = db.prepare(`SELECT doc_id, count(*) AS n FROM chunks
-      WHERE doc_id IN (SELECT value FROM json_each(?)) GROUP BY doc_id`);
-    this.chunkRowids = db.prepare('SELECT rowid, id FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
-    this.rowChunkIds = db.prepare('SELECT rowid, id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))');
+    this.reader = new HitReader(db);
   }
 
   private validate(input: SearchParams): ResolvedSearchParams {
@@ -172,14 +145,10 @@ export class Searcher {
             pathDocs: filters.path ? this.lexical.docsMatching(filters.path) : undefined,
           });
     // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
-    const ids = new Map(
-      (this.chunkRowids.all(JSON.stringify(vec.map((v) => v.chunk_id))) as { rowid: number; id: string }[]).map((r) => [r.id, r.rowid]),
-    );
+    const ids = this.reader.rowidsOf(vec.map((v) => v.chunk_id));
     const vecList = vec.flatMap((v) => (ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : []));
     const lexHits = lex?.hits ?? [];
-    const lexIds = new Map(
-      (this.rowChunkIds.all(JSON.stringify(lexHits.map((h) => h.rowid))) as { rowid: number; id: string }[]).map((r) => [r.rowid, r.id]),
-    );
+    const lexIds = this.reader.idsOf(lexHits.map((h) => h.rowid));
     const byLexRow = new Map(lexHits.map((h) => [h.rowid, h]));
     const simByRow = new Map(vecList.map((v) => [v.rowid, v.similarity]));
     let items: HitIn[];
@@ -249,17 +218,10 @@ export class Searcher {
 
   private hydrate(hits: HitIn[]): SearchHit[] {
     if (hits.length === 0) return [];
-    const rows = new Map(
-      (this.hitRows.all(JSON.stringify(hits.map((h) => h.rowid))) as HitRow[]).map((r) => [r.rowid, r]),
-    );
-    const docIds = JSON.stringify([...new Set([...rows.values()].map((r) => r.doc_id))]);
-    const tags = new Map<string, string[]>();
-    for (const t of this.tagsStmt.all(docIds) as { doc_id: string; name: string }[]) {
-      const list = tags.get(t.doc_id) ?? [];
-      list.push(t.name);
-      tags.set(t.doc_id, list);
-    }
-    const totals = new Map((this.totalStmt.all(docIds) as { doc_id: string; n: number }[]).map((r) => [r.doc_id, r.n]));
+    const rows = this.reader.rows(hits.map((h) => h.rowid));
+    const docIds = [...new Set([...rows.values()].map((r) => r.doc_id))];
+    const tags = this.reader.tagsOf(docIds);
+    const totals = this.reader.chunkCounts(docIds);
     return hits.map((h, i) => {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);

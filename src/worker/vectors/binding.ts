@@ -3,6 +3,7 @@
 // an interruption so the next reindex resumes it). A binding also remembers the chunk generation its
 // table was last fully synced at, so reconciling an unchanged index costs two reads, not a diff.
 import type { Db } from '../store/db.js';
+import { readMeta, writeMeta } from '../store/meta.js';
 
 export interface Binding {
   model: string;
@@ -17,13 +18,12 @@ export type BindingSlot = 'live' | 'pending';
 const KEY: Record<BindingSlot, string> = { live: 'embedding.binding', pending: 'embedding.pending' };
 
 export function readBinding(db: Db, slot: BindingSlot = 'live'): Binding | null {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY[slot]) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as Binding) : null;
+  const value = readMeta(db, KEY[slot]);
+  return value ? (JSON.parse(value) as Binding) : null;
 }
 
 export function writeBinding(db: Db, slot: BindingSlot, b: Binding | null): void {
-  if (b) db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(KEY[slot], JSON.stringify(b));
-  else db.prepare('DELETE FROM meta WHERE key = ?').run(KEY[slot]);
+  writeMeta(db, KEY[slot], b ? JSON.stringify(b) : null);
 }
 
 export { chunksGeneration } from '../store/db.js';

@@ -4,6 +4,8 @@
 // after a crash or a table deleted behind kb's back.
 import { join } from 'node:path';
 import type { Db } from '../store/db.js';
+import { countRows } from '../store/integrity.js';
+import { VectorFeed } from '../store/vector-feed.js';
 import { Embedder } from '../embed/embedder.js';
 import { type PassageEmbedder, ThreadedEmbedder } from '../embed/threaded.js';
 import { ModelStore } from '../embed/models.js';
@@ -64,7 +66,7 @@ export class Semantic {
     const fingerprint = fingerprintOf(spec);
     let live = readBinding(db);
     if (live && live.fingerprint !== fingerprint) {
-      const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+      const chunks = countRows(db, 'chunks');
       if (chunks > 0) return { unavailable: mismatch(live, spec) };
       live = null; // nothing embedded yet: the configured model simply takes over
     }
@@ -87,23 +89,19 @@ export class Semantic {
     opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; ifChanged?: boolean } = {},
   ): Promise<{ embedded: number; deleted: number }> {
     const generation = chunksGeneration(this.db);
-    const chunkCount = (): number => (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    const chunkCount = (): number => countRows(this.db, 'chunks');
     if (opts.ifChanged) {
       const b = readBinding(this.db, this.slot);
       if (b?.table === this.store.name && b.synced_generation === generation && (await this.store.count()) === chunkCount()) {
         return { embedded: 0, deleted: 0 };
       }
     }
-    const inDb = new Set(this.db.prepare('SELECT id FROM chunks').pluck().all() as string[]);
+    const feed = new VectorFeed(this.db);
+    const inDb = feed.chunkIds();
     const inStore = await this.store.ids();
     const stale = [...inStore].filter((id) => !inDb.has(id));
     await this.store.delete(stale);
     const missing = [...inDb].filter((id) => !inStore.has(id));
-    const rowsOf = this.db.prepare(
-      `SELECT c.id, c.doc_id, c.heading, c.text, d.type, coalesce(d.lang, '') AS lang, d.path,
-         '|' || coalesce((SELECT group_concat(t.name, '|') FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id), '') || '|' AS tags
-       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`,
-    );
     let done = 0;
     let pendingRows: VectorRow[] = [];
     const flush = async (): Promise<void> => {
@@ -114,16 +112,7 @@ export class Semantic {
     opts.onProgress?.({ done, total: missing.length });
     for (let i = 0; i < missing.length; i += SYNC_BATCH) {
       if (opts.signal?.aborted) break;
-      const rows = rowsOf.all(JSON.stringify(missing.slice(i, i + SYNC_BATCH))) as {
-        id: string;
-        doc_id: string;
-        heading: string;
-        text: string;
-        type: string;
-        lang: string;
-        path: string;
-        tags: string;
-      }[];
+      const rows = feed.rows(missing.slice(i, i + SYNC_BATCH));
       // The heading path says what the passage is about; it is embedded with it.
       this.passages ??= ThreadedEmbedder.for(this.embedder);
       const vectors = await this.passages.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
@@ -161,11 +150,8 @@ export class Semantic {
 
   /** Copies documents' current tags onto their vectors. */
   async retag(docIds: string[]): Promise<void> {
-    const tagsOf = this.db.prepare(
-      `SELECT '|' || coalesce(group_concat(t.name, '|'), '') || '|' AS tags
-       FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ?`,
-    );
-    for (const id of docIds) await this.store.setTags(id, (tagsOf.get(id) as { tags: string }).tags);
+    const feed = new VectorFeed(this.db);
+    for (const id of docIds) await this.store.setTags(id, feed.tagsOf(id));
   }
 
   async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
