@@ -15,6 +15,7 @@ import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
 import { utilityWorker } from './worker-process.js';
 import { openMainLog } from './log.js';
+import trayIcon from '../../resources/tray.png?asset';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RENDERER = join(here, '../renderer/index.html');
@@ -173,7 +174,8 @@ Menu.setApplicationMenu(
     ),
   ),
 );
-const icon = nativeImage.createFromPath(join(here, '../renderer/tray.png'));
+// tray@2x.png beside it is picked up for high-density displays.
+const icon = nativeImage.createFromPath(trayIcon);
 icon.setTemplateImage(true); // macOS tints it for a light or dark menu bar
 tray = new Tray(icon);
 tray.setToolTip('kb — ask your documents');

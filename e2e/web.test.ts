@@ -6,7 +6,7 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../scripts/make-test-pdf.js';
 import { startOllamaStub } from '../scripts/ollama-stub.js';
-import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from './helpers.js';
+import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

@@ -9,7 +9,7 @@ import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
 import { makePdf } from '../scripts/make-test-pdf.js';
-import { repoRoot, tempDir, writeTree } from './helpers.js';
+import { repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
 if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
