@@ -1,17 +1,18 @@
 // How the CLI speaks: JSON documents on stdout in --json mode, readable text otherwise.
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
+import { styleText } from 'node:util';
 import { toErrorPayload, type ErrorCode } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, partial: 3 } as const;
 
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-export const bold = (s: string): string => (useColor ? `\u001b[1m${s}\u001b[22m` : s);
-export const dim = (s: string): string => (useColor ? `\u001b[2m${s}\u001b[22m` : s);
-export const cyan = (s: string): string => (useColor ? `\u001b[36m${s}\u001b[39m` : s);
-export const red = (s: string): string => (useColor ? `\u001b[31m${s}\u001b[39m` : s);
-export const yellow = (s: string): string => (useColor ? `\u001b[33m${s}\u001b[39m` : s);
+// node:util's styleText colours only when stdout is a terminal and NO_COLOR/FORCE_COLOR allow it.
+export const bold = (s: string): string => styleText('bold', s);
+export const dim = (s: string): string => styleText('dim', s);
+export const cyan = (s: string): string => styleText('cyan', s);
+export const red = (s: string): string => styleText('red', s);
+export const yellow = (s: string): string => styleText('yellow', s);
 
 export function printJson(doc: unknown): void {
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
@@ -40,7 +41,7 @@ export function reportError(e: unknown, json: boolean, code?: ErrorCode): number
 
 /** Bold the highlighted ranges of a snippet. */
 export function highlight(text: string, ranges: [number, number][]): string {
-  if (!useColor || ranges.length === 0) return text;
+  if (ranges.length === 0) return text;
   let out = '';
   let at = 0;
   for (const [s, e] of ranges) {

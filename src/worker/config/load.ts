@@ -6,27 +6,22 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Config, ConfigSchema } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
+import envPaths from 'env-paths';
 import { unknownKeys } from './unknown-keys.js';
 import { describeIssues } from '../../shared/issues.js';
 
 export const CONFIG_FILE = 'config.yaml';
 
-function xdg(envVar: string, fallback: string): string {
-  const v = process.env[envVar];
-  return v && v.startsWith('/') ? v : join(homedir(), fallback);
-}
+/** The OS's folders for kb (env-paths): XDG on Linux, Library on macOS, AppData on Windows. Read each time: tests set XDG_*. */
+const osPaths = (): { data: string; config: string } => envPaths('kb', { suffix: '' });
 
 export function defaultDataDir(): string {
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'kb');
-  if (process.platform === 'win32') return join(process.env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'kb', 'Data');
-  return join(xdg('XDG_DATA_HOME', '.local/share'), 'kb');
+  return osPaths().data;
 }
 
 export function globalConfigPath(): string {
   if (process.env.KB_CONFIG) return resolve(process.env.KB_CONFIG); // empty: unset
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'kb', CONFIG_FILE);
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'kb', CONFIG_FILE);
-  return join(xdg('XDG_CONFIG_HOME', '.config'), 'kb', CONFIG_FILE);
+  return join(osPaths().config, CONFIG_FILE);
 }
 
 async function readYaml(file: string): Promise<Record<string, unknown> | null> {

@@ -1,35 +1,16 @@
 // JPEG EXIF orientation: cameras store pixels as the sensor saw them and a tag saying how to turn
 // them for display. OCR reads the stored pixels; citations (`#xywh=`) are in the image as viewers
 // show it, so boxes are turned the same way.
+import { imageSize } from 'image-size';
 
-/** The EXIF Orientation tag (1–8) of a JPEG, 1 when there is none. */
-export function jpegOrientation(b: Uint8Array): number {
-  if (b[0] !== 0xff || b[1] !== 0xd8) return 1;
-  let at = 2;
-  while (at + 4 < b.length && b[at] === 0xff) {
-    const marker = b[at + 1]!;
-    const len = (b[at + 2]! << 8) | b[at + 3]!;
-    if (marker === 0xe1 && b[at + 4] === 0x45 && b[at + 5] === 0x78 && b[at + 6] === 0x69 && b[at + 7] === 0x66) {
-      const tiff = at + 10;
-      const le = b[tiff] === 0x49;
-      const u16 = (o: number): number => (le ? b[o]! | (b[o + 1]! << 8) : (b[o]! << 8) | b[o + 1]!);
-      const u32 = (o: number): number => (le ? u16(o) | (u16(o + 2) << 16) : (u16(o) << 16) | u16(o + 2));
-      const ifd = tiff + u32(tiff + 4);
-      const n = u16(ifd);
-      for (let i = 0; i < n; i++) {
-        const e = ifd + 2 + i * 12;
-        if (e + 10 > b.length) break;
-        if (u16(e) === 0x0112) {
-          const v = u16(e + 8);
-          return v >= 1 && v <= 8 ? v : 1;
-        }
-      }
-      return 1;
-    }
-    if (marker === 0xda) break; // image data: no EXIF before it
-    at += 2 + len;
+/** The EXIF Orientation tag (1–8), read by image-size; 1 when there is none or the image is not one it reads. */
+export function orientationOf(b: Uint8Array): number {
+  try {
+    const o = imageSize(b).orientation;
+    return o && o >= 1 && o <= 8 ? o : 1;
+  } catch {
+    return 1;
   }
-  return 1;
 }
 
 export interface Box {

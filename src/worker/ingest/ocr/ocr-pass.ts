@@ -9,7 +9,7 @@ import type { BlobStore } from '../../store/blobs.js';
 import type { OcrJob, Repo } from '../../store/repo.js';
 import type { Config } from '../../../shared/config.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
-import { jpegOrientation, toDisplayed } from './exif.js';
+import { orientationOf, toDisplayed } from './exif.js';
 import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
@@ -101,7 +101,7 @@ async function readPage(ctx: OcrContext, job: OcrJob): Promise<{ chunks: ParsedC
   const data = await original(ctx, job);
   const ocr = await ctx.ocr();
   if (job.type === 'image') {
-    const orientation = jpegOrientation(data);
+    const orientation = orientationOf(data);
     const r = await ctx.parser.raster({ kind: 'image', data });
     const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
     // TIFFs come back without a size from the canvas; the boxes' extent bounds it well enough for turning.

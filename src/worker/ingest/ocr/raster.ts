@@ -1,6 +1,7 @@
 // Pixels for OCR, made on a parse thread (decoding and rendering are CPU work the engine's thread must
 // not do): an image in a format tesseract reads as is, or converted to PNG; a PDF page rendered at the
 // configured dpi with pdf.js onto an @napi-rs/canvas.
+import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../../shared/errors.js';
 
 export interface RasterRequest {
@@ -23,18 +24,8 @@ export interface Raster {
 /** Formats Leptonica (inside tesseract) decodes itself; the rest go through the canvas to PNG. */
 const NATIVE = new Set(['png', 'jpg', 'tif']);
 
-function sniff(b: Uint8Array): string {
-  if (b[0] === 0x89 && b[1] === 0x50) return 'png';
-  if (b[0] === 0xff && b[1] === 0xd8) return 'jpg';
-  if ((b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d)) return 'tif';
-  if (b[0] === 0x47 && b[1] === 0x49) return 'gif';
-  if (b[0] === 0x42 && b[1] === 0x4d) return 'bmp';
-  if (b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'webp';
-  return 'unknown';
-}
-
 async function rasterImage(data: Uint8Array): Promise<Raster> {
-  const kind = sniff(data);
+  const kind = (await fileTypeFromBuffer(data).catch(() => undefined))?.ext ?? 'unknown';
   const { loadImage, createCanvas } = await import('@napi-rs/canvas');
   if (kind === 'tif') {
     // The canvas cannot decode TIFF; tesseract can. Its size comes back with the OCR result.
