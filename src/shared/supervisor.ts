@@ -4,6 +4,7 @@
 // main (utilityProcess) and the web host (child_process) share it, and tests drive it under Node.
 import { type ClientMessage, type Method, type Params, type Result, ServerMessageSchema } from './api.js';
 import { KbError, type ErrorCode } from './errors.js';
+import { RpcCalls } from './rpc-client.js';
 
 export interface WorkerHandle {
   send(msg: ClientMessage): void;
@@ -19,16 +20,9 @@ export interface SupervisorOptions {
   backoff?: { first: number; max: number };
 }
 
-interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  onProgress?: ((data: unknown) => void) | undefined;
-}
-
 export class Supervisor {
   private worker: WorkerHandle | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly calls = new RpcCalls((code, message) => new KbError(code as ErrorCode, message));
   private delay: number;
   private startedAt = 0;
   private stopped = false;
@@ -68,15 +62,7 @@ export class Supervisor {
           this.opts.onEvent?.(m.event, m.data);
           return;
         }
-        const p = m.id === undefined ? undefined : this.pending.get(m.id);
-        if (!p) return;
-        if (m.type === 'event') {
-          if (m.event === 'progress') p.onProgress?.(m.data);
-          return;
-        }
-        this.pending.delete(m.id);
-        if (m.error) p.reject(new KbError(m.error.code as ErrorCode, m.error.message));
-        else p.resolve(m.result);
+        this.calls.receive(m);
       });
       w.onExit((code) => this.exited(w, code, reject));
     });
@@ -89,8 +75,7 @@ export class Supervisor {
     this.queued = [];
     const err = new KbError('INTERNAL', `the engine stopped (exit code ${code}) and is restarting; try again in a moment`);
     rejectStart(err);
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
+    this.calls.failAll(err);
     if (this.stopped) return;
     // A worker that ran for a while gets a quick restart; one that keeps dying waits longer each time.
     if (Date.now() - this.startedAt > 60_000) this.delay = this.opts.backoff?.first ?? 250;
@@ -108,23 +93,20 @@ export class Supervisor {
 
   /** Calls a method; progress events of this call go to onProgress. Returns the id (for cancel) and the answer. */
   request<M extends Method>(method: M, params: Params<M>, onProgress?: (data: unknown) => void): { id: number; result: Promise<Result<M>> } {
-    const id = this.nextId++;
-    const result = new Promise<Result<M>>((resolve, reject) => {
-      const w = this.worker;
-      if (!w) {
-        reject(new KbError('INTERNAL', 'the engine is restarting; try again in a moment'));
-        return;
-      }
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+    const { id, result } = this.calls.open(onProgress);
+    const w = this.worker;
+    if (!w) this.calls.fail(id, new KbError('INTERNAL', 'the engine is restarting; try again in a moment'));
+    else {
       const msg: ClientMessage = { type: 'request', id, method, params };
       if (this.isReady) w.send(msg);
       else this.queued.push(msg);
-    });
-    return { id, result };
+    }
+    // The worker's loop answers each method with its own result type (api.ts).
+    return { id, result: result as Promise<Result<M>> };
   }
 
   cancel(id: number): void {
-    if (!this.pending.has(id)) return;
+    if (!this.calls.has(id)) return;
     if (this.isReady) this.worker?.send({ type: 'cancel', id });
     else this.queued.push({ type: 'cancel', id });
   }

@@ -1,0 +1,72 @@
+// The client half of the RPC contract, shared by every caller of the worker: the supervisor (main and
+// the web host), the preload bridge and the browser's WebSocket client. Numbered calls wait for their
+// response, progress events reach their call, other events reach listeners. No zod and no Node here:
+// the preload and the renderer bundle it.
+import type { ServerMessage } from './api.js';
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  onProgress?: ((data: unknown) => void) | undefined;
+}
+
+export class RpcCalls {
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Set<(data: unknown) => void>>();
+  private nextId = 1;
+
+  /** How a response's error becomes the Error a caller sees. */
+  constructor(private readonly toError: (code: string, message: string) => Error) {}
+
+  /** A new call: its id (to send, and to cancel by) and the promise its response settles. */
+  open(onProgress?: (data: unknown) => void): { id: number; result: Promise<unknown> } {
+    const id = this.nextId++;
+    const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    return { id, result };
+  }
+
+  /** A message from the worker: a response or progress goes to its call, any other event to listeners. */
+  receive(m: ServerMessage): void {
+    if (m.type === 'event' && m.id === undefined) {
+      this.emit(m.event, m.data);
+      return;
+    }
+    const p = m.id === undefined ? undefined : this.pending.get(m.id);
+    if (!p) return;
+    if (m.type === 'event') {
+      if (m.event === 'progress') p.onProgress?.(m.data);
+      return;
+    }
+    this.pending.delete(m.id);
+    if (m.error) p.reject(this.toError(m.error.code, m.error.message));
+    else p.resolve(m.result);
+  }
+
+  /** Whether a call is still waiting for its response. */
+  has(id: number): boolean {
+    return this.pending.has(id);
+  }
+
+  /** Fails one call without a response (it could not be sent). */
+  fail(id: number, error: Error): void {
+    this.pending.get(id)?.reject(error);
+    this.pending.delete(id);
+  }
+
+  /** Fails every waiting call: the connection or the worker is gone. */
+  failAll(error: Error): void {
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+  }
+
+  on(event: string, handler: (data: unknown) => void): () => void {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(handler);
+    this.listeners.set(event, set);
+    return () => void set.delete(handler);
+  }
+
+  emit(event: string, data: unknown): void {
+    this.listeners.get(event)?.forEach((h) => h(data));
+  }
+}
