@@ -76,7 +76,7 @@ export const InitSchema = z.object({ schema_version: V, config: z.string(), data
 export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 
-const EmbeddingModelSchema = z.object({
+export const EmbeddingModelSchema = z.object({
   id: z.string(),
   repo: z.string(),
   dimension: z.number().int(),
@@ -85,7 +85,7 @@ const EmbeddingModelSchema = z.object({
   path: z.string().nullable(),
   bytes: z.number().int().nullable(),
 });
-const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
+export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
 const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
 
 export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });

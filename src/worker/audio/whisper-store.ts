@@ -9,14 +9,10 @@ import { KbError } from '../../shared/errors.js';
 import { speechPullFailed, unknownModel } from '../models/offline-help.js';
 import { downloadFile, type FileProgress } from '../embed/download.js';
 import { sha1Of, validateWhisperFile, whisperModelFile, whisperSpec, WHISPER_MODELS, WHISPER_REPO } from './whisper-models.js';
+import type { SpeechModelSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface SpeechModelInfo {
-  id: string;
-  about: string;
-  installed: boolean;
-  path: string | null;
-  bytes: number | null;
-}
+export type SpeechModelInfo = z.infer<typeof SpeechModelSchema>;
 
 export class WhisperStore {
   constructor(private readonly dataDir: string) {}

@@ -9,17 +9,10 @@ import { errorFields } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
+import type { CollectionSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface CollectionInfo {
-  name: string;
-  root: string;
-  tags: string[];
-  glob: string | null;
-  documents: number;
-  failed: number;
-  waiting: number;
-  added_at: string;
-}
+export type CollectionInfo = z.infer<typeof CollectionSchema>;
 
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 

@@ -11,6 +11,8 @@ import type { Config } from '../../shared/config.js';
 import type { IngestProgress, IngestSummary } from '../../shared/wire.js';
 import type { CollectionRow, Repo } from '../store/repo.js';
 import { walk } from '../ingest/walk.js';
+import type { ReconcileSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
 export interface SyncContext {
   repo: Repo;
@@ -22,15 +24,7 @@ export interface SyncContext {
   tag(docIds: string[], tags: string[]): Promise<number>;
 }
 
-export interface ReconcileResult {
-  collection: string;
-  files: number;
-  ingested: number;
-  removed: number;
-  unchanged: number;
-  errors: number;
-  took_ms: number;
-}
+export type ReconcileResult = z.infer<typeof ReconcileSchema>;
 
 const dirOf = (root: string): string => (root.endsWith(sep) ? root : root + sep);
 

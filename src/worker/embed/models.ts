@@ -9,16 +9,10 @@ import { downloadFile, type FileProgress } from './download.js';
 import { Embedder, ONNX_FILES, onnxFileIn } from './embedder.js';
 import { embeddingPullFailed, unknownModel } from '../models/offline-help.js';
 import { MODELS, type ModelSpec, modelSpec } from './registry.js';
+import type { EmbeddingModelSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface ModelInfo {
-  id: string;
-  repo: string;
-  dimension: number;
-  max_tokens: number;
-  installed: boolean;
-  path: string | null;
-  bytes: number | null;
-}
+export type ModelInfo = z.infer<typeof EmbeddingModelSchema>;
 
 function knownSpec(id: string): ModelSpec {
   const spec = modelSpec(id);

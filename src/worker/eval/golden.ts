@@ -8,6 +8,7 @@ import { SCHEMA_VERSION, type SearchHit, SearchModeSchema } from '../../shared/w
 import type { Engine } from '../engine.js';
 import { mean, ndcg, recallAt, reciprocalRank } from './metrics.js';
 import { describeIssues } from '../../shared/issues.js';
+import { type EvalCompareSchema, EvalRunSchema } from '../../shared/cli-output.js';
 
 const GoldenSchema = z
   .object({
@@ -24,25 +25,9 @@ const GoldenSchema = z
   });
 type Golden = z.infer<typeof GoldenSchema>;
 
-export interface QueryOutcome {
-  id: string;
-  query: string;
-  recall: number;
-  mrr: number;
-  ndcg10: number;
-  first_relevant_rank: number | null;
-  top: string[];
-}
+export type EvalRun = z.infer<typeof EvalRunSchema>;
+export type QueryOutcome = EvalRun['per_query'][number];
 
-export interface EvalRun {
-  schema_version: typeof SCHEMA_VERSION;
-  file: string;
-  k: number;
-  mode: string;
-  queries: number;
-  metrics: { recall_at_k: number; mrr: number; ndcg_at_10: number };
-  per_query: QueryOutcome[];
-}
 
 export function readGolden(file: string): Golden[] {
   let text: string;
@@ -118,19 +103,10 @@ export async function runEval(engine: Engine, file: string, opts: { k: number; m
   };
 }
 
-const RunFileSchema = z.object({
-  metrics: z.object({ recall_at_k: z.number(), mrr: z.number(), ndcg_at_10: z.number() }),
-  per_query: z.array(z.object({ id: z.string(), query: z.string(), ndcg10: z.number(), mrr: z.number(), recall: z.number() })),
-  k: z.number(),
-});
+/** A saved run is read back with the schema it was written by (the parts compare uses). */
+const RunFileSchema = EvalRunSchema.pick({ metrics: true, per_query: true, k: true });
 
-export interface EvalComparison {
-  schema_version: typeof SCHEMA_VERSION;
-  a: string;
-  b: string;
-  metrics: Record<'recall_at_k' | 'mrr' | 'ndcg_at_10', { a: number; b: number; delta: number }>;
-  changed: { id: string; query: string; ndcg10_a: number; ndcg10_b: number; delta: number }[];
-}
+export type EvalComparison = z.infer<typeof EvalCompareSchema>;
 
 export function compareRuns(fileA: string, fileB: string): EvalComparison {
   const load = (f: string): z.infer<typeof RunFileSchema> => {

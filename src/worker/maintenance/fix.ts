@@ -10,12 +10,10 @@ import type { Core } from '../core.js';
 import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integrity.js';
 import type { VectorService } from '../vectors/service.js';
 import { collectGarbage } from './gc.js';
+import type { DoctorFixSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface FixResult {
-  schema_version: typeof SCHEMA_VERSION;
-  actions: { name: string; detail: string }[];
-  report: DoctorReport;
-}
+export type FixResult = z.infer<typeof DoctorFixSchema>;
 
 export async function runFix(
   core: Core,

@@ -1,12 +1,10 @@
 // Stored originals nothing refers to any more (replaced or removed documents) are deleted.
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import type { Core } from '../core.js';
+import type { GcSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface GcResult {
-  schema_version: typeof SCHEMA_VERSION;
-  removed_blobs: number;
-  freed_bytes: number;
-}
+export type GcResult = z.infer<typeof GcSchema>;
 
 export async function collectGarbage(core: Core): Promise<GcResult> {
   const r = await core.blobs.gc(core.repo.originals.liveBlobs());

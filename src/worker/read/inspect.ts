@@ -3,31 +3,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { KbError } from '../../shared/errors.js';
-import { SCHEMA_VERSION, type DocumentSource, type DocumentSummary, type Span } from '../../shared/wire.js';
+import { type Anchor, SCHEMA_VERSION, type DocumentSource, type DocumentSummary, type Span } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import type { ChunkRow, DocRow } from '../store/repo.js';
+import type { DocRow } from '../store/repo.js';
 import type { Segment } from '../audio/transcriber.js';
 import { transcriptText } from '../audio/chunks.js';
 import { docState } from './doc-state.js';
+import type { InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
+import type { z } from 'zod';
 
-export interface InspectedDocument {
-  schema_version: typeof SCHEMA_VERSION;
-  /** The row as stored, with its status in the one vocabulary (see read/doc-state.ts) and the reason. */
-  document: DocRow & { reason: string | null; tags: string[] };
-  original: { mode: 'copy' | 'reference'; sha256: string; blob_path: string | null; available: boolean } | null;
-  chunks: (Omit<ChunkRow, 'anchor'> & { anchor: unknown })[];
-  /** Pages read by OCR (an image is page 1): pending, done with tesseract's confidence, or failed. */
-  ocr_pages: { page: number; status: string; confidence: number | null; error: string | null }[];
-  /** Audio and video: the timed transcript (text has one `[m:ss.s–m:ss.s] words` line per segment). */
-  transcript: { status: string; model: string | null; language: string | null; error: string | null; text: string | null } | null;
-  errors: { code: string; message: string; at: string }[];
-}
+export type InspectedDocument = z.infer<typeof InspectDocSchema>;
 
-export interface InspectedChunk {
-  schema_version: typeof SCHEMA_VERSION;
-  chunk: Omit<ChunkRow, 'anchor'> & { anchor: unknown };
-  document: DocRow & { reason: string | null };
-}
+export type InspectedChunk = z.infer<typeof InspectChunkSchema>;
 
 export function listDocuments(core: Core): DocumentSummary[] {
   const { repo } = core;
@@ -74,7 +61,7 @@ export function inspectDocument(core: Core, idOrPath: string): InspectedDocument
     original: orig
       ? { mode: orig.mode, sha256: orig.sha256, blob_path: blobPath, available: blobPath ? existsSync(blobPath) : existsSync(doc.path) }
       : null,
-    chunks: repo.chunks.ofDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as unknown })),
+    chunks: repo.chunks.ofDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as Anchor })),
     ocr_pages: repo.ocr.of(doc.id),
     transcript: transcriptOf(core, doc.id),
     errors: repo.errors.of(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
@@ -84,7 +71,7 @@ export function inspectDocument(core: Core, idOrPath: string): InspectedDocument
 export function inspectChunk(core: Core, id: string): InspectedChunk {
   const c = core.repo.chunks.byId(id);
   if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
-  return { schema_version: SCHEMA_VERSION, chunk: { ...c, anchor: JSON.parse(c.anchor) as unknown }, document: rowWithState(core, c.doc_id) };
+  return { schema_version: SCHEMA_VERSION, chunk: { ...c, anchor: JSON.parse(c.anchor) as Anchor }, document: rowWithState(core, c.doc_id) };
 }
 
 /** The file that holds a document's bytes: the stored copy if there is one, else the original. */
