@@ -29,6 +29,7 @@ function firstJson(args: string[], env: Record<string, string>, lines: number): 
     const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     const got: unknown[] = [];
+    let stopping = false;
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       // Pretty JSON (serve) ends with "\n}"; NDJSON (watch) is a line each.
@@ -38,12 +39,13 @@ function firstJson(args: string[], env: Record<string, string>, lines: number): 
         got.push(JSON.parse(out.slice(0, end)));
         out = out.slice(end).replace(/^\n/, '');
       }
-      if (got.length >= lines) {
+      if (got.length >= lines && !stopping) {
+        stopping = true; // once: a second SIGINT would cut its shutdown short
         child.kill('SIGINT');
-        resolve(got);
       }
     });
-    child.on('exit', (code) => got.length < lines && reject(new Error(`exited ${code} before ${lines} JSON outputs`)));
+    // Resolved once it has stopped: what it writes as it stops (its log) is there.
+    child.on('exit', (code) => (got.length < lines ? reject(new Error(`exited ${code} before ${lines} JSON outputs`)) : resolve(got)));
   });
 }
 

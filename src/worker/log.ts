@@ -3,9 +3,13 @@
 // rotate a file under each other. Above debug, a line holds paths, counts, timings and error codes,
 // never document text, queries or answers: callers put those in debug lines only.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { createStream } from 'rotating-file-stream';
+import type * as Pino from 'pino';
+import type * as Rfs from 'rotating-file-stream';
+
+type Logger = Pino.Logger;
+type RotatingFileStream = Rfs.RotatingFileStream;
 import type { Config } from '../shared/config.js';
 
 export type LogLevel = Config['log']['level'];
@@ -37,24 +41,43 @@ export function logLevel(config: Config): LogLevel {
   return env === 'error' || env === 'warn' || env === 'info' || env === 'debug' ? env : config.log.level;
 }
 
+const RANK: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50 };
+/** pino and the rotating stream load on the first line written: a command that logs nothing never loads them. */
+const requireLazily = createRequire(import.meta.url);
+
 export function openLog(dataDir: string, proc: Process, level: LogLevel): Log {
   const dir = logsDir(dataDir);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    return silentLog; // a read-only data dir: kb still works, it just cannot keep a log there
-  }
-  const stream = createStream(`${proc}.log`, { path: dir, size: '5M', rotate: 3, mode: 0o600 });
-  // A log that cannot be written must never take kb down with it.
-  stream.on('error', () => undefined);
-  const logger = pino({ level, base: { pid: process.pid, proc }, timestamp: pino.stdTimeFunctions.isoTime }, stream);
+  const name = `${proc}.log`;
+  // undefined: not opened yet; null: cannot be (a read-only data dir: kb still works, without a log).
+  let logger: Logger | null | undefined;
+  let stream: RotatingFileStream | null = null;
+  const open = (): Logger | null => {
+    if (logger !== undefined) return logger;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const { createStream } = requireLazily('rotating-file-stream') as typeof Rfs;
+      const { pino } = requireLazily('pino') as typeof Pino;
+      const s = createStream(name, { path: dir, size: '5M', rotate: 3, mode: 0o600 });
+      s.on('error', () => undefined); // a log that cannot be written must never take kb down with it
+      stream = s;
+      logger = pino({ level, base: { pid: process.pid, proc }, timestamp: pino.stdTimeFunctions.isoTime }, s);
+    } catch {
+      logger = null;
+    }
+    return logger;
+  };
+  const at =
+    (l: LogLevel) =>
+    (fields: object, msg: string): void => {
+      if (RANK[l] >= RANK[level]) open()?.[l](fields, msg);
+    };
   return {
-    error: (f, m) => logger.error(f, m),
-    warn: (f, m) => logger.warn(f, m),
-    info: (f, m) => logger.info(f, m),
-    debug: (f, m) => logger.debug(f, m),
-    file: join(dir, `${proc}.log`),
-    close: () => new Promise<void>((resolve) => stream.end(resolve)),
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    file: join(dir, name),
+    close: () => new Promise<void>((resolve) => (stream ? stream.end(resolve) : resolve())),
   };
 }
 

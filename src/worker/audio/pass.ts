@@ -12,6 +12,7 @@ import { indexedOriginal } from '../read/original.js';
 import { transcriptChunks } from './chunks.js';
 import { decodeWindows, findFfmpeg, SAMPLE_RATE } from './decode.js';
 import type { Segment, Transcriber } from './transcriber.js';
+import { inTransaction } from '../store/tx.js';
 
 export interface TranscribeContext {
   repo: Repo;
@@ -81,12 +82,12 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
     try {
       const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
       const chunks = transcriptChunks(t.segments, ctx.config.audio.chunk_min_s, ctx.config.audio.chunk_max_s);
-      ctx.repo.db.transaction(() => {
+      inTransaction(ctx.repo.db, () => {
         ctx.repo.chunks.replace(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
         ctx.repo.documents.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
         ctx.repo.transcripts.finish({ doc_id: job.doc_id, status: 'done', model: ctx.model, language: t.language, segments: JSON.stringify(t.segments), error: null });
         ctx.repo.documents.setError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
-      })();
+      });
       result.files++;
       // Heard, but nothing said: the document is failed (EMPTY), and the summary must count it so.
       if (chunks.length === 0) result.errors.push({ path: job.path, code: 'EMPTY', message: 'no speech found' });

@@ -11,6 +11,7 @@ import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
 import type { CollectionSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
+import { inTransaction } from '../store/tx.js';
 
 export type CollectionInfo = z.infer<typeof CollectionSchema>;
 
@@ -33,7 +34,7 @@ export class CollectionService {
   private async tagDocuments(docIds: string[], tags: string[]): Promise<number> {
     const { tagMissing } = await import('./tag.js');
     const { db, repo } = this.core;
-    const retagged = db.transaction(() => tagMissing(repo, docIds, tags))();
+    const retagged = inTransaction(db, () => tagMissing(repo, docIds, tags));
     if (retagged.length > 0) {
       this.core.wordsChanged();
       // If vectors cannot be updated now, word search still filters by the new tags, and `kb reindex`

@@ -6,6 +6,7 @@ import { SCHEMA_VERSION, type RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import type { DocRow } from '../store/repo.js';
 import type { VectorService } from '../vectors/service.js';
+import { inTransaction } from '../store/tx.js';
 
 export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string): Promise<RemoveResult> {
   core.assertWritable('remove documents from it');
@@ -19,9 +20,9 @@ export async function removeDocuments(core: Core, vectors: VectorService, idOrPa
     docs = exact ? [exact] : repo.documents.list().filter((d) => d.path.startsWith(abs.endsWith(sep) ? abs : abs + sep));
   }
   if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
-  core.db.transaction(() => {
+  inTransaction(core.db, () => {
     for (const d of docs) repo.documents.delete(d.id);
-  })();
+  });
   core.wordsChanged();
   await vectors.sync();
   return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };

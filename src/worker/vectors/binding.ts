@@ -4,6 +4,7 @@
 // table was last fully synced at, so reconciling an unchanged index costs two reads, not a diff.
 import type { Db } from '../store/db.js';
 import { readMeta, writeMeta } from '../store/meta.js';
+import { inTransaction } from '../store/tx.js';
 
 export interface Binding {
   model: string;
@@ -30,8 +31,8 @@ export { chunksGeneration } from '../store/db.js';
 
 /** Records that `table` held exactly the chunks' vectors at `generation`, if it is still the table in `slot`. */
 export function markSynced(db: Db, slot: BindingSlot, table: string, generation: number): void {
-  db.transaction(() => {
+  inTransaction(db, () => {
     const b = readBinding(db, slot);
     if (b?.table === table) writeBinding(db, slot, { ...b, synced_generation: generation });
-  })();
+  });
 }

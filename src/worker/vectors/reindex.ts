@@ -11,6 +11,7 @@ import type { Db } from '../store/db.js';
 import { readBinding, writeBinding } from './binding.js';
 import { fingerprintOf, Semantic, type SyncProgress } from './semantic.js';
 import { dropVectorTable, tableName, VectorStore } from './store.js';
+import { inTransaction } from '../store/tx.js';
 
 export type ReindexOutcome = Omit<ReindexResult, 'schema_version' | 'config_updated'>;
 
@@ -58,10 +59,10 @@ export async function reindex(
 
   await building.maintain(opts.annMinRows); // the new table goes live with its index, not before it
   const built = readBinding(db, 'pending') ?? pending; // now with the generation it was synced at
-  db.transaction(() => {
+  inTransaction(db, () => {
     writeBinding(db, 'live', built);
     writeBinding(db, 'pending', null);
-  })();
+  });
   // Other processes notice the new live table on their next search and reopen.
   if (previous && previous.table !== pending.table) await dropVectorTable(vectorsDir, previous.table);
   return { result: result(false), semantic: new Semantic(db, spec, embedder, store, 'live') };

@@ -14,6 +14,7 @@ import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
 import type { ChunkingOptions, ParsedChunk } from '../types.js';
+import { inTransaction } from '../../store/tx.js';
 
 export interface OcrContext {
   repo: Repo;
@@ -138,10 +139,10 @@ export async function runOcr(
       const { chunks, confidence } = await readPage(ctx, job);
       const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
       seen.set(job.doc_id, docSeen);
-      ctx.repo.db.transaction(() => {
+      inTransaction(ctx.repo.db, () => {
         ctx.repo.chunks.insert(job.doc_id, chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`));
         ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
-      })();
+      });
       result.pages++;
     } catch (e) {
       const err = toErrorPayload(e);
