@@ -86,20 +86,31 @@ describe('PDF ingest', () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'long.pdf'), await makeLongPdf(400));
     const engine = await engineIn(join(dir, 'data'));
-    let finished = false;
-    const running = engine.ingest([join(dir, 'long.pdf')]).then((s) => {
-      finished = true;
-      return s;
-    });
-    let seen = 0;
-    while (!finished && seen === 0) {
-      await new Promise((r) => setTimeout(r, 5));
-      seen = (await engine.search({ query: 'boundary', mode: 'lexical', top: 5 })).results.length;
-    }
-    // Its first pages were searchable before the last ones were read.
-    expect(finished).toBe(false);
-    expect(seen).toBeGreaterThan(0);
+    // A search asked as soon as the first window of pages is in (the ingest's progress says so).
+    const order: string[] = [];
+    let early: Promise<number> | null = null;
+    const pages: number[] = [];
+    const running = engine
+      .ingest([join(dir, 'long.pdf')], {
+        onProgress: (p) => {
+          if (p.pages === undefined) return;
+          pages.push(p.pages);
+          early ??= engine.search({ query: 'boundary', mode: 'lexical', top: 5 }).then((r) => {
+            order.push('search');
+            return r.results.length;
+          });
+        },
+      })
+      .then((s) => {
+        order.push('ingest');
+        return s;
+      });
     expect((await running).added).toBe(1);
+    // Its first pages were searchable before the last ones were read.
+    expect(await early!).toBeGreaterThan(0);
+    expect(order).toEqual(['search', 'ingest']);
+    expect(pages[0]).toBeLessThan(400);
+    expect(pages.at(-1)).toBe(400);
     expect(engine.inspectDoc(join(dir, 'long.pdf')).document.page_count).toBe(400);
   });
 

@@ -13,13 +13,15 @@ export interface IngestState {
   done: number;
   total: number;
   current: string | null;
+  /** A long PDF being read: its pages read so far. */
+  pages: number | null;
   /** Files finished in this run, newest last. */
   files: string[];
   summary: IngestSummary | null;
   error: string | null;
 }
 
-const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, files: [], summary: null, error: null };
+const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], summary: null, error: null };
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
   const [state, setState] = useState<IngestState>(IDLE);
@@ -42,7 +44,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
               const p = d as IngestProgress;
               setState((s) => {
                 const files = p.phase === 'ingest' && s.current && s.current !== p.path ? [...s.files.slice(-199), s.current] : s.files;
-                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), files };
+                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), pages: p.pages ?? null, files };
               });
             },
           },
@@ -137,7 +139,7 @@ const PHASES: Record<NonNullable<IngestState['phase']>, string> = {
 const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 
 export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState; onCancel: () => void; onDismiss: () => void }) {
-  const { running, phase, done, total, current, files, summary, error } = state;
+  const { running, phase, done, total, current, pages, files, summary, error } = state;
   if (!running && !summary && !error) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
   return (
@@ -151,7 +153,12 @@ export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState
             <button onClick={onCancel}>Cancel</button>
           </div>
           <progress max={100} value={pct} aria-label="Overall progress" />
-          {current && <div className="ingest-file" title={current}>{base(current)}</div>}
+          {current && (
+            <div className="ingest-file" title={current}>
+              {base(current)}
+              {pages ? ` · ${pages} pages read` : ''}
+            </div>
+          )}
           {files.length > 0 && (
             <ul className="ingest-files">
               {files.slice(-5).map((f) => (

@@ -242,6 +242,8 @@ export const IngestProgressSchema = z.object({
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   path: z.string().optional(),
+  /** ingest, a long PDF: its pages read and searchable so far (they are committed a window at a time). */
+  pages: z.number().int().nonnegative().optional(),
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 

@@ -42,6 +42,7 @@ export function preparePdf(ctx: IngestContext, f: BinaryFile): Prepared {
             if (ordinal === 0) repo.documents.setMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
             repo.chunks.insert(f.docId, chunkIdsFrom(f.docId, chunks, seen, ordinal));
             ordinal += chunks.length;
+            ctx.onPages?.(f.path, progress.pagesDone);
           },
         );
         repo.documents.setMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });

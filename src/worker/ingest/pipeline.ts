@@ -71,6 +71,8 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
     opts.onProgress?.({ phase: 'scan', done: files.length, total: 0 });
   }
   let done = 0;
+  const onProgress = opts.onProgress;
+  const fileCtx: IngestContext = onProgress ? { ...ctx, onPages: (path, pages) => onProgress({ phase: 'ingest', done, total: files.length, path, pages }) } : ctx;
   const ahead: Promise<Prepared>[] = [];
   let next = 0;
   const batch = new WriteBatch(ctx.repo.db, BATCH_MS);
@@ -80,7 +82,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       batch.open();
       while (ahead.length < READ_AHEAD && next < files.length) {
         const n = files[next++]!;
-        const p = prepareFile(ctx, n.path, n.root, tags, opts.onRetag);
+        const p = prepareFile(fileCtx, n.path, n.root, tags, opts.onRetag);
         p.catch(() => undefined); // handled when its turn comes
         ahead.push(p);
       }

@@ -26,6 +26,8 @@ export interface IngestContext {
   dataDir: string;
   /** Whether a speech model is installed: audio is queued for it, or waits for one. */
   speechModelReady?: () => boolean;
+  /** A PDF's pages read so far (each window's chunks are written as it arrives). */
+  onPages?: (path: string, pages: number) => void;
 }
 
 export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
