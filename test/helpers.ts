@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import type { ConfigInput } from '../src/shared/config.js';
+import type { IngestProgress, IngestSummary, SearchParams } from '../src/shared/wire.js';
 import { type Engine, type OpenEngineOptions, openEngine } from '../src/worker/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,4 +112,37 @@ export async function kbServe(dataDir: string): Promise<{ url: string; port: num
   };
   cleanups.push(stop);
   return { url, port, token: new URL(url).searchParams.get('token')!, stop };
+}
+
+/**
+ * Runs an ingest and, the first time its progress satisfies `when`, a search. Says what the ingest
+ * did, how many hits the search found, and whether the search answered before the ingest ended.
+ */
+export async function searchDuringIngest(
+  engine: Engine,
+  paths: string[],
+  when: (p: IngestProgress) => boolean,
+  search: SearchParams,
+): Promise<{ summary: IngestSummary; found: number; answeredFirst: boolean; progress: IngestProgress[] }> {
+  const order: string[] = [];
+  const progress: IngestProgress[] = [];
+  let asked: Promise<number> | undefined;
+  const summary = await engine
+    .ingest(paths, {
+      onProgress: (p) => {
+        progress.push(p);
+        if (asked || !when(p)) return;
+        asked = engine.search(search).then((r) => {
+          order.push('search');
+          return r.results.length;
+        });
+      },
+    })
+    .then((s) => {
+      order.push('ingest');
+      return s;
+    });
+  if (!asked) throw new Error('the ingest never reached the point the search waits for');
+  const found = await asked;
+  return { summary, found, answeredFirst: order[0] === 'search', progress };
 }

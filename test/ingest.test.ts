@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { engineIn, tempDir, writeTree } from './helpers.js';
+import { engineIn, searchDuringIngest, tempDir, writeTree } from './helpers.js';
 
 const note = (topic: string): string => `# ${topic}\n\nThis note explains ${topic} in some detail.\n`;
 
@@ -161,27 +161,11 @@ describe('ingest', () => {
     await writeTree(dir, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n${i}.md`, `${note(`topic${i}`)}\nshared marker words\n`])));
     const engine = await engineIn();
     // A search asked halfway through the files (as its progress says), answered before the ingest ends.
-    const order: string[] = [];
-    let midway: Promise<number> | null = null;
-    const running = engine
-      .ingest([dir], {
-        onProgress: (p) => {
-          if (p.phase !== 'ingest' || p.done !== 150 || midway) return;
-          midway = engine.search({ query: 'marker', top: 1000 }).then((r) => {
-            order.push('search');
-            return r.results.length;
-          });
-        },
-      })
-      .then((s) => {
-        order.push('ingest');
-        return s;
-      });
-    expect((await running).added).toBe(300);
-    const seen = await midway!;
-    expect(order).toEqual(['search', 'ingest']);
-    expect(seen).toBeGreaterThan(0);
-    expect(seen).toBeLessThan(300);
+    const r = await searchDuringIngest(engine, [dir], (p) => p.phase === 'ingest' && p.done === 150, { query: 'marker', top: 1000 });
+    expect(r.summary.added).toBe(300);
+    expect(r.answeredFirst).toBe(true);
+    expect(r.found).toBeGreaterThan(0);
+    expect(r.found).toBeLessThan(300);
     expect((await engine.search({ query: 'marker', top: 1000 })).results).toHaveLength(300);
   });
 

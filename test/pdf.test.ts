@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { PDFDocument } from 'pdf-lib';
 import { makeLongPdf, makePdf } from '../scripts/make-test-pdf.js';
-import { corporaDir, engineIn, kb, tempDir } from './helpers.js';
+import { corporaDir, engineIn, kb, searchDuringIngest, tempDir } from './helpers.js';
 
 const corpora = corporaDir();
 if (!corpora) console.warn('real-PDF tests skipped: ../shared/corpora is not here; set KB_CORPORA');
@@ -87,28 +87,12 @@ describe('PDF ingest', () => {
     writeFileSync(join(dir, 'long.pdf'), await makeLongPdf(400));
     const engine = await engineIn(join(dir, 'data'));
     // A search asked as soon as the first window of pages is in (the ingest's progress says so).
-    const order: string[] = [];
-    let early: Promise<number> | null = null;
-    const pages: number[] = [];
-    const running = engine
-      .ingest([join(dir, 'long.pdf')], {
-        onProgress: (p) => {
-          if (p.pages === undefined) return;
-          pages.push(p.pages);
-          early ??= engine.search({ query: 'boundary', mode: 'lexical', top: 5 }).then((r) => {
-            order.push('search');
-            return r.results.length;
-          });
-        },
-      })
-      .then((s) => {
-        order.push('ingest');
-        return s;
-      });
-    expect((await running).added).toBe(1);
+    const r = await searchDuringIngest(engine, [join(dir, 'long.pdf')], (p) => p.pages !== undefined, { query: 'boundary', mode: 'lexical', top: 5 });
+    expect(r.summary.added).toBe(1);
     // Its first pages were searchable before the last ones were read.
-    expect(await early!).toBeGreaterThan(0);
-    expect(order).toEqual(['search', 'ingest']);
+    expect(r.answeredFirst).toBe(true);
+    expect(r.found).toBeGreaterThan(0);
+    const pages = r.progress.flatMap((p) => (p.pages === undefined ? [] : [p.pages]));
     expect(pages[0]).toBeLessThan(400);
     expect(pages.at(-1)).toBe(400);
     expect(engine.inspectDoc(join(dir, 'long.pdf')).document.page_count).toBe(400);

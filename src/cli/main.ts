@@ -68,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('find passages by words and meaning; every hit cites its exact span (lines, page, time, region)')
     .argument('<query...>', 'words, "a phrase", or \'a raw FTS5 expression\'')
     .addOption(new Option('--mode <mode>', 'hybrid, lexical or vector').choices([...SEARCH_MODES]))
-    .addOption(new Option('--top <n>', 'how many hits (default 10)').argParser(wholeNumber(1, 1000)))
+    .addOption(new Option('--top <n>', 'how many hits (default 10, at most 1000)').argParser(wholeNumber(1)))
     .option('--tags <a,b>', 'only documents carrying all these tags')
     .addOption(new Option('--type <type>', 'only this document type').choices([...DOC_TYPES]))
     .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
