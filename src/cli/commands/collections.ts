@@ -68,12 +68,14 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
       },
       onError: (e) => line(red(`watch error: ${e.message}`)),
     });
-    if (!g.json) line(`Watching ${engine.collections().map((c) => c.name).join(', ')} (Ctrl-C stops)`);
-    else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
-    await new Promise<void>((resolve) => {
+    // Listening for Ctrl-C before saying it watches: whoever reads that may stop it at once.
+    const stopped = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    if (!g.json) line(`Watching ${engine.collections().map((c) => c.name).join(', ')} (Ctrl-C stops)`);
+    else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
+    await stopped;
     await w.close();
   });
 }

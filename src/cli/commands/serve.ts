@@ -18,15 +18,17 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
     const log = openLog(settings.dataDir, 'serve', logLevel(settings.config));
     const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir(), log });
     log.info({ port: host.port, dataDir: settings.dataDir }, 'serving');
+    // Listening for Ctrl-C before saying where it serves: whoever reads the URL may stop it at once.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
     else {
       line(host.url);
       line(dim(`kb serves ${settings.dataDir} on 127.0.0.1 only; the link carries this run's access token. Ctrl-C stops it.`));
     }
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await host.close();
     log.info({}, 'stopped');
     await log.close();
