@@ -201,9 +201,36 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/1 added · 1 failed/);
     expect(await page.locator('.ingest-errors').innerText()).toMatch(/broken\.pdf[\s\S]*(PARSE|CORRUPT|INVALID)/);
+    // The failure names the user's file, not the server's copy of it.
+    expect(await page.locator('.ingest-errors .path').innerText()).toBe('broken.pdf');
     await page.getByLabel('Search').fill('heron');
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^keep\.md/);
     await page.close();
+  }, 60_000);
+
+  it('two different files dropped under one name are both kept and found; the same file again is unchanged', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
+    const dropOne = async (text: string): Promise<string> => {
+      await drop(page, [{ name: 'todo.txt', type: 'text/plain', bytes: Buffer.from(text) }]);
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
+      const said = await page.locator('.ingest-summary .ingest-head span').innerText();
+      await page.locator('.ingest-summary').getByRole('button', { name: 'Close' }).click();
+      return said;
+    };
+    expect(await dropOne('buy walrus food\n')).toMatch(/^1 added/);
+    expect(await dropOne('call the heron vet\n')).toMatch(/^1 added/);
+    expect(await dropOne('buy walrus food\n')).toMatch(/^0 added · 1 unchanged/);
+    for (const word of ['walrus', 'heron']) {
+      await page.getByLabel('Search').fill(word);
+      await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^todo\.txt/);
+    }
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/2 documents/);
+    await page.close();
+    await host.stop();
   }, 60_000);
 
   it.skipIf(!corporaDir())('real audio, a damaged scan and notes dropped together: true counts, and the Library says indexed, waiting or failed with the reason, as kb ls does', async () => {

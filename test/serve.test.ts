@@ -132,8 +132,14 @@ describe('kb serve', () => {
     const ok = await post('notes/dropped.md', '# Dropped\n\nthe kestrel hovers\n');
     expect(ok.status).toBe(200);
     const { path } = (await ok.json()) as { path: string };
-    expect(path).toBe(join(data, 'uploads/notes/dropped.md'));
+    // Kept by content: uploads/<hash>/<its path in the drop>.
+    expect(path).toMatch(new RegExp(`^${join(data, 'uploads')}/[0-9a-f]{16}/notes/dropped\\.md$`));
     expect(readFileSync(path, 'utf8')).toMatch(/kestrel/);
+    // Another file under the same name gets its own copy; the same bytes again, the same copy.
+    const other = (await (await post('notes/dropped.md', '# Dropped\n\nthe osprey dives\n')).json()) as { path: string };
+    expect(other.path).not.toBe(path);
+    expect(readFileSync(path, 'utf8')).toMatch(/kestrel/);
+    expect(((await (await post('notes/dropped.md', '# Dropped\n\nthe kestrel hovers\n')).json()) as { path: string }).path).toBe(path);
 
     const c = await connect(host.port, host.token);
     await c.call('ingest', { paths: [path] });

@@ -17,11 +17,13 @@ export interface IngestState {
   pages: number | null;
   /** Files finished in this run, newest last. */
   files: string[];
+  /** Dropped in a browser: each server copy's path → the file's path in the drop, as the user knows it. */
+  names: ReadonlyMap<string, string>;
   summary: IngestSummary | null;
   error: string | null;
 }
 
-const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], summary: null, error: null };
+const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], names: new Map(), summary: null, error: null };
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
   const [state, setState] = useState<IngestState>(IDLE);
@@ -67,9 +69,12 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
       const paths = droppedPaths(dt, kb);
       if (paths.length) return addPaths(paths);
       const entries = droppedEntries(dt); // read now: a drop's entries expire when the event ends
-      void run(async (signal) =>
-        upload(await entries, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal),
-      );
+      const names = new Map<string, string>();
+      void run(async (signal) => {
+        const paths = await upload(await entries, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal, names);
+        setState((s) => ({ ...s, names }));
+        return paths;
+      });
     },
     [kb, run, addPaths],
   );
@@ -137,9 +142,11 @@ const PHASES: Record<NonNullable<IngestState['phase']>, string> = {
 };
 
 const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+/** A path as the user knows it: a dropped file's path in the drop, else the path itself. */
+const known = (names: ReadonlyMap<string, string>, p: string): string => names.get(p) ?? p;
 
 export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState; onCancel: () => void; onDismiss: () => void }) {
-  const { running, phase, done, total, current, pages, files, summary, error } = state;
+  const { running, phase, done, total, current, pages, files, names, summary, error } = state;
   if (!running && !summary && !error) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
   return (
@@ -155,20 +162,20 @@ export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState
           <progress max={100} value={pct} aria-label="Overall progress" />
           {current && (
             <div className="ingest-file" title={current}>
-              {base(current)}
+              {base(known(names, current))}
               {pages ? ` · ${pages} pages read` : ''}
             </div>
           )}
           {files.length > 0 && (
             <ul className="ingest-files">
               {files.slice(-5).map((f) => (
-                <li key={f}>✓ {base(f)}</li>
+                <li key={f}>✓ {base(known(names, f))}</li>
               ))}
             </ul>
           )}
         </>
       )}
-      {!running && summary && <Summary summary={summary} onDismiss={onDismiss} />}
+      {!running && summary && <Summary summary={summary} names={names} onDismiss={onDismiss} />}
       {!running && error && (
         <div className="ingest-head">
           <span className="error">{error}</span>
@@ -179,7 +186,7 @@ export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState
   );
 }
 
-function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss: () => void }) {
+function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; names: ReadonlyMap<string, string>; onDismiss: () => void }) {
   const parts = [`${s.added} added`, s.updated && `${s.updated} updated`, s.unchanged && `${s.unchanged} unchanged`, s.moved && `${s.moved} moved`, s.failed && `${s.failed} failed`].filter(Boolean);
   return (
     <div className="ingest-summary">
@@ -197,8 +204,8 @@ function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss:
           <ul>
             {s.errors.map((e) => (
               <li key={e.path}>
-                <strong>{base(e.path)}</strong> <code>{e.code}</code> {e.message}
-                <div className="path">{e.path}</div>
+                <strong>{base(known(names, e.path))}</strong> <code>{e.code}</code> {e.message}
+                <div className="path">{known(names, e.path)}</div>
               </li>
             ))}
           </ul>
@@ -212,7 +219,7 @@ function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss:
           <ul>
             {s.warnings.map((w, i) => (
               <li key={`${w.path}-${i}`}>
-                <strong>{base(w.path)}</strong> <code>{w.code}</code> {w.message}
+                <strong>{base(known(names, w.path))}</strong> <code>{w.code}</code> {w.message}
               </li>
             ))}
           </ul>
@@ -229,7 +236,7 @@ function Summary({ summary: s, onDismiss }: { summary: IngestSummary; onDismiss:
           <ul>
             {s.skipped.map((k) => (
               <li key={k.path}>
-                {base(k.path)}: {k.reason}
+                {base(known(names, k.path))}: {k.reason}
               </li>
             ))}
           </ul>

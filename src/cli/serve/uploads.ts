@@ -1,13 +1,15 @@
 // Files dropped onto the UI in a browser: a browser never tells a page where a file lives on disk, so
-// kb serve receives the bytes and keeps them under the data dir's uploads/ (by their relative path
-// inside the drop), and the page then asks the engine to index those copies. The desktop app needs
-// none of this: it knows dropped files' paths.
-import { createWriteStream } from 'node:fs';
+// kb serve receives the bytes and keeps them under the data dir's uploads/, and the page then asks the
+// engine to index those copies. Each copy is kept by its content: uploads/<hash>/<its path in the
+// drop>, so two different files dropped under one name (two todo.txt) never replace each other, and
+// the same file dropped again is the same copy (indexed as unchanged). The desktop app needs none of
+// this: it knows dropped files' paths.
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { randomBytes } from 'node:crypto';
 import { KbError } from '../../shared/errors.js';
 
 /** Largest single upload accepted (the engine's own per-file limits apply after). */
@@ -24,14 +26,18 @@ export function safeRelativePath(name: string): string {
   return parts.join('/');
 }
 
-/** Streams the request body to uploads/<name> (via a temporary file, so a broken upload leaves nothing half-written). */
+/**
+ * Streams the request body to uploads/<hash>/<name>: written to a temporary file while it is hashed,
+ * so a broken upload leaves nothing half-written, then moved where its content says.
+ */
 export async function receiveUpload(req: IncomingMessage, uploadsDir: string, name: string): Promise<string> {
   const rel = safeRelativePath(name);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
-  const file = join(uploadsDir, rel);
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.part`;
+  const incoming = join(uploadsDir, '.incoming');
+  await mkdir(incoming, { recursive: true });
+  const tmp = join(incoming, `${randomBytes(8).toString('hex')}.part`);
+  const hash = createHash('sha256');
   let seen = 0;
   try {
     await pipeline(
@@ -40,15 +46,22 @@ export async function receiveUpload(req: IncomingMessage, uploadsDir: string, na
         for await (const chunk of source) {
           seen += chunk.length;
           if (seen > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
+          hash.update(chunk);
           yield chunk;
         }
       },
       createWriteStream(tmp),
     );
-    await rename(tmp, file);
+    const file = join(uploadsDir, hash.digest('hex').slice(0, 16), rel);
+    // The same bytes under the same name are already here: that copy is the one to index.
+    if (existsSync(file)) await rm(tmp, { force: true });
+    else {
+      await mkdir(dirname(file), { recursive: true });
+      await rename(tmp, file);
+    }
+    return file;
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
   }
-  return file;
 }

@@ -50,8 +50,11 @@ export interface UploadProgress {
   name: string;
 }
 
-/** Uploads dropped files to kb serve, one at a time, and returns where it keeps them. */
-export async function upload(files: Dropped[], onProgress: (p: UploadProgress) => void, signal: AbortSignal): Promise<string[]> {
+/**
+ * Uploads dropped files to kb serve, one at a time, and returns where it keeps them; `names` learns
+ * each copy's path in the drop, so what the user sees names their file, not the server's copy.
+ */
+export async function upload(files: Dropped[], onProgress: (p: UploadProgress) => void, signal: AbortSignal, names: Map<string, string>): Promise<string[]> {
   const paths: string[] = [];
   for (const [i, d] of files.entries()) {
     onProgress({ done: i, total: files.length, name: d.rel });
@@ -59,6 +62,7 @@ export async function upload(files: Dropped[], onProgress: (p: UploadProgress) =
     const body = (await r.json()) as { path?: string; error?: { message: string } };
     if (!r.ok || !body.path) throw new Error(`${d.rel}: ${body.error?.message ?? `upload failed (HTTP ${r.status})`}`);
     paths.push(body.path);
+    names.set(body.path, d.rel);
   }
   onProgress({ done: files.length, total: files.length, name: '' });
   return paths;
