@@ -208,6 +208,23 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 60_000);
 
+  it('keeps the footer at the bottom and the panes filling the window when there is little to show', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    for (const viewport of [{ width: 1400, height: 900 }, { width: 800, height: 700 }]) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(host.url);
+      await expect.poll(() => page.locator('footer').innerText()).toMatch(/0 documents · engine ready/);
+      // First open (nothing indexed, no ingest panel), then with the ask drawer open.
+      await expectFilledLayout(page, `first open at ${viewport.width}×${viewport.height}`);
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await expectFilledLayout(page, `ask at ${viewport.width}×${viewport.height}`);
+      await page.screenshot({ path: join(ARTIFACTS, `web-layout-${viewport.width}.png`) });
+      await page.close();
+    }
+    await host.stop();
+  });
+
   it('two different files dropped under one name are both kept and found; the same file again is unchanged', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));
@@ -294,11 +311,23 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     expect(Math.abs(box!.width - w! * scale)).toBeLessThan(2);
     expect(Math.abs(box!.height - h! * scale)).toBeLessThan(2);
     await page.screenshot({ path: join(ARTIFACTS, 'web-image-region.png') });
+    await expectFilledLayout(page, 'an image open');
     await page.close();
   }, 60_000);
 });
 
 /** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
+/** The footer sits at the window's bottom edge and the panes fill the space above it. */
+async function expectFilledLayout(page: Page, what: string): Promise<void> {
+  const l = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } } }).document;
+    const win = globalThis as unknown as { innerHeight: number };
+    return { footer: doc.querySelector('footer').getBoundingClientRect(), main: doc.querySelector('main').getBoundingClientRect(), height: win.innerHeight };
+  });
+  expect(Math.abs(l.footer.bottom - l.height), what).toBeLessThanOrEqual(1);
+  expect(Math.abs(l.main.bottom - l.footer.top), what).toBeLessThanOrEqual(1);
+}
+
 async function drop(page: Page, files: { name: string; type: string; bytes: Buffer }[], screenshot?: string): Promise<void> {
   const dt = await page.evaluateHandle((fs) => {
     // Runs in the page, which has DOM types this Node-typed test file does not.
