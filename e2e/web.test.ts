@@ -208,6 +208,46 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 60_000);
 
+  it('arrow keys act on the focused region only: the hit list, the ask box, the viewer', async () => {
+    const dir = await tempDir();
+    const long = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the long walrus log`).join('\n');
+    await writeTree(dir, { 'notes/a.md': '# A\n\nthe walrus swims\n', 'notes/b.md': '# B\n\nthe walrus sleeps\n', 'notes/long.txt': `walrus diary\n${long}\n` });
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+    await page.goto(host.url);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/3 documents · engine ready/);
+    await page.getByLabel('Search').pressSequentially('walrus', { delay: 20 });
+    await expect.poll(() => page.locator('.hit').count()).toBeGreaterThan(2);
+    const active = (): Promise<number> => page.locator('.hit').evaluateAll((els) => els.findIndex((el) => el.classList.contains('active')));
+    expect(await active()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe(1);
+    // In the ask box, ↑/↓ belong to the text.
+    await page.locator('header nav').getByRole('button', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('first line\nsecond line');
+    await page.getByLabel('Question').press('ArrowUp');
+    await page.getByLabel('Question').press('ArrowDown');
+    await page.getByLabel('Question').press('ArrowDown');
+    expect(await active()).toBe(1);
+    await page.locator('header nav').getByRole('button', { name: 'Ask' }).click();
+    // Open the long note; in the viewer, ↓ scrolls it and leaves the hits alone.
+    const longHit = page.locator('.hit', { hasText: 'long.txt' }).first();
+    const index = await page.locator('.hit').evaluateAll((els) => els.findIndex((el) => (el.textContent ?? '').includes('long.txt')));
+    await longHit.click();
+    await page.getByLabel('Search').focus();
+    await page.keyboard.press('Enter');
+    const viewer = page.getByLabel('Viewer');
+    await expect.poll(() => viewer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    const before = await viewer.evaluate((el) => el.scrollTop);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe(index);
+    await expect.poll(() => viewer.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
+    await page.close();
+    await host.stop();
+  });
+
   it('keeps the footer at the bottom and the panes filling the window when there is little to show', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));

@@ -29,6 +29,7 @@ export function App({ kb }: { kb: KbBridge }) {
   const [version, setVersion] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const viewer = useRef<HTMLElement>(null);
+  const list = useRef<HTMLElement>(null);
 
   const refresh = useCallback(() => {
     forgetPdfs();
@@ -88,16 +89,20 @@ export function App({ kb }: { kb: KbBridge }) {
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
+      // ↑/↓ move through the hits only from the search box or the list (or with nothing focused):
+      // in the ask box they move the caret, in the viewer they scroll it.
+      const at = document.activeElement;
+      const onList = !at || at === document.body || at === input.current || Boolean(list.current?.contains(at));
       if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setView('search');
         input.current?.focus();
         input.current?.select();
-      } else if (e.key === 'ArrowDown' && result && view === 'search') {
+      } else if (e.key === 'ArrowDown' && result && view === 'search' && onList) {
         e.preventDefault();
         setPinned(null);
         setSelected((s) => Math.min(s + 1, result.results.length - 1));
-      } else if (e.key === 'ArrowUp' && result && view === 'search') {
+      } else if (e.key === 'ArrowUp' && result && view === 'search' && onList) {
         e.preventDefault();
         setPinned(null);
         setSelected((s) => Math.max(s - 1, 0));
@@ -172,7 +177,7 @@ export function App({ kb }: { kb: KbBridge }) {
           <Settings kb={kb} />
         ) : (
           <>
-            <section className="results" aria-label="Results" data-query={result?.query ?? ''}>
+            <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={list}>
               {error && <p className="error">{error}</p>}
               {!query && empty && <EmptyState desktop={Boolean(kb.app)} />}
               {result && hits.length === 0 && <p className="none">No matches for “{result.query}”.</p>}
