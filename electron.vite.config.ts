@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { pdfjsAssets } from './scripts/pdfjs-assets.mjs';
 
 /** Files the worker starts by path, shipped beside it as they are (see worker/threads.ts assetPath). */
 const workerAssets = (files: Record<string, string>): Plugin => ({
@@ -46,7 +47,7 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     base: './',
-    plugins: [react()],
+    plugins: [react(), pdfjsAssets()],
     build: { outDir: 'out/renderer', sourcemap: true, chunkSizeWarningLimit: 2048, rollupOptions: { input: { index: 'src/renderer/index.html' } } },
   },
 });

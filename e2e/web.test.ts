@@ -208,6 +208,36 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 60_000);
 
+  it.skipIf(!corporaDir())('renders a scanned PDF page (CCITT/JBIG2 images, decoded by pdf.js WebAssembly) with its ink', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const scan = join(corporaDir()!, 'pdf/pdfplumber/issue-203-decimalize.pdf');
+    expect(kb(['ingest', scan], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const wasmBlocked: string[] = [];
+    page.on('console', (m) => /Jbig2Error|WebAssembly|wasm/i.test(m.text()) && wasmBlocked.push(m.text()));
+    await page.goto(host.url);
+    // Its title holds the word: found whatever OCR made of the Chinese text.
+    await page.getByLabel('Search').fill('decimalize');
+    await page.locator('.hit').first().click();
+    const canvas = page.locator('.pdf-holder[data-state="ready"] canvas');
+    await canvas.waitFor({ timeout: 30_000 });
+    const ink = await canvas.evaluate((c) => {
+      const el = c as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+      const d = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
+      let dark = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 300) dark++;
+      return dark / (el.width * el.height);
+    });
+    // A page of printed Chinese: a few per cent of its pixels are ink (a blank render has none).
+    expect(ink).toBeGreaterThan(0.001);
+    expect(wasmBlocked).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-scanned-pdf.png') });
+    await page.close();
+    await host.stop();
+  }, 90_000);
+
   it('arrow keys act on the focused region only: the hit list, the ask box, the viewer', async () => {
     const dir = await tempDir();
     const long = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the long walrus log`).join('\n');

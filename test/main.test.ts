@@ -303,9 +303,12 @@ describe('the desktop build (electron-vite)', () => {
     // The page's CSP: only itself and kb-doc:, no inline script, no plugins, no other origins.
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(out('renderer/index.html'), 'utf8'))?.[1] ?? '';
     expect(csp).toMatch(/default-src 'self'/);
-    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    // 'wasm-unsafe-eval': pdf.js compiles its scanned-image decoders; no JS eval is allowed.
+    expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     expect(csp).toMatch(/object-src 'none'/);
-    expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
+    expect(csp).not.toMatch(/'unsafe-eval'|https?:|\*/);
+    // pdf.js's decoders, standard fonts and CMaps ship beside the renderer.
+    for (const f of ['pdfjs/wasm/jbig2.wasm', 'pdfjs/wasm/openjpeg.wasm', 'pdfjs/standard_fonts/LiberationSans-Regular.ttf', 'pdfjs/cmaps/UniGB-UCS2-H.bcmap']) expect(existsSync(out(`renderer/${f}`)), f).toBe(true);
     // Main loads no native module and no engine code.
     const mainJs = readFileSync(out('main/index.js'), 'utf8');
     expect(mainJs).not.toMatch(/better-sqlite3|@lancedb|onnxruntime/);

@@ -44,8 +44,20 @@ function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
     docs.set(url, have);
     return have.doc;
   }
-  // Range requests: a large PDF's page shows after fetching its part of the file, not all of it.
-  const task = lib.getDocument({ url, disableAutoFetch: true, disableStream: true });
+  // Range requests: a large PDF's page shows after fetching its part of the file, not all of it. The
+  // decoders of scanned images (JBIG2, CCITT, JPEG 2000), the standard fonts and CJK CMaps are shipped
+  // beside the renderer (scripts/pdfjs-assets.mjs).
+  const assets = (dir: string): string => new URL(`pdfjs/${dir}/`, document.baseURI).href;
+  const task = lib.getDocument({
+    url,
+    disableAutoFetch: true,
+    disableStream: true,
+    wasmUrl: assets('wasm'),
+    standardFontDataUrl: assets('standard_fonts'),
+    cMapUrl: assets('cmaps'),
+    cMapPacked: true,
+    iccUrl: assets('iccs'),
+  });
   task.promise.catch(() => docs.delete(url));
   docs.set(url, { task, doc: task.promise });
   while (docs.size > 4) {
