@@ -1,6 +1,6 @@
 // The web UI for real: Debian's Chromium (Playwright) against `kb serve` and a real engine.
 // Skipped, saying so, where there is no Chromium (set CHROMIUM_PATH to point at one).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,6 +237,34 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
     await host.stop();
   }, 90_000);
+
+  it('says so when the server is gone, and reconnects by itself when the same data dir is served again', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/a.md': '# A\n\nthe walrus swims\n' });
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const first = await kbServe(data);
+    // The access token is kept for this data dir, readable by its owner only.
+    expect(statSync(join(data, 'serve-token')).mode & 0o777).toBe(0o600);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(first.url);
+    await page.getByLabel('Search').fill('walrus');
+    await page.locator('.hit').first().waitFor();
+    await first.stop();
+    const banner = page.getByRole('alert');
+    await expect.poll(() => banner.innerText()).toMatch(/Lost the connection to kb\. Reconnecting/);
+    // A search meanwhile says why it has no answer, instead of an empty pane.
+    await page.getByLabel('Search').fill('swims');
+    await expect.poll(() => page.locator('.results .error').innerText()).toMatch(/lost the connection to kb/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-disconnected.png') });
+    // The same data dir served again on the same port: the page comes back with no new link.
+    const second = await kbServe(data, first.port);
+    expect(second.token).toBe(first.token);
+    await expect.poll(() => banner.count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => page.locator('.hit .label').first().innerText(), { timeout: 15_000 }).toMatch(/^a\.md/);
+    await page.close();
+    await second.stop();
+  }, 60_000);
 
   it('arrow keys act on the focused region only: the hit list, the ask box, the viewer', async () => {
     const dir = await tempDir();

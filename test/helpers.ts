@@ -89,8 +89,8 @@ export function corporaDir(): string | null {
 }
 
 /** A running `kb serve`: its URL (token included), and a stop that waits for it to exit. */
-export async function kbServe(dataDir: string): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir], {
+export async function kbServe(dataDir: string, askedPort = 0): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir, '--port', String(askedPort)], {
     cwd: repoRoot,
     env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml') },
     stdio: ['ignore', 'pipe', 'inherit'],

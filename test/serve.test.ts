@@ -1,5 +1,5 @@
 // The web host (`kb serve`): the same RPC contract as the desktop app, over a WebSocket to a real
-// worker process, on 127.0.0.1 only, behind a per-run token, with Host and Origin checked.
+// worker process, on 127.0.0.1 only, behind the data dir's token, with Host and Origin checked.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -44,7 +44,11 @@ export function App({ kb }: { kb: KbBridge }) {
       (e: Error) => setEngine(e.message),
     );
     const offs = [
-      kb.on('engine', (d) => setEngine((d as { state: string }).state)),
+      kb.on('engine', (d) => {
+        const { state, reconnected } = d as { state: string; reconnected?: boolean };
+        setEngine(state);
+        if (reconnected) refresh(); // back: the current search and counts are asked again
+      }),
       kb.on('app:show-hit', (hit) => {
         setView('search');
         setPinned(hit as SearchHit);
@@ -169,6 +173,11 @@ export function App({ kb }: { kb: KbBridge }) {
           <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> Explain ranking
         </label>
       </div>
+      {(engine === 'disconnected' || engine === 'restarting') && (
+        <div className="banner" role="alert">
+          {engine === 'disconnected' ? 'Lost the connection to kb. Reconnecting…' : 'kb’s engine stopped and is restarting…'} Searches resume when it is back.
+        </div>
+      )}
       <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} />
       <main className={asking ? 'with-ask' : undefined}>
         {view === 'library' ? (

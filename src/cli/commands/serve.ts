@@ -26,7 +26,7 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
     if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
     else {
       line(host.url);
-      line(dim(`kb serves ${settings.dataDir} on 127.0.0.1 only; the link carries this run's access token. Ctrl-C stops it.`));
+      line(dim(`kb serves ${settings.dataDir} on 127.0.0.1 only; the link carries its access token. Ctrl-C stops it.`));
     }
     await stopped;
     await host.close();

@@ -1,9 +1,9 @@
 // The web host behind `kb serve`: the UI and a WebSocket bridge to a supervised worker process, on
-// 127.0.0.1 only. Every request needs the per-run token (from the printed URL, then a SameSite cookie);
+// 127.0.0.1 only. Every request needs the data dir's token (from the printed URL, then a SameSite cookie);
 // Host and Origin must name this loopback address, so a web page elsewhere (DNS rebinding included)
 // can neither read the UI nor open the socket.
 import { fork } from 'node:child_process';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import { openBridgeSession } from '../../shared/bridge.js';
 import { serveDocument } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
+import { serveToken } from './token.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
 
@@ -74,7 +75,8 @@ const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
 <h1>kb</h1><p>The web UI is not built in this copy of kb. The engine is running: its WebSocket API is at <code>/ws</code>.</p>`;
 
 export async function startHost(opts: HostOptions): Promise<Host> {
-  const token = randomBytes(24).toString('base64url');
+  // The same token for this data dir across restarts: an open page reconnects without a new link.
+  const token = serveToken(opts.dataDir);
   const log = opts.log ?? silentLog;
   const supervisor = new Supervisor(() => spawnWorker(opts.dataDir), {
     onEvent: (event, data) => {

@@ -17,19 +17,40 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
   let open: Promise<void>;
   const calls = new RpcCalls((code, message) => new KbError(code, message));
 
+  // Once connected, a lost connection is said at once (calls fail, `engine: disconnected`) and dialled
+  // again every second; the server kb serve restarts for the same data dir takes the same cookie.
+  let connected = false;
+  let lost = false;
   const dial = (): void => {
     ws = new WebSocket(url);
-    open = new Promise((resolve) => ws.addEventListener('open', () => resolve(), { once: true }));
+    open = new Promise((resolve) =>
+      ws.addEventListener(
+        'open',
+        () => {
+          connected = true;
+          if (lost) calls.emit('engine', { state: 'ready', reconnected: true });
+          lost = false;
+          resolve();
+        },
+        { once: true },
+      ),
+    );
     ws.addEventListener('message', (e) => calls.receive(JSON.parse(String(e.data)) as ServerMessage));
     ws.addEventListener('close', () => {
+      const was = connected;
+      connected = false;
       calls.failAll(new KbError('INTERNAL', 'lost the connection to kb'));
-      calls.emit('engine', { state: 'disconnected' });
+      if (was || lost) {
+        lost = true;
+        calls.emit('engine', { state: 'disconnected' });
+      }
       setTimeout(dial, 1000);
     });
   };
   dial();
 
   const call = async (method: Method, params: unknown, opts: { onProgress?: (d: unknown) => void; signal?: AbortSignal } = {}): Promise<unknown> => {
+    if (lost) throw new KbError('INTERNAL', 'lost the connection to kb: reconnecting…');
     await open;
     const { id, result } = calls.open(opts.onProgress);
     ws.send(JSON.stringify({ type: 'request', id, method, params } satisfies ClientMessage));
