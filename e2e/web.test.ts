@@ -387,6 +387,47 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 120_000);
 
+  it.skipIf(!corporaDir())('boxes the word itself on a photo with an EXIF orientation (simple-90.jpg, orientation 6)', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(corporaDir()!, 'images/tesseract.js/simple-90.jpg')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await page.getByLabel('Search').fill('tesseract');
+    await page.locator('.image-holder[data-state="ready"] .region').waitFor();
+    // The picture as the browser shows it (EXIF applied), and the share of dark pixels in the box
+    // against the whole picture: the box is on the word.
+    const ink = await page.evaluate(() => {
+      type El = { getBoundingClientRect(): { left: number; top: number; width: number; height: number } };
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: 'canvas'): unknown } }).document;
+      const img = doc.querySelector('.image-holder img') as El & { naturalWidth: number; naturalHeight: number };
+      const region = doc.querySelector('.image-holder .region') as El;
+      const c = doc.createElement('canvas') as { width: number; height: number; getContext(k: '2d'): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const ir = img.getBoundingClientRect();
+      const rr = region.getBoundingClientRect();
+      const s = c.width / ir.width;
+      const dark = (x: number, y: number, w: number, h: number): number => {
+        const d = ctx.getImageData(x, y, w, h).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 384) n++;
+        return n / (w * h);
+      };
+      const x = Math.round((rr.left - ir.left) * s), y = Math.round((rr.top - ir.top) * s);
+      const w = Math.max(1, Math.min(c.width - x, Math.round(rr.width * s))), h = Math.max(1, Math.min(c.height - y, Math.round(rr.height * s)));
+      return { shown: [c.width, c.height], inBox: dark(x, y, w, h), overall: dark(0, 0, c.width, c.height) };
+    });
+    expect(ink.shown).toEqual([320, 180]);
+    expect(ink.inBox).toBeGreaterThan(0.1);
+    expect(ink.inBox).toBeGreaterThan(3 * ink.overall);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-image-exif.png') });
+    await page.close();
+  }, 60_000);
+
   it.skipIf(!corporaDir())('opens an image hit with its cited region boxed over the picture', async () => {
     const dir = await tempDir();
     const data = join(dir, 'data');

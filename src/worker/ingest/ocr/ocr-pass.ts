@@ -9,7 +9,6 @@ import type { BlobStore } from '../../store/blobs.js';
 import type { OcrJob, Repo } from '../../store/repo.js';
 import type { Config } from '../../../shared/config.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
-import { orientationOf, toDisplayed } from './exif.js';
 import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
@@ -42,8 +41,12 @@ async function original(ctx: OcrContext, job: OcrJob): Promise<Uint8Array> {
   }
 }
 
-/** An image's paragraphs → chunks of up to target size, each citing the union of its paragraphs' boxes. */
-export function regionChunks(paras: OcrParagraph[], orientation: number, w: number, h: number, opts: ChunkingOptions): ParsedChunk[] {
+/**
+ * An image's paragraphs → chunks, each citing the union of its paragraphs' boxes. tesseract.js and the
+ * canvas both read a photo as viewers show it (its EXIF orientation applied), so the boxes are already
+ * in the frame `#xywh=` means: the image as displayed.
+ */
+export function regionChunks(paras: OcrParagraph[], opts: ChunkingOptions): ParsedChunk[] {
   const out: ParsedChunk[] = [];
   let group: OcrParagraph[] = [];
   const flush = (): void => {
@@ -57,7 +60,8 @@ export function regionChunks(paras: OcrParagraph[], orientation: number, w: numb
     const text = group.map((p) => p.text).join('\n\n');
     const chars = group.reduce((n, p) => n + p.text.length, 0);
     const confidence = Math.round(group.reduce((n, p) => n + p.confidence * p.text.length, 0) / Math.max(1, chars));
-    out.push({ text, heading: '', anchor: { kind: 'region', ...toDisplayed(box, orientation, w, h), confidence } });
+    const region = { x: Math.round(box.x0), y: Math.round(box.y0), w: Math.round(box.x1 - box.x0), h: Math.round(box.y1 - box.y0) };
+    out.push({ text, heading: '', anchor: { kind: 'region', ...region, confidence } });
     group = [];
   };
   for (const p of paras) {
@@ -102,13 +106,9 @@ async function readPage(ctx: OcrContext, job: OcrJob): Promise<{ chunks: ParsedC
   const data = await original(ctx, job);
   const ocr = await ctx.ocr();
   if (job.type === 'image') {
-    const orientation = orientationOf(data);
     const r = await ctx.parser.raster({ kind: 'image', data });
     const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
-    // TIFFs come back without a size from the canvas; the boxes' extent bounds it well enough for turning.
-    const w = r.width || Math.max(0, ...result.paragraphs.map((p) => p.bbox.x1));
-    const h = r.height || Math.max(0, ...result.paragraphs.map((p) => p.bbox.y1));
-    return { chunks: regionChunks(result.paragraphs, orientation, w, h, ctx.config.chunking), confidence: result.confidence };
+    return { chunks: regionChunks(result.paragraphs, ctx.config.chunking), confidence: result.confidence };
   }
   const r = await ctx.parser.raster({ kind: 'pdf-page', data, page: job.page, dpi: ctx.config.ocr.dpi });
   const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
