@@ -209,12 +209,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 60_000);
 
   it.skipIf(!corporaDir())('renders a scanned PDF page (CCITT/JBIG2 images, decoded by pdf.js WebAssembly) with its ink', async () => {
-    const dir = await tempDir();
-    const data = join(dir, 'data');
-    const scan = join(corporaDir()!, 'pdf/pdfplumber/issue-203-decimalize.pdf');
-    expect(kb(['ingest', scan], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
-    const host = await kbServe(data);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const { page, host } = await served([join(corporaDir()!, 'pdf/pdfplumber/issue-203-decimalize.pdf')], { width: 1200, height: 900 });
     const wasmBlocked: string[] = [];
     page.on('console', (m) => /Jbig2Error|WebAssembly|wasm/i.test(m.text()) && wasmBlocked.push(m.text()));
     await page.goto(host.url);
@@ -239,10 +234,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 90_000);
 
   it('says so when the server is gone, and reconnects by itself when the same data dir is served again', async () => {
-    const dir = await tempDir();
-    await writeTree(dir, { 'notes/a.md': '# A\n\nthe walrus swims\n' });
-    const data = join(dir, 'data');
-    expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const data = await indexedNotes({ 'a.md': '# A\n\nthe walrus swims\n' });
     const first = await kbServe(data);
     // The access token is kept for this data dir, readable by its owner only.
     expect(statSync(join(data, 'serve-token')).mode & 0o777).toBe(0o600);
@@ -267,11 +259,8 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 60_000);
 
   it('arrow keys act on the focused region only: the hit list, the ask box, the viewer', async () => {
-    const dir = await tempDir();
     const long = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the long walrus log`).join('\n');
-    await writeTree(dir, { 'notes/a.md': '# A\n\nthe walrus swims\n', 'notes/b.md': '# B\n\nthe walrus sleeps\n', 'notes/long.txt': `walrus diary\n${long}\n` });
-    const data = join(dir, 'data');
-    expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const data = await indexedNotes({ 'a.md': '# A\n\nthe walrus swims\n', 'b.md': '# B\n\nthe walrus sleeps\n', 'long.txt': `walrus diary\n${long}\n` });
     const host = await kbServe(data);
     const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
     await page.goto(host.url);
@@ -388,11 +377,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 120_000);
 
   it.skipIf(!corporaDir())('boxes the word itself on a photo with an EXIF orientation (simple-90.jpg, orientation 6)', async () => {
-    const dir = await tempDir();
-    const data = join(dir, 'data');
-    expect(kb(['ingest', join(corporaDir()!, 'images/tesseract.js/simple-90.jpg')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
-    const host = await kbServe(data);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/simple-90.jpg')]);
     await page.goto(host.url);
     await page.getByLabel('Search').fill('tesseract');
     await page.locator('.image-holder[data-state="ready"] .region').waitFor();
@@ -429,12 +414,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 60_000);
 
   it.skipIf(!corporaDir())('opens an image hit with its cited region boxed over the picture', async () => {
-    const dir = await tempDir();
-    const data = join(dir, 'data');
-    const img = join(corporaDir()!, 'images/tesseract.js/testocr.png');
-    expect(kb(['ingest', img], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
-    const host = await kbServe(data);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/testocr.png')]);
     await page.goto(host.url);
     await page.getByLabel('Search').fill('quick brown dog');
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^testocr\.png · /);
@@ -456,6 +436,25 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
 });
 
 /** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
+/** A data dir holding these notes (written under notes/ and ingested with kb ingest). */
+async function indexedNotes(files: Record<string, string>): Promise<string> {
+  const dir = await tempDir();
+  await writeTree(dir, Object.fromEntries(Object.entries(files).map(([name, text]) => [`notes/${name}`, text])));
+  const data = join(dir, 'data');
+  expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+  return data;
+}
+
+/** A fresh index of these files (kb ingest), served by kb serve and open in a new page. */
+async function served(paths: string[], viewport = { width: 1200, height: 760 }): Promise<{ page: Page; host: Awaited<ReturnType<typeof kbServe>> }> {
+  const dir = await tempDir();
+  const data = join(dir, 'data');
+  expect(kb(['ingest', ...paths], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+  const host = await kbServe(data);
+  const page = await browser.newPage({ viewport });
+  return { page, host };
+}
+
 /** The footer sits at the window's bottom edge and the panes fill the space above it. */
 async function expectFilledLayout(page: Page, what: string): Promise<void> {
   const l = await page.evaluate(() => {
