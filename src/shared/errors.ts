@@ -41,6 +41,11 @@ export function isKbError(e: unknown): e is KbError {
   return e instanceof KbError;
 }
 
+/** The first line of an error's message, for one-line reasons in summaries, checks and logs. */
+export function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+}
+
 export function toErrorPayload(e: unknown): { code: ErrorCode; message: string } {
   if (isKbError(e)) return { code: e.code, message: e.message };
   const message = e instanceof Error ? e.message : String(e);

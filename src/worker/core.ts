@@ -39,11 +39,6 @@ export class Core {
   }
 }
 
-/** The first line of an error's message, for one-line reasons in summaries and checks. */
-export function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
-}
-
 /** A full disk as the user should hear it (SQLite says "database or disk is full", Node ENOSPC). */
 export function diskFull(e: unknown, dataDir: string): KbError | null {
   const code = (e as { code?: string }).code;

@@ -11,6 +11,7 @@ import type * as Rfs from 'rotating-file-stream';
 type Logger = Pino.Logger;
 type RotatingFileStream = Rfs.RotatingFileStream;
 import type { Config } from '../shared/config.js';
+import { firstLine } from '../shared/errors.js';
 
 export type LogLevel = Config['log']['level'];
 export type Process = 'worker' | 'cli' | 'serve' | 'main';
@@ -86,5 +87,5 @@ export const silentLog: Log = { error: () => undefined, warn: () => undefined, i
 /** An error as log fields: its code and first line, and the stack at debug. */
 export function errorFields(e: unknown): { code: string; err: string } {
   const code = (e as { code?: unknown }).code;
-  return { code: typeof code === 'string' ? code : 'INTERNAL', err: (e instanceof Error ? e.message : String(e)).split('\n')[0]! };
+  return { code: typeof code === 'string' ? code : 'INTERNAL', err: firstLine(e) };
 }

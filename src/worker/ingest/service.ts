@@ -2,8 +2,8 @@
 // then what has to be read from pixels (OCR), then what has to be heard (audio), then the summary made
 // final, then vectors. The parse threads and the tesseract worker start on first need and stay until close.
 import type { IngestError, IngestProgress, IngestSummary, ReindexProgress } from '../../shared/wire.js';
-import { KbError } from '../../shared/errors.js';
-import { type Core, diskFull, firstLine } from '../core.js';
+import { firstLine, KbError } from '../../shared/errors.js';
+import { type Core, diskFull } from '../core.js';
 import { errorFields } from '../log.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { VectorService } from '../vectors/service.js';

@@ -1,8 +1,8 @@
 // A search as the engine answers it: hybrid when the vector half is there, by words alone (saying
 // why) when it is not or when it fails, so a broken vector store never leaves a search unanswered.
 import type { SearchParams, SearchResult } from '../../shared/wire.js';
-import { KbError } from '../../shared/errors.js';
-import { type Core, firstLine } from '../core.js';
+import { firstLine, KbError } from '../../shared/errors.js';
+import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 

@@ -3,9 +3,9 @@
 // LanceDB failed, and its index kept up in the background while searches go on.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { KbError } from '../../shared/errors.js';
+import { firstLine, KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
-import { type Core, firstLine } from '../core.js';
+import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { readBinding } from './binding.js';
 import type { Semantic, Unavailable } from './semantic.js';
