@@ -19,7 +19,15 @@ import {
   SCHEMA_VERSION,
   SearchParamsSchema,
   SearchResultSchema,
+  KbStatusSchema,
+  CollectionAddedSchema,
+  CollectionsSchema,
+  ForgotSchema,
+  ModelInstalledSchema,
+  ModelRemovedSchema,
+  ModelsListSchema,
 } from './wire.js';
+import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
 /** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */
 export const ErrorPayloadSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
@@ -34,6 +42,33 @@ export const StatusSchema = z.object({
 export const DocumentListSchema = z.object({ schema_version: z.literal(SCHEMA_VERSION), documents: z.array(DocumentSummarySchema) });
 
 const none = z.object({}).strict();
+
+/** A model pull's progress: the file being fetched, bytes so far and its size (null when the hub does not say). */
+export const ModelPullProgressSchema = z.object({
+  model: z.string(),
+  file: z.string(),
+  received: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+  /** Every file of the model together, when their sizes are known. */
+  done_bytes: z.number().int().nonnegative(),
+  total_bytes: z.number().int().nonnegative().nullable(),
+});
+export type ModelPullProgress = z.infer<typeof ModelPullProgressSchema>;
+
+/**
+ * The `background` event, sent to every window: work a model's arrival started — embedding every chunk
+ * (search turns hybrid when it is done) or transcribing the audio that waited.
+ */
+export const BackgroundEventSchema = z.object({
+  task: z.enum(['embedding', 'transcribing']),
+  phase: z.enum(['running', 'done', 'failed']),
+  done: z.number().nonnegative(),
+  total: z.number().nonnegative(),
+  message: z.string().optional(),
+});
+export type BackgroundEvent = z.infer<typeof BackgroundEventSchema>;
+
+const modelName = z.string().min(1).max(200).regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)');
 
 /** Every method: what it takes, what it answers, and what its `progress` events carry while it runs. */
 export const API = {
@@ -51,6 +86,27 @@ export const API = {
   reindex: { params: z.object({ model: z.string().optional() }).strict(), result: ReindexResultSchema, progress: ReindexProgressSchema },
   /** Answers from the documents, streaming its sources and then the answer's tokens as progress. */
   ask: { params: AskParamsSchema, result: AskResultSchema, progress: AskProgressSchema },
+  /** Counts, collections, models and the language model's state (kb status), with the index's size on disk. */
+  'index.status': { params: none, result: KbStatusSchema, progress: null },
+  'models.list': { params: none, result: ModelsListSchema, progress: null },
+  /** Fetches an embedding or speech (whisper-…) model from the hub; cancellable, and resumed by the next pull. */
+  'models.pull': { params: z.object({ name: modelName }).strict(), result: ModelInstalledSchema, progress: ModelPullProgressSchema },
+  /** A model from a path on the machine running the engine: a folder (embedding) or a file (speech). */
+  'models.import': { params: z.object({ path: z.string().min(1), as: modelName.optional() }).strict(), result: ModelInstalledSchema, progress: null },
+  'models.remove': { params: z.object({ name: modelName }).strict(), result: ModelRemovedSchema, progress: null },
+  'collections.list': { params: none, result: CollectionsSchema, progress: null },
+  /** A folder kept in sync (kb add): read now, then watched. */
+  'collections.add': {
+    params: z
+      .object({ path: z.string().min(1), name: z.string().min(1).optional(), tags: z.array(z.string()).optional(), glob: z.string().min(1).optional() })
+      .strict(),
+    result: CollectionAddedSchema,
+    progress: IngestProgressSchema,
+  },
+  'collections.forget': { params: z.object({ name: z.string().min(1) }).strict(), result: ForgotSchema, progress: null },
+  'settings.get': { params: none, result: SettingsSchema, progress: null },
+  /** Writes config.yaml (comments kept), after checking the value; says whether it is in effect now. */
+  'settings.set': { params: SettingsSetParamsSchema, result: SettingSetSchema, progress: null },
 } as const;
 
 export type Method = keyof typeof API;

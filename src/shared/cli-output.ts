@@ -16,9 +16,22 @@ import {
   SCHEMA_VERSION,
   SearchResultSchema,
   SpanSchema,
+  EmbeddingModelSchema,
+  SpeechModelSchema,
+  ModelsListSchema,
+  ModelInstalledSchema,
+  ModelRemovedSchema,
+  CollectionSchema,
+  ReconcileSchema,
+  CollectionAddedSchema,
+  CollectionsSchema,
+  ForgotSchema,
 } from './wire.js';
 
 const V = z.literal(SCHEMA_VERSION);
+
+// Models and collections travel over the RPC too: their schemas live in wire.ts.
+export { EmbeddingModelSchema, SpeechModelSchema, ModelsListSchema, ModelInstalledSchema, ModelRemovedSchema, CollectionSchema, ReconcileSchema, CollectionAddedSchema, CollectionsSchema, ForgotSchema };
 
 /** A document's row as stored (store/documents.ts reads it with this type). */
 export const StoredDocumentSchema = z.object({
@@ -76,21 +89,6 @@ export const InitSchema = z.object({ schema_version: V, config: z.string(), data
 export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 
-export const EmbeddingModelSchema = z.object({
-  id: z.string(),
-  repo: z.string(),
-  dimension: z.number().int(),
-  max_tokens: z.number().int(),
-  installed: z.boolean(),
-  path: z.string().nullable(),
-  bytes: z.number().int().nullable(),
-});
-export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
-const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
-
-export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
-export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
-export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
 
 const metric = z.number();
 export const EvalRunSchema = z.object({
@@ -113,28 +111,6 @@ export const EvalCompareSchema = z.object({
   changed: z.array(z.object({ id: z.string(), query: z.string(), ndcg10_a: metric, ndcg10_b: metric, delta: metric })),
 });
 
-export const CollectionSchema = z.object({
-  name: z.string(),
-  root: z.string(),
-  tags: z.array(z.string()),
-  glob: z.string().nullable(),
-  documents: z.number().int(),
-  failed: z.number().int(),
-  waiting: z.number().int(),
-  added_at: z.string(),
-});
-export const ReconcileSchema = z.object({
-  collection: z.string(),
-  files: z.number().int(),
-  ingested: z.number().int(),
-  removed: z.number().int(),
-  unchanged: z.number().int(),
-  errors: z.number().int(),
-  took_ms: z.number(),
-});
-export const CollectionAddedSchema = z.object({ schema_version: V, collection: CollectionSchema, reconciled: ReconcileSchema });
-export const CollectionsSchema = z.object({ schema_version: V, collections: z.array(CollectionSchema) });
-export const ForgotSchema = z.object({ schema_version: V, collection: z.string(), removed: z.number().int() });
 /** `kb watch --json` prints one of these per line. */
 export const WatchLineSchema = z.discriminatedUnion('event', [
   ReconcileSchema.extend({ schema_version: V, event: z.literal('reconciled') }),

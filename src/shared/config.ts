@@ -166,6 +166,17 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
+    ui: z
+      .object({
+        /** The app's colours: follow the system, or always light or dark. */
+        theme: z.enum(['system', 'light', 'dark']).default('system'),
+        /**
+         * "Open in editor" on a hit: a URI with {path} and {line} (and {column}) filled in, e.g.
+         * vscode://file/{path}:{line}, idea://open?file={path}&line={line}, subl://open?url=file://{path}&line={line}.
+         */
+        editor_uri: z.string().regex(/\{path\}/, 'the URI must hold {path}').default('vscode://file/{path}:{line}'),
+      })
+      .prefault({}),
     log: z
       .object({
         /**

@@ -66,6 +66,8 @@ export const RetrievalSchema = z.object({
   vector_rank: z.number().int().positive().nullable(),
   vector_score: z.number().nullable(),
   fusion_score: z.number().nullable(),
+  /** True for a document found by its file name or title rather than by a passage (it may have none yet). */
+  by_name: z.boolean().optional(),
   explain: z
     .object({
       lexical_share: z.number().nullable(),
@@ -103,8 +105,11 @@ export const SearchHitSchema = z.object({
     type: DocTypeSchema,
     tags: z.array(z.string()),
     chunk_index: z.number().int().nonnegative(),
-    total_chunks: z.number().int().positive(),
+    /** 0 for a document found by name that has no passages yet (chunk_id is then ''). */
+    total_chunks: z.number().int().nonnegative(),
     original: z.enum(['copy', 'reference']),
+    /** Why a document found by name has nothing to show yet: waiting for a speech model, for OCR, … */
+    reason: z.string().optional(),
   }),
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
@@ -341,5 +346,57 @@ export const KbStatusSchema = versioned({
   llm: z.object({ host: z.string(), model: z.string(), status: z.enum(['ok', 'warn']), detail: z.string() }),
   /** The folder of kb's log files, one per process (kb logs prints them). */
   logs: z.string(),
+  /** Bytes on disk under the data dir: the SQLite index, the vectors, kept originals, models, the rest. */
+  disk: z
+    .object({
+      total: z.number().int().nonnegative(),
+      index: z.number().int().nonnegative(),
+      vectors: z.number().int().nonnegative(),
+      originals: z.number().int().nonnegative(),
+      models: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type KbStatus = z.infer<typeof KbStatusSchema>;
+
+// Models and collections: kb models …, kb add / collections / forget, and their RPC methods.
+const V = z.literal(SCHEMA_VERSION);
+
+export const EmbeddingModelSchema = z.object({
+  id: z.string(),
+  repo: z.string(),
+  dimension: z.number().int(),
+  max_tokens: z.number().int(),
+  installed: z.boolean(),
+  path: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+});
+export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
+const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
+
+export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
+export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
+export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+
+export const CollectionSchema = z.object({
+  name: z.string(),
+  root: z.string(),
+  tags: z.array(z.string()),
+  glob: z.string().nullable(),
+  documents: z.number().int(),
+  failed: z.number().int(),
+  waiting: z.number().int(),
+  added_at: z.string(),
+});
+export const ReconcileSchema = z.object({
+  collection: z.string(),
+  files: z.number().int(),
+  ingested: z.number().int(),
+  removed: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.number().int(),
+  took_ms: z.number(),
+});
+export const CollectionAddedSchema = z.object({ schema_version: V, collection: CollectionSchema, reconciled: ReconcileSchema });
+export const CollectionsSchema = z.object({ schema_version: V, collections: z.array(CollectionSchema) });
+export const ForgotSchema = z.object({ schema_version: V, collection: z.string(), removed: z.number().int() });

@@ -28,6 +28,8 @@ import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedC
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
 import { VectorService } from './vectors/service.js';
+import { SettingsService } from './settings/service.js';
+import type { SettingKey, SettingSet, Settings } from '../shared/settings.js';
 import { describeIssues } from '../shared/issues.js';
 
 export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument };
@@ -62,6 +64,7 @@ export class Engine {
   readonly #ingest: IngestService;
   readonly #collections: CollectionService;
   readonly #models: ModelService;
+  readonly #settings: SettingsService;
   readonly #configProblems: string[];
   /** The log this engine opened itself (closed with it); a host's log stays the host's. */
   readonly #ownLog: Log | null;
@@ -77,6 +80,7 @@ export class Engine {
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
     this.#collections = new CollectionService(core, this.#vectors, (p, o) => this.ingest(p, o), (p) => this.remove(p));
     this.#models = new ModelService(core, this.#speech);
+    this.#settings = new SettingsService(core);
   }
 
   get dataDir(): string {
@@ -137,6 +141,20 @@ export class Engine {
   pullSpeechModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> => this.#models.pullSpeech(name, opts);
   importSpeechModel = (file: string, as?: string): Promise<SpeechModelInfo> => this.#models.importSpeech(file, as);
   removeSpeechModel = (name: string): Promise<void> => this.#models.removeSpeech(name);
+  /** Either kind, by name (whisper-… is a speech model): the Models view and kb models pull alike. */
+  pullAnyModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo | SpeechModelInfo> => this.#models.pullAny(name, opts);
+  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> => this.#models.importAny(path, as, this.config.embedding.model);
+  removeAnyModel = (name: string): Promise<void> => this.#models.removeAny(name);
+  /**
+   * What a model's arrival starts: audio that waited for this speech model is transcribed; with the
+   * configured embedding model, every chunk is embedded (search turns hybrid when it is done).
+   */
+  modelArrived = (name: string, opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void } = {}): Promise<'transcribed' | 'embedded' | null> =>
+    this.#models.arrived(name, { reindex: (o) => this.reindex(o), transcribe: (o) => this.transcribePending(o) }, opts);
+
+  // Settings (the app's Settings view)
+  settings = (): Promise<Settings> => this.#settings.get();
+  setSetting = (key: SettingKey, value: string | number | boolean): Promise<SettingSet> => this.#settings.set(key, value);
 
   // Upkeep
   doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#configProblems);

@@ -2,7 +2,8 @@
 // Electron utilityProcess port, a Node child-process channel, a WebSocket bridge). Every incoming
 // message and its params are validated against the contract in src/shared/api.ts; a bad one gets an
 // error response, never a crash. Requests run concurrently; a search answers while an ingest runs.
-import { API, ClientMessageSchema, type Method, type Params, type ServerMessage } from '../shared/api.js';
+import { API, type BackgroundEvent, ClientMessageSchema, type Method, type ModelPullProgress, type Params, type ServerMessage } from '../shared/api.js';
+import type { FileProgress } from './embed/download.js';
 import { KbError, toErrorPayload } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
@@ -21,7 +22,7 @@ interface Call {
 
 type Handlers = { [M in Method]: (params: Params<M>, call: Call) => Promise<unknown> };
 
-function handlers(engine: Engine, version: string): Handlers {
+function handlers(engine: Engine, version: string, broadcast: (event: string, data: unknown) => void, log: Log): Handlers {
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     search: (p) => engine.search(p),
@@ -32,7 +33,94 @@ function handlers(engine: Engine, version: string): Handlers {
     source: async (p) => engine.source(p.doc_id),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
+    'index.status': () => engine.status(),
+    'models.list': () => engine.listModels(),
+    'models.pull': async (p, c) => {
+      const model = await pullWithProgress(engine, p.name, c);
+      afterModel(p.name);
+      return { schema_version: SCHEMA_VERSION, model };
+    },
+    'models.import': async (p) => {
+      const model = await engine.importAnyModel(p.path, p.as);
+      afterModel(model.id);
+      return { schema_version: SCHEMA_VERSION, model };
+    },
+    'models.remove': async (p) => {
+      await engine.removeAnyModel(p.name);
+      return { schema_version: SCHEMA_VERSION, removed: p.name };
+    },
+    'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: engine.collections() }),
+    'collections.add': async (p, c) => {
+      const { collection, reconciled } = await engine.addCollection(p.path, {
+        ...(p.name ? { name: p.name } : {}),
+        ...(p.tags ? { tags: p.tags } : {}),
+        ...(p.glob ? { glob: p.glob } : {}),
+        signal: c.signal,
+        onProgress: c.progress,
+      });
+      return { schema_version: SCHEMA_VERSION, collection, reconciled };
+    },
+    'collections.forget': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.forgetCollection(p.name)) }),
+    'settings.get': () => engine.settings(),
+    'settings.set': (p) => engine.setSetting(p.key, p.value),
   };
+
+  /** What a model's arrival starts runs after the call answers; every window hears how it goes. */
+  function afterModel(name: string): void {
+    let task: BackgroundEvent['task'] = 'embedding';
+    const tell = (e: BackgroundEvent): void => broadcast('background', e);
+    void engine
+      .modelArrived(name, {
+        onVectors: (p) => tell({ task: 'embedding', phase: 'running', done: p.done, total: p.total }),
+        onAudio: (p) => {
+          task = 'transcribing';
+          tell({ task, phase: 'running', done: p.done, total: p.total });
+        },
+      })
+      .then(
+        (did) => {
+          if (did) tell({ task: did === 'transcribed' ? 'transcribing' : 'embedding', phase: 'done', done: 1, total: 1 });
+        },
+        (e: unknown) => {
+          log.warn({ model: name, ...errorFields(e) }, 'work after a model arrived failed');
+          tell({ task, phase: 'failed', done: 0, total: 0, message: (e as Error).message });
+        },
+      );
+  }
+}
+
+/** Progress at least every PULL_TICK_MS, even while the hub is silent, and never more often. */
+const PULL_TICK_MS = 250;
+
+async function pullWithProgress(engine: Engine, name: string, c: Call): Promise<Awaited<ReturnType<Engine['pullAnyModel']>>> {
+  const files = new Map<string, { received: number; total: number | null }>();
+  let last: FileProgress | null = null;
+  const report = (): void => {
+    if (!last) return;
+    const all = [...files.values()];
+    const totals = all.map((f) => f.total);
+    c.progress({
+      model: name,
+      file: last.file,
+      received: last.received,
+      total: last.total,
+      done_bytes: all.reduce((n, f) => n + f.received, 0),
+      total_bytes: totals.every((t) => t !== null) ? totals.reduce<number>((n, t) => n + (t ?? 0), 0) : null,
+    } satisfies ModelPullProgress);
+  };
+  const timer = setInterval(report, PULL_TICK_MS);
+  try {
+    return await engine.pullAnyModel(name, {
+      signal: c.signal,
+      onProgress: (p) => {
+        last = p;
+        files.set(p.file, { received: p.received, total: p.total });
+      },
+    });
+  } finally {
+    clearInterval(timer);
+    report();
+  }
 }
 
 function isMethod(m: string): m is Method {
@@ -41,7 +129,7 @@ function isMethod(m: string): m is Method {
 
 /** Serves `engine` over `transport` until the process ends. */
 export function serveEngine(engine: Engine, transport: Transport, version: string, log: Log = silentLog): void {
-  const handle = handlers(engine, version);
+  const handle = handlers(engine, version, (event, data) => transport.send({ type: 'event', event, data }), log);
   const running = new Map<number, AbortController>();
   const fail = (id: number, e: unknown): void => transport.send({ type: 'response', id, error: toErrorPayload(e) });
 

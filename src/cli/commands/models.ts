@@ -34,9 +34,7 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
     const onSigint = (): void => ctl.abort();
     process.once('SIGINT', onSigint);
     try {
-      const m = id.startsWith('whisper-')
-        ? await engine.pullSpeechModel(id, { onProgress: bar?.update, signal: ctl.signal })
-        : await engine.pullModel(id, { onProgress: bar?.update, signal: ctl.signal });
+      const m = await engine.pullAnyModel(id, { onProgress: bar?.update, signal: ctl.signal });
       bar?.stop();
       if (!g.json) line(`Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`);
       const transcribed = id.startsWith('whisper-') ? await transcribeWaiting(engine, g) : undefined;
@@ -52,7 +50,7 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
 export async function modelsImportCommand(path: string, flags: { as?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const speech = existsSync(path) && statSync(path).isFile();
-    const m = speech ? await engine.importSpeechModel(path, flags.as) : await engine.importModel(path, flags.as ?? DEFAULT_MODEL);
+    const m = await engine.importAnyModel(path, flags.as);
     if (!g.json) line(`Imported ${m.id} into ${displayPath(m.path ?? '')}`);
     const transcribed = speech ? await transcribeWaiting(engine, g) : undefined;
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
@@ -75,8 +73,7 @@ async function transcribeWaiting(engine: Engine, g: GlobalOptions): Promise<{ fi
 
 export async function modelsRemoveCommand(id: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    if (id.startsWith('whisper-')) await engine.removeSpeechModel(id);
-    else await engine.removeModel(id);
+    await engine.removeAnyModel(id);
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, removed: id });
     else line(`Removed ${id}`);
   });

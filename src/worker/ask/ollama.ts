@@ -5,6 +5,7 @@
 import { Ollama } from 'ollama';
 import { KbError } from '../../shared/errors.js';
 import type { ChatMessage } from './prompt.js';
+import type { OllamaStatus } from '../../shared/settings.js';
 
 /** fetch's own network failure (nothing listening, unknown host, a refused port): not an HTTP answer. */
 function networkFailure(e: unknown): { refused: boolean; detail: string } | null {
@@ -64,6 +65,30 @@ export class OllamaClient {
     } catch (e) {
       const why = await this.explain(e).catch((x: unknown) => (x as Error).message);
       return { status: 'warn', detail: `${why}; kb ask shows sources only` };
+    }
+  }
+
+  /** For the app's Settings and first run: the server, its models, and the exact next step. Never throws. */
+  async inventory(): Promise<OllamaStatus> {
+    const signal = AbortSignal.timeout(3000);
+    const base = { host: this.host, model: this.model };
+    try {
+      const c = this.client(signal);
+      const { version } = await c.version();
+      const models = (await c.list()).models.map((m) => m.name).sort();
+      const pulled = models.some((m) => m === this.model || m === `${this.model}:latest`);
+      return {
+        ...base,
+        reachable: true,
+        version,
+        models,
+        model_pulled: pulled,
+        detail: pulled ? `Ollama ${version} is running and has ${this.model}` : `Ollama ${version} is running, but ${this.model} is not pulled: run ollama pull ${this.model}, or pick one of its models`,
+      };
+    } catch (e) {
+      const why = await this.explain(e).catch((x: unknown) => (x as Error).message);
+      const install = `Not installed? Get it from https://ollama.com/download, then run: ollama pull ${this.model}`;
+      return { ...base, reachable: false, version: null, models: [], model_pulled: false, detail: `${why}. ${install}` };
     }
   }
 

@@ -18,6 +18,9 @@ export type CollectionInfo = z.infer<typeof CollectionSchema>;
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 
 export class CollectionService {
+  /** The watcher a long-lived host started (watch()): collections added or forgotten later join or leave it. */
+  private watcher: CollectionWatcher | null = null;
+
   constructor(
     private readonly core: Core,
     private readonly vectors: VectorService,
@@ -54,6 +57,7 @@ export class CollectionService {
     const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
     this.core.repo.collections.add(row);
     const reconciled = await reconcile(this.syncContext(), row, opts);
+    await this.watcher?.add(row);
     return { collection: this.list().find((c) => c.name === name)!, reconciled };
   }
 
@@ -81,6 +85,7 @@ export class CollectionService {
     const { repo } = this.core;
     const c = repo.collections.list().find((x) => x.name === name);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
+    await this.watcher?.remove(name);
     const removed = repo.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
     repo.collections.forget(name);
     return { collection: name, removed };
@@ -99,6 +104,7 @@ export class CollectionService {
     const { CollectionWatcher } = await import('./watcher.js');
     const w = new CollectionWatcher(this.syncContext(), opts);
     for (const c of this.core.repo.collections.list()) await w.add(c);
+    this.watcher = w;
     return w;
   }
 }

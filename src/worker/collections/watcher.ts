@@ -37,7 +37,7 @@ function leavesRoot(root: string, path: string): boolean {
 const SKIP = /(^|[\\/])(\.git|node_modules|\.hg|\.svn|__pycache__)([\\/]|$)/;
 
 export class CollectionWatcher {
-  private readonly watchers: FSWatcher[] = [];
+  private readonly watchers = new Map<string, FSWatcher>();
   private readonly pending = new Map<string, { c: CollectionRow; paths: Set<string> }>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> = Promise.resolve();
@@ -69,7 +69,15 @@ export class CollectionWatcher {
     w.on('add', queue).on('change', queue).on('unlink', queue).on('unlinkDir', queue);
     w.on('error', (e) => this.opts.onError?.(e as Error));
     await new Promise<void>((resolve) => w.once('ready', () => resolve()));
-    this.watchers.push(w);
+    this.watchers.set(c.name, w);
+  }
+
+  /** Stops watching a collection (forgotten while the app runs); its queued changes are dropped. */
+  async remove(name: string): Promise<void> {
+    const w = this.watchers.get(name);
+    this.watchers.delete(name);
+    this.pending.delete(name);
+    await w?.close();
   }
 
   /** A removed folder inside the collection: its documents go (the glob applies to files only). */
@@ -128,7 +136,7 @@ export class CollectionWatcher {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await Promise.all(this.watchers.map((w) => w.close()));
+    await Promise.all([...this.watchers.values()].map((w) => w.close()));
     await this.running;
   }
 }

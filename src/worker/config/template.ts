@@ -78,6 +78,10 @@ ask:                          # kb ask and the ask panel: answers through a loca
     min_coverage: 0.6         #   the best passage holds less of the question's words than this (idf-weighted)
     min_strength: 2           #   and its BM25 is below this many rare-word matches (npm run bench -- ask)
 
+ui:                           # the app (and kb serve's page)
+  theme: system               # system, light or dark
+  editor_uri: "vscode://file/{path}:{line}"  # "Open in editor" on a hit: {path}, {line}, {column} are filled in
+
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries
 `;

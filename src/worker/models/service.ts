@@ -2,12 +2,16 @@
 // from the hub, imported from a folder or file, removed. The stores (and onnxruntime) load only when
 // a models command runs.
 import { join, resolve } from 'node:path';
-import { SCHEMA_VERSION } from '../../shared/wire.js';
+import { type IngestProgress, type ReindexProgress, SCHEMA_VERSION } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { SpeechModelInfo, WhisperStore } from '../audio/whisper-store.js';
 import type { FileProgress } from '../embed/download.js';
 import type { ModelInfo, ModelStore } from '../embed/models.js';
+
+export function isSpeechModel(name: string): boolean {
+  return name.startsWith('whisper-');
+}
 
 type PullOptions = { onProgress?: (p: FileProgress) => void; signal?: AbortSignal };
 
@@ -55,6 +59,42 @@ export class ModelService {
 
   async importSpeech(file: string, as?: string): Promise<SpeechModelInfo> {
     return (await this.speechStore()).import(resolve(file), as);
+  }
+
+  /** A speech model by its whisper- name, else an embedding model: what kb models pull and the app's Models view take. */
+  pullAny(name: string, opts: PullOptions = {}): Promise<ModelInfo | SpeechModelInfo> {
+    return isSpeechModel(name) ? this.pullSpeech(name, opts) : this.pull(name, opts);
+  }
+
+  /** A file is a speech model (whisper.cpp ggml); a folder an embedding model (Hugging Face layout). */
+  async importAny(path: string, as: string | undefined, defaultEmbedding: string): Promise<ModelInfo | SpeechModelInfo> {
+    const { stat } = await import('node:fs/promises');
+    const isFile = await stat(resolve(path)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    return isFile ? this.importSpeech(path, as) : this.import(path, as ?? defaultEmbedding);
+  }
+
+  async removeAny(name: string): Promise<void> {
+    if (isSpeechModel(name)) await this.removeSpeech(name);
+    else await this.remove(name);
+  }
+
+  async arrived(
+    name: string,
+    run: { reindex: (o: { onProgress?: (p: ReindexProgress) => void }) => Promise<unknown>; transcribe: (o: { onProgress?: (p: IngestProgress) => void }) => Promise<unknown> },
+    opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void },
+  ): Promise<'transcribed' | 'embedded' | null> {
+    const { config } = this.core;
+    if (isSpeechModel(name)) {
+      if (name !== config.audio.model || !this.speech.ready()) return null;
+      await run.transcribe(opts.onAudio ? { onProgress: opts.onAudio } : {});
+      return 'transcribed';
+    }
+    if (name !== config.embedding.model) return null;
+    await run.reindex(opts.onVectors ? { onProgress: opts.onVectors } : {});
+    return 'embedded';
   }
 
   async removeSpeech(name: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { SpeechService } from '../audio/speech.js';
 import type { CollectionService } from '../collections/service.js';
 import { countRows } from '../store/integrity.js';
 import { logsDir } from '../log.js';
+import { diskUsage } from './disk-usage.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
@@ -20,5 +21,6 @@ export async function indexStatus(core: Core, parts: { vectors: VectorService; s
     speech: { model: core.config.audio.model, installed: parts.speech.ready() },
     llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
     logs: logsDir(core.dataDir),
+    disk: await diskUsage(core.dataDir),
   };
 }

@@ -18,6 +18,10 @@ import type { Db } from '../store/db.js';
 import type { Semantic } from '../vectors/semantic.js';
 import { convex, rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
+import { type NameMatch, NameSearcher } from './names.js';
+import { docState } from '../read/doc-state.js';
+import type { Filters } from './filters.js';
+import type { ParsedQuery } from './query.js';
 import { parseQuery } from './query.js';
 import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
@@ -43,6 +47,7 @@ interface HitIn {
 export class Searcher {
   readonly lexical: LexicalSearcher;
   private readonly reader: HitReader;
+  private readonly names: NameSearcher;
 
   constructor(
     db: Db,
@@ -50,6 +55,7 @@ export class Searcher {
   ) {
     this.lexical = new LexicalSearcher(db, config);
     this.reader = new HitReader(db);
+    this.names = new NameSearcher(db);
   }
 
   private validate(input: SearchParams): ResolvedSearchParams {
@@ -83,15 +89,18 @@ export class Searcher {
     const lex = this.lexical.search(q, filters, p.top);
     let hits = lex.hits;
     if (p.threshold !== undefined) hits = hits.filter((h) => h.score >= p.threshold!);
-    const results = this.hydrate(
-      hits.map((h, i) => ({ ...h, retrieval: this.lexicalRetrieval(h, i + 1, lex, p.explain) })),
+    const results = this.withNames(
+      this.hydrate(hits.map((h, i) => ({ ...h, retrieval: this.lexicalRetrieval(h, i + 1, lex, p.explain) }))),
+      p,
+      q,
+      filters,
     );
     return {
       schema_version: SCHEMA_VERSION,
       query: p.query,
       mode: p.mode,
       results,
-      total_matches: lex.total,
+      total_matches: lex.total + results.filter((r) => r.retrieval.by_name).length,
       ...(lex.totalEstimated ? { total_matches_estimated: true } : {}),
       returned: results.length,
       took_ms: round(performance.now() - started),
@@ -200,19 +209,79 @@ export class Searcher {
     }
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
-    const results = this.hydrate(items);
+    const results = this.withNames(this.hydrate(items), p, q, filters);
     const vectorOnly = vecList.filter((v) => !byLexRow.has(v.rowid)).length;
     return {
       schema_version: SCHEMA_VERSION,
       query: p.query,
       mode: p.mode,
       results,
-      total_matches: (lex?.total ?? 0) + vectorOnly,
+      total_matches: (lex?.total ?? 0) + vectorOnly + results.filter((r) => r.retrieval.by_name).length,
       total_matches_estimated: true,
       returned: results.length,
       took_ms: round(performance.now() - started),
       ...(lex ? { lexical: { status: 'ok' as const } } : {}),
       vector: { status: 'ok' },
+    };
+  }
+
+  /**
+   * Adds the documents whose file name or title holds every word typed and that no passage found:
+   * first when the query is the name itself (`jfk.mp3`), else after the best passage. A document
+   * with no passages yet (a recording waiting for a speech model) comes with the reason.
+   */
+  private withNames(results: SearchHit[], p: ResolvedSearchParams, q: ParsedQuery, filters: Filters): SearchHit[] {
+    const found = new Set(results.map((r) => r.doc_id));
+    const matches = this.names.find(p.query, q, filters, p.top).filter((m) => !found.has(m.doc.id));
+    if (matches.length === 0) return results;
+    const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
+    const byName = (m: NameMatch, score: number): SearchHit => {
+      const retrieval: Retrieval = { method, lexical_rank: null, lexical_score: null, vector_rank: null, vector_score: null, fusion_score: null, by_name: true };
+      if (m.firstChunk !== null) {
+        const [hit] = this.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
+        if (hit) return hit;
+      }
+      return this.chunkless(m, score, retrieval);
+    };
+    const top = results[0]?.score ?? 1;
+    const exact = matches.filter((m) => m.exact).map((m) => byName(m, top));
+    const rest = matches.filter((m) => !m.exact).map((m) => byName(m, top));
+    const merged = [...exact, ...results.slice(0, 1), ...rest, ...results.slice(1)].slice(0, p.top);
+    return merged.map((h, i) => ({ ...h, rank: i + 1 }));
+  }
+
+  /** A document found by name that has no passage yet: cited at its start, with why it has none. */
+  private chunkless(m: NameMatch, score: number, retrieval: Retrieval): SearchHit {
+    const d = m.doc;
+    const anchor: Anchor =
+      d.type === 'audio'
+        ? { kind: 'time', start: 0, end: d.duration ?? 0 }
+        : d.type === 'pdf'
+          ? { kind: 'page', page: 1 }
+          : d.type === 'image'
+            ? { kind: 'region', x: 0, y: 0, w: 0, h: 0 }
+            : { kind: 'lines', start: 1, end: 1 };
+    const reason = docState(d).reason ?? undefined;
+    return {
+      rank: 1,
+      chunk_id: '',
+      doc_id: d.id,
+      score,
+      retrieval,
+      text: '',
+      snippet: reason ?? '',
+      snippet_highlights: [],
+      matched_terms: [],
+      citation: labelled(makeCitation(d.path, anchor)),
+      source: {
+        title: d.title,
+        type: d.type,
+        tags: this.reader.tagsOf([d.id]).get(d.id) ?? [],
+        chunk_index: 0,
+        total_chunks: 0,
+        original: d.original,
+        ...(reason ? { reason } : {}),
+      },
     };
   }
 

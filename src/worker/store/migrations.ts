@@ -14,6 +14,13 @@ const FTS_INSERT = `INSERT INTO chunks_fts(rowid, title, heading, text, meta)
       || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
     FROM documents d WHERE d.id = new.doc_id;`;
 
+/** The last segment of a POSIX or Windows path, in SQL: what follows the last / or \\. */
+function basename(col: string): string {
+  return `substr(${col}, length(rtrim(${col}, replace(replace(${col}, '/', ''), '\\', ''))) + 1)`;
+}
+
+const NAMES_INSERT = `INSERT INTO documents_names(rowid, title, name) VALUES (new.rowid, new.title, ${basename('new.path')})`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -191,6 +198,31 @@ CREATE TABLE collections (
   glob     TEXT,
   added_at INTEGER NOT NULL
 ) STRICT;
+`,
+  },
+  {
+    version: 6,
+    name: 'documents_names: every document findable by its file name and title',
+    sql: `
+-- A recording waiting for a speech model, a scan waiting for OCR, a note whose words never say its
+-- file name: all are found by name (search/names.ts). Contentless; rowid is the document's rowid.
+-- name is the file name without its folders (the folders would match nearly every query).
+CREATE VIRTUAL TABLE documents_names USING fts5(
+  title, name,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO documents_names(rowid, title, name) SELECT rowid, title, ${basename('path')} FROM documents;
+CREATE TRIGGER documents_names_ai AFTER INSERT ON documents BEGIN
+  ${NAMES_INSERT};
+END;
+CREATE TRIGGER documents_names_ad AFTER DELETE ON documents BEGIN
+  DELETE FROM documents_names WHERE rowid = old.rowid;
+END;
+CREATE TRIGGER documents_names_au AFTER UPDATE OF title, path ON documents BEGIN
+  DELETE FROM documents_names WHERE rowid = old.rowid;
+  ${NAMES_INSERT};
+END;
 `,
   },
 ];

@@ -2,7 +2,7 @@
 // recognition on a worker thread of its own, so the engine's thread only posts images to it.
 // Language data comes from ocr.lang_path, the @tesseract.js-data/<code> packages, or Debian's
 // tesseract-ocr-<code> (in that order), and is unpacked once into <data dir>/ocr/.
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -65,6 +65,33 @@ function findLanguage(code: string, langPath: string | undefined): string {
     );
   }
   return found;
+}
+
+/** The languages with data on this machine: ocr.lang_path, Debian's tessdata, @tesseract.js-data packages. */
+export function installedOcrLanguages(langPath: string | undefined): string[] {
+  const codes = new Set<string>();
+  const scan = (dir: string): void => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const m = /^([a-z_]+)\.traineddata(\.gz)?$/i.exec(n);
+      if (m && m[1] !== 'osd' && m[1] !== 'equ') codes.add(m[1]!);
+    }
+  };
+  if (langPath) scan(langPath);
+  for (const d of SYSTEM_TESSDATA) scan(d);
+  try {
+    // Any one installed package says where the others are (they sit side by side in node_modules).
+    const scope = dirname(dirname(createRequire(import.meta.url).resolve('tesseract.js/package.json')));
+    for (const pkg of readdirSync(join(scope, '@tesseract.js-data'))) if (/^[a-z_]+$/.test(pkg) && pkg !== 'osd') codes.add(pkg);
+  } catch {
+    // no language packages
+  }
+  return [...codes].sort();
 }
 
 /** For doctor: whether every configured language has its data, and where it comes from. */

@@ -1,0 +1,92 @@
+// The settings the app changes (settings.get / settings.set): read with what overrides them, checked
+// against the config schema before anything is written, written into the data dir's config.yaml with
+// its comments kept (config/write.ts), and applied to the running engine where that is safe.
+import { join } from 'node:path';
+import { ConfigSchema } from '../../shared/config.js';
+import { KbError } from '../../shared/errors.js';
+import { describeIssues } from '../../shared/issues.js';
+import { SETTING_KEYS, SETTINGS, type SettingKey, type SettingSet, type Settings } from '../../shared/settings.js';
+import { SCHEMA_VERSION } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import { CONFIG_FILE } from '../config/load.js';
+
+type Value = string | number | boolean;
+type Tree = Record<string, unknown>;
+
+function getPath(tree: Tree, path: string[]): unknown {
+  let node: unknown = tree;
+  for (const k of path) node = node !== null && typeof node === 'object' ? (node as Tree)[k] : undefined;
+  return node;
+}
+
+function setPath(tree: Tree, path: string[], value: unknown): void {
+  let node = tree;
+  for (const k of path.slice(0, -1)) {
+    const next = node[k];
+    if (next === null || typeof next !== 'object') node[k] = {};
+    node = node[k] as Tree;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+export class SettingsService {
+  /** Keys written since this engine opened that only a restart applies. */
+  private readonly restartNeeded = new Set<SettingKey>();
+
+  constructor(private readonly core: Core) {}
+
+  private tree(): Tree {
+    // The config is plain data (zod output): walked by key path here, and only here.
+    return this.core.config as unknown as Tree;
+  }
+
+  async get(): Promise<Settings> {
+    const values: Record<string, Value> = {};
+    const overridden: Record<string, string> = {};
+    for (const key of SETTING_KEYS) {
+      const env = SETTINGS[key].env;
+      const fromEnv = env ? process.env[env] : undefined;
+      if (env && fromEnv) overridden[key] = env;
+      const v = fromEnv || getPath(this.tree(), key.split('.'));
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[key] = v;
+    }
+    const [{ ollamaFor }, { installedOcrLanguages }] = await Promise.all([import('../ask/ask.js'), import('../ingest/ocr/ocr.js')]);
+    return {
+      schema_version: SCHEMA_VERSION,
+      data_dir: this.core.dataDir,
+      config_file: join(this.core.dataDir, CONFIG_FILE),
+      values,
+      overridden,
+      restart_needed: [...this.restartNeeded],
+      ollama: await ollamaFor(this.core.config.ask).inventory(),
+      ocr_languages_installed: installedOcrLanguages(this.core.config.ocr.lang_path),
+    };
+  }
+
+  async set(key: SettingKey, value: Value): Promise<SettingSet> {
+    this.core.assertWritable('change its settings');
+    const path = key.split('.');
+    // Checked as the whole config would be with the new value: a wrong type or a bad URL is refused
+    // before config.yaml is touched.
+    const next = structuredClone(this.tree());
+    setPath(next, path, value);
+    const parsed = ConfigSchema.safeParse(next);
+    if (!parsed.success) throw new KbError('CONFIG_INVALID', `${key}: ${describeIssues(parsed.error)}`);
+    const checked = getPath(parsed.data as unknown as Tree, path) as Value;
+    const { setDataDirSetting } = await import('../config/write.js');
+    const file = await setDataDirSetting(this.core.dataDir, path, checked);
+    const { live, env } = SETTINGS[key];
+    if (live) setPath(this.tree(), path, checked);
+    else this.restartNeeded.add(key);
+    this.core.log.info({ key, live }, 'setting changed');
+    const wins = env && process.env[env] ? ` — but ${env} is set in kb's environment and still wins` : '';
+    return {
+      schema_version: SCHEMA_VERSION,
+      key,
+      value: checked,
+      file,
+      applied: live ? 'live' : 'restart',
+      note: (live ? 'in effect now' : 'saved; takes effect when the app or kb serve restarts') + wins,
+    };
+  }
+}

@@ -1,0 +1,246 @@
+// Setting kb up without a terminal: the RPC methods the app's Models, Folders, Settings and Status
+// views call (served by the real loop over an in-process channel, every result checked against the
+// contract), and documents found by their file name.
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, type Method, type Params, type Result, type ServerMessage } from '../src/shared/api.js';
+import { serveEngine } from '../src/worker/loop.js';
+import type { Engine } from '../src/worker/index.js';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
+import { corporaDir, engineIn, tempDir, writeTree } from './helpers.js';
+
+const corpora = corporaDir();
+
+/** The engine behind the real message loop; calls are checked against the contract both ways. */
+function served(engine: Engine) {
+  let toWorker: (m: unknown) => void = () => undefined;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { code?: string }) => void; progress: unknown[] }>();
+  const events: { event: string; data: unknown; at: number }[] = [];
+  serveEngine(engine, {
+    send: (m: ServerMessage) =>
+      setImmediate(() => {
+        if (m.type === 'event' && m.id === undefined) events.push({ event: m.event, data: m.data, at: performance.now() });
+        else if (m.type === 'event') waiting.get(m.id!)?.progress.push({ data: m.data, at: performance.now() });
+        else {
+          const w = waiting.get(m.id);
+          waiting.delete(m.id);
+          if (m.error) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+          else w?.resolve(m.result);
+        }
+      }),
+    onMessage: (h) => (toWorker = h),
+  }, 'test');
+  let next = 1;
+  function call<M extends Method>(method: M, params: Params<M>): { id: number; result: Promise<Result<M>>; progress: { data: unknown; at: number }[]; cancel: () => void } {
+    const id = next++;
+    const progress: { data: unknown; at: number }[] = [];
+    const result = new Promise<unknown>((resolve, reject) => waiting.set(id, { resolve, reject, progress: progress as unknown[] })).then(
+      (r) => API[method].result.parse(r) as Result<M>,
+    );
+    toWorker({ type: 'request', id, method, params });
+    return { id, result, progress, cancel: () => toWorker({ type: 'cancel', id }) };
+  }
+  return { call, events };
+}
+
+describe('documents found by their file name and title', () => {
+  it('finds a recording that waits for a speech model by its name, first when the name is typed whole, with why it has no passages', async () => {
+    if (!corpora) return;
+    const dir = await tempDir();
+    copyFileSync(join(corpora, 'audio/jfk.mp3'), join(dir, 'jfk.mp3'));
+    await writeTree(dir, { 'speech-notes.md': '# Speeches\n\nThe jfk inaugural address notes: ask not what your country can do.\n' });
+    const engine = await engineIn(undefined, { audio: { ffmpeg_path: '' } });
+    try {
+      await engine.ingest([dir]);
+      expect(engine.list().find((d) => d.path.endsWith('jfk.mp3'))?.status).toBe('waiting');
+      const byName = await engine.search({ query: 'jfk.mp3', mode: 'lexical' });
+      expect(byName.results[0]).toMatchObject({
+        chunk_id: '',
+        retrieval: { by_name: true },
+        citation: { kind: 'time', start: 0 },
+        source: { title: 'jfk.mp3', type: 'audio', total_chunks: 0, reason: expect.stringMatching(/waiting for a speech model.*kb models pull whisper-base\.en/) },
+      });
+      // The name without its extension is the name too; the passage that says the word follows.
+      const word = await engine.search({ query: 'jfk', mode: 'lexical' });
+      expect(word.results.map((r) => r.citation.path.split('/').pop())).toEqual(['jfk.mp3', 'speech-notes.md']);
+      expect(word.total_matches).toBe(2);
+      // While typing, the last word is a prefix; a type filter still applies.
+      expect((await engine.search({ query: 'jfk', prefix: true, mode: 'lexical' })).results.some((r) => r.source.type === 'audio')).toBe(true);
+      expect((await engine.search({ query: 'jfk', type: 'markdown', mode: 'lexical' })).results.every((r) => r.source.type === 'markdown')).toBe(true);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('finds a note by a file name its text never says, cited at its start, and follows a rename', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'quarterly-budget.txt': 'Spend less on snacks.\n\nMore on books.\n', 'other.md': '# Other\n\nnothing here\n' });
+    const engine = await engineIn();
+    try {
+      await engine.ingest([dir]);
+      const r = await engine.search({ query: 'budget', mode: 'lexical' });
+      expect(r.results).toHaveLength(1);
+      expect(r.results[0]).toMatchObject({ retrieval: { by_name: true }, citation: { kind: 'lines', start: 1 }, source: { chunk_index: 0 } });
+      expect(r.results[0]!.text).toContain('snacks');
+      await rename(join(dir, 'quarterly-budget.txt'), join(dir, 'annual-plan.txt'));
+      await engine.ingest([dir]);
+      expect((await engine.search({ query: 'budget', mode: 'lexical' })).results).toHaveLength(0);
+      expect((await engine.search({ query: 'annual plan', mode: 'lexical' })).results[0]?.citation.path).toBe(join(dir, 'annual-plan.txt'));
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('the RPC methods behind the Models, Folders, Settings and Status views', () => {
+  let hub: HubStub | null = null;
+  let slowHub: HubStub | null = null;
+  let modelDir = '';
+  beforeAll(async () => {
+    if (!corpora) return;
+    modelDir = makeTestModel({ arch: 'minilm-l6', out: join(await mkdtemp(join(tmpdir(), 'kb-hub-')), 'minilm') });
+    hub = await startHubStub(modelDir);
+    slowHub = await startHubStub(modelDir, { bytesPerSecond: 16 * 1024 * 1024 });
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await slowHub?.close();
+    if (modelDir) await rm(dirname(modelDir), { recursive: true, force: true });
+  });
+
+  it('adds a folder to keep in sync, lists it with counts, refuses a bad one losing nothing, and forgets it', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': '# A\n\nalpha words\n', 'b.md': '# B\n\nbeta words\n' });
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      const added = call('collections.add', { path: dir, name: 'notes', tags: ['work'] });
+      const r = await added.result;
+      expect(r.collection).toMatchObject({ name: 'notes', root: dir, tags: ['work'], documents: 2 });
+      expect(added.progress.length).toBeGreaterThan(0);
+      expect((await call('collections.list', {}).result).collections.map((c) => c.name)).toEqual(['notes']);
+      await expect(call('collections.add', { path: join(dir, 'nope') }).result).rejects.toMatchObject({ code: expect.stringMatching(/NOT_FOUND|INVALID_ARGUMENT/) });
+      await expect(call('collections.add', { path: dir, name: 'again' }).result).rejects.toThrow(/overlaps the collection notes/);
+      await expect(call('collections.add', { path: dir, bogus: 1 } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(engine.list()).toHaveLength(2);
+      expect(await call('collections.forget', { name: 'notes' }).result).toMatchObject({ collection: 'notes', removed: 2 });
+      expect((await call('collections.list', {}).result).collections).toEqual([]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('reads settings with what overrides them, and writes one keeping the comments: live ones at once, checked first', async () => {
+    const dataDir = await tempDir();
+    writeFileSync(join(dataDir, 'config.yaml'), '# my notes about kb\nask:\n  top: 8 # how many passages\n');
+    const engine = await engineIn(dataDir, { ask: { top: 8, ollama_host: 'http://127.0.0.1:9' } });
+    const { call } = served(engine);
+    try {
+      const s = await call('settings.get', {}).result;
+      expect(s.values).toMatchObject({ 'ask.top': 8, 'ui.theme': 'system', 'ui.editor_uri': 'vscode://file/{path}:{line}' });
+      expect(s.ollama).toMatchObject({ reachable: false, models: [], detail: expect.stringMatching(/ollama serve.*ollama\.com\/download/s) });
+      expect(s.ocr_languages_installed).toContain('eng');
+      const set = await call('settings.set', { key: 'ask.top', value: 12 }).result;
+      expect(set).toMatchObject({ applied: 'live', value: 12 });
+      expect(engine.config.ask.top).toBe(12);
+      const text = readFileSync(join(dataDir, 'config.yaml'), 'utf8');
+      expect(text).toContain('# my notes about kb');
+      expect(text).toMatch(/top: 12 # how many passages/);
+      // Wrong values are refused before the file is touched.
+      await expect(call('settings.set', { key: 'ask.top', value: 'many' }).result).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      await expect(call('settings.set', { key: 'ask.ollama_host', value: 'not a url' }).result).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      await expect(call('settings.set', { key: 'data_dir', value: '/tmp' } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toBe(text);
+      const restart = await call('settings.set', { key: 'store_originals', value: 'reference' }).result;
+      expect(restart).toMatchObject({ applied: 'restart', note: expect.stringMatching(/restart/) });
+      expect((await call('settings.get', {}).result).restart_needed).toEqual(['store_originals']);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('says what the index holds and what it takes on disk', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': '# A\n\nalpha\n' });
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      await engine.ingest([dir]);
+      const s = await call('index.status', {}).result;
+      expect(s).toMatchObject({ documents: 1, chunks: 1, embedding: { installed: false } });
+      expect(s.disk!.index).toBeGreaterThan(0);
+      expect(s.disk!.total).toBeGreaterThanOrEqual(s.disk!.index + s.disk!.originals);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('pulls the embedding model with progress at least every 500 ms, then embeds everything in the background: search turns hybrid without a restart', async () => {
+    if (!corpora) return;
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': '# Gardening\n\nTomatoes need sun and water.\n' });
+    process.env.KB_HF_ENDPOINT = slowHub!.url;
+    const engine = await engineIn(undefined, { embedding: { model: 'bge-small-en-v1.5' } });
+    const { call, events } = served(engine);
+    try {
+      await engine.ingest([dir]);
+      expect((await engine.search({ query: 'tomatoes' })).vector?.status).toBe('unavailable');
+      const pull = call('models.pull', { name: 'bge-small-en-v1.5' });
+      const r = await pull.result;
+      expect(r.model).toMatchObject({ id: 'bge-small-en-v1.5', installed: true });
+      const at = pull.progress.map((p) => p.at);
+      expect(at.length).toBeGreaterThan(3);
+      for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeLessThan(500);
+      const last = pull.progress.at(-1)!.data as { done_bytes: number; total_bytes: number | null };
+      expect(last.done_bytes).toBe(last.total_bytes);
+      for (let i = 0; i < 100 && !events.some((e) => e.event === 'background' && (e.data as { phase: string }).phase === 'done'); i++) await new Promise((res) => setTimeout(res, 100));
+      expect(events.filter((e) => e.event === 'background').map((e) => (e.data as { task: string; phase: string }).phase)).toContain('done');
+      expect((await engine.search({ query: 'tomatoes' })).vector?.status).toBe('ok');
+      expect((await call('models.list', {}).result).models.find((m) => m.id === 'bge-small-en-v1.5')?.installed).toBe(true);
+      await call('models.remove', { name: 'bge-small-en-v1.5' }).result;
+      expect((await call('models.list', {}).result).models.find((m) => m.id === 'bge-small-en-v1.5')?.installed).toBe(false);
+    } finally {
+      delete process.env.KB_HF_ENDPOINT;
+      engine.close();
+    }
+  }, 60_000);
+
+  it('cancels a pull within a second and installs nothing', async () => {
+    if (!corpora) return;
+    process.env.KB_HF_ENDPOINT = slowHub!.url;
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      const pull = call('models.pull', { name: 'whisper-tiny.en' });
+      while (pull.progress.length < 2) await new Promise((r) => setTimeout(r, 50));
+      const t0 = performance.now();
+      pull.cancel();
+      await expect(pull.result).rejects.toBeTruthy();
+      expect(performance.now() - t0).toBeLessThan(1000);
+      const speech = (await call('models.list', {}).result).speech_models.find((m) => m.id === 'whisper-tiny.en');
+      expect(speech?.installed).toBe(false);
+      expect(existsSync(join(engine.dataDir, 'models', 'whisper', 'whisper-tiny.en.bin'))).toBe(false);
+      await expect(call('models.pull', { name: '../etc' }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    } finally {
+      delete process.env.KB_HF_ENDPOINT;
+      engine.close();
+    }
+  }, 30_000);
+
+  it('imports a model from a path on the serving machine, with the error of a wrong one', async () => {
+    if (!corpora) return;
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      await expect(call('models.import', { path: join(modelDir, 'nope') }).result).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      const r = await call('models.import', { path: modelDir, as: 'bge-small-en-v1.5' }).result;
+      expect(r.model).toMatchObject({ id: 'bge-small-en-v1.5', installed: true });
+    } finally {
+      engine.close();
+    }
+  });
+});
