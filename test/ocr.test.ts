@@ -168,4 +168,41 @@ describe.skipIf(!corpora)('OCR', () => {
     const ocrCheck = (await engine.doctor()).checks.find((c) => c.name === 'OCR');
     expect(ocrCheck).toMatchObject({ status: 'warn', detail: expect.stringMatching(/@tesseract.js-data\/xyz/) });
   });
+
+  it('does not index what it cannot read (a Chinese scan read with English data): the page says it needs another OCR language, and is read again once it is set', async () => {
+    const dir = await tempDir();
+    const scan = join(corpora!, 'pdf', 'pdfplumber', 'issue-203-decimalize.pdf');
+    writeFileSync(join(dir, 'scan.pdf'), readFileSync(scan));
+    const data = join(dir, 'data');
+    const engine = await engineIn(data);
+    let s;
+    try {
+      s = await engine.ingest([join(dir, 'scan.pdf')]);
+      // Nothing of the garbage is searchable: the page has no chunks at all.
+      expect(engine.inspectDoc(join(dir, 'scan.pdf')).chunks).toEqual([]);
+      expect(s.warnings).toContainEqual({ path: join(dir, 'scan.pdf'), code: 'MODEL_MISSING', message: expect.stringMatching(/^page 1 needs .*OCR language.*scored \d+ of 100.*ocr\.languages/) });
+      expect(engine.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^pages 1, 2, 3 need .*OCR language/) });
+      expect(engine.inspectDoc(join(dir, 'scan.pdf')).ocr_pages[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/needs .*OCR language/) });
+      expect((await engine.doctor()).checks.find((c) => c.name === 'OCR')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/3 pages of 1 document need an OCR language/) });
+    } finally {
+      engine.close();
+    }
+    // Another language set (here a stand-in: English data under another code, and no confidence floor):
+    // the next ingest reads the page again, and the document stops saying what it needed.
+    const langs = join(dir, 'langs');
+    const { mkdirSync, copyFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    mkdirSync(langs);
+    const eng = join(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'), '..', '4.0.0_best_int', 'eng.traineddata.gz');
+    copyFileSync(eng, join(langs, 'xyz.traineddata.gz'));
+    const again = await engineIn(data, { ocr: { languages: 'eng+xyz', lang_path: langs, min_confidence: 0 } });
+    try {
+      const s2 = await again.ingest([join(dir, 'scan.pdf')]);
+      expect(s2.ocr).toMatchObject({ pages: 3 });
+      expect(again.list()[0]).toMatchObject({ status: 'indexed', reason: null });
+      expect(again.inspectDoc(join(dir, 'scan.pdf')).chunks.length).toBeGreaterThan(0);
+    } finally {
+      again.close();
+    }
+  }, 120_000);
 });

@@ -61,7 +61,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('index files and folders once: Markdown, notes, code, PDFs, images and scans (OCR), audio and video; unchanged files are skipped')
     .argument('<paths...>', 'files or folders')
     .option('--tags <a,b>', 'tags to add to every document')
-    .action((paths: string[], flags: { tags?: string }) => run(() => ingestCommand(paths, flags, globals()))());
+    .option('--force', 'read every file again, even those indexed already and unchanged (after changing OCR languages, say)')
+    .action((paths: string[], flags: { tags?: string; force?: boolean }) => run(() => ingestCommand(paths, flags, globals()))());
 
   program
     .command('search')

@@ -11,6 +11,7 @@ import { Supervisor } from '../shared/supervisor.js';
 import { DOC_SCHEME, docProtocolHandler } from './doc-protocol.js';
 import { CHANNEL_TO_MAIN, IpcRouter, isAppPage } from './ipc.js';
 import { pathsFromArgv } from './launch-args.js';
+import { appInvoke } from './app-invoke.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
 import { utilityWorker } from './worker-process.js';
@@ -152,6 +153,23 @@ ipcMain.on('kb:app', (e, raw: unknown) => {
     if (!hit.success) return;
     showMain().webContents.send('kb:message', { type: 'event', event: 'app:show-hit', data: hit.data });
   }
+});
+
+ipcMain.handle('kb:app-invoke', async (e, raw: unknown): Promise<unknown> => {
+  if (!isAppPage(e.senderFrame?.url ?? null, APP_URL) || (e.sender !== main?.webContents && e.sender !== panel?.webContents)) throw new Error('not the app page');
+  return appInvoke(raw, {
+    pick: async (kind) => {
+      const r = await dialog.showOpenDialog({ properties: kind === 'folder' ? ['openDirectory'] : ['openFile', 'multiSelections'] });
+      return r.canceled ? [] : r.filePaths;
+    },
+    source: (doc_id) => supervisor.request('source', { doc_id }).result,
+    openPath: async (path) => {
+      const failed = await shell.openPath(path);
+      if (failed) throw new Error(failed);
+    },
+    reveal: (path) => shell.showItemInFolder(path),
+    openExternal: (uri) => shell.openExternal(uri),
+  });
 });
 
 await app.whenReady();

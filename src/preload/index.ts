@@ -26,6 +26,9 @@ const bridge: Record<string, unknown> = {
     pathForFile: (file: File): string => webUtils.getPathForFile(file),
     showHit: (hit: unknown): void => ipcRenderer.send('kb:app', { action: 'show-hit', hit }),
     closePanel: (): void => ipcRenderer.send('kb:app', { action: 'close-panel' }),
+    pick: (kind: 'files' | 'folder'): Promise<string[]> => ipcRenderer.invoke('kb:app-invoke', { action: 'pick', kind }) as Promise<string[]>,
+    openDocument: (doc_id: string, how: 'open' | 'reveal'): Promise<void> => ipcRenderer.invoke('kb:app-invoke', { action: 'open-document', doc_id, how }) as Promise<void>,
+    openUri: (uri: string): Promise<void> => ipcRenderer.invoke('kb:app-invoke', { action: 'open-uri', uri }) as Promise<void>,
   },
 };
 for (const m of METHOD_NAMES) bridge[m] = (params: unknown, opts?: PreloadCallOptions) => call(m, params, opts);

@@ -1,6 +1,7 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { KbBridge } from '../shared/api';
-import type { DocType, DoctorReport, SearchHit, SearchParams, SearchResult } from '../shared/wire';
+import { type ReactNode, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { BackgroundEvent, KbBridge } from '../shared/api';
+import type { Settings as SettingsData } from '../shared/settings';
+import type { DocType, DocumentSummary, SearchHit, SearchParams, SearchResult } from '../shared/wire';
 import { AskPanel } from './AskPanel';
 import { Highlighted } from './Highlighted';
 import { DropTarget, IngestPanel, useIngest } from './Ingest';
@@ -8,13 +9,31 @@ import { Library } from './Library';
 import { latestOnly } from './lib/latest-only';
 import { forgetPdfs, preloadPdf } from './PdfView';
 import { Viewer } from './Viewer';
+import { useModelPull, type ModelPull } from './lib/model-pull';
+import { FirstRun, type SetupState } from './views/FirstRun';
+import { Folders } from './views/Folders';
+import { Models, PullProgress } from './views/Models';
+import { Settings } from './views/Settings';
+import { Status } from './views/Status';
 
 const TYPES: DocType[] = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'];
 
-type View = 'search' | 'library' | 'settings';
+const VIEWS = ['search', 'library', 'folders', 'models', 'settings', 'status'] as const;
+type View = (typeof VIEWS)[number];
+const VIEW_NAMES: Record<View, string> = { search: 'Search', library: 'Library', folders: 'Folders', models: 'Models', settings: 'Settings', status: 'Status' };
+/** Results asked for at first, and added by "Show more". */
+const PAGE = 20;
+
+/** The query and view live in the address (?q=…&view=…): a reload, or a link, opens the same search. */
+function fromAddress(): { q: string; view: View } {
+  const u = new URLSearchParams(location.search);
+  const v = u.get('view');
+  return { q: u.get('q') ?? '', view: (VIEWS as readonly string[]).includes(v ?? '') ? (v as View) : 'search' };
+}
 
 export function App({ kb }: { kb: KbBridge }) {
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState(() => fromAddress().q);
+  const [top, setTop] = useState(PAGE);
   const [type, setType] = useState<DocType | ''>('');
   const [tags, setTags] = useState('');
   const [explain, setExplain] = useState(false);
@@ -24,7 +43,9 @@ export function App({ kb }: { kb: KbBridge }) {
   const [pinned, setPinned] = useState<SearchHit | null>(null);
   const [docs, setDocs] = useState<number | null>(null);
   const [engine, setEngine] = useState('connecting…');
-  const [view, setView] = useState<View>('search');
+  const [view, setView] = useState<View>(() => fromAddress().view);
+  const [setup, setSetup] = useState<SetupState>({ status: null, models: null, settings: null });
+  const [background, setBackground] = useState<BackgroundEvent | null>(null);
   const [asking, setAsking] = useState(false);
   const [version, setVersion] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -36,6 +57,32 @@ export function App({ kb }: { kb: KbBridge }) {
     setVersion((v) => v + 1);
   }, []);
   const ingest = useIngest(kb, refresh);
+  const pull = useModelPull(kb, refresh);
+  const settings = setup.settings;
+
+  // What the first-run steps, the Models view and the hits need to know about this kb.
+  useEffect(() => {
+    let live = true;
+    void Promise.all([kb['index.status']({}).catch(() => null), kb['models.list']({}).catch(() => null), kb['settings.get']({}).catch(() => null)]).then(
+      ([status, models, settings]) => live && setSetup({ status, models, settings }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [kb, version]);
+  useEffect(() => {
+    const theme = settings?.values['ui.theme'];
+    document.documentElement.dataset.theme = theme === 'light' || theme === 'dark' ? theme : 'system';
+  }, [settings]);
+  useEffect(() => {
+    const u = new URLSearchParams(location.search);
+    if (query) u.set('q', query);
+    else u.delete('q');
+    if (view !== 'search') u.set('view', view);
+    else u.delete('view');
+    const next = `${location.pathname}${u.size ? `?${u}` : ''}${location.hash}`;
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next);
+  }, [query, view]);
 
   useEffect(preloadPdf, []);
   useEffect(() => {
@@ -57,6 +104,12 @@ export function App({ kb }: { kb: KbBridge }) {
       kb.on('app:ingest', (d) => ingest.addPaths((d as { paths: string[] }).paths)),
       // A watched folder changed: counts, the library and the current results follow.
       kb.on('collections', refresh),
+      // A model arrived: its background work (embedding every passage, transcribing) is shown as it goes.
+      kb.on('background', (d) => {
+        const e = d as BackgroundEvent;
+        setBackground(e);
+        if (e.phase !== 'running') refresh();
+      }),
     ];
     return () => offs.forEach((off) => off());
   }, [kb, ingest.addPaths, refresh]);
@@ -88,8 +141,9 @@ export function App({ kb }: { kb: KbBridge }) {
       return;
     }
     const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
-    searcher.submit({ query: q, prefix: !query.endsWith(' '), top: 20, explain, tags: tagList, ...(type ? { type } : {}) });
-  }, [query, type, tags, explain, searcher, version]);
+    searcher.submit({ query: q, prefix: !query.endsWith(' '), top, explain, tags: tagList, ...(type ? { type } : {}) });
+  }, [query, type, tags, explain, searcher, version, top]);
+  useEffect(() => setTop(PAGE), [query, type, tags]);
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
@@ -122,11 +176,25 @@ export function App({ kb }: { kb: KbBridge }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [onKey]);
 
+  /** A Library row opened: the document found by its own name and path, shown at its start. */
+  const openDocument = async (d: DocumentSummary): Promise<void> => {
+    const name = d.path.split(/[\\/]/).pop() ?? d.path;
+    const glob = d.path.replace(/[*?[\]{}()!]/g, '\\$&');
+    try {
+      const r = await kb.search({ query: name, path: glob, top: 1, mode: 'lexical' });
+      if (!r.results[0]) throw new Error(`${name} has nothing to show yet${d.reason ? `: ${d.reason}` : ''}`);
+      setView('search');
+      setPinned(r.results[0]);
+    } catch (e) {
+      setError((e as Error).message);
+      setView('search');
+    }
+  };
+
   const hits = result?.results ?? [];
   const hit = pinned ?? hits[selected];
   // The list first, the viewer after: opening a document never delays the next keystroke's results.
   const shown = useDeferredValue(hit);
-  const empty = docs === 0 && !ingest.state.running;
   return (
     <div className="app">
       <DropTarget onDrop={ingest.addDrop} />
@@ -145,12 +213,11 @@ export function App({ kb }: { kb: KbBridge }) {
           }}
         />
         <nav>
-          <button className={view === 'search' ? 'on' : ''} onClick={() => setView('search')}>
-            Search
-          </button>
-          <button className={view === 'library' ? 'on' : ''} onClick={() => setView('library')}>
-            Library
-          </button>
+          {VIEWS.map((v) => (
+            <button key={v} className={view === v ? 'on' : ''} onClick={() => setView(v)} aria-current={view === v ? 'page' : undefined}>
+              {VIEW_NAMES[v]}
+            </button>
+          ))}
           <button className={asking ? 'on' : ''} onClick={() => setAsking((a) => !a)} aria-pressed={asking}>
             Ask
           </button>
@@ -181,20 +248,27 @@ export function App({ kb }: { kb: KbBridge }) {
       <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} />
       <main className={asking ? 'with-ask' : undefined}>
         {view === 'library' ? (
-          <Library kb={kb} version={version} onReindex={ingest.addPaths} onChanged={refresh} />
+          <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={(d) => void openDocument(d)} speech={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
+        ) : view === 'folders' ? (
+          <Folders kb={kb} version={version} onChanged={refresh} />
+        ) : view === 'models' ? (
+          <Models kb={kb} version={version} pull={pull} inUse={{ embedding: setup.status?.embedding.model ?? '', speech: speechModel(settings) }} onChanged={refresh} />
         ) : view === 'settings' ? (
-          <Settings kb={kb} />
+          <Settings kb={kb} settings={settings} onChanged={refresh} />
+        ) : view === 'status' ? (
+          <Status kb={kb} version={version} />
         ) : (
           <>
             <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={list}>
               {error && <p className="error">{error}</p>}
-              {!query && empty && <EmptyState desktop={Boolean(kb.app)} />}
+              {!query && !ingest.state.running && <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />}
               {result && hits.length === 0 && <p className="none">No matches for “{result.query}”.</p>}
               <ol>
                 {hits.map((h, i) => (
                   <HitRow
-                    key={h.chunk_id}
+                    key={`${h.doc_id}:${h.chunk_id}`}
                     hit={h}
+                    speech={<SpeechModelButton pull={pull} name={speechModel(settings)} />}
                     active={!pinned && i === selected}
                     explain={explain}
                     onClick={() => {
@@ -204,6 +278,11 @@ export function App({ kb }: { kb: KbBridge }) {
                   />
                 ))}
               </ol>
+              {result && result.returned >= top && result.total_matches > result.returned && (
+                <button className="more" onClick={() => setTop((t) => t + PAGE)}>
+                  Show more
+                </button>
+              )}
               {result && (
                 <p className="meta">
                   {result.returned} of {result.total_matches_estimated ? '~' : ''}
@@ -213,49 +292,38 @@ export function App({ kb }: { kb: KbBridge }) {
               )}
             </section>
             <section className="viewer" aria-label="Viewer" ref={viewer} tabIndex={-1}>
-              {shown ? <Viewer hit={shown} kb={kb} /> : <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>}
+              {shown ? (
+                <Viewer hit={shown} kb={kb} editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')} waiting={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
+              ) : (
+                <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>
+              )}
             </section>
           </>
         )}
-        {asking && (
-          <aside className="ask-drawer">
-            <AskPanel
-              kb={kb}
-              onOpen={(h) => {
-                setView('search');
-                setPinned(h);
-              }}
-            />
-          </aside>
-        )}
+        {/* Closed, the drawer is hidden, not unmounted: the question and its answer are there when it opens again. */}
+        <aside className="ask-drawer" hidden={!asking}>
+          <AskPanel
+            kb={kb}
+            onOpen={(h) => {
+              setView('search');
+              setPinned(h);
+            }}
+          />
+        </aside>
       </main>
       <footer>
         {docs === null ? '' : `${docs} document${docs === 1 ? '' : 's'}`} · engine {engine}
+        {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
+        {background && <BackgroundNote e={background} />}
       </footer>
     </div>
   );
 }
 
-function EmptyState({ desktop }: { desktop: boolean }) {
-  return (
-    <div className="empty">
-      <h2>Nothing indexed yet</h2>
-      <ol>
-        <li>
-          <strong>Drop files or folders anywhere on this window</strong> — Markdown, notes, code, PDFs, scans and images.
-          {desktop ? ' Or use File › Add Folder…' : ''}
-        </li>
-        <li>Type a few words: results appear as you type, each citing its exact lines, page or region.</li>
-        <li>Click a hit (or ↑/↓ and Enter) to open the source right there, the passage highlighted.</li>
-      </ol>
-      <p className="hint">
-        From a terminal: <code>kb ingest ~/notes</code>, then <code>kb search "…"</code>.
-      </p>
-    </div>
-  );
-}
+/** The reason names a speech model: what the recording waits for can be got right here. */
+const waitsForSpeech = (hit: SearchHit): boolean => hit.source.total_chunks === 0 && /speech model/.test(hit.source.reason ?? '');
 
-function HitRow({ hit, active, explain, onClick }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void }) {
+function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void; speech: ReactNode }) {
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (active) ref.current?.scrollIntoView({ block: 'nearest' });
@@ -268,9 +336,17 @@ function HitRow({ hit, active, explain, onClick }: { hit: SearchHit; active: boo
         {hit.source.title} <span className="type">{hit.source.type}</span>
       </div>
       <div className="label">{hit.citation.label}</div>
-      <div className="snippet">
-        <Highlighted text={hit.snippet} ranges={hit.snippet_highlights} />
-      </div>
+      {hit.source.total_chunks === 0 ? (
+        <div className="snippet waiting-note" data-reason>
+          {hit.source.reason ?? 'nothing in it to search yet'}
+          {waitsForSpeech(hit) && <div>{speech}</div>}
+        </div>
+      ) : (
+        <div className="snippet">
+          <Highlighted text={hit.snippet} ranges={hit.snippet_highlights} />
+        </div>
+      )}
+      {hit.retrieval.by_name && hit.source.total_chunks > 0 && <div className="by-name">found by its name</div>}
       {explain && (
         <dl className="explain" aria-label="Why this hit">
           <dt>words</dt>
@@ -301,27 +377,31 @@ function HitRow({ hit, active, explain, onClick }: { hit: SearchHit; active: boo
   );
 }
 
-function Settings({ kb }: { kb: KbBridge }) {
-  const [report, setReport] = useState<DoctorReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    kb.doctor({}).then(setReport, (e: Error) => setError(e.message));
-  }, [kb]);
-  if (error) return <p className="error">{error}</p>;
-  if (!report) return <p className="hint">Checking…</p>;
+function speechModel(settings: SettingsData | null): string {
+  return String(settings?.values['audio.model'] ?? 'whisper-base.en');
+}
+
+/** For what waits for a speech model: get it here, with the download's progress. */
+function SpeechModelButton({ pull, name }: { pull: ModelPull; name: string }) {
+  if (pull.pulling?.name === name) return <PullProgress pull={pull} />;
   return (
-    <section className="settings" aria-label="Preferences">
-      <h2>Preferences</h2>
-      <p>
-        Data lives in <code>{report.data_dir}</code>. Settings are in its <code>config.yaml</code>.
-      </p>
-      <ul className="checks">
-        {report.checks.map((c) => (
-          <li key={c.name} className={c.status}>
-            <strong>{c.name}</strong> <span>{c.status}</span> — {c.detail}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <span className="speech-get">
+      <button onClick={(e) => (e.stopPropagation(), pull.start(name))} disabled={pull.pulling !== null}>
+        Get the speech model ({name})
+      </button>
+      {pull.outcome?.name === name && <span className={pull.outcome.ok ? 'note' : 'error'}>{pull.outcome.message}</span>}
+    </span>
+  );
+}
+
+function BackgroundNote({ e }: { e: BackgroundEvent }) {
+  const what = e.task === 'embedding' ? 'search by meaning' : 'audio';
+  if (e.phase === 'failed') return <span className="error"> · {what}: {e.message}</span>;
+  if (e.phase === 'done') return <span className="note"> · {e.task === 'embedding' ? 'search by meaning is on' : 'waiting audio transcribed'}</span>;
+  return (
+    <span role="status">
+      {' '}
+      · {e.task === 'embedding' ? 'embedding passages' : 'transcribing'} {e.done} of {e.total}
+    </span>
   );
 }

@@ -12,6 +12,7 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
   const [result, setResult] = useState<AskResult | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState(false);
   const ctl = useRef<AbortController | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
 
@@ -40,6 +41,7 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
     setSources([]);
     setResult(null);
     setError(null);
+    setStopped(false);
     try {
       const r = await kb.ask(
         { question: q },
@@ -58,6 +60,7 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
       setAnswer(r.answer);
     } catch (e) {
       if (!mine.signal.aborted) setError((e as Error).message);
+      else if (ctl.current === mine) setStopped(true);
     } finally {
       if (ctl.current === mine) setBusy(false);
     }
@@ -96,6 +99,11 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
         )}
       </form>
       {error && <p className="error">{error}</p>}
+      {stopped && (
+        <p className="hint" role="status">
+          Stopped{answer ? ': the answer so far is kept below' : ' before the model answered'}.
+        </p>
+      )}
       {result?.llm.status === 'unavailable' && (
         <>
           <p className="ask-status" role="status">

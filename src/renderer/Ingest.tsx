@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
-import { droppedEntries, droppedPaths, upload } from './lib/drop';
+import { type Dropped, droppedEntries, droppedPaths, upload } from './lib/drop';
 
 export interface IngestState {
   running: boolean;
@@ -30,7 +30,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
   const ctl = useRef<AbortController | null>(null);
 
   const run = useCallback(
-    async (getPaths: (signal: AbortSignal) => Promise<string[]>) => {
+    async (getPaths: (signal: AbortSignal) => Promise<string[]>, force = false) => {
       ctl.current?.abort();
       const mine = new AbortController();
       ctl.current = mine;
@@ -39,7 +39,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
         const paths = await getPaths(mine.signal);
         if (!paths.length) throw new Error('nothing to add: no files in what was dropped');
         const summary = await kb.ingest(
-          { paths },
+          { paths, ...(force ? { force } : {}) },
           {
             signal: mine.signal,
             onProgress: (d) => {
@@ -64,23 +64,33 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
   );
 
   const addPaths = useCallback((paths: string[]) => void run(async () => paths), [run]);
-  const addDrop = useCallback(
-    (dt: DataTransfer) => {
-      const paths = droppedPaths(dt, kb);
-      if (paths.length) return addPaths(paths);
-      const entries = droppedEntries(dt); // read now: a drop's entries expire when the event ends
+  /** The Library's Re-index: every file read and parsed again, even if unchanged. */
+  const reindex = useCallback((paths: string[]) => void run(async () => paths, true), [run]);
+  /** Files a browser can only upload (a drop, the file picker): kb serve keeps them, then indexes its copies. */
+  const uploadThenIngest = useCallback(
+    (files: Promise<Dropped[]>) => {
       const names = new Map<string, string>();
       void run(async (signal) => {
-        const paths = await upload(await entries, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal, names);
+        const paths = await upload(await files, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal, names);
         setState((s) => ({ ...s, names }));
         return paths;
       });
     },
-    [kb, run, addPaths],
+    [run],
   );
+  const addDrop = useCallback(
+    (dt: DataTransfer) => {
+      const paths = droppedPaths(dt, kb);
+      if (paths.length) return addPaths(paths);
+      uploadThenIngest(droppedEntries(dt)); // read now: a drop's entries expire when the event ends
+    },
+    [kb, addPaths, uploadThenIngest],
+  );
+  /** Files chosen with the file picker in a browser. */
+  const addFiles = useCallback((files: File[]) => uploadThenIngest(Promise.resolve(files.map((file) => ({ file, rel: file.name })))), [uploadThenIngest]);
   const cancel = useCallback(() => ctl.current?.abort(), []);
   const dismiss = useCallback(() => setState(IDLE), []);
-  return { state, addPaths, addDrop, cancel, dismiss };
+  return { state, addPaths, addDrop, addFiles, reindex, cancel, dismiss };
 }
 
 /** A visible drop target while something is dragged over the window. */

@@ -1,11 +1,11 @@
 // The library: every indexed document with its status and error, to remove or index again.
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { DocumentSummary } from '../shared/wire';
 
 const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
 
-export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; version: number; onReindex: (paths: string[]) => void; onChanged: () => void }) {
+export function Library({ kb, version, onReindex, onChanged, onOpen, speech }: { kb: KbBridge; version: number; onReindex: (paths: string[]) => void; onChanged: () => void; onOpen: (d: DocumentSummary) => void; speech: ReactNode }) {
   const [docs, setDocs] = useState<DocumentSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
@@ -58,7 +58,15 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
           {shown.map((d) => (
             <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
               <td>
-                <div className="title">{d.title}</div>
+                <div className="title">
+                  {d.status === 'failed' ? (
+                    d.title
+                  ) : (
+                    <button className="link" onClick={() => onOpen(d)} title="Open it">
+                      {d.title}
+                    </button>
+                  )}
+                </div>
                 <div className="path" title={d.path}>
                   {d.path}
                 </div>
@@ -71,6 +79,7 @@ export function Library({ kb, version, onReindex, onChanged }: { kb: KbBridge; v
                 {/* The same word and reason as kb ls: indexed, waiting or failed. */}
                 <span className={`status status-${d.status}`}>{d.status}</span>
                 {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{d.reason}</div>}
+                {d.status === 'waiting' && /speech model/.test(d.reason ?? '') && <div className="reason-action">{speech}</div>}
                 {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
               </td>
               <td className="actions">

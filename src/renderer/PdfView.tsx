@@ -68,9 +68,13 @@ function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
   return task.promise;
 }
 
-export function PdfView({ url, page, passage }: { url: string; page: number; passage: string }) {
+export function PdfView({ url, page: cited, passage }: { url: string; page: number; passage: string }) {
   const holder = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | string>('loading');
+  // The page on screen: the cited one first; the toolbar moves through the rest of the document.
+  const [page, setPage] = useState(cited);
+  const [pages, setPages] = useState<number | null>(null);
+  useEffect(() => setPage(cited), [url, cited]);
   useEffect(() => {
     let cancelled = false;
     const el = holder.current!;
@@ -80,6 +84,7 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
       const lib = await pdfjs();
       const doc = await openDoc(lib, url);
       if (cancelled) return;
+      setPages(doc.numPages);
       const p = await doc.getPage(Math.min(page, doc.numPages));
       const width = el.clientWidth || 800;
       const viewport = p.getViewport({ scale: width / p.getViewport({ scale: 1 }).width });
@@ -104,7 +109,8 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
       const text = new lib.TextLayer({ textContentSource: p.streamTextContent(), container: layer, viewport });
       await text.render();
       const spans = [...layer.querySelectorAll('span')].filter((s) => !s.classList.contains('markedContent'));
-      const marked = spansToMark(
+      // The passage is marked on the page it is cited on, not on the pages around it.
+      const marked = page !== cited ? [] : spansToMark(
         spans.map((s) => {
           const r = s.getBoundingClientRect();
           return { text: s.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
@@ -118,9 +124,23 @@ export function PdfView({ url, page, passage }: { url: string; page: number; pas
     return () => {
       cancelled = true;
     };
-  }, [url, page, passage]);
+  }, [url, page, cited, passage]);
+  const go = (n: number): void => setPage(Math.max(1, Math.min(pages ?? n, n)));
   return (
     <div className="pdf">
+      <div className="pdf-nav" role="toolbar" aria-label="Pages">
+        <button onClick={() => go(page - 1)} disabled={page <= 1} aria-label="Previous page">
+          ‹
+        </button>
+        <span data-testid="pdf-page">
+          Page {page}
+          {pages ? ` of ${pages}` : ''}
+        </span>
+        <button onClick={() => go(page + 1)} disabled={pages === null || page >= pages} aria-label="Next page">
+          ›
+        </button>
+        {page !== cited && <button onClick={() => setPage(cited)}>Back to the cited page ({cited})</button>}
+      </div>
       {state !== 'ready' && state !== 'loading' && <p className="error">Cannot open it: {state}</p>}
       <div ref={holder} className="pdf-holder" data-state={state} />
     </div>

@@ -1,19 +1,27 @@
 // The viewer pane: a hit's source opened at the cited span — text and code at their lines
 // (highlighted, code in colour), a PDF at its page, an image with its region boxed, audio seeked to
 // the start of its time range and stopped at its end.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { HitActions } from './HitActions';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
 import { colourLines, languageFor } from './lib/code-colours';
 import { PdfView } from './PdfView';
 
-export function Viewer({ hit, kb }: { hit: SearchHit; kb: KbBridge }) {
+export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBridge; editor: string; waiting: ReactNode }) {
   const c = hit.citation;
   const url = kb.docUrl(hit.doc_id);
   return (
     <article>
       <h2>{hit.source.title}</h2>
       <p className="label">{c.label}</p>
+      <HitActions hit={hit} kb={kb} editor={editor} />
+      {hit.source.total_chunks === 0 && (
+        <div className="waiting-note" role="note">
+          {hit.source.reason ?? 'There is nothing in it to search yet.'}
+          {/speech model/.test(hit.source.reason ?? '') && <div>{waiting}</div>}
+        </div>
+      )}
       {c.kind === 'lines' ? (
         <LinesView url={url} start={c.start} end={c.end} lang={hit.source.type === 'code' ? languageFor(c.path) : null} />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
@@ -89,7 +97,7 @@ function ImageView({ url, box }: { url: string; box: { x: number; y: number; w: 
   return (
     <div className="image-holder" ref={holder} data-state={size ? 'ready' : 'loading'}>
       <img src={url} alt="" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
-      {size && (
+      {size && box.w > 0 && box.h > 0 && (
         <div
           className="region"
           style={{ left: `${(100 * box.x) / size.w}%`, top: `${(100 * box.y) / size.h}%`, width: `${(100 * box.w) / size.w}%`, height: `${(100 * box.h) / size.h}%` }}
@@ -133,7 +141,7 @@ function AudioView({ url, start, end, text }: { url: string; start: number; end:
       <button onClick={play}>
         ▶ Play {clock(start)}–{clock(end)}
       </button>
-      <p className="transcript">{text}</p>
+      {text && <p className="transcript">{text}</p>}
     </div>
   );
 }

@@ -75,7 +75,14 @@ export const API = {
   status: { params: none, result: StatusSchema, progress: null },
   search: { params: SearchParamsSchema, result: SearchResultSchema, progress: null },
   ingest: {
-    params: z.object({ paths: z.array(z.string().min(1)).min(1), tags: z.array(z.string()).optional() }).strict(),
+    params: z
+      .object({
+        paths: z.array(z.string().min(1)).min(1),
+        tags: z.array(z.string()).optional(),
+        /** Read every file again, even those kb has indexed already unchanged (the Library's Re-index). */
+        force: z.boolean().optional(),
+      })
+      .strict(),
     result: IngestSummarySchema,
     progress: IngestProgressSchema,
   },
@@ -171,4 +178,24 @@ export interface KbAppBridge {
   showHit(hit: unknown): void;
   /** Hide the ask panel. */
   closePanel(): void;
+  /** The system's file or folder dialog; the paths chosen, or [] when cancelled. */
+  pick(kind: 'files' | 'folder'): Promise<string[]>;
+  /** An indexed document in its default app, or shown in its folder (by id: main looks the file up). */
+  openDocument(docId: string, how: 'open' | 'reveal'): Promise<void>;
+  /** An editor link (ui.editor_uri) handed to the system; never file:, javascript: or data:. */
+  openUri(uri: string): Promise<void>;
 }
+
+/** What the app's windows may ask main to do beyond the RPC (the preload's invoke channel), checked in main. */
+export const AppInvokeSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('pick'), kind: z.enum(['files', 'folder']) }),
+  z.object({ action: z.literal('open-document'), doc_id: z.string().regex(/^[0-9a-f]{20}$/), how: z.enum(['open', 'reveal']) }),
+  z.object({
+    action: z.literal('open-uri'),
+    uri: z
+      .string()
+      .max(4096)
+      .refine((u) => /^[a-z][a-z0-9+.-]*:/i.test(u) && !/^(file|javascript|data|vbscript|blob):/i.test(u), 'an editor link, not a file, script or data URI'),
+  }),
+]);
+export type AppInvoke = z.infer<typeof AppInvokeSchema>;

@@ -49,6 +49,12 @@ export const ConfigSchema = z
         lang_path: z.string().optional(),
         /** Resolution scanned PDF pages are rendered at for OCR. */
         dpi: z.number().int().min(72).max(600).default(300),
+        /**
+         * A page or image OCR reads with less confidence than this (0–100) is not indexed: its text is
+         * almost always in a script whose language data is not installed, and reads as garbage (well-read
+         * pages score 80–95, a Chinese scan read with English data 15–35).
+         */
+        min_confidence: z.number().min(0).max(100).default(50),
         /** At most this many text-less pages of one PDF are read by OCR (thousands of blank pages would take hours). */
         max_pages: z.number().int().positive().default(500),
       })

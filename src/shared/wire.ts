@@ -223,6 +223,8 @@ export const DocumentSourceSchema = versioned({
   stale: z.boolean(),
   /** The original's file name (the stored copy has none): what says an image or a recording's format. */
   name: z.string().optional(),
+  /** Where the user keeps the file (what "open in its app" and "show in folder" use). */
+  path: z.string().optional(),
 });
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
@@ -370,6 +372,8 @@ export const EmbeddingModelSchema = z.object({
   installed: z.boolean(),
   path: z.string().nullable(),
   bytes: z.number().int().nullable(),
+  /** About how much a pull downloads (the registry's known file sizes), when known. */
+  download_bytes: z.number().int().nullable().optional(),
 });
 export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
 const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });

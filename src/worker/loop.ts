@@ -26,7 +26,7 @@ function handlers(engine: Engine, version: string, broadcast: (event: string, da
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     search: (p) => engine.search(p),
-    ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], signal: c.signal, onProgress: c.progress }),
+    ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress }),
     list: async () => ({ schema_version: SCHEMA_VERSION, documents: engine.list() }),
     remove: (p) => engine.remove(p.target),
     doctor: () => engine.doctor(),

@@ -6,7 +6,7 @@ import { EXIT, dim, displayPath, line, printJson, red, reportError, yellow } fro
 import { countBar } from '../progress.js';
 import { plural } from '../../shared/words.js';
 
-export async function ingestCommand(paths: string[], flags: { tags?: string }, g: GlobalOptions): Promise<number> {
+export async function ingestCommand(paths: string[], flags: { tags?: string; force?: boolean }, g: GlobalOptions): Promise<number> {
   // A path that is not there is a mistake in the command, not a file that failed: say so, add nothing.
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length > 0) return reportError(new KbError('NOT_FOUND', `no such file or folder: ${missing.join(', ')}`), g.json === true);
@@ -23,7 +23,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string }, g
     process.once('SIGINT', onSigint);
     let summary;
     try {
-      summary = await engine.ingest(paths, { tags: splitList(flags.tags), onProgress, signal: controller.signal });
+      summary = await engine.ingest(paths, { tags: splitList(flags.tags), force: flags.force === true, onProgress, signal: controller.signal });
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();

@@ -30,6 +30,7 @@ ocr:
   languages: eng              # e.g. eng+kor; each needs npm install @tesseract.js-data/<code>, or lang_path
   # lang_path: /usr/share/tesseract-ocr/5/tessdata   # a folder of <code>.traineddata files instead
   dpi: 300                    # scanned PDF pages are rendered at this resolution for OCR
+  min_confidence: 50          # a page read with less confidence (0-100) is not indexed: it says which language it needs
   max_pages: 500              # at most this many text-less pages of one PDF are read by OCR
 
 embedding:

@@ -51,6 +51,7 @@ export class ModelStore {
         installed,
         path: installed ? this.pathOf(m.id) : null,
         bytes: installed ? folderBytes(this.pathOf(m.id)) : null,
+        download_bytes: m.files.some((f) => f.size) ? m.files.reduce((n, f) => n + (f.size ?? 0), 0) : null,
       };
     });
   }

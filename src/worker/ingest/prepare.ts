@@ -28,6 +28,8 @@ export interface IngestContext {
   speechModelReady?: () => boolean;
   /** A PDF's pages read so far (each window's chunks are written as it arrives). */
   onPages?: (path: string, pages: number) => void;
+  /** Read every file again, even one whose bytes kb has indexed already ("Re-index", kb ingest --force). */
+  force?: boolean;
 }
 
 export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
@@ -126,7 +128,7 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   }
   const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
   const existing = repo.documents.byPath(path) ?? null;
-  if (existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
+  if (!ctx.force && existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = repo.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);

@@ -81,7 +81,7 @@ export function documentSource(core: Core, docId: string): DocumentSource {
   if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
   const orig = repo.originals.of(doc.id);
   const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
-  const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path) };
+  const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path), path: doc.path };
   if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
   let st;
   try {

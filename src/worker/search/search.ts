@@ -209,7 +209,8 @@ export class Searcher {
     }
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
-    const results = this.withNames(this.hydrate(items), p, q, filters);
+    // Names are words: a search by meaning alone (vector mode) does not add them.
+    const results = p.mode === 'vector' ? this.hydrate(items) : this.withNames(this.hydrate(items), p, q, filters);
     const vectorOnly = vecList.filter((v) => !byLexRow.has(v.rowid)).length;
     return {
       schema_version: SCHEMA_VERSION,

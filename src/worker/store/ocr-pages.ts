@@ -15,6 +15,8 @@ export interface OcrPageRow {
   status: string;
   confidence: number | null;
   error: string | null;
+  /** The OCR languages a page was too unreadable with (it needs another); null otherwise. */
+  unreadable_with: string | null;
 }
 
 export class OcrPages {
@@ -23,6 +25,8 @@ export class OcrPages {
   private readonly pendingQ;
   private readonly finishQ;
   private readonly ofQ;
+  private readonly retryQ;
+  private readonly unreadableQ;
 
   constructor(db: Db) {
     this.queueQ = db.prepare<[string, number]>(
@@ -32,9 +36,13 @@ export class OcrPages {
     this.pendingQ = db.prepare<[], OcrJob>(`SELECT o.doc_id, o.page, d.path, d.type, d.content_hash FROM ocr_pages o JOIN documents d ON d.id = o.doc_id
       WHERE o.status = 'pending' ORDER BY d.path, o.page`);
     this.finishQ = db.prepare<[OcrPageRow & { doc_id: string }]>(
-      'UPDATE ocr_pages SET status = @status, confidence = @confidence, error = @error WHERE doc_id = @doc_id AND page = @page',
+      'UPDATE ocr_pages SET status = @status, confidence = @confidence, error = @error, unreadable_with = @unreadable_with WHERE doc_id = @doc_id AND page = @page',
     );
-    this.ofQ = db.prepare<[string], OcrPageRow>('SELECT page, status, confidence, error FROM ocr_pages WHERE doc_id = ? ORDER BY page');
+    this.ofQ = db.prepare<[string], OcrPageRow>('SELECT page, status, confidence, error, unreadable_with FROM ocr_pages WHERE doc_id = ? ORDER BY page');
+    this.unreadableQ = db.prepare<[], { pages: number; docs: number }>('SELECT count(*) AS pages, count(DISTINCT doc_id) AS docs FROM ocr_pages WHERE unreadable_with IS NOT NULL');
+    this.retryQ = db.prepare<[string], { doc_id: string }>(
+      "UPDATE ocr_pages SET status = 'pending', error = NULL, unreadable_with = NULL WHERE status = 'failed' AND unreadable_with IS NOT NULL AND unreadable_with <> ? RETURNING doc_id",
+    );
   }
 
   queue(docId: string, pages: number[]): void {
@@ -46,8 +54,16 @@ export class OcrPages {
   pending(): OcrJob[] {
     return this.pendingQ.all();
   }
-  finish(r: { doc_id: string; page: number; status: 'done' | 'failed'; confidence: number | null; error: string | null }): void {
-    this.finishQ.run(r);
+  finish(r: { doc_id: string; page: number; status: 'done' | 'failed'; confidence: number | null; error: string | null; unreadable_with?: string | null }): void {
+    this.finishQ.run({ ...r, unreadable_with: r.unreadable_with ?? null });
+  }
+  /** Pages (and their documents) that need an OCR language which is not installed. */
+  unreadable(): { pages: number; docs: number } {
+    return this.unreadableQ.get() ?? { pages: 0, docs: 0 };
+  }
+  /** Pages unreadable with other languages than these go back in the queue; their documents' ids. */
+  retryUnreadable(languages: string): string[] {
+    return [...new Set(this.retryQ.all(languages).map((r) => r.doc_id))];
   }
   of(docId: string): OcrPageRow[] {
     return this.ofQ.all(docId);

@@ -102,22 +102,50 @@ async function recognizeUpright(ctx: OcrContext, ocr: Ocr, image: Uint8Array, w:
   return { ...second, paragraphs: second.paragraphs.map((p) => ({ ...p, bbox: unturn(p.bbox, degrees, w, h) })) };
 }
 
-async function readPage(ctx: OcrContext, job: OcrJob): Promise<{ chunks: ParsedChunk[]; confidence: number }> {
+/**
+ * A page read with too little confidence: its words are not indexed (they would be garbage in every
+ * search), and the page says what it needs — the language data of its script, and how to get it.
+ */
+export function unreadableMessage(what: string, confidence: number, languages: string, guess: { script: string; language: string | null } | null): string {
+  const code = guess?.language && !languages.split('+').includes(guess.language) ? guess.language : null;
+  const needs = code
+    ? `needs OCR language ${code} (tesseract sees ${guess!.script} script)`
+    : 'needs an OCR language that is not installed (its script could not be told)';
+  const how = code
+    ? `install it (Debian: apt-get install tesseract-ocr-${code.replace(/_/g, '-')}; or npm install @tesseract.js-data/${code} in kb's folder), add ${code} to ocr.languages (Settings), then index the file again`
+    : `install the language data of the document's script (Debian: tesseract-ocr-<code>, or npm install @tesseract.js-data/<code>), add it to ocr.languages (Settings), then index the file again`;
+  return `${what} ${needs}: read with ${languages} it scored ${Math.round(confidence)} of 100, too low to index; ${how}`;
+}
+
+/** The code an unreadable page is reported with: the language data it needs is missing. */
+const UNREADABLE_CODE = 'MODEL_MISSING';
+
+type PageRead = { chunks: ParsedChunk[]; confidence: number; unreadable: string | null };
+
+async function readPage(ctx: OcrContext, job: OcrJob): Promise<PageRead> {
   const data = await original(ctx, job);
   const ocr = await ctx.ocr();
+  const what = job.type === 'image' ? 'the image' : `page ${job.page}`;
+  const gate = async (image: Uint8Array, result: OcrResult): Promise<string | null> =>
+    result.confidence < ctx.config.ocr.min_confidence && result.paragraphs.length > 0
+      ? unreadableMessage(what, result.confidence, ctx.config.ocr.languages, await ocr.script(image))
+      : null;
   if (job.type === 'image') {
     const r = await ctx.parser.raster({ kind: 'image', data });
     const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
-    return { chunks: regionChunks(result.paragraphs, ctx.config.chunking), confidence: result.confidence };
+    const unreadable = await gate(r.image, result);
+    return { chunks: unreadable ? [] : regionChunks(result.paragraphs, ctx.config.chunking), confidence: result.confidence, unreadable };
   }
   const r = await ctx.parser.raster({ kind: 'pdf-page', data, page: job.page, dpi: ctx.config.ocr.dpi });
   const result = await recognizeUpright(ctx, ocr, r.image, r.width, r.height);
+  const unreadable = await gate(r.image, result);
+  if (unreadable) return { chunks: [], confidence: result.confidence, unreadable };
   const texts = result.paragraphs.map((p) => p.text);
   const chunks = pageChunks(job.page, texts, texts.map(() => ''), ctx.config.chunking).map((c) => ({
     ...c,
     anchor: { ...c.anchor, confidence: Math.round(result.confidence) },
   }));
-  return { chunks, confidence: result.confidence };
+  return { chunks, confidence: result.confidence, unreadable: null };
 }
 
 /** Runs every pending OCR page, in path and page order, until done or cancelled. */
@@ -125,6 +153,11 @@ export async function runOcr(
   ctx: OcrContext,
   opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
 ): Promise<OcrPassResult> {
+  // Languages installed since: what they may read goes back in the queue, its "needs OCR language" said no more.
+  const retried = inTransaction(ctx.repo.db, () => ctx.repo.ocr.retryUnreadable(ctx.config.ocr.languages));
+  for (const docId of retried) {
+    if (ctx.repo.documents.byId(docId)?.error?.startsWith(`${UNREADABLE_CODE}: `)) ctx.repo.documents.setError(docId, null);
+  }
   const jobs = ctx.repo.ocr.pending();
   const result: OcrPassResult = { pages: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
@@ -136,7 +169,13 @@ export async function runOcr(
     }
     opts.onProgress?.({ phase: 'ocr', done: i, total: jobs.length, path: job.path });
     try {
-      const { chunks, confidence } = await readPage(ctx, job);
+      const { chunks, confidence, unreadable } = await readPage(ctx, job);
+      if (unreadable) {
+        ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence, error: unreadable, unreadable_with: ctx.config.ocr.languages });
+        result.failed++;
+        result.errors.push({ path: job.path, code: UNREADABLE_CODE, message: unreadable });
+        continue;
+      }
       const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
       seen.set(job.doc_id, docSeen);
       inTransaction(ctx.repo.db, () => {
@@ -162,6 +201,13 @@ export async function runOcr(
   // A document OCR has finished with and that still has no text at all says so (kb ls shows it).
   for (const docId of new Set(jobs.map((j) => j.doc_id))) {
     const pages = ctx.repo.ocr.of(docId);
+    // Pages in a script whose language is missing: the document says which pages, and what they need.
+    const unreadable = pages.filter((p) => p.unreadable_with !== null && p.error);
+    if (unreadable.length > 0) {
+      const which = unreadable.length === 1 ? `page ${unreadable[0]!.page}` : `pages ${unreadable.map((p) => p.page).join(', ')}`;
+      const first = unreadable[0]!.error!.replace(/^(page \d+|the image) needs/, `${jobs.find((j) => j.doc_id === docId)!.type === 'image' ? 'the image' : which} need${unreadable.length === 1 ? 's' : ''}`);
+      ctx.repo.documents.setError(docId, `${UNREADABLE_CODE}: ${first}`);
+    }
     // A page that failed already says why there is no text; "no text found" would hide that.
     if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || ctx.repo.chunks.count(docId) > 0) continue;
     const job = jobs.find((j) => j.doc_id === docId)!;

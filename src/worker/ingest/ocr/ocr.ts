@@ -33,6 +33,27 @@ export interface OcrResult {
   paragraphs: OcrParagraph[];
 }
 
+/** OSD's script confidence from which its guess is worth telling the user. */
+const SCRIPT_SURE = 20;
+
+/** tesseract's script names → the language data that reads them (the most common language of each). */
+const SCRIPT_LANGUAGE: Record<string, string> = {
+  Han: 'chi_sim',
+  Japanese: 'jpn',
+  Hangul: 'kor',
+  Cyrillic: 'rus',
+  Arabic: 'ara',
+  Hebrew: 'heb',
+  Greek: 'ell',
+  Devanagari: 'hin',
+  Thai: 'tha',
+  Bengali: 'ben',
+  Tamil: 'tam',
+  Armenian: 'hye',
+  Georgian: 'kat',
+  Latin: 'eng',
+};
+
 type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 
 /** Tesseract writes notes ("Too few characters", "Invalid resolution") to stderr; they mean nothing to users. */
@@ -179,6 +200,22 @@ export class Ocr {
    * null when it cannot tell (too little text, or no OSD data installed).
    */
   async orientation(image: Uint8Array): Promise<number | null> {
+    const r = await this.detect(image);
+    return r && r.orientation_degrees !== null && (r.orientation_confidence ?? 0) >= 2 ? r.orientation_degrees : null;
+  }
+
+  /**
+   * tesseract's guess at the script of a page's text, and the language data that reads it — only when
+   * it is fairly sure (its script detection is weak on scans: a Chinese page once came back "Cyrillic"
+   * at confidence 12, so below SCRIPT_SURE it is not repeated to the user).
+   */
+  async script(image: Uint8Array): Promise<{ script: string; language: string | null } | null> {
+    const r = await this.detect(image);
+    if (!r?.script || (r.script_confidence ?? 0) < SCRIPT_SURE) return null;
+    return { script: r.script, language: SCRIPT_LANGUAGE[r.script] ?? null };
+  }
+
+  private async detect(image: Uint8Array): Promise<Tesseract.DetectData | null> {
     this.osd ??= (async () => {
       try {
         const dir = await languageFolder(this.dataDir, ['osd'], undefined);
@@ -196,9 +233,7 @@ export class Ocr {
     const osd = await this.osd;
     if (!osd) return null;
     try {
-      const r = await osd.detect(Buffer.from(image));
-      const deg = r.data.orientation_degrees;
-      return deg !== null && (r.data.orientation_confidence ?? 0) >= 2 ? deg : null;
+      return (await osd.detect(Buffer.from(image))).data;
     } catch {
       return null;
     }

@@ -1,0 +1,217 @@
+// Setting kb up without a terminal, in Chromium through kb serve: the first-run steps, the Models,
+// Folders, Settings and Status views, a recording that waits for a speech model, and what every hit
+// offers. A stub hub and a stub Ollama on 127.0.0.1 stand in for the network.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
+import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
+import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`setup UI tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+const corpora = corporaDir();
+const ARTIFACTS = join(repoRoot, 'test-results');
+
+let browser: Browser;
+let hub: HubStub | null = null;
+let ollama: OllamaStub;
+let modelDir = '';
+beforeAll(async () => {
+  if (!hasChromium) return;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  ollama = await startOllamaStub({ models: ['llama3.2', 'qwen2.5:7b'] });
+  if (corpora) {
+    modelDir = makeTestModel({ arch: 'minilm-l6', out: join(await mkdtemp(join(tmpdir(), 'kb-hub-')), 'minilm') });
+    // Slow enough to watch (about 11 s for the 87 MB random-weight model), fast enough for a test.
+    hub = await startHubStub(modelDir, { bytesPerSecond: 8 * 1024 * 1024 });
+  }
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await hub?.close();
+  await ollama?.close();
+  if (modelDir) await rm(dirname(modelDir), { recursive: true, force: true });
+});
+
+/** kb serve on a data dir (with this config.yaml), the stubs as its network, and a page on it. */
+async function open(data: string, opts: { config?: string; ollama?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ page: Page; errors: string[]; host: Awaited<ReturnType<typeof kbServe>> }> {
+  mkdirSync(data, { recursive: true });
+  if (opts.config) writeFileSync(join(data, 'config.yaml'), opts.config);
+  const env = { KB_HF_ENDPOINT: hub?.url ?? 'http://127.0.0.1:9', KB_OLLAMA_HOST: opts.ollama === false ? 'http://127.0.0.1:9' : ollama.url };
+  Object.assign(process.env, env);
+  const host = await kbServe(data).finally(() => {
+    delete process.env.KB_HF_ENDPOINT;
+    delete process.env.KB_OLLAMA_HOST;
+  });
+  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(host.url);
+  await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
+  return { page, errors, host };
+}
+
+const nav = (page: Page, name: string) => page.locator('header nav').getByRole('button', { name, exact: true });
+
+describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
+  it.skipIf(!corpora)('first run: add files with the picker, add a folder (its error, then for real), get the model with progress and Cancel; each step goes once done', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/garden.md': '# Garden\n\nTomatoes need sun and water every day.\n', 'pick/recipe.txt': 'Bake the bread at 220 degrees for forty minutes.\n' });
+    // bge-small-en-v1.5 has no published checksum in kb's registry, so the stub's random weights install.
+    const { page, errors } = await open(join(dir, 'data'), { config: 'embedding:\n  model: bge-small-en-v1.5\n', ollama: false });
+    const steps = page.locator('.first-run .steps > li');
+    await expect.poll(() => steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['files', 'folder', 'model', 'ollama']);
+    expect(await page.locator('[data-step="ollama"]').innerText()).toMatch(/ollama serve.*ollama\.com\/download/s);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-first-run.png') });
+
+    await page.getByLabel('Choose files').setInputFiles(join(dir, 'pick/recipe.txt'));
+    await page.locator('.ingest[data-state="done"]').waitFor();
+    await expect.poll(() => page.locator('[data-step]').count()).toBe(3);
+    await page.getByLabel('Search').fill('bread');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^recipe\.txt · L1/);
+    await page.getByLabel('Search').fill('');
+
+    await page.getByLabel('Folder path').fill(join(dir, 'nowhere'));
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await expect.poll(() => page.locator('[data-step="folder"] .error').innerText()).toMatch(/nowhere/);
+    await page.getByLabel('Folder path').fill(join(dir, 'notes'));
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await expect.poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['model', 'ollama']);
+
+    // The model: progress at least every 500 ms, Cancel within a second, nothing installed.
+    await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
+    const bytes = page.locator('.pull-bytes');
+    await bytes.waitFor();
+    const seen: { t: number; text: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      seen.push({ t: Date.now(), text: await bytes.innerText() });
+      await page.waitForTimeout(250);
+    }
+    const changes = seen.filter((s, i) => i > 0 && s.text !== seen[i - 1]!.text);
+    expect(changes.length).toBeGreaterThanOrEqual(5);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-model-progress.png') });
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText(/Cancelled: bge-small-en-v1\.5 was not installed/).waitFor();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    await nav(page, 'Models').click();
+    await expect.poll(() => page.locator('tr[data-model="bge-small-en-v1.5"]').innerText()).toMatch(/not installed/);
+    await nav(page, 'Search').click();
+
+    // Again, to the end: every passage gets its vector in the background and search turns hybrid.
+    await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
+    await page.locator('footer').getByText('search by meaning is on').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['ollama']);
+    await page.getByLabel('Search').fill('tomatoes');
+    await expect.poll(() => page.locator('.meta').innerText()).not.toMatch(/by words only/);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it.skipIf(!corpora)('a recording waiting for a speech model is found by its name, says so, and offers the model, in the hits and the Library', async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, 'in'));
+    copyFileSync(join(corpora!, 'audio/jfk.mp3'), join(dir, 'in/jfk.mp3'));
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await page.getByLabel('Search').fill('jfk');
+    const hit = page.locator('.hit').first();
+    await expect.poll(() => hit.innerText()).toMatch(/jfk\.mp3[\s\S]*waiting for a speech model/);
+    expect(await hit.getByRole('button', { name: 'Get the speech model (whisper-base.en)' }).count()).toBe(1);
+    await hit.click();
+    expect(await page.locator('.viewer [role="note"]').innerText()).toMatch(/waiting for a speech model/);
+    expect(await page.locator('.viewer audio').getAttribute('data-end')).toMatch(/^11\./);
+    // The Library says the same, with the same button; pressing it downloads with progress and Cancel.
+    await nav(page, 'Library').click();
+    const row = page.locator('.library tr', { hasText: 'jfk.mp3' });
+    expect(await row.locator('.status').innerText()).toBe('waiting');
+    await row.getByRole('button', { name: /Get the speech model/ }).click();
+    await row.locator('.pull-bytes').waitFor();
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => row.innerText()).toMatch(/Cancelled: whisper-base\.en was not installed/);
+  }, 60_000);
+
+  it('settings: the Ollama model from the server’s list, a live change said as such, a wrong one refused, the theme applied, config.yaml keeping its comments', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const { page } = await open(data, { config: '# my kb\nask:\n  top: 8 # passages\n' });
+    await nav(page, 'Settings').click();
+    await expect.poll(() => page.getByLabel('Ollama model').locator('option').allInnerTexts()).toEqual(['llama3.2', 'qwen2.5:7b']);
+    await page.getByLabel('Ollama model').selectOption('qwen2.5:7b');
+    await expect.poll(() => page.locator('[data-note="ask.model"]').innerText()).toMatch(/in effect now/);
+    await page.getByLabel('Passages per question').fill('0');
+    await page.getByLabel('Passages per question').blur();
+    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toMatch(/ask\.top/);
+    await page.getByLabel('Passages per question').fill('12');
+    await page.getByLabel('Passages per question').blur();
+    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toMatch(/in effect now/);
+    await page.getByLabel('Theme').selectOption('dark');
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme)).toBe('dark');
+    const text = readFileSync(join(data, 'config.yaml'), 'utf8');
+    expect(text).toMatch(/^# my kb/);
+    expect(text).toMatch(/top: 12 # passages/);
+    expect(text).toMatch(/model: qwen2\.5:7b/);
+    expect(text).toMatch(/theme: dark/);
+    expect(await page.getByTestId('data-dir').innerText()).toBe(data);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-settings-dark.png') });
+  }, 60_000);
+
+  it('folders and status: a collection listed with its counts and forgotten; doctor’s checks and the index size', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/a.md': '# A\n\nalpha\n', 'notes/b.md': '# B\n\nbeta\n' });
+    const data = join(dir, 'data');
+    expect(kb(['add', join(dir, 'notes'), '--name', 'notes'], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await nav(page, 'Folders').click();
+    const row = page.locator('tr[data-collection="notes"]');
+    await expect.poll(() => row.innerText()).toMatch(/notes[\s\S]*2[\s\S]*watched/);
+    await nav(page, 'Status').click();
+    await expect.poll(() => page.locator('.facts').innerText()).toMatch(/Documents\s+2/);
+    expect(await page.locator('.facts').innerText()).toMatch(/On disk\s+[\d.]+ MB in all: index/);
+    await expect.poll(() => page.locator('[data-check="database integrity"]').innerText()).toMatch(/ok/);
+    await nav(page, 'Folders').click();
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Forget' }).click();
+    await page.getByText('No folders yet.').waitFor();
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/^0 documents/);
+  }, 60_000);
+
+  it('every hit: copy its citation or a Markdown link, open the line in the editor; the query survives a reload; more than 20 hits come with "Show more"', async () => {
+    const dir = await tempDir();
+    const files: Record<string, string> = { 'notes/setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n' };
+    for (let i = 0; i < 25; i++) files[`notes/n${i}.txt`] = `Note ${i} mentions the walrus once.\n`;
+    await writeTree(dir, files);
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByLabel('Search').fill('install git');
+    await page.locator('.hit').first().click();
+    const clip = (): Promise<string> => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    await page.getByRole('button', { name: 'Copy citation' }).click();
+    await expect.poll(clip).toBe(`file://${join(dir, 'notes/setup.md')}#L1-L5`);
+    await page.getByRole('button', { name: 'Copy as Markdown link' }).click();
+    await expect.poll(clip).toBe(`[setup.md · L1–5 § Setup](file://${join(dir, 'notes/setup.md')}#L1-L5)`);
+    expect(await page.getByRole('link', { name: 'Open in editor' }).getAttribute('href')).toBe(`vscode://file/${join(dir, 'notes/setup.md').slice(1)}:1`);
+
+    await page.getByLabel('Search').fill('walrus');
+    await expect.poll(() => page.locator('.hit').count()).toBe(20);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => page.locator('.hit').count()).toBe(25);
+    expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('walrus');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Search').inputValue()).toBe('walrus');
+    await expect.poll(() => page.locator('.hit').count()).toBe(20);
+  }, 60_000);
+});

@@ -1,0 +1,134 @@
+// The Folders view: the collections kb keeps in sync (kb add), with their counts and whether they are
+// watched; add one (the system's folder dialog in the app, a path on the serving machine in a
+// browser, with kb add's errors), forget one.
+import { useEffect, useState } from 'react';
+import type { KbBridge, Result } from '../../shared/api';
+import type { IngestProgress } from '../../shared/wire';
+
+type Collection = Result<'collections.list'>['collections'][number];
+
+export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: number; onChanged: () => void }) {
+  const [list, setList] = useState<Collection[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    kb['collections.list']({}).then((r) => setList(r.collections), (e: Error) => setError(e.message));
+  }, [kb, version]);
+  const forget = async (c: Collection): Promise<void> => {
+    if (!window.confirm(`Stop keeping ${c.root} in sync? Its ${c.documents} documents leave kb; the files themselves are not touched.`)) return;
+    try {
+      await kb['collections.forget']({ name: c.name });
+      onChanged();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <section className="page" aria-label="Folders">
+      <h2>Folders kept in sync</h2>
+      <p className="hint">kb reads a folder once, then follows it while the app (or kb serve) runs: new, changed, moved and deleted files are picked up, and what changed while kb was closed is caught up on the next start.</p>
+      {error && <p className="error" role="alert">{error}</p>}
+      {list === null ? (
+        <p className="hint">Loading…</p>
+      ) : list.length === 0 ? (
+        <p className="none">No folders yet.</p>
+      ) : (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th>Folder</th>
+              <th>Documents</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((c) => (
+              <tr key={c.name} data-collection={c.name}>
+                <td>
+                  <strong>{c.name}</strong>
+                  <div className="path" title={c.root}>
+                    {c.root}
+                    {c.glob ? ` · only ${c.glob}` : ''}
+                  </div>
+                  {c.tags.length > 0 && <div className="tags">{c.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
+                </td>
+                <td>{c.documents}</td>
+                <td>
+                  <span className="ok">watched</span>
+                  {c.failed > 0 && <div className="error">{c.failed} failed</div>}
+                  {c.waiting > 0 && <div className="waiting">{c.waiting} waiting</div>}
+                </td>
+                <td className="actions">
+                  <button onClick={() => void forget(c)}>Forget</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <AddFolder kb={kb} onAdded={onChanged} />
+    </section>
+  );
+}
+
+/** Add a folder: a dialog in the app; a checked path in a browser (the folder is on the serving machine). */
+export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAdded: () => void; compact?: boolean }) {
+  const [path, setPath] = useState('');
+  const [tags, setTags] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const add = async (folder: string): Promise<void> => {
+    setError(null);
+    setDone(null);
+    setBusy(`Reading ${folder}…`);
+    try {
+      const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
+      const r = await kb['collections.add'](
+        { path: folder, ...(tagList.length ? { tags: tagList } : {}) },
+        { onProgress: (d) => {
+          const p = d as IngestProgress;
+          if (p.total > 0) setBusy(`Reading ${folder}: ${p.done} of ${p.total} files`);
+        } },
+      );
+      setDone(`Added ${r.collection.name}: ${r.collection.documents} document${r.collection.documents === 1 ? '' : 's'}, kept in sync from now on`);
+      setPath('');
+      onAdded();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const choose = async (): Promise<void> => {
+    const [folder] = (await kb.app?.pick('folder')) ?? [];
+    if (folder) await add(folder);
+  };
+  return (
+    <div className={compact ? 'add-folder compact' : 'add-folder'}>
+      {!compact && <h3>Add a folder</h3>}
+      {kb.app ? (
+        <button onClick={() => void choose()} disabled={busy !== null}>
+          Choose a folder…
+        </button>
+      ) : (
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (path.trim()) void add(path.trim());
+          }}
+        >
+          <input aria-label="Folder path" placeholder="/home/you/notes (on the machine running kb serve)" value={path} onChange={(e) => setPath(e.target.value)} />
+          {!compact && <input aria-label="Folder tags" placeholder="tags (optional)" value={tags} onChange={(e) => setTags(e.target.value)} />}
+          <button type="submit" disabled={!path.trim() || busy !== null}>
+            Add folder
+          </button>
+        </form>
+      )}
+      {busy && <p className="hint" role="status">{busy}</p>}
+      {error && <p className="error" role="alert">{error}</p>}
+      {done && <p className="note">{done}</p>}
+    </div>
+  );
+}

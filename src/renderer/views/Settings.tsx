@@ -1,0 +1,137 @@
+// The Settings view: the language model kb asks (Ollama's host, and its model from the server's own
+// list), how many passages it reads, OCR languages (those installed here), the theme, the editor links
+// open in, and where the data lives. Each change is checked and written to config.yaml by the engine
+// (comments kept), which says whether it is in effect now or after a restart.
+import { useState } from 'react';
+import type { KbBridge } from '../../shared/api';
+import type { SettingKey, Settings as SettingsData } from '../../shared/settings';
+
+export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: SettingsData | null; onChanged: () => void }) {
+  const [notes, setNotes] = useState<Partial<Record<SettingKey, { ok: boolean; text: string }>>>({});
+  if (!settings) return <section className="page" aria-label="Settings"><p className="hint">Loading…</p></section>;
+  const v = settings.values;
+  const save = async (key: SettingKey, value: string | number | boolean): Promise<void> => {
+    try {
+      const r = await kb['settings.set']({ key, value });
+      setNotes((n) => ({ ...n, [key]: { ok: true, text: r.note } }));
+      onChanged();
+    } catch (e) {
+      setNotes((n) => ({ ...n, [key]: { ok: false, text: (e as Error).message } }));
+    }
+  };
+  const note = (key: SettingKey) => {
+    const n = notes[key];
+    const env = settings.overridden[key];
+    return (
+      <>
+        {env && <span className="hint">set by {env} in kb’s environment</span>}
+        {n && <span className={n.ok ? 'note' : 'error'} role={n.ok ? 'status' : 'alert'} data-note={key}>{n.text}</span>}
+      </>
+    );
+  };
+  const o = settings.ollama;
+  const langs = String(v['ocr.languages'] ?? 'eng').split('+');
+  return (
+    <section className="page settings" aria-label="Settings">
+      <h2>Settings</h2>
+      <h3>Answers (Ollama)</h3>
+      <p className={o.reachable && o.model_pulled ? 'note' : 'warn'} data-ollama={o.reachable ? 'up' : 'down'}>
+        {o.detail}
+      </p>
+      <div className="form">
+        <label>
+          Ollama address
+          <TextSetting value={String(v['ask.ollama_host'] ?? '')} label="Ollama address" onSave={(s) => void save('ask.ollama_host', s)} />
+        </label>
+        {note('ask.ollama_host')}
+        <label>
+          Model
+          {o.models.length > 0 ? (
+            <select aria-label="Ollama model" value={String(v['ask.model'] ?? '')} onChange={(e) => void save('ask.model', e.target.value)}>
+              {!o.models.includes(String(v['ask.model'])) && <option value={String(v['ask.model'])}>{String(v['ask.model'])} (not pulled)</option>}
+              {o.models.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <TextSetting value={String(v['ask.model'] ?? '')} label="Ollama model" onSave={(s) => void save('ask.model', s)} />
+          )}
+        </label>
+        {note('ask.model')}
+        <label>
+          Passages read per question
+          <input aria-label="Passages per question" type="number" min={1} max={50} defaultValue={Number(v['ask.top'] ?? 8)} onBlur={(e) => void save('ask.top', Number(e.target.value))} />
+        </label>
+        {note('ask.top')}
+      </div>
+      <h3>Reading scans and photos (OCR)</h3>
+      <div className="form">
+        <fieldset aria-label="OCR languages">
+          {settings.ocr_languages_installed.map((code) => (
+            <label key={code} className="check">
+              <input
+                type="checkbox"
+                checked={langs.includes(code)}
+                onChange={(e) => {
+                  const next = e.target.checked ? [...langs, code] : langs.filter((l) => l !== code);
+                  if (next.length > 0) void save('ocr.languages', next.join('+'));
+                }}
+              />{' '}
+              {code}
+            </label>
+          ))}
+        </fieldset>
+        {note('ocr.languages')}
+        <p className="hint">
+          Installed here: {settings.ocr_languages_installed.join(', ') || 'none'}. More: Debian’s <code>tesseract-ocr-&lt;code&gt;</code> packages (e.g. tesseract-ocr-chi-sim), or <code>npm install @tesseract.js-data/&lt;code&gt;</code> in kb’s folder.
+        </p>
+      </div>
+      <h3>Appearance and links</h3>
+      <div className="form">
+        <label>
+          Theme
+          <select aria-label="Theme" value={String(v['ui.theme'] ?? 'system')} onChange={(e) => void save('ui.theme', e.target.value)}>
+            <option value="system">as the system</option>
+            <option value="light">light</option>
+            <option value="dark">dark</option>
+          </select>
+        </label>
+        {note('ui.theme')}
+        <label>
+          Open in editor
+          <TextSetting value={String(v['ui.editor_uri'] ?? '')} label="Editor link" onSave={(s) => void save('ui.editor_uri', s)} />
+        </label>
+        {note('ui.editor_uri')}
+        <p className="hint">
+          {'{path}'} and {'{line}'} are filled in: <code>vscode://file/{'{path}'}:{'{line}'}</code>, <code>idea://open?file={'{path}'}&amp;line={'{line}'}</code>, <code>subl://open?url=file://{'{path}'}&amp;line={'{line}'}</code>.
+        </p>
+      </div>
+      <h3>Data</h3>
+      <p>
+        Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in <code>{settings.config_file}</code>.
+      </p>
+      {settings.restart_needed.length > 0 && <p className="warn">Restart the app (or kb serve) to apply: {settings.restart_needed.join(', ')}.</p>}
+    </section>
+  );
+}
+
+/** A text setting saved when it loses focus or on Enter, not per keystroke. */
+function TextSetting({ value, label, onSave }: { value: string; label: string; onSave: (v: string) => void }) {
+  const [text, setText] = useState(value);
+  const commit = (): void => {
+    if (text.trim() && text.trim() !== value) onSave(text.trim());
+  };
+  return (
+    <input
+      aria-label={label}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+      }}
+    />
+  );
+}

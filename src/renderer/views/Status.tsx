@@ -1,0 +1,71 @@
+// The Status view: what the index holds and takes on disk, and kb doctor's checks with how to fix
+// what fails.
+import { useEffect, useState } from 'react';
+import type { KbBridge, Result } from '../../shared/api';
+import type { DoctorReport } from '../../shared/wire';
+import { megabytes } from '../lib/model-pull';
+
+export function Status({ kb, version }: { kb: KbBridge; version: number }) {
+  const [status, setStatus] = useState<Result<'index.status'> | null>(null);
+  const [report, setReport] = useState<DoctorReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [again, setAgain] = useState(0);
+  useEffect(() => {
+    setReport(null);
+    kb['index.status']({}).then(setStatus, (e: Error) => setError(e.message));
+    kb.doctor({}).then(setReport, (e: Error) => setError(e.message));
+  }, [kb, version, again]);
+  const d = status?.disk;
+  return (
+    <section className="page" aria-label="Status">
+      <h2>Status</h2>
+      {error && <p className="error" role="alert">{error}</p>}
+      {status && (
+        <dl className="facts">
+          <dt>Documents</dt>
+          <dd>{status.documents}</dd>
+          <dt>Passages</dt>
+          <dd>{status.chunks}</dd>
+          <dt>Folders kept in sync</dt>
+          <dd>{status.collections.length}</dd>
+          <dt>Search by meaning</dt>
+          <dd>{status.embedding.installed ? `${status.embedding.model}` : `off: ${status.embedding.model} is not installed`}</dd>
+          <dt>Audio</dt>
+          <dd>{status.speech.installed ? status.speech.model : `waits for ${status.speech.model}`}</dd>
+          <dt>Answers</dt>
+          <dd>{status.llm.detail}</dd>
+          {d && (
+            <>
+              <dt>On disk</dt>
+              <dd>
+                {megabytes(d.total)} in all: index {megabytes(d.index)}, vectors {megabytes(d.vectors)}, kept originals {megabytes(d.originals)}, models {megabytes(d.models)}
+              </dd>
+            </>
+          )}
+          <dt>Data folder</dt>
+          <dd>
+            <code>{status.data_dir}</code>
+          </dd>
+          <dt>Logs</dt>
+          <dd>
+            <code>{status.logs}</code>
+          </dd>
+        </dl>
+      )}
+      <h3>
+        Checks <button onClick={() => setAgain((n) => n + 1)}>Check again</button>
+      </h3>
+      {!report ? (
+        <p className="hint">Checking…</p>
+      ) : (
+        <ul className="checks">
+          {report.checks.map((c) => (
+            <li key={c.name} className={c.status} data-check={c.name}>
+              <strong>{c.name}</strong> <span>{c.status}</span> — {c.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
