@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestModel } from '../scripts/make-test-model.js';
+import { makePdf } from '../scripts/make-test-pdf.js';
 import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
 import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
@@ -213,5 +214,74 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.reload();
     await expect.poll(() => page.getByLabel('Search').inputValue()).toBe('walrus');
     await expect.poll(() => page.locator('.hit').count()).toBe(20);
+  }, 60_000);
+
+  it('a PDF can be paged through from the cited page and back, the passage marked only there', async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, 'in'));
+    writeFileSync(join(dir, 'in/guide.pdf'), await makePdf({ pages: ['heron', 'otter', 'badger', 'marten', 'stoat'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })) }));
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await page.getByLabel('Search').fill('marten');
+    await page.locator('.hit').first().click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="4"]').waitFor();
+    expect(await page.getByTestId('pdf-page').innerText()).toBe('Page 4 of 5');
+    expect(await page.locator('.textLayer .hl-span').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="5"]').waitFor();
+    expect(await page.locator('.textLayer').innerText()).toMatch(/stoat/);
+    expect(await page.locator('.textLayer .hl-span').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: /Back to the cited page \(4\)/ }).click();
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="4"]').waitFor();
+    await expect.poll(() => page.locator('.textLayer .hl-span').count()).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('the Library: a row opens its document; Re-index all reads every file again; a scan in a script without OCR data says which language it needs', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'in/setup.md': '# Setup\n\nInstall git with apt-get install git.\n', 'in/other.txt': 'Nothing about tools.\n' });
+    if (corpora) copyFileSync(join(corpora, 'pdf/pdfplumber/issue-203-decimalize.pdf'), join(dir, 'in/scan.pdf'));
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await nav(page, 'Library').click();
+    await page.locator('.library tr', { hasText: 'setup.md' }).getByRole('button', { name: 'Setup' }).click();
+    await expect.poll(() => page.locator('.viewer h2').innerText()).toBe('Setup');
+    await expect.poll(() => page.locator('.viewer .line.hl').count()).toBeGreaterThan(0);
+    await nav(page, 'Library').click();
+    if (corpora) {
+      const scan = page.locator('.library tr', { hasText: 'scan.pdf' });
+      expect(await scan.locator('.status').innerText()).toBe('waiting');
+      expect(await scan.locator('.reason').first().innerText()).toMatch(/need.*OCR language.*ocr\.languages/);
+    }
+    await page.getByRole('button', { name: 'Re-index all' }).click();
+    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.ingest').innerText()).toMatch(new RegExp(`0 added · ${corpora ? 3 : 2} updated`));
+  }, 90_000);
+
+  it('the ask drawer keeps its question and answer when closed and opened again; Stop says it stopped', async () => {
+    const data = await (async () => {
+      const dir = await tempDir();
+      await writeTree(dir, { 'in/setup.md': '# Setup\n\nInstall git with apt-get install git on Debian.\n' });
+      const d = join(dir, 'data');
+      expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: d, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+      return d;
+    })();
+    ollama.set({ models: ['llama3.2', 'qwen2.5:7b'], chat: { tokens: ['Run apt-get', ' install git [1].'], delayMs: 20 } });
+    const { page } = await open(data);
+    await nav(page, 'Ask').click();
+    await page.getByRole('textbox', { name: /question/i }).fill('how do I install git on debian');
+    await page.getByRole('button', { name: 'Ask', exact: true }).last().click();
+    await expect.poll(() => page.locator('.ask-answer').innerText()).toMatch(/install git/);
+    await nav(page, 'Ask').click();
+    expect(await page.locator('.ask-drawer').isVisible()).toBe(false);
+    await nav(page, 'Ask').click();
+    expect(await page.locator('.ask-answer').innerText()).toMatch(/Run apt-get install git/);
+    ollama.set({ models: ['llama3.2'], chat: { tokens: ['Slowly', ' slowly', ' slowly'], firstDelayMs: 5000 } });
+    await page.getByRole('textbox', { name: /question/i }).fill('how do I install git on debian please');
+    await page.getByRole('button', { name: 'Ask', exact: true }).last().click();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText(/^Stopped/).waitFor();
   }, 60_000);
 });

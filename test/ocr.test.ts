@@ -205,4 +205,20 @@ describe.skipIf(!corpora)('OCR', () => {
       again.close();
     }
   }, 120_000);
+
+  it('counts the OCR pass in the ingest time it reports', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'pic.png'), readFileSync(image('testocr.png')));
+    const engine = await engineIn(join(dir, 'data'));
+    try {
+      const t0 = performance.now();
+      const s = await engine.ingest([dir]);
+      const wall = performance.now() - t0;
+      expect(s.ocr).toMatchObject({ pages: 1 });
+      // Before, took_ms stopped when the text layer was written, a small part of the wait.
+      expect(s.took_ms).toBeGreaterThanOrEqual(0.9 * wall);
+    } finally {
+      engine.close();
+    }
+  });
 });

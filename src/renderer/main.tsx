@@ -4,7 +4,7 @@ import { AskPanel } from './AskPanel';
 import { connect } from './lib/client';
 import { fromPreload } from './lib/preload-bridge';
 import type { KbBridge, KbPreload } from '../shared/api';
-import 'highlight.js/styles/github.css';
+import './code-colours.css';
 import './styles.css';
 
 // In the desktop app the preload script provides window.kb; in a browser (kb serve) the WebSocket does.
