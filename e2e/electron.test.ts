@@ -47,4 +47,35 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await app.close();
     }
   }, 120_000);
+
+  it('sets up without a terminal: a folder chosen in the system dialog is kept in sync, a hit opens in its app and its folder, Settings shows the data folder', async () => {
+    execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/setup.md': '# Setup\n\nInstall git with apt-get install git.\n' });
+    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    try {
+      // The dialog and the shell answer as a user would, and say what they were asked.
+      await app.evaluate(({ dialog, shell }, folder) => {
+        const g = globalThis as unknown as { asked: string[] };
+        g.asked = [];
+        dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [folder] })) as unknown as typeof dialog.showOpenDialog;
+        shell.openPath = async (p: string) => (g.asked.push(`open ${p}`), '');
+        shell.showItemInFolder = (p: string) => void g.asked.push(`reveal ${p}`);
+      }, join(dir, 'notes'));
+      const win = await app.firstWindow();
+      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await win.locator('[data-step="folder"]').getByRole('button', { name: 'Choose a folder…' }).click();
+      await win.getByText(/Added notes: 1 document, kept in sync/).waitFor();
+      await win.getByLabel('Search').fill('install git');
+      await win.locator('.hit').first().click();
+      await win.getByRole('button', { name: 'Open in its app' }).click();
+      await win.getByRole('button', { name: 'Show in folder' }).click();
+      await win.locator('header nav').getByRole('button', { name: 'Settings', exact: true }).click();
+      await win.getByRole('button', { name: 'Show in folder' }).click();
+      const asked = await app.evaluate(() => (globalThis as unknown as { asked: string[] }).asked);
+      expect(asked).toEqual([`open ${join(dir, 'notes/setup.md')}`, `reveal ${join(dir, 'notes/setup.md')}`, `reveal ${join(dir, 'data')}`]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
 });

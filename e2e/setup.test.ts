@@ -284,4 +284,43 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByText(/^Stopped/).waitFor();
   }, 60_000);
+
+  it('tags: every tag listed with its count, one picked filters the hits; a tag typed as a word finds what carries it', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'in/a.md': '---\ntags: [travel, work]\n---\n# Trip plan\n\nBook the train early.\n',
+      'in/b.md': '---\ntags: [travel]\n---\n# Packing\n\nTake the train charger.\n',
+      'in/c.md': '# Commute\n\nThe train is late again.\n',
+    });
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const { page } = await open(data);
+    await expect.poll(() => page.getByLabel('Add a tag').locator('option').allInnerTexts()).toEqual(['all tags (2)', '#travel (2)', '#work (1)']);
+    await page.getByLabel('Search').fill('train');
+    await expect.poll(() => page.locator('.hit').count()).toBe(3);
+    await page.getByLabel('Add a tag').selectOption('work');
+    expect(await page.getByLabel('Tags').inputValue()).toBe('work');
+    await expect.poll(() => page.locator('.hit .title').allInnerTexts()).toEqual([expect.stringMatching(/^Trip plan/)]);
+    await page.getByLabel('Tags').fill('');
+    await page.getByLabel('Search').fill('work');
+    await expect.poll(() => page.locator('.hit .title').allInnerTexts()).toEqual([expect.stringMatching(/^Trip plan/)]);
+  }, 60_000);
+
+  it.skipIf(!corpora)('Models: import a model from a path on the serving machine (its error first), then remove it', async () => {
+    const dir = await tempDir();
+    const { page } = await open(join(dir, 'data'));
+    await nav(page, 'Models').click();
+    await page.getByLabel('Model path').fill(join(dir, 'nowhere'));
+    await page.getByLabel('Import as').fill('bge-small-en-v1.5');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.locator('.page .error').innerText()).toMatch(/no model folder at .*nowhere/);
+    await page.getByLabel('Model path').fill(modelDir);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Imported bge-small-en-v1.5').waitFor({ timeout: 30_000 });
+    const row = page.locator('tr[data-model="bge-small-en-v1.5"]');
+    await expect.poll(() => row.innerText()).toMatch(/installed/);
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => row.innerText()).toMatch(/not installed/);
+  }, 60_000);
 });

@@ -53,7 +53,7 @@ async function check(page: Page, name: string): Promise<void> {
     const win = globalThis as unknown as { innerWidth: number; innerHeight: number };
     const footer = doc.querySelector('footer')!.getBoundingClientRect();
     // Buttons and inputs of the header and toolbars must not sit on one another.
-    const controls = [...doc.querySelectorAll('header > *, header nav button, .filters > *, .hit-actions > *, .pdf-nav > *')].map((e) => e.getBoundingClientRect());
+    const controls = Array.from(doc.querySelectorAll('header > *, header nav button, .filters > *, .hit-actions > *, .pdf-nav > *')).map((e) => e.getBoundingClientRect());
     let overlaps = 0;
     for (let i = 0; i < controls.length; i++)
       for (let j = i + 1; j < controls.length; j++) {

@@ -10,6 +10,7 @@ import { Supervisor } from '../src/shared/supervisor.js';
 import { docProtocolHandler, docUrl } from '../src/main/doc-protocol.js';
 import { IpcRouter, isAppPage, type UiContents } from '../src/main/ipc.js';
 import { pathsFromArgv } from '../src/main/launch-args.js';
+import { appInvoke } from '../src/main/app-invoke.js';
 import { appMenuTemplate, type MenuItemTemplate } from '../src/main/menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from '../src/main/security.js';
 import { utilityWorker, type ForkUtility, type UtilityProcessLike } from '../src/main/worker-process.js';
@@ -274,6 +275,36 @@ describe('main: window security, menu and launch arguments', () => {
     await writeTree(dir, { 'paper.pdf': 'x' });
     const exists = (p: string): boolean => p === join(dir, 'paper.pdf');
     expect(pathsFromArgv(['/usr/bin/kb', '--enable-logging', 'paper.pdf', 'missing.md'], dir, exists)).toEqual([join(dir, 'paper.pdf')]);
+  });
+});
+
+describe('main: what windows may ask beyond the RPC', () => {
+  it('opens and reveals indexed documents by id only (the user\'s own file), hands editor links on, and refuses the rest', async () => {
+    const did: string[] = [];
+    const act = {
+      pick: async (kind: 'files' | 'folder') => [`/picked/${kind}`],
+      source: async (id: string) => {
+        if (id !== 'a'.repeat(20)) throw new Error(`no indexed document ${id}`);
+        return { schema_version: 1 as const, doc_id: id, type: 'pdf' as const, title: 'r', file: '/data/blobs/ab/abcd', stale: false, name: 'r.pdf', path: '/home/me/r.pdf' };
+      },
+      openPath: async (p: string) => void did.push(`open ${p}`),
+      reveal: (p: string) => void did.push(`reveal ${p}`),
+      openExternal: async (u: string) => void did.push(`external ${u}`),
+      dataDir: () => '/home/me/.local/share/kb',
+    };
+    expect(await appInvoke({ action: 'pick', kind: 'folder' }, act)).toEqual(['/picked/folder']);
+    await appInvoke({ action: 'open-document', doc_id: 'a'.repeat(20), how: 'open' }, act);
+    await appInvoke({ action: 'open-document', doc_id: 'a'.repeat(20), how: 'reveal' }, act);
+    await appInvoke({ action: 'open-uri', uri: 'vscode://file/home/me/a.md:12' }, act);
+    await appInvoke({ action: 'reveal-data-dir' }, act);
+    expect(did).toEqual(['open /home/me/r.pdf', 'reveal /home/me/r.pdf', 'external vscode://file/home/me/a.md:12', 'reveal /home/me/.local/share/kb']);
+    // Never a path, never a file: or script URI, never an unknown action.
+    await expect(appInvoke({ action: 'open-document', doc_id: '/etc/passwd', how: 'open' }, act)).rejects.toThrow(/not an app action/);
+    for (const uri of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'no scheme']) {
+      await expect(appInvoke({ action: 'open-uri', uri }, act)).rejects.toThrow(/not an app action/);
+    }
+    await expect(appInvoke({ action: 'format-disk' }, act)).rejects.toThrow(/not an app action/);
+    expect(did).toHaveLength(4);
   });
 });
 

@@ -86,10 +86,34 @@ describe('documents found by their file name and title', () => {
       expect(r.results).toHaveLength(1);
       expect(r.results[0]).toMatchObject({ retrieval: { by_name: true }, citation: { kind: 'lines', start: 1 }, source: { chunk_index: 0 } });
       expect(r.results[0]!.text).toContain('snacks');
+      // A tag is a word too.
+      const tagged = join(dir, 'tagged');
+      await writeTree(tagged, { 'x.md': '---\ntags: [holidays]\n---\n# Trip\n\nPack light.\n' });
+      await engine.ingest([tagged]);
+      expect((await engine.search({ query: 'holidays', mode: 'lexical' })).results.map((h) => h.source.title)).toEqual(['Trip']);
       await rename(join(dir, 'quarterly-budget.txt'), join(dir, 'annual-plan.txt'));
       await engine.ingest([dir]);
       expect((await engine.search({ query: 'budget', mode: 'lexical' })).results).toHaveLength(0);
       expect((await engine.search({ query: 'annual plan', mode: 'lexical' })).results[0]?.citation.path).toBe(join(dir, 'annual-plan.txt'));
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('names that point at no file in particular', () => {
+  it('adds no documents by name when the words are in the names of very many (note-001.md … and "note")', async () => {
+    const dir = await tempDir();
+    const files: Record<string, string> = { 'about.md': '# About\n\nA note on keeping notes.\n' };
+    for (let i = 0; i < 30; i++) files[`note-${String(i).padStart(3, '0')}.md`] = `# Entry ${i}\n\nPlain words number ${i}.\n`;
+    await writeTree(dir, files);
+    const engine = await engineIn();
+    try {
+      await engine.ingest([dir]);
+      const r = await engine.search({ query: 'note', mode: 'lexical' });
+      expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['about.md']);
+      // The whole name still finds its file.
+      expect((await engine.search({ query: 'note-007.md', mode: 'lexical' })).results[0]).toMatchObject({ retrieval: { by_name: true }, citation: { path: join(dir, 'note-007.md') } });
     } finally {
       engine.close();
     }

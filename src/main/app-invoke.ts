@@ -10,6 +10,8 @@ export interface AppActions {
   openPath(path: string): Promise<void>;
   reveal(path: string): void;
   openExternal(uri: string): Promise<void>;
+  /** The data dir the worker opened, once it has said. */
+  dataDir(): string | null;
 }
 
 export async function appInvoke(raw: unknown, act: AppActions): Promise<unknown> {
@@ -29,5 +31,11 @@ export async function appInvoke(raw: unknown, act: AppActions): Promise<unknown>
     }
     case 'open-uri':
       return act.openExternal(a.uri);
+    case 'reveal-data-dir': {
+      const dir = act.dataDir();
+      if (!dir) throw new Error('kb has not opened its data folder yet');
+      act.reveal(dir);
+      return undefined;
+    }
   }
 }

@@ -41,10 +41,16 @@ let uiReady = false;
 
 const log = openMainLog(app.getPath('logs'));
 log.info({ version: app.getVersion(), electron: process.versions.electron }, 'app started');
+/** The data dir the worker opened (its `ready` event says), for Settings' "Show in folder". */
+let servedDataDir: string | null = null;
 const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProcess.fork(m, a, o), WORKER, dataDir), {
   onEvent: (event, data) => {
     if (event === 'engine' || event === 'failed') log[(data as { state?: string }).state === 'ready' ? 'info' : 'warn']({ event, ...(data as object) }, 'worker');
-    if (event === 'ready') log.info({ ...(data as object) }, 'worker ready');
+    if (event === 'ready') {
+      log.info({ ...(data as object) }, 'worker ready');
+      const d = (data as { data_dir?: unknown }).data_dir;
+      if (typeof d === 'string') servedDataDir = d;
+    }
     router.broadcast(event, data);
   },
 });
@@ -168,6 +174,7 @@ ipcMain.handle('kb:app-invoke', async (e, raw: unknown): Promise<unknown> => {
       if (failed) throw new Error(failed);
     },
     reveal: (path) => shell.showItemInFolder(path),
+    dataDir: () => servedDataDir,
     openExternal: (uri) => shell.openExternal(uri),
   });
 });

@@ -29,6 +29,7 @@ const bridge: Record<string, unknown> = {
     pick: (kind: 'files' | 'folder'): Promise<string[]> => ipcRenderer.invoke('kb:app-invoke', { action: 'pick', kind }) as Promise<string[]>,
     openDocument: (doc_id: string, how: 'open' | 'reveal'): Promise<void> => ipcRenderer.invoke('kb:app-invoke', { action: 'open-document', doc_id, how }) as Promise<void>,
     openUri: (uri: string): Promise<void> => ipcRenderer.invoke('kb:app-invoke', { action: 'open-uri', uri }) as Promise<void>,
+    revealDataDir: (): Promise<void> => ipcRenderer.invoke('kb:app-invoke', { action: 'reveal-data-dir' }) as Promise<void>,
   },
 };
 for (const m of METHOD_NAMES) bridge[m] = (params: unknown, opts?: PreloadCallOptions) => call(m, params, opts);

@@ -42,6 +42,8 @@ export function App({ kb }: { kb: KbBridge }) {
   const [selected, setSelected] = useState(0);
   const [pinned, setPinned] = useState<SearchHit | null>(null);
   const [docs, setDocs] = useState<number | null>(null);
+  /** Every tag in the index with how many documents carry it, most used first. */
+  const [tagCounts, setTagCounts] = useState<[string, number][]>([]);
   const [engine, setEngine] = useState('connecting…');
   const [view, setView] = useState<View>(() => fromAddress().view);
   const [setup, setSetup] = useState<SetupState>({ status: null, models: null, settings: null });
@@ -115,7 +117,15 @@ export function App({ kb }: { kb: KbBridge }) {
   }, [kb, ingest.addPaths, refresh]);
 
   useEffect(() => {
-    kb.list({}).then((l) => setDocs(l.documents.length), () => undefined);
+    kb.list({}).then(
+      (l) => {
+        setDocs(l.documents.length);
+        const counts = new Map<string, number>();
+        for (const d of l.documents) for (const t of d.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+        setTagCounts([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+      },
+      () => undefined,
+    );
   }, [kb, version]);
 
   // Search as you type (see latest-only.ts: no debounce delay, no stale answers).
@@ -237,6 +247,25 @@ export function App({ kb }: { kb: KbBridge }) {
           Tags <input aria-label="Tags" placeholder="e.g. work, linux" value={tags} onChange={(e) => setTags(e.target.value)} />
         </label>
         <label>
+          <select
+            aria-label="Add a tag"
+            value=""
+            disabled={tagCounts.length === 0}
+            onChange={(e) => {
+              const t = e.target.value;
+              const have = tags.split(/[,\s]+/).map((x) => x.replace(/^#/, '')).filter(Boolean);
+              if (t && !have.includes(t)) setTags([...have, t].join(', '));
+            }}
+          >
+            <option value="">{tagCounts.length ? `all tags (${tagCounts.length})` : 'no tags yet'}</option>
+            {tagCounts.map(([t, n]) => (
+              <option key={t} value={t}>
+                #{t} ({n})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> Explain ranking
         </label>
       </div>
@@ -245,7 +274,7 @@ export function App({ kb }: { kb: KbBridge }) {
           {engine === 'disconnected' ? 'Lost the connection to kb. Reconnecting…' : 'kb’s engine stopped and is restarting…'} Searches resume when it is back.
         </div>
       )}
-      <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} />
+      <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} kb={kb} />
       <main className={asking ? 'with-ask' : undefined}>
         {view === 'library' ? (
           <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={(d) => void openDocument(d)} speech={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />

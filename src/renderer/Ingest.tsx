@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
-import { type Dropped, droppedEntries, droppedPaths, upload } from './lib/drop';
+import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } from './lib/drop';
 
 export interface IngestState {
   running: boolean;
@@ -21,9 +21,11 @@ export interface IngestState {
   names: ReadonlyMap<string, string>;
   summary: IngestSummary | null;
   error: string | null;
+  /** Folders dropped on the desktop app, which the summary offers to keep in sync. */
+  folders: string[];
 }
 
-const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], names: new Map(), summary: null, error: null };
+const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], names: new Map(), summary: null, error: null, folders: [] };
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
   const [state, setState] = useState<IngestState>(IDLE);
@@ -81,7 +83,12 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
   const addDrop = useCallback(
     (dt: DataTransfer) => {
       const paths = droppedPaths(dt, kb);
-      if (paths.length) return addPaths(paths);
+      const folders = droppedFolders(dt, kb); // read now: a drop's items expire when the event ends
+      if (paths.length) {
+        addPaths(paths);
+        setState((st) => ({ ...st, folders }));
+        return;
+      }
       uploadThenIngest(droppedEntries(dt)); // read now: a drop's entries expire when the event ends
     },
     [kb, addPaths, uploadThenIngest],
@@ -155,7 +162,7 @@ const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 /** A path as the user knows it: a dropped file's path in the drop, else the path itself. */
 const known = (names: ReadonlyMap<string, string>, p: string): string => names.get(p) ?? p;
 
-export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState; onCancel: () => void; onDismiss: () => void }) {
+export function IngestPanel({ state, onCancel, onDismiss, kb }: { state: IngestState; onCancel: () => void; onDismiss: () => void; kb?: KbBridge }) {
   const { running, phase, done, total, current, pages, files, names, summary, error } = state;
   if (!running && !summary && !error) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
@@ -186,6 +193,7 @@ export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState
         </>
       )}
       {!running && summary && <Summary summary={summary} names={names} onDismiss={onDismiss} />}
+      {!running && summary && kb && state.folders.length > 0 && <KeepInSync kb={kb} folders={state.folders} />}
       {!running && error && (
         <div className="ingest-head">
           <span className="error">{error}</span>
@@ -193,6 +201,32 @@ export function IngestPanel({ state, onCancel, onDismiss }: { state: IngestState
         </div>
       )}
     </section>
+  );
+}
+
+/** After a folder dropped on the desktop app: offer to follow it from now on (a collection). */
+function KeepInSync({ kb, folders }: { kb: KbBridge; folders: string[] }) {
+  const [said, setSaid] = useState<Record<string, string>>({});
+  const keep = async (path: string): Promise<void> => {
+    try {
+      const r = await kb['collections.add']({ path });
+      setSaid((s) => ({ ...s, [path]: `kept in sync as ${r.collection.name}` }));
+    } catch (e) {
+      setSaid((s) => ({ ...s, [path]: (e as Error).message }));
+    }
+  };
+  return (
+    <ul className="keep-in-sync">
+      {folders.map((f) => (
+        <li key={f}>
+          {said[f] ?? (
+            <button onClick={() => void keep(f)}>
+              Keep {base(f)} in sync
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -184,11 +184,14 @@ export interface KbAppBridge {
   openDocument(docId: string, how: 'open' | 'reveal'): Promise<void>;
   /** An editor link (ui.editor_uri) handed to the system; never file:, javascript: or data:. */
   openUri(uri: string): Promise<void>;
+  /** kb's data folder in the system's file manager. */
+  revealDataDir(): Promise<void>;
 }
 
 /** What the app's windows may ask main to do beyond the RPC (the preload's invoke channel), checked in main. */
 export const AppInvokeSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('pick'), kind: z.enum(['files', 'folder']) }),
+  z.object({ action: z.literal('reveal-data-dir') }),
   z.object({ action: z.literal('open-document'), doc_id: z.string().regex(/^[0-9a-f]{20}$/), how: z.enum(['open', 'reveal']) }),
   z.object({
     action: z.literal('open-uri'),

@@ -44,6 +44,15 @@ export function droppedPaths(dt: DataTransfer, kb: KbBridge): string[] {
   return [...dt.files].map((f) => kb.app!.pathForFile(f)).filter((p) => p !== '');
 }
 
+/** The folders among them (desktop app): a dropped folder can be kept in sync. */
+export function droppedFolders(dt: DataTransfer, kb: KbBridge): string[] {
+  if (!kb.app) return [];
+  return [...dt.items].flatMap((item, i) => {
+    const file = dt.files[i];
+    return item.webkitGetAsEntry()?.isDirectory && file ? [kb.app!.pathForFile(file)].filter((p) => p !== '') : [];
+  });
+}
+
 export interface UploadProgress {
   done: number;
   total: number;

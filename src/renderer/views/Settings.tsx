@@ -111,7 +111,14 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
       <h3>Data</h3>
       <p>
         Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in <code>{settings.config_file}</code>.
+        {kb.app && (
+          <>
+            {' '}
+            <button onClick={() => void kb.app!.revealDataDir()}>Show in folder</button>
+          </>
+        )}
       </p>
+      <p className="hint">The data folder is chosen with --data-dir, KB_DATA_DIR or data_dir in the global config, before kb starts.</p>
       {settings.restart_needed.length > 0 && <p className="warn">Restart the app (or kb serve) to apply: {settings.restart_needed.join(', ')}.</p>}
     </section>
   );

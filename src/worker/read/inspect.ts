@@ -62,7 +62,7 @@ export function inspectDocument(core: Core, idOrPath: string): InspectedDocument
       ? { mode: orig.mode, sha256: orig.sha256, blob_path: blobPath, available: blobPath ? existsSync(blobPath) : existsSync(doc.path) }
       : null,
     chunks: repo.chunks.ofDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as Anchor })),
-    ocr_pages: repo.ocr.of(doc.id),
+    ocr_pages: repo.ocr.of(doc.id).map(({ page, status, confidence, error }) => ({ page, status, confidence, error })),
     transcript: transcriptOf(core, doc.id),
     errors: repo.errors.of(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
   };

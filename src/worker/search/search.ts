@@ -232,8 +232,7 @@ export class Searcher {
    * with no passages yet (a recording waiting for a speech model) comes with the reason.
    */
   private withNames(results: SearchHit[], p: ResolvedSearchParams, q: ParsedQuery, filters: Filters): SearchHit[] {
-    const found = new Set(results.map((r) => r.doc_id));
-    const matches = this.names.find(p.query, q, filters, p.top).filter((m) => !found.has(m.doc.id));
+    const matches = this.names.find(p.query, q, filters, p.top, new Set(results.map((r) => r.doc_id)));
     if (matches.length === 0) return results;
     const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
     const byName = (m: NameMatch, score: number): SearchHit => {
