@@ -1,11 +1,12 @@
 // Setting kb up without a terminal, in Chromium through kb serve: the first-run steps, the Models,
 // Folders, Settings and Status views, a recording that waits for a speech model, and what every hit
 // offers. A stub hub and a stub Ollama on 127.0.0.1 stand in for the network.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestModel } from '../scripts/make-test-model.js';
 import { makePdf } from '../scripts/make-test-pdf.js';
@@ -13,8 +14,6 @@ import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
 import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`setup UI tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 const corpora = corporaDir();
 const ARTIFACTS = join(repoRoot, 'test-results');
@@ -25,16 +24,13 @@ let ollama: OllamaStub;
 let modelDir = '';
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
   ollama = await startOllamaStub({ models: ['llama3.2', 'qwen2.5:7b'] });
   if (corpora) {
     modelDir = makeTestModel({ arch: 'minilm-l6', out: join(await mkdtemp(join(tmpdir(), 'kb-hub-')), 'minilm') });
     // Slow enough to watch (about 11 s for the 87 MB random-weight model), fast enough for a test.
-    hub = await startHubStub(modelDir, { bytesPerSecond: 8 * 1024 * 1024 });
+    hub = await startHubStub(modelDir, { bytesPerSecond: 8 * 1024 * 1024, speechModelBytes: 50 * 1024 * 1024 });
   }
 }, 60_000);
 afterAll(async () => {

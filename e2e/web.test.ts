@@ -1,25 +1,21 @@
 // The web UI for real: Debian's Chromium (Playwright) against `kb serve` and a real engine.
 // Skipped, saying so, where there is no Chromium (set CHROMIUM_PATH to point at one).
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../scripts/make-test-pdf.js';
 import { startOllamaStub } from '../scripts/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`web UI tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 const ARTIFACTS = join(repoRoot, 'test-results');
 
 let browser: Browser;
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => {

@@ -1,27 +1,50 @@
 // A stand-in for the Hugging Face hub on 127.0.0.1 (no hub can be reached here): serves one model
 // folder as every repo, the way the hub lays files out (/<org>/<repo>/resolve/<rev>/<file>), with HTTP
-// Range for resumed downloads, and optionally slowly (to watch progress and cancel a pull).
+// Range for resumed downloads, optionally slowly (to watch progress and cancel a pull), and with the
+// faults a test asks for: a download broken off, other bytes, a file missing.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
+export interface HubBehaviour {
+  /** Break the next download of this file after so many bytes. */
+  breakAfter?: { file: string; bytes: number };
+  /** Serve these bytes for this file. */
+  override?: { file: string; body: Buffer };
+  /** Answer 404 for this file. */
+  missing?: string;
+}
+
 export interface HubStub {
   url: string;
   /** Every request: path and Range header. */
   requests: { path: string; range: string | undefined }[];
+  /** Faults for the next requests; a test sets and clears them. */
+  behaviour: HubBehaviour;
   close(): Promise<void>;
 }
 
-/** `bytesPerSecond`: send every file at this rate, in 16 KB pieces (default: at once). */
-export async function startHubStub(modelDir: string, opts: { bytesPerSecond?: number } = {}): Promise<HubStub> {
+/** The bytes the hub has for a file of the repo: the folder's one ONNX model for any .onnx, a stand-in for whisper's .bin when asked. */
+function fileBody(modelDir: string, file: string, b: HubBehaviour, speechBytes: number): Buffer | null {
+  if (file === b.missing) return null;
+  if (b.override?.file === file) return b.override.body;
+  const local = file.endsWith('.onnx') ? join(modelDir, 'onnx', 'model.onnx') : join(modelDir, file);
+  if (existsSync(local)) return readFileSync(local);
+  return file.endsWith('.bin') && speechBytes > 0 ? Buffer.alloc(speechBytes, 1) : null;
+}
+
+/**
+ * `bytesPerSecond`: send every file at this rate, in 16 KB pieces (default: at once). `speechModelBytes`:
+ * answer a whisper .bin with that many bytes (not a real model: for progress and Cancel; default 404).
+ */
+export async function startHubStub(modelDir: string, opts: { bytesPerSecond?: number; speechModelBytes?: number } = {}): Promise<HubStub> {
   const requests: HubStub['requests'] = [];
+  const behaviour: HubBehaviour = {};
   const server = createServer((req, res) => {
     requests.push({ path: req.url ?? '', range: req.headers.range });
     const file = req.url?.match(/^\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/)?.[1];
-    // Any ONNX file asked for is the folder's one model; whisper's .bin files are a large stand-in.
-    const local = !file ? null : file.endsWith('.onnx') ? join(modelDir, 'onnx', 'model.onnx') : join(modelDir, file);
-    const body = local && existsSync(local) ? readFileSync(local) : file?.endsWith('.bin') ? Buffer.alloc(50 * 1024 * 1024, 1) : null;
+    const body = file ? fileBody(modelDir, file, behaviour, opts.speechModelBytes ?? 0) : null;
     if (!body) {
       res.writeHead(404).end('not found');
       return;
@@ -33,6 +56,13 @@ export async function startHubStub(modelDir: string, opts: { bytesPerSecond?: nu
       'content-length': String(slice.length),
       ...(range ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
     });
+    const broken = behaviour.breakAfter;
+    if (broken && broken.file === file) {
+      const cut = broken.bytes;
+      behaviour.breakAfter = undefined;
+      res.write(slice.subarray(0, cut), () => res.destroy());
+      return;
+    }
     if (!opts.bytesPerSecond) {
       res.end(slice);
       return;
@@ -57,6 +87,7 @@ export async function startHubStub(modelDir: string, opts: { bytesPerSecond?: nu
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    behaviour,
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();

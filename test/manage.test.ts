@@ -128,7 +128,7 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     if (!corpora) return;
     modelDir = makeTestModel({ arch: 'minilm-l6', out: join(await mkdtemp(join(tmpdir(), 'kb-hub-')), 'minilm') });
     hub = await startHubStub(modelDir);
-    slowHub = await startHubStub(modelDir, { bytesPerSecond: 16 * 1024 * 1024 });
+    slowHub = await startHubStub(modelDir, { bytesPerSecond: 16 * 1024 * 1024, speechModelBytes: 50 * 1024 * 1024 });
   });
   afterAll(async () => {
     await hub?.close();

@@ -1,12 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelStore } from '../src/worker/embed/models.js';
 import { makeTestModel } from '../scripts/make-test-model.js';
+import { type HubBehaviour, type HubStub, startHubStub } from '../scripts/hub-stub.js';
 import { corporaDir, kb, kbAsync } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;
@@ -14,55 +13,22 @@ if (!hasCorpora) console.warn('model tests skipped: ../shared/corpora (the real 
 
 let work: string;
 let tiny: string;
-let server: Server;
+let hub: HubStub;
 let endpoint: string;
-const requests: { path: string; range: string | undefined }[] = [];
-/** Per test: break the next download of a file after N bytes, or serve other bytes. */
-const behaviour: { breakAfter?: { file: string; bytes: number }; override?: { file: string; body: Buffer }; missing?: string } = {};
-
-/** Serves the tiny test model as every repo, the way the hub lays files out. */
-function startHub(): Promise<void> {
-  server = createServer((req, res) => {
-    const m = req.url?.match(/^\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/);
-    requests.push({ path: req.url ?? '', range: req.headers.range });
-    const file = m?.[1];
-    if (!file || file === behaviour.missing) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const local = file.endsWith('.onnx') ? join(tiny, 'onnx', 'model.onnx') : join(tiny, file);
-    if (!existsSync(local) && behaviour.override?.file !== file) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const body = behaviour.override?.file === file ? behaviour.override.body : readFileSync(local);
-    const range = req.headers.range?.match(/^bytes=(\d+)-$/);
-    const start = range ? Number(range[1]) : 0;
-    const slice = body.subarray(start);
-    res.writeHead(range ? 206 : 200, {
-      'content-length': String(slice.length),
-      ...(range ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
-    });
-    const cut = behaviour.breakAfter?.file === file ? behaviour.breakAfter.bytes : null;
-    if (cut !== null) {
-      behaviour.breakAfter = undefined;
-      res.write(slice.subarray(0, cut), () => res.destroy());
-      return;
-    }
-    res.end(slice);
-  });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r()));
-}
+let requests: HubStub['requests'];
+/** Per test: break the next download of a file after N bytes, or serve other bytes (the stub hub's faults). */
+let behaviour: HubBehaviour;
 
 beforeAll(async () => {
   if (!hasCorpora) return;
   work = await mkdtemp(join(tmpdir(), 'kb-models-'));
+  // The tiny test model, served as every repo.
   tiny = makeTestModel({ arch: 'tiny', out: join(work, 'tiny') });
-  await startHub();
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  hub = await startHubStub(tiny);
+  ({ url: endpoint, requests, behaviour } = hub);
 });
 afterAll(async () => {
-  server?.close();
+  await hub?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -84,7 +50,7 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     behaviour.breakAfter = { file: 'onnx/model_quantized.onnx', bytes: 500_000 };
     await expect(s.pull('multilingual-e5-small', endpoint)).rejects.toMatchObject({ message: expect.stringMatching(/resume|broke off/) });
     expect(s.list().find((m) => m.id === 'multilingual-e5-small')?.installed).toBe(false);
-    requests.length = 0;
+    requests.splice(0);
     const m = await s.pull('multilingual-e5-small', endpoint);
     const onnx = requests.find((r) => r.path.endsWith('model_quantized.onnx'));
     expect(onnx?.range).toMatch(/^bytes=\d+-$/);
