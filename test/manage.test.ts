@@ -148,6 +148,8 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(added.progress.length).toBeGreaterThan(0);
       expect((await call('collections.list', {}).result).collections.map((c) => c.name)).toEqual(['notes']);
       await expect(call('collections.add', { path: join(dir, 'nope') }).result).rejects.toMatchObject({ code: expect.stringMatching(/NOT_FOUND|INVALID_ARGUMENT/) });
+      // The server's working folder means nothing to the person typing: a relative path is refused.
+      await expect(call('collections.add', { path: 'notes' }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/full path.*~\/notes/) });
       await expect(call('collections.add', { path: dir, name: 'again' }).result).rejects.toThrow(/overlaps the collection notes/);
       await expect(call('collections.add', { path: dir, bogus: 1 } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect(engine.list()).toHaveLength(2);
@@ -266,5 +268,15 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('paths typed into the app', () => {
+  it('takes ~ as the home folder and refuses a relative path', async () => {
+    const { typedPath } = await import('../src/worker/user-path.js');
+    const { homedir } = await import('node:os');
+    expect(typedPath('~/notes')).toBe(join(homedir(), 'notes'));
+    expect(typedPath(' /srv/docs/ ')).toBe('/srv/docs/');
+    expect(() => typedPath('docs')).toThrow(/full path/);
   });
 });

@@ -4,6 +4,7 @@
 // error response, never a crash. Requests run concurrently; a search answers while an ingest runs.
 import { API, type BackgroundEvent, ClientMessageSchema, type Method, type ModelPullProgress, type Params, type ServerMessage } from '../shared/api.js';
 import type { FileProgress } from './embed/download.js';
+import { typedPath } from './user-path.js';
 import { KbError, toErrorPayload } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
@@ -41,7 +42,7 @@ function handlers(engine: Engine, version: string, broadcast: (event: string, da
       return { schema_version: SCHEMA_VERSION, model };
     },
     'models.import': async (p) => {
-      const model = await engine.importAnyModel(p.path, p.as);
+      const model = await engine.importAnyModel(typedPath(p.path), p.as);
       afterModel(model.id);
       return { schema_version: SCHEMA_VERSION, model };
     },
@@ -51,7 +52,7 @@ function handlers(engine: Engine, version: string, broadcast: (event: string, da
     },
     'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: engine.collections() }),
     'collections.add': async (p, c) => {
-      const { collection, reconciled } = await engine.addCollection(p.path, {
+      const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {
         ...(p.name ? { name: p.name } : {}),
         ...(p.tags ? { tags: p.tags } : {}),
         ...(p.glob ? { glob: p.glob } : {}),

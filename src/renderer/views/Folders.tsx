@@ -119,7 +119,7 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
             if (path.trim()) void add(path.trim());
           }}
         >
-          <input aria-label="Folder path" placeholder="/home/you/notes (on the machine running kb serve)" value={path} onChange={(e) => setPath(e.target.value)} />
+          <input aria-label="Folder path" placeholder="~/notes, or a full path on the machine running kb serve" value={path} onChange={(e) => setPath(e.target.value)} />
           {!compact && <input aria-label="Folder tags" placeholder="tags (optional)" value={tags} onChange={(e) => setTags(e.target.value)} />}
           <button type="submit" disabled={!path.trim() || busy !== null}>
             Add folder

@@ -100,7 +100,7 @@ export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; 
             if (importPath.trim()) void importModel(importPath.trim());
           }}
         >
-          <input aria-label="Model path" placeholder="a path on the machine running kb serve" value={importPath} onChange={(e) => setImportPath(e.target.value)} />
+          <input aria-label="Model path" placeholder="~/models/my-model, or a full path on the machine running kb serve" value={importPath} onChange={(e) => setImportPath(e.target.value)} />
           <input aria-label="Import as" placeholder="as (optional)" value={importAs} onChange={(e) => setImportAs(e.target.value)} />
           <button type="submit" disabled={!importPath.trim()}>
             Import
