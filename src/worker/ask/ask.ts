@@ -41,7 +41,9 @@ export async function ask(engine: Engine, config: Config['ask'], call: AskCall):
   const abort = (): void => ctl.abort(call.signal?.reason);
   call.signal?.addEventListener('abort', abort, { once: true });
   try {
-    const found = await engine.search({ query: call.question, top: call.top, mode: 'hybrid', explain: true });
+    const searched = await engine.search({ query: call.question, top: call.top, mode: 'hybrid', explain: true });
+    // An answer is read from passages: a document found by its name alone has none to give.
+    const found = { ...searched, results: searched.results.filter((h) => !h.retrieval.by_name) };
     const verdict = gate(found, engine.evidenceUnit(), config.gate);
     const evidence = { coverage: round(verdict.coverage), strength: round(verdict.strength) };
     const base = { schema_version: SCHEMA_VERSION, question: call.question, invalid_citations: [] as number[], uncited_sentences: [] as string[], evidence };

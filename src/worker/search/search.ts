@@ -227,7 +227,8 @@ export class Searcher {
   }
 
   /**
-   * Adds the documents whose file name or title holds every word typed and that no passage found:
+   * Adds the documents whose file name (or tag, or title while they have no passages) holds every word
+   * typed and that no passage found:
    * first when the query is the name itself (`jfk.mp3`), else after the best passage. A document
    * with no passages yet (a recording waiting for a speech model) comes with the reason.
    */
