@@ -44,14 +44,18 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
   try {
     // First, so that another process opening the same file meanwhile makes us wait, not fail.
     db.pragma('busy_timeout = 5000');
-    // Chunk rows are around 1 KB: 16 KB pages pack them with little slack. Only takes effect on a new file.
-    db.pragma('page_size = 16384');
-    db.pragma('journal_mode = WAL');
+    // Two processes creating one new index at once: switching a new file to WAL takes a lock SQLite does
+    // not wait for (busy_timeout is not asked), so "database is locked" comes at once. Try again.
+    untilNotBusy(() => {
+      // Chunk rows are around 1 KB: 16 KB pages pack them with little slack. Only takes effect on a new file.
+      db.pragma('page_size = 16384');
+      db.pragma('journal_mode = WAL');
+    });
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
-    migrate(db);
+    untilNotBusy(() => migrate(db));
   } catch (e) {
     db.close();
     if (e instanceof KbError) throw e;
@@ -60,6 +64,22 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     throw new KbError(code, `cannot open the index ${file}: ${msg}`, { cause: e });
   }
   return db;
+}
+
+/** Runs `f`, again after a short sleep while SQLite says the file is busy, for up to 10 s. */
+function untilNotBusy(f: () => void): void {
+  const deadline = Date.now() + 10_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      f();
+      return;
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw e;
+      Atomics.wait(pause, 0, 0, 25 + Math.random() * 50); // a synchronous sleep: opening is synchronous
+    }
+  }
 }
 
 export function schemaVersion(db: Db): number {
