@@ -1,18 +1,20 @@
-import { type ReactNode, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { BackgroundEvent, KbBridge } from '../shared/api';
-import type { Settings as SettingsData } from '../shared/settings';
 import type { DocType, DocumentSummary, SearchHit, SearchParams, SearchResult } from '../shared/wire';
 import { AskPanel } from './AskPanel';
-import { Highlighted } from './Highlighted';
+import { BackgroundNote } from './BackgroundNote';
+import { HitRow } from './HitRow';
+import { SpeechModelButton } from './SpeechModelButton';
+import { speechModel } from './lib/speech';
 import { DropTarget, IngestPanel, useIngest } from './Ingest';
 import { Library } from './Library';
 import { latestOnly } from './lib/latest-only';
 import { forgetPdfs, preloadPdf } from './PdfView';
 import { Viewer } from './Viewer';
-import { useModelPull, type ModelPull } from './lib/model-pull';
+import { useModelPull } from './lib/model-pull';
 import { FirstRun, type SetupState } from './views/FirstRun';
 import { Folders } from './views/Folders';
-import { Models, PullProgress } from './views/Models';
+import { Models } from './views/Models';
 import { Settings } from './views/Settings';
 import { Status } from './views/Status';
 
@@ -346,91 +348,5 @@ export function App({ kb }: { kb: KbBridge }) {
         {background && <BackgroundNote e={background} />}
       </footer>
     </div>
-  );
-}
-
-/** The reason names a speech model: what the recording waits for can be got right here. */
-const waitsForSpeech = (hit: SearchHit): boolean => hit.source.total_chunks === 0 && /speech model/.test(hit.source.reason ?? '');
-
-function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void; speech: ReactNode }) {
-  const ref = useRef<HTMLLIElement>(null);
-  useEffect(() => {
-    if (active) ref.current?.scrollIntoView({ block: 'nearest' });
-  }, [active]);
-  const r = hit.retrieval;
-  const num = (x: number | null | undefined, d = 3): string => (x === null || x === undefined ? '–' : x.toFixed(d));
-  return (
-    <li ref={ref} className={active ? 'hit active' : 'hit'} onClick={onClick} aria-selected={active}>
-      <div className="title">
-        {hit.source.title} <span className="type">{hit.source.type}</span>
-      </div>
-      <div className="label">{hit.citation.label}</div>
-      {hit.source.total_chunks === 0 ? (
-        <div className="snippet waiting-note" data-reason>
-          {hit.source.reason ?? 'nothing in it to search yet'}
-          {waitsForSpeech(hit) && <div>{speech}</div>}
-        </div>
-      ) : (
-        <div className="snippet">
-          <Highlighted text={hit.snippet} ranges={hit.snippet_highlights} />
-        </div>
-      )}
-      {hit.retrieval.by_name && hit.source.total_chunks > 0 && <div className="by-name">found by its name</div>}
-      {explain && (
-        <dl className="explain" aria-label="Why this hit">
-          <dt>words</dt>
-          <dd>
-            #{r.lexical_rank ?? '–'} · {num(r.lexical_score)}
-            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}${r.explain.feedback ? ` · feedback +${num(r.explain.feedback, 2)}` : ''}` : ''}
-          </dd>
-          <dt>meaning</dt>
-          <dd>
-            #{r.vector_rank ?? '–'} · {num(r.vector_score)}
-          </dd>
-          <dt>fused</dt>
-          <dd>
-            {num(r.fusion_score, 4)}
-            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words` : ''}
-          </dd>
-          {r.explain?.fts_query && (
-            <>
-              <dt>query</dt>
-              <dd>
-                <code>{r.explain.fts_query}</code>
-              </dd>
-            </>
-          )}
-        </dl>
-      )}
-    </li>
-  );
-}
-
-function speechModel(settings: SettingsData | null): string {
-  return String(settings?.values['audio.model'] ?? 'whisper-base.en');
-}
-
-/** For what waits for a speech model: get it here, with the download's progress. */
-function SpeechModelButton({ pull, name }: { pull: ModelPull; name: string }) {
-  if (pull.pulling?.name === name) return <PullProgress pull={pull} />;
-  return (
-    <span className="speech-get">
-      <button onClick={(e) => (e.stopPropagation(), pull.start(name))} disabled={pull.pulling !== null}>
-        Get the speech model ({name})
-      </button>
-      {pull.outcome?.name === name && <span className={pull.outcome.ok ? 'note' : 'error'}>{pull.outcome.message}</span>}
-    </span>
-  );
-}
-
-function BackgroundNote({ e }: { e: BackgroundEvent }) {
-  const what = e.task === 'embedding' ? 'search by meaning' : 'audio';
-  if (e.phase === 'failed') return <span className="error"> · {what}: {e.message}</span>;
-  if (e.phase === 'done') return <span className="note"> · {e.task === 'embedding' ? 'search by meaning is on' : 'waiting audio transcribed'}</span>;
-  return (
-    <span role="status">
-      {' '}
-      · {e.task === 'embedding' ? 'embedding passages' : 'transcribing'} {e.done} of {e.total}
-    </span>
   );
 }

@@ -2,6 +2,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { DocumentSummary } from '../shared/wire';
+import { waitsForSpeechModel } from './lib/speech';
 
 const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
 
@@ -79,7 +80,7 @@ export function Library({ kb, version, onReindex, onChanged, onOpen, speech }: {
                 {/* The same word and reason as kb ls: indexed, waiting or failed. */}
                 <span className={`status status-${d.status}`}>{d.status}</span>
                 {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{d.reason}</div>}
-                {d.status === 'waiting' && /speech model/.test(d.reason ?? '') && <div className="reason-action">{speech}</div>}
+                {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
                 {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
               </td>
               <td className="actions">

@@ -3,6 +3,7 @@
 // the start of its time range and stopped at its end.
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { HitActions } from './HitActions';
+import { waitsForSpeechModel } from './lib/speech';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
 import { colourLines, languageFor } from './lib/code-colours';
@@ -19,7 +20,7 @@ export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBri
       {hit.source.total_chunks === 0 && (
         <div className="waiting-note" role="note">
           {hit.source.reason ?? 'There is nothing in it to search yet.'}
-          {/speech model/.test(hit.source.reason ?? '') && <div>{waiting}</div>}
+          {waitsForSpeechModel(hit.source.reason) && <div>{waiting}</div>}
         </div>
       )}
       {c.kind === 'lines' ? (

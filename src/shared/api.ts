@@ -20,13 +20,8 @@ import {
   SearchParamsSchema,
   SearchResultSchema,
   KbStatusSchema,
-  CollectionAddedSchema,
-  CollectionsSchema,
-  ForgotSchema,
-  ModelInstalledSchema,
-  ModelRemovedSchema,
-  ModelsListSchema,
 } from './wire.js';
+import { CollectionAddedSchema, CollectionsSchema, ForgotSchema, ModelInstalledSchema, ModelRemovedSchema, ModelsListSchema } from './models-collections.js';
 import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
 /** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */

@@ -16,6 +16,8 @@ import {
   SCHEMA_VERSION,
   SearchResultSchema,
   SpanSchema,
+} from './wire.js';
+import {
   EmbeddingModelSchema,
   SpeechModelSchema,
   ModelsListSchema,
@@ -26,11 +28,11 @@ import {
   CollectionAddedSchema,
   CollectionsSchema,
   ForgotSchema,
-} from './wire.js';
+} from './models-collections.js';
 
 const V = z.literal(SCHEMA_VERSION);
 
-// Models and collections travel over the RPC too: their schemas live in wire.ts.
+// Models and collections travel over the RPC too: their schemas live in models-collections.ts.
 export { EmbeddingModelSchema, SpeechModelSchema, ModelsListSchema, ModelInstalledSchema, ModelRemovedSchema, CollectionSchema, ReconcileSchema, CollectionAddedSchema, CollectionsSchema, ForgotSchema };
 
 /** A document's row as stored (store/documents.ts reads it with this type). */

@@ -19,8 +19,9 @@ export function docState(d: DocWithFacts): DocState {
   if (d.chunk_count === 0) {
     if (d.transcript_status === 'pending') return { status: 'waiting', reason: 'waiting to be transcribed (the next kb ingest, or the app, does it)' };
     if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? 'waiting for OCR (the next kb ingest, or the app, does it)' };
-    // Read, but in a script whose language data is not installed: it waits for that data.
-    if (d.error?.startsWith('MODEL_MISSING: ')) return { status: 'waiting', reason: d.error.slice('MODEL_MISSING: '.length) };
+    // Read, but in a script whose language data is not installed: it waits for that data (the error
+    // says which pages and what to install).
+    if (d.ocr_unreadable > 0) return { status: 'waiting', reason: d.error?.replace(/^MODEL_MISSING: /, '') ?? 'needs an OCR language that is not installed' };
     // An empty file was read fine and holds nothing; a file that should have text and has none says so.
     return d.error ? { status: 'failed', reason: d.error } : { status: 'indexed', reason: 'empty: there is nothing in it to search' };
   }

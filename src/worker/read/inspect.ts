@@ -38,7 +38,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
 /** The stored row, its status replaced by the one every view shows, and why. */
 function rowWithState(core: Core, id: string): DocRow & { reason: string | null } {
   const facts = core.repo.documents.withFacts(id)!;
-  const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, latest_failed: _l, ...row } = facts;
+  const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, ocr_unreadable: _u, latest_failed: _l, ...row } = facts;
   return { ...row, ...docState(facts) };
 }
 

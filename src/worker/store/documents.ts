@@ -12,6 +12,8 @@ export interface DocFacts {
   transcript_status: string | null;
   ocr_pending: number;
   ocr_failed: number;
+  /** Pages OCR read too poorly to index: they need a language whose data is not installed. */
+  ocr_unreadable: number;
   /** 1 when the latest attempt to read the file failed (a success clears ingest_errors). */
   latest_failed: number;
 }
@@ -24,6 +26,7 @@ const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_co
   (SELECT t.status FROM transcripts t WHERE t.doc_id = d.id) AS transcript_status,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'pending') AS ocr_pending,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'failed') AS ocr_failed,
+  (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.unreadable_with IS NOT NULL) AS ocr_unreadable,
   EXISTS (SELECT 1 FROM ingest_errors e WHERE e.path = d.path) AS latest_failed`;
 
 export class Documents {

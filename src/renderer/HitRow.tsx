@@ -1,0 +1,61 @@
+// One hit in the result list: title, type, citation, the snippet with its matched words (or, for a
+// document found by name with nothing to search yet, why, and what gets it going), and the ranking
+// explained when asked.
+import { type ReactNode, useEffect, useRef } from 'react';
+import type { SearchHit } from '../shared/wire';
+import { Highlighted } from './Highlighted';
+import { waitsForSpeechModel } from './lib/speech';
+
+export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void; speech: ReactNode }) {
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (active) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
+  const r = hit.retrieval;
+  const num = (x: number | null | undefined, d = 3): string => (x === null || x === undefined ? '–' : x.toFixed(d));
+  return (
+    <li ref={ref} className={active ? 'hit active' : 'hit'} onClick={onClick} aria-selected={active}>
+      <div className="title">
+        {hit.source.title} <span className="type">{hit.source.type}</span>
+      </div>
+      <div className="label">{hit.citation.label}</div>
+      {hit.source.total_chunks === 0 ? (
+        <div className="snippet waiting-note" data-reason>
+          {hit.source.reason ?? 'nothing in it to search yet'}
+          {waitsForSpeechModel(hit.source.reason) && <div>{speech}</div>}
+        </div>
+      ) : (
+        <div className="snippet">
+          <Highlighted text={hit.snippet} ranges={hit.snippet_highlights} />
+        </div>
+      )}
+      {hit.retrieval.by_name && hit.source.total_chunks > 0 && <div className="by-name">found by its name</div>}
+      {explain && (
+        <dl className="explain" aria-label="Why this hit">
+          <dt>words</dt>
+          <dd>
+            #{r.lexical_rank ?? '–'} · {num(r.lexical_score)}
+            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}${r.explain.feedback ? ` · feedback +${num(r.explain.feedback, 2)}` : ''}` : ''}
+          </dd>
+          <dt>meaning</dt>
+          <dd>
+            #{r.vector_rank ?? '–'} · {num(r.vector_score)}
+          </dd>
+          <dt>fused</dt>
+          <dd>
+            {num(r.fusion_score, 4)}
+            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words` : ''}
+          </dd>
+          {r.explain?.fts_query && (
+            <>
+              <dt>query</dt>
+              <dd>
+                <code>{r.explain.fts_query}</code>
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,47 @@
+// Models and collections as kb models …, kb add / collections / forget print them and the app's
+// Models and Folders views receive them (their RPC methods in api.ts).
+import { z } from 'zod';
+import { SCHEMA_VERSION } from './wire.js';
+
+const V = z.literal(SCHEMA_VERSION);
+
+export const EmbeddingModelSchema = z.object({
+  id: z.string(),
+  repo: z.string(),
+  dimension: z.number().int(),
+  max_tokens: z.number().int(),
+  installed: z.boolean(),
+  path: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+  /** About how much a pull downloads (the registry's known file sizes), when known. */
+  download_bytes: z.number().int().nullable().optional(),
+});
+export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
+const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
+
+export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
+export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
+export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+
+export const CollectionSchema = z.object({
+  name: z.string(),
+  root: z.string(),
+  tags: z.array(z.string()),
+  glob: z.string().nullable(),
+  documents: z.number().int(),
+  failed: z.number().int(),
+  waiting: z.number().int(),
+  added_at: z.string(),
+});
+export const ReconcileSchema = z.object({
+  collection: z.string(),
+  files: z.number().int(),
+  ingested: z.number().int(),
+  removed: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.number().int(),
+  took_ms: z.number(),
+});
+export const CollectionAddedSchema = z.object({ schema_version: V, collection: CollectionSchema, reconciled: ReconcileSchema });
+export const CollectionsSchema = z.object({ schema_version: V, collections: z.array(CollectionSchema) });
+export const ForgotSchema = z.object({ schema_version: V, collection: z.string(), removed: z.number().int() });
