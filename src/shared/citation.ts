@@ -1,6 +1,7 @@
 // Citation URIs: a file URI with a W3C media fragment (design.md, "Citations").
 // Pure string work, no Node: the renderer formats and parses these too.
-import type { Anchor, Citation } from './wire.js';
+import type { Anchor } from './anchors.js';
+import type { Citation } from './wire.js';
 
 /** Percent-encode an absolute POSIX or Windows path as a file:// URI. */
 export function pathToFileUri(path: string): string {
@@ -29,7 +30,50 @@ export function anchorFragment(a: Anchor): string {
       return `t=${trimNum(a.start)},${trimNum(a.end)}`;
     case 'region':
       return `xywh=${a.x},${a.y},${a.w},${a.h}`;
+    case 'para':
+      return a.start === a.end ? `para=${a.start}` : `para=${a.start}-${a.end}`;
+    case 'slide':
+      return a.slide_end && a.slide_end !== a.slide ? `slide=${a.slide}-${a.slide_end}` : `slide=${a.slide}`;
+    case 'rows': {
+      const r = a.start === a.end ? `row=${a.start}` : `row=${a.start}-${a.end}`;
+      return a.sheet === undefined ? r : `sheet=${encodeURIComponent(a.sheet)}&${r}`;
+    }
+    case 'text':
+      return `:~:text=${textDirective(a.start)}${a.end ? `,${textDirective(a.end)}` : ''}`;
+    case 'cfi':
+      return `epubcfi(${a.cfi})`;
+    case 'msg':
+      return `msg=${encodeURIComponent(a.id)}`;
   }
+}
+
+/** A text directive's own separators (`,` `-` `&`) are percent-encoded along with everything URIs reserve. */
+function textDirective(s: string): string {
+  return encodeURIComponent(s).replace(/-/g, '%2D');
+}
+
+/** The fragments of the structured formats; null when the fragment is none of them. */
+function structuredAnchor(frag: string): Anchor | null {
+  let m: RegExpMatchArray | null;
+  if ((m = frag.match(/^para=(\d+)(?:-(\d+))?$/))) return { kind: 'para', start: +m[1]!, end: +(m[2] ?? m[1]!) };
+  if ((m = frag.match(/^slide=(\d+)(?:-(\d+))?$/))) {
+    const end = m[2] === undefined ? undefined : +m[2];
+    return { kind: 'slide', slide: +m[1]!, ...(end !== undefined && end !== +m[1]! ? { slide_end: end } : {}) };
+  }
+  if ((m = frag.match(/^(?:sheet=([^&]*)&)?row=(\d+)(?:-(\d+|\*))?$/))) {
+    const start = +m[2]!;
+    const end = m[3] === undefined ? start : m[3] === '*' ? Number.MAX_SAFE_INTEGER : +m[3];
+    return { kind: 'rows', start, end, ...(m[1] !== undefined ? { sheet: decodeURIComponent(m[1]) } : {}) };
+  }
+  if ((m = frag.match(/^:~:text=(.+)$/))) {
+    // prefix- and -suffix parts narrow a match in browsers; kb reads the span from start and end alone.
+    const parts = m[1]!.split('&')[0]!.split(',').filter((p) => !p.endsWith('-') && !p.startsWith('-')).map((p) => decodeURIComponent(p));
+    if (parts.length === 0 || parts.length > 2 || !parts[0]) return null;
+    return parts[1] ? { kind: 'text', start: parts[0], end: parts[1] } : { kind: 'text', start: parts[0] };
+  }
+  if ((m = frag.match(/^epubcfi\((.+)\)$/))) return { kind: 'cfi', cfi: m[1]! };
+  if ((m = frag.match(/^msg=(.+)$/))) return { kind: 'msg', id: decodeURIComponent(m[1]!) };
+  return null;
 }
 
 function trimNum(n: number): string {
@@ -54,6 +98,8 @@ export function parseCitationUri(uri: string): Citation {
   if ((m = frag.match(/^t=([\d.]+),([\d.]+)$/))) return makeCitation(path, { kind: 'time', start: +m[1]!, end: +m[2]! });
   if ((m = frag.match(/^xywh=(\d+),(\d+),(\d+),(\d+)$/)))
     return makeCitation(path, { kind: 'region', x: +m[1]!, y: +m[2]!, w: +m[3]!, h: +m[4]! });
+  const structured = structuredAnchor(frag);
+  if (structured) return makeCitation(path, structured);
   throw new Error(`unknown citation fragment: #${frag}`);
 }
 
@@ -76,8 +122,34 @@ export function citationLabel(c: Citation, displayPath: string): string {
     case 'region':
       where = `${displayPath} · region ${c.x},${c.y} ${c.w}×${c.h}`;
       break;
+    case 'para':
+      where = c.start === c.end ? `${displayPath} · ¶ ${c.start}` : `${displayPath} · ¶ ${c.start}–${c.end}`;
+      break;
+    case 'slide':
+      where = c.slide_end ? `${displayPath} · slides ${c.slide}–${c.slide_end}` : `${displayPath} · slide ${c.slide}`;
+      break;
+    case 'rows': {
+      const r = c.start === c.end ? `row ${c.start}` : `rows ${c.start}–${c.end === Number.MAX_SAFE_INTEGER ? 'end' : c.end}`;
+      where = `${displayPath} · ${c.sheet === undefined ? r : `${c.sheet} ${r}`}`;
+      break;
+    }
+    case 'text':
+      where = `${displayPath} · “${shorten(c.start)}”`;
+      break;
+    case 'cfi': {
+      const spine = /^\/\d+\/(\d+)/.exec(c.cfi);
+      where = spine ? `${displayPath} · ch. ${Number(spine[1]) / 2}` : `${displayPath} · ${c.cfi}`;
+      break;
+    }
+    case 'msg':
+      where = `${displayPath} · message ${/^\d+$/.test(c.id) ? c.id : `<${shorten(c.id)}>`}`;
+      break;
   }
   return c.section ? `${where} § ${c.section.split(' > ').join(' › ')}` : where;
+}
+
+function shorten(s: string, max = 40): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 function formatClock(s: number): string {

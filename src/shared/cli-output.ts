@@ -55,6 +55,10 @@ export const StoredDocumentSchema = z.object({
   original: z.enum(['copy', 'reference']),
   added_at: z.number().int(),
   updated_at: z.number().int(),
+  /** What the document says of itself: Office/EPUB author, a message's sender; null when it says nothing. */
+  author: z.string().nullable().optional(),
+  /** Its own date (ISO 8601): when it was written or sent, not the file's time. */
+  created: z.string().nullable().optional(),
 });
 
 /** The row as every view shows it: its status in the one vocabulary (read/doc-state.ts) and why. */

@@ -26,6 +26,12 @@ export const ConfigSchema = z
         follow_symlinks_outside: z.boolean().default(false),
         /** Images with more pixels than this fail with TOO_LARGE before they are decoded (a 30k × 30k bomb). */
         max_image_pixels: z.number().int().positive().default(100_000_000),
+        /** Word, ODF, slides, e-books, spreadsheets, web pages and mail above this size fail with TOO_LARGE. */
+        max_document_bytes: z.number().int().positive().default(200 * MB),
+        /** A zipped document (docx, xlsx, epub, …) whose entries inflate to more than this in all fails with TOO_LARGE. */
+        zip_max_expanded_bytes: z.number().int().positive().default(1024 * MB),
+        /** One entry inflating more than this many times its stored size (and over 1 MB) is refused as a zip bomb. */
+        zip_max_ratio: z.number().positive().default(100),
       })
       .prefault({}),
     chunking: z

@@ -22,6 +22,13 @@ const DOC_TYPES: Record<DocumentSource['type'], string> = {
   pdf: 'application/pdf',
   image: 'application/octet-stream',
   audio: 'application/octet-stream',
+  // The structured formats' own bytes are for downloading; the viewer shows their rendition (view=).
+  docx: 'application/octet-stream',
+  slides: 'application/octet-stream',
+  epub: 'application/octet-stream',
+  sheet: 'text/plain; charset=utf-8',
+  html: 'text/plain; charset=utf-8',
+  mail: 'text/plain; charset=utf-8',
 };
 
 /** Image and audio bytes get their real type, sniffed from the file name the engine recorded. */

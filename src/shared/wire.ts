@@ -10,7 +10,11 @@ function versioned<T extends z.ZodRawShape>(shape: T) {
   return z.object({ schema_version: z.literal(SCHEMA_VERSION), ...shape });
 }
 
-export const DOC_TYPES = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'] as const;
+/**
+ * docx: word-processor documents (.docx, .odt); html: saved pages; epub: e-books; slides: .pptx, .odp;
+ * sheet: .csv, .tsv, .xlsx; mail: .eml, .mbox.
+ */
+export const DOC_TYPES = ['markdown', 'note', 'code', 'pdf', 'image', 'audio', 'docx', 'html', 'epub', 'slides', 'sheet', 'mail'] as const;
 export const DocTypeSchema = z.enum(DOC_TYPES);
 export type DocType = z.infer<typeof DocTypeSchema>;
 
@@ -18,30 +22,8 @@ export const SEARCH_MODES = ['hybrid', 'lexical', 'vector'] as const;
 export const SearchModeSchema = z.enum(SEARCH_MODES);
 export type SearchMode = z.infer<typeof SearchModeSchema>;
 
-// The span a chunk covers inside its source (stored per chunk, without the path), one kind per
-// citation grammar: lines, a page (and characters of its text), a time range, a region of an image.
-const LinesAnchorSchema = z.object({ kind: z.literal('lines'), start: z.number().int().positive(), end: z.number().int().positive() });
-const PageAnchorSchema = z.object({
-  kind: z.literal('page'),
-  page: z.number().int().positive(),
-  page_end: z.number().int().positive().optional(),
-  char_start: z.number().int().nonnegative().optional(),
-  char_end: z.number().int().nonnegative().optional(),
-  /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
-  confidence: z.number().optional(),
-});
-const TimeAnchorSchema = z.object({ kind: z.literal('time'), start: z.number().nonnegative(), end: z.number().nonnegative() });
-const RegionAnchorSchema = z.object({
-  kind: z.literal('region'),
-  x: z.number().int().nonnegative(),
-  y: z.number().int().nonnegative(),
-  w: z.number().int().nonnegative(),
-  h: z.number().int().nonnegative(),
-  /** OCR confidence of the text in the region, 0–100. */
-  confidence: z.number().optional(),
-});
-export const AnchorSchema = z.discriminatedUnion('kind', [LinesAnchorSchema, PageAnchorSchema, TimeAnchorSchema, RegionAnchorSchema]);
-export type Anchor = z.infer<typeof AnchorSchema>;
+export { AnchorSchema, type Anchor, ANCHOR_SCHEMAS } from './anchors.js';
+import { ANCHOR_SCHEMAS } from './anchors.js';
 
 /** A citation is an anchor with where it is: the URI that opens the span, the path, and labels. */
 const where = {
@@ -52,10 +34,16 @@ const where = {
   label: z.string().optional(),
 };
 export const CitationSchema = z.discriminatedUnion('kind', [
-  LinesAnchorSchema.extend(where),
-  PageAnchorSchema.extend(where),
-  TimeAnchorSchema.extend(where),
-  RegionAnchorSchema.extend(where),
+  ANCHOR_SCHEMAS.lines.extend(where),
+  ANCHOR_SCHEMAS.page.extend(where),
+  ANCHOR_SCHEMAS.time.extend(where),
+  ANCHOR_SCHEMAS.region.extend(where),
+  ANCHOR_SCHEMAS.para.extend(where),
+  ANCHOR_SCHEMAS.slide.extend(where),
+  ANCHOR_SCHEMAS.rows.extend(where),
+  ANCHOR_SCHEMAS.text.extend(where),
+  ANCHOR_SCHEMAS.cfi.extend(where),
+  ANCHOR_SCHEMAS.msg.extend(where),
 ]);
 export type Citation = z.infer<typeof CitationSchema>;
 
@@ -209,6 +197,10 @@ export const DocumentSummarySchema = z.object({
   original: z.enum(['copy', 'reference']),
   original_available: z.boolean(),
   updated_at: z.string(),
+  /** What the document says of itself (Office/EPUB metadata, a message's sender), when it says. */
+  author: z.string().optional(),
+  /** Its own date, ISO 8601 (written, published, sent). */
+  created: z.string().optional(),
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 

@@ -6,22 +6,24 @@ import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../shared/errors.js';
 import type { DocType } from '../../shared/wire.js';
 import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './formats/code.js';
+import { type StructuredFormat, structuredFormat } from './formats/structured.js';
 
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
   | { kind: 'pdf' }
   | { kind: 'image' }
   | { kind: 'audio' }
+  | { kind: 'structured'; format: StructuredFormat }
   | { kind: 'skip'; reason: string };
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
-const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '.csv', '.tsv', '']);
+const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '']);
 const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif']);
 /** Audio, and video whose sound is transcribed (ffmpeg decodes them). */
 export const AUDIO_EXT = new Set(['.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.mp4', '.m4v', '.mkv', '.webm', '.mov']);
 
 /** Type by name alone; `null` means the content decides. */
-function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' | 'audio' }> | null {
+function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' | 'audio' | 'structured' }> | null {
   const ext = extname(path).toLowerCase();
   const name = basename(path);
   if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
@@ -72,6 +74,13 @@ function looksBinary(head: Uint8Array): boolean {
  */
 export async function detect(path: string, head: Uint8Array): Promise<Detected> {
   const ext = extname(path).toLowerCase();
+  // Word, slides, e-books, tables, web pages and mail go by their name: their readers judge the bytes
+  // (a zip that is not one, an encrypted Office file) and say what is wrong.
+  const format = structuredFormat(path);
+  if (format) {
+    if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
+    return { kind: 'structured', format };
+  }
   const named = byName(path);
   // A name that says text is taken at its word (binary bytes are then an error, below). Otherwise a
   // PDF or an image is known by its first bytes, and one named so that is not one is an error.

@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import type { DocType } from '../../shared/wire.js';
 import type { DocRow } from '../store/repo.js';
 import { AUDIO_EXT } from './detect.js';
+import { structuredFormat, TYPE_OF } from './formats/structured.js';
 import { sha256 } from './read-file.js';
 import { PARSER_VERSION } from './types.js';
 
@@ -22,7 +23,7 @@ export interface FileFacts {
 
 export function docRow(
   f: FileFacts,
-  v: { type: DocType; title: string; lang?: string | null; page_count?: number | null; duration?: number | null; error?: string | null; status?: DocRow['status'] },
+  v: { type: DocType; title: string; author?: string | null; created?: string | null; lang?: string | null; page_count?: number | null; duration?: number | null; error?: string | null; status?: DocRow['status'] },
 ): DocRow {
   const now = Date.now();
   return {
@@ -43,13 +44,16 @@ export function docRow(
     original: f.copy ? 'copy' : 'reference',
     added_at: f.existing?.added_at ?? now,
     updated_at: now,
+    author: v.author ?? null,
+    created: v.created ?? null,
   };
 }
 
 /** The row of a file that could not be read at all: it shows in kb ls with why. */
 export function failedDocRow(path: string, root: string, error: string): DocRow {
   const ext = extname(path).toLowerCase();
-  const type: DocType = ext === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/.test(ext) ? 'image' : AUDIO_EXT.has(ext) ? 'audio' : 'note';
+  const format = structuredFormat(path);
+  const type: DocType = format ? TYPE_OF[format] : ext === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/.test(ext) ? 'image' : AUDIO_EXT.has(ext) ? 'audio' : 'note';
   const facts = { docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20), path, root, hash: '', size: 0, mtime: 0, copy: false, existing: null };
   return docRow(facts, { type, title: basename(path), status: 'failed', error });
 }

@@ -9,6 +9,7 @@ import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './for
 import { type Raster, type RasterRequest, raster } from './ocr/raster.js';
 import type { ParsedChunk, ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
+import { parseStructured, type StructuredRequest } from './formats/structured.js';
 
 interface Pending {
   resolve: (d: ParsedDocument | PdfMeta | Raster) => void;
@@ -123,6 +124,13 @@ export class ParsePool {
     if (this.workers.length === 0 && !this.broken) this.start();
     if (this.broken) return parseText(req);
     return this.send({ req }, []) as Promise<ParsedDocument>;
+  }
+
+  /** Word, slides, e-books, tables, web pages, mail: read into chunks on a thread. */
+  async parseStructured(req: StructuredRequest): Promise<ParsedDocument> {
+    if (this.workers.length === 0 && !this.broken) this.start();
+    if (this.broken) return parseStructured(req);
+    return this.send({ structured: req }, []) as Promise<ParsedDocument>;
   }
 
   /** Reads a PDF on a thread; its chunks arrive through onChunks a window of pages at a time. */

@@ -14,6 +14,7 @@ import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { docRow, type FileFacts } from './doc-row.js';
 import type { ParsePool } from './parse-pool.js';
+import { type StructuredFormat, TYPE_OF } from './formats/structured.js';
 import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
 import { normalizeTags } from './tags.js';
 import { PARSER_VERSION, type ParsedDocument } from './types.js';
@@ -46,9 +47,21 @@ async function parse(ctx: IngestContext, d: Extract<Detected, { kind: 'text' }>,
   }
 }
 
+async function parseStructured(ctx: IngestContext, format: StructuredFormat, data: Uint8Array, path: string): Promise<ParsedDocument> {
+  const { ingest, chunking } = ctx.config;
+  const limits = { max_expanded_bytes: ingest.zip_max_expanded_bytes, max_ratio: ingest.zip_max_ratio };
+  try {
+    return await ctx.parser.parseStructured({ format, data, name: basename(path), chunking, limits });
+  } catch (e) {
+    if (e instanceof KbError) throw e;
+    throw new KbError('PARSE_FAILED', `could not read ${basename(path)} as ${format}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
 function limitFor(config: Config, kind: Detected['kind']): [bytes: number, what: string, key: string] {
   if (kind === 'pdf' || kind === 'image') return [config.ingest.max_pdf_bytes, 'PDFs and images', 'ingest.max_pdf_bytes'];
   if (kind === 'audio') return [config.audio.max_bytes, 'audio and video', 'audio.max_bytes'];
+  if (kind === 'structured') return [config.ingest.max_document_bytes, 'documents of this kind', 'ingest.max_document_bytes'];
   return [config.ingest.max_text_bytes, 'text', 'ingest.max_text_bytes'];
 }
 
@@ -128,7 +141,9 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   }
   const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
   const existing = repo.documents.byPath(path) ?? null;
-  if (!ctx.force && existing && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
+  // A file kb read as one type before and now reads as another (a .csv once a note, now a sheet) is read again.
+  const sameType = !existing || detected.kind !== 'structured' || existing.type === TYPE_OF[detected.format];
+  if (!ctx.force && existing && sameType && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = repo.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
@@ -153,13 +168,12 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   if (!bytes) throw new KbError('INTERNAL', 'file bytes were not read');
   if (detected.kind === 'pdf') return preparePdf(ctx, { ...facts, tags, bytes });
   if (detected.kind === 'image') return prepareImage(ctx, { ...facts, tags, bytes });
-  const { text } = decodeText(bytes);
-  const parsed = await parse(ctx, detected, text, path);
+  const parsed = detected.kind === 'structured' ? await parseStructured(ctx, detected.format, bytes, path) : await parse(ctx, detected, decodeText(bytes).text, path);
   if (facts.copy) {
     if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
     else await blobs.put(hash, bytes);
   }
-  const doc = docRow(facts, { type: parsed.type, title: parsed.title, lang: parsed.lang });
+  const doc = docRow(facts, { type: parsed.type, title: parsed.title, lang: parsed.lang, author: parsed.author ?? null, created: parsed.date ?? null });
   const chunks = chunkIdsFrom(facts.docId, parsed.chunks, new Map(), 0);
   return {
     commit: () => {

@@ -14,6 +14,10 @@ export interface ParsedDocument {
   lang: string | null;
   tags: string[];
   chunks: ParsedChunk[];
+  /** What the file says of itself (Office and EPUB metadata, a message's sender and date). */
+  author?: string | null;
+  /** ISO 8601. */
+  date?: string | null;
 }
 
 export interface ChunkingOptions {

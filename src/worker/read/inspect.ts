@@ -32,6 +32,8 @@ export function listDocuments(core: Core): DocumentSummary[] {
     original: d.original,
     original_available: d.original === 'copy' || existsSync(d.path),
     updated_at: new Date(d.updated_at).toISOString(),
+    ...(d.author ? { author: d.author } : {}),
+    ...(d.created ? { created: d.created } : {}),
   }));
 }
 

@@ -67,7 +67,8 @@ export function filterSql(f: Filters): FilterSql {
 }
 
 /** The type → token number used by the chunk triggers (migrations.ts). */
-const TYPE_TOKEN: Record<string, number> = { markdown: 1, note: 2, code: 3, pdf: 4, image: 5, audio: 6 };
+/** Must match the CASE in the chunks trigger (store/migrations.ts, migration 8). */
+const TYPE_TOKEN: Record<DocType, number> = { markdown: 1, note: 2, code: 3, pdf: 4, image: 5, audio: 6, docx: 7, html: 8, epub: 9, slides: 10, sheet: 11, mail: 12 };
 
 export interface FtsFilter {
   /** `meta : kbtag12 AND …`, to AND with the query; null when nothing to filter. */

@@ -50,14 +50,14 @@ export class Documents {
     this.byIdQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE id = ?');
     this.withHashQ = db.prepare<[string], DocRow>("SELECT * FROM documents WHERE content_hash = ? AND status = 'indexed'");
     this.upsertQ = db.prepare<[DocRow]>(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration,
-        parser_version, status, error, original, added_at, updated_at)
+        parser_version, status, error, original, added_at, updated_at, author, created)
       VALUES (@id, @path, @root, @title, @type, @lang, @content_hash, @size, @mtime, @page_count, @duration,
-        @parser_version, @status, @error, @original, @added_at, @updated_at)
+        @parser_version, @status, @error, @original, @added_at, @updated_at, @author, @created)
       ON CONFLICT(id) DO UPDATE SET path = excluded.path, root = excluded.root, title = excluded.title,
         type = excluded.type, lang = excluded.lang, content_hash = excluded.content_hash, size = excluded.size,
         mtime = excluded.mtime, page_count = excluded.page_count, duration = excluded.duration,
         parser_version = excluded.parser_version, status = excluded.status, error = excluded.error,
-        original = excluded.original, updated_at = excluded.updated_at`);
+        original = excluded.original, updated_at = excluded.updated_at, author = excluded.author, created = excluded.created`);
     this.setErrorQ = db.prepare<[string | null, number, string]>('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?');
     this.moveQ = db.prepare<[string, string, number, number, string]>('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?');
     this.setMtimeQ = db.prepare<[number, string]>('UPDATE documents SET mtime = ? WHERE id = ?');
@@ -83,7 +83,7 @@ export class Documents {
     return this.withHashQ.all(hash);
   }
   upsert(doc: DocRow): void {
-    this.upsertQ.run(doc);
+    this.upsertQ.run({ ...doc, author: doc.author ?? null, created: doc.created ?? null });
   }
   setError(id: string, error: string | null): void {
     this.setErrorQ.run(error, Date.now(), id);

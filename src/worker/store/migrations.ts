@@ -14,6 +14,13 @@ const FTS_INSERT = `INSERT INTO chunks_fts(rowid, title, heading, text, meta)
       || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
     FROM documents d WHERE d.id = new.doc_id;`;
 
+/** Migration 8's: every document type has its filter token (search/filters.ts TYPE_TOKEN). */
+const FTS_INSERT_8 = FTS_INSERT.replace(
+  "WHEN 'audio' THEN 6 ELSE 0 END",
+  "WHEN 'audio' THEN 6\n        WHEN 'docx' THEN 7 WHEN 'html' THEN 8 WHEN 'epub' THEN 9 WHEN 'slides' THEN 10 WHEN 'sheet' THEN 11 WHEN 'mail' THEN 12 ELSE 0 END",
+);
+if (FTS_INSERT_8 === FTS_INSERT) throw new Error('migration 8: the type CASE of FTS_INSERT was not found');
+
 /** The last segment of a POSIX or Windows path, in SQL: what follows the last / or \\. */
 function basename(col: string): string {
   return `substr(${col}, length(rtrim(${col}, replace(replace(${col}, '/', ''), '\\', ''))) + 1)`;
@@ -232,6 +239,27 @@ END;
 -- Set (to ocr.languages at the time) on a page read with too little confidence to index: its script
 -- needs language data that was not installed. When ocr.languages changes, the next OCR pass reads it again.
 ALTER TABLE ocr_pages ADD COLUMN unreadable_with TEXT;
+`,
+  },
+  {
+    version: 8,
+    name: 'type filter tokens for Word, web pages, e-books, slides, sheets and mail; author and date',
+    sql: `
+DROP TRIGGER chunks_ai;
+DROP TRIGGER chunks_au;
+CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+${FTS_INSERT_8}
+  INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
+  DELETE FROM chunks_fts WHERE rowid = old.rowid;
+  INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.rowid, old.text);
+${FTS_INSERT_8}
+  INSERT INTO chunks_tri(rowid, text) VALUES (new.rowid, new.text);
+END;
+-- What the document says of itself (Office core properties, EPUB metadata, a message's sender and date).
+ALTER TABLE documents ADD COLUMN author TEXT;
+ALTER TABLE documents ADD COLUMN created TEXT;
 `,
   },
 ];

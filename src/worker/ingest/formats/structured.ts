@@ -1,0 +1,80 @@
+// The structured formats by file name, and the one entry that reads any of them into blocks (for
+// indexing on a parse thread, and for the viewer and `kb get` reading a span back). Each format's
+// reader is loaded on first use.
+import { basename, extname } from 'node:path';
+import type { DocType } from '../../../shared/wire.js';
+import type { ChunkingOptions, ParsedDocument } from '../types.js';
+import { detectLanguage } from '../language.js';
+import { type BlockDoc, chunkBlocks } from './blocks.js';
+import type { ZipLimits } from './zip.js';
+
+export const STRUCTURED_FORMATS = ['docx', 'odt', 'pptx', 'odp', 'html', 'epub', 'csv', 'tsv', 'xlsx', 'eml', 'mbox'] as const;
+export type StructuredFormat = (typeof STRUCTURED_FORMATS)[number];
+
+const BY_EXT: Record<string, StructuredFormat> = {
+  '.docx': 'docx', '.docm': 'docx', '.dotx': 'docx', '.dotm': 'docx',
+  '.odt': 'odt', '.ott': 'odt',
+  '.pptx': 'pptx', '.pptm': 'pptx', '.ppsx': 'pptx', '.potx': 'pptx',
+  '.odp': 'odp', '.otp': 'odp',
+  '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.shtml': 'html',
+  '.epub': 'epub',
+  '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv',
+  '.xlsx': 'xlsx', '.xlsm': 'xlsx',
+  '.eml': 'eml', '.mbox': 'mbox', '.mbx': 'mbox',
+};
+
+export const TYPE_OF: Record<StructuredFormat, DocType> = {
+  docx: 'docx', odt: 'docx', pptx: 'slides', odp: 'slides', html: 'html', epub: 'epub', csv: 'sheet', tsv: 'sheet', xlsx: 'sheet', eml: 'mail', mbox: 'mail',
+};
+
+export function structuredFormat(path: string): StructuredFormat | null {
+  return BY_EXT[extname(path).toLowerCase()] ?? null;
+}
+
+export interface StructuredRequest {
+  format: StructuredFormat;
+  data: Uint8Array;
+  name: string;
+  chunking: ChunkingOptions;
+  limits: ZipLimits;
+}
+
+/** Any structured file's blocks. `markup` keeps each block's HTML, which only the viewer needs. */
+export async function readStructured(format: StructuredFormat, bytes: Uint8Array, limits: ZipLimits, markup: boolean): Promise<BlockDoc> {
+  switch (format) {
+    case 'docx':
+      return (await import('./docx.js')).readDocx(bytes, limits, markup);
+    case 'odt':
+    case 'odp':
+      return (await import('./odf.js')).readOdf(bytes, limits, format);
+    case 'pptx':
+      return (await import('./pptx.js')).readPptx(bytes, limits);
+    case 'html':
+      return (await import('./html.js')).readHtml(bytes, markup);
+    case 'epub':
+      return (await import('./epub.js')).readEpub(bytes, limits, markup);
+    case 'csv':
+    case 'tsv':
+      return (await import('./csv.js')).readCsv(bytes, format);
+    case 'xlsx':
+      return (await import('./xlsx.js')).readXlsx(bytes, limits);
+    case 'eml':
+    case 'mbox':
+      return (await import('./mail.js')).readMail(bytes, format, markup);
+  }
+}
+
+/** A structured file → chunks, on a parse thread. */
+export async function parseStructured(req: StructuredRequest): Promise<ParsedDocument> {
+  const doc = await readStructured(req.format, req.data, req.limits, false);
+  const chunks = chunkBlocks(doc, req.chunking);
+  return {
+    type: TYPE_OF[req.format],
+    title: doc.title?.trim() || basename(req.name).replace(/\.[^.]+$/, ''),
+    lang: detectLanguage(chunks.slice(0, 8).map((c) => c.text).join('\n').slice(0, 4000)),
+    tags: doc.tags,
+    chunks,
+    author: doc.author,
+    date: doc.date,
+  };
+}
