@@ -5,7 +5,7 @@ import type { DocumentSource } from '../shared/wire.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { serveDocument } from '../shared/doc-serving.js';
+import { serveDocument, serveDocumentView } from '../shared/doc-serving.js';
 
 export const DOC_SCHEME = 'kb-doc';
 
@@ -16,6 +16,7 @@ export function docUrl(docId: string): string {
 /** A handler for Electron's protocol.handle(DOC_SCHEME, …), built on the Fetch API's Request/Response. */
 export function docProtocolHandler(
   lookup: (id: string) => Promise<DocumentSource>,
+  view?: (id: string, at: string | undefined) => Promise<{ html: string; stale: boolean }>,
 ): (req: Request) => Promise<Response> {
   return async (req) => {
     let url: URL;
@@ -25,6 +26,12 @@ export function docProtocolHandler(
       return new Response(null, { status: 400 });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return new Response(null, { status: 405 });
+    // kb-doc://doc/<id>/view?at=<fragment>: a structured document rendered at a citation.
+    const viewMatch = /^\/([0-9a-f]{20})\/view$/.exec(url.pathname);
+    if (viewMatch && view && url.protocol === `${DOC_SCHEME}:` && url.host === 'doc') {
+      const reply = await serveDocumentView(viewMatch[1]!, url.searchParams.get('at'), view);
+      return new Response(req.method === 'HEAD' ? null : reply.html, { status: reply.status, headers: reply.headers });
+    }
     const id = url.pathname.slice(1);
     if (url.protocol !== `${DOC_SCHEME}:` || url.host !== 'doc' || url.search || id.includes('/')) return new Response(null, { status: 404 });
     const reply = await serveDocument(id, lookup, async (file) => (await stat(file)).size, req.headers.get('range'));

@@ -183,7 +183,10 @@ await app.whenReady();
 denyPermissions(session.defaultSession);
 protocol.handle(
   DOC_SCHEME,
-  docProtocolHandler((doc_id) => supervisor.request('source', { doc_id }).result),
+  docProtocolHandler(
+    (doc_id) => supervisor.request('source', { doc_id }).result,
+    (doc_id, at) => supervisor.request('document.view', { doc_id, ...(at ? { at } : {}) }).result,
+  ),
 );
 Menu.setApplicationMenu(
   Menu.buildFromTemplate(

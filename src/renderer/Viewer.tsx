@@ -1,6 +1,7 @@
 // The viewer pane: a hit's source opened at the cited span — text and code at their lines
 // (highlighted, code in colour), a PDF at its page, an image with its region boxed, audio seeked to
-// the start of its time range and stopped at its end.
+// the start of its time range and stopped at its end, and Word, slides, books, tables, web pages and
+// mail rendered by the engine with the cited paragraphs, slide, rows or message marked.
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { HitActions } from './HitActions';
 import { waitsForSpeechModel } from './lib/speech';
@@ -23,7 +24,9 @@ export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBri
           {waitsForSpeechModel(hit.source.reason) && <div>{waiting}</div>}
         </div>
       )}
-      {c.kind === 'lines' ? (
+      {STRUCTURED.has(hit.source.type) ? (
+        <DocFrame url={url} uri={c.uri} title={hit.source.title} />
+      ) : c.kind === 'lines' ? (
         <LinesView url={url} start={c.start} end={c.end} lang={hit.source.type === 'code' ? languageFor(c.path) : null} />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
         <PdfView url={url} page={c.page} passage={hit.text} />
@@ -37,6 +40,19 @@ export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBri
       <p className="uri">{c.uri}</p>
     </article>
   );
+}
+
+/** Word, slides, books, tables, web pages and mail: the engine renders them (sanitised) for a frame. */
+const STRUCTURED = new Set<SearchHit['source']['type']>(['docx', 'slides', 'sheet', 'html', 'epub', 'mail']);
+
+/**
+ * The document rendered at the citation in a sandboxed frame: no script runs in it and nothing loads
+ * from the network (the host's CSP says so too). The frame's URL ends in #kb-hit, the cited blocks.
+ */
+function DocFrame({ url, uri, title }: { url: string; uri: string; title: string }) {
+  const fragment = uri.slice(uri.indexOf('#') + 1);
+  const src = `${url}/view?at=${encodeURIComponent(fragment)}#kb-hit`;
+  return <iframe className="docview" key={src} src={src} sandbox="" title={`${title}, at the cited passage`} referrerPolicy="no-referrer" />;
 }
 
 function useText(url: string): { text: string | null; failed: string | null } {

@@ -11,6 +11,7 @@ import {
   DocumentSummarySchema,
   DoctorReportSchema,
   DocumentSourceSchema,
+  DocViewSchema,
   IngestProgressSchema,
   IngestSummarySchema,
   ReindexProgressSchema,
@@ -85,6 +86,12 @@ export const API = {
   remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
   doctor: { params: none, result: DoctorReportSchema, progress: null },
   source: { params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id') }).strict(), result: DocumentSourceSchema, progress: null },
+  /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
+  'document.view': {
+    params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id'), at: z.string().max(4000).optional() }).strict(),
+    result: DocViewSchema,
+    progress: null,
+  },
   reindex: { params: z.object({ model: z.string().optional() }).strict(), result: ReindexResultSchema, progress: ReindexProgressSchema },
   /** Answers from the documents, streaming its sources and then the answer's tokens as progress. */
   ask: { params: AskParamsSchema, result: AskResultSchema, progress: AskProgressSchema },

@@ -121,3 +121,40 @@ export function byteRange(header: string, size: number): [number, number] | 'uns
   if (start >= size || start > end) return 'unsatisfiable';
   return [start, end];
 }
+
+/**
+ * The viewer's page of a structured document (GET /doc/<id>/view?at=<fragment>): HTML the engine
+ * rendered and sanitised, served so that even a sanitiser's miss could do nothing — the CSP's sandbox
+ * runs no script, and nothing may load but inline styles and the document's own data: pictures.
+ */
+export const VIEW_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+
+export interface ViewReply {
+  status: number;
+  headers: Record<string, string>;
+  html: string | null;
+}
+
+export async function serveDocumentView(rawId: string, at: string | null, view: (id: string, at: string | undefined) => Promise<{ html: string; stale: boolean }>): Promise<ViewReply> {
+  if (!DOC_ID.test(rawId) || (at !== null && at.length > 4000)) return { status: 404, headers: { 'content-type': 'text/plain' }, html: null };
+  try {
+    const v = await view(rawId, at ?? undefined);
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': VIEW_CSP,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        ...(v.stale ? { 'x-kb-stale': '1' } : {}),
+      },
+      html: v.html,
+    };
+  } catch (e) {
+    const p = toErrorPayload(e);
+    const status = p.code === 'NOT_FOUND' || p.code === 'VANISHED' ? 404 : p.code === 'INVALID_ARGUMENT' ? 400 : 500;
+    // The frame shows why, as text (never as markup).
+    return { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': VIEW_CSP }, html: `${p.code}: ${p.message}` };
+  }
+}

@@ -220,6 +220,14 @@ export const DocumentSourceSchema = versioned({
 });
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
+/** A structured document (Word, slides, a book, a table, a page, mail) rendered for the viewer at a citation. */
+export const DocViewSchema = z.object({
+  /** A whole sanitised HTML page, the cited blocks marked id="kb-hit"; hosts serve it under a no-script, no-network CSP. */
+  html: z.string(),
+  stale: z.boolean(),
+});
+export type DocView = z.infer<typeof DocViewSchema>;
+
 export const RemoveResultSchema = versioned({
   removed: z.array(z.object({ doc_id: z.string(), path: z.string() })),
 });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
-import type { AskProgress, AskResult, DocumentSource, DocumentSummary, DoctorReport, IngestProgress, IngestSummary, KbStatus, ReindexProgress, ReindexResult, RemoveResult, SearchParams, SearchResult, Span } from '../shared/wire.js';
+import type { AskProgress, AskResult, DocumentSource, DocumentSummary, DocView, DoctorReport, IngestProgress, IngestSummary, KbStatus, ReindexProgress, ReindexResult, RemoveResult, SearchParams, SearchResult, Span } from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo } from './embed/models.js';
 import type { SpeechModelInfo } from './audio/whisper-store.js';
@@ -115,6 +115,8 @@ export class Engine {
   inspectChunk = (id: string): InspectedChunk => inspectChunk(this.#core, id);
   source = (docId: string): DocumentSource => documentSource(this.#core, docId);
   get = (target: string, maxChars?: number): Promise<Span> => getSpan(this.#core, target, maxChars);
+  /** A structured document rendered for the viewer at a citation fragment (read/view.ts). */
+  view = async (docId: string, at?: string): Promise<DocView> => (await import('./read/view.js')).viewDocument(this.#core, docId, at);
   status = (): Promise<KbStatus> => indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections });
 
   // Collections

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerMessage } from '../../shared/api.js';
 import { openBridgeSession } from '../../shared/bridge.js';
-import { serveDocument } from '../../shared/doc-serving.js';
+import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
@@ -140,6 +140,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       .pipe(res);
   };
 
+  /** GET /doc/<document id>/view?at=<fragment>: a structured document rendered at a citation. */
+  const serveView = async (id: string, at: string | null, res: ServerResponse): Promise<void> => {
+    const reply = await serveDocumentView(id, at, (doc_id, frag) => supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}) }).result);
+    res.writeHead(reply.status, reply.headers).end(reply.html ?? '');
+  };
+
   /**
    * POST /upload?name=<relative path>: a file dropped in the browser (see uploads.ts). Only from this
    * origin: the Origin header must name it, so no other page can post files even with the cookie.
@@ -174,6 +180,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     if (path === '/upload') void upload(req, url.searchParams.get('name') ?? '', res);
+    else if (/^\/doc\/[^/]+\/view$/.test(path)) void serveView(path.split('/')[2]!, url.searchParams.get('at'), res);
     else if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), req, res);
     else void serveFile(req, res);
   });

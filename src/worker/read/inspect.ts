@@ -97,5 +97,5 @@ export function documentSource(core: Core, docId: string): DocumentSource {
 /** The text of a cited span: `notes.md#L12-L34`, `paper.pdf#page=3`, `talk.mp3#t=10,20`, a file:// URI or a doc id with a fragment. */
 export async function getSpan(core: Core, target: string, maxChars?: number): Promise<Span> {
   const { readSpan } = await import('./span.js');
-  return readSpan({ repo: core.repo, source: (id) => documentSource(core, id) }, target, maxChars);
+  return readSpan({ repo: core.repo, config: core.config, source: (id) => documentSource(core, id) }, target, maxChars);
 }

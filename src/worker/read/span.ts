@@ -8,7 +8,10 @@ import { resolve } from 'node:path';
 import { citationLabel, makeCitation, parseCitationUri, pathToFileUri } from '../../shared/citation.js';
 import { KbError } from '../../shared/errors.js';
 import { plural } from '../../shared/words.js';
-import { SCHEMA_VERSION, type Anchor, type Citation, type DocumentSource, type Span } from '../../shared/wire.js';
+import type { Config } from '../../shared/config.js';
+import { SCHEMA_VERSION, type Anchor, type Citation, type DocType, type DocumentSource, type Span } from '../../shared/wire.js';
+import { blockRange, rangeText } from './block-span.js';
+import { documentBlocks } from './doc-blocks.js';
 import { transcriptText } from '../audio/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
 import { decodeText } from '../ingest/detect.js';
@@ -16,8 +19,11 @@ import type { DocRow, Repo } from '../store/repo.js';
 
 export interface SpanContext {
   repo: Repo;
+  config: Config;
   source(docId: string): DocumentSource;
 }
+
+const STRUCTURED = new Set<DocType>(['docx', 'slides', 'sheet', 'html', 'epub', 'mail']);
 
 const DOC_ID = /^[0-9a-f]{20}$/;
 
@@ -39,7 +45,10 @@ function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor 
   try {
     c = parseCitationUri(`${pathToFileUri(doc.path)}#${frag}`);
   } catch {
-    throw new KbError('INVALID_ARGUMENT', `#${frag} is not a span kb knows: #L12-L34, #page=3, #t=10,20 or #xywh=x,y,w,h`);
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `#${frag} is not a span kb knows: #L12-L34, #page=3, #t=10,20, #xywh=x,y,w,h, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…`,
+    );
   }
   const { uri: _u, path: _p, ...anchor } = c;
   return { doc, anchor: anchor as Anchor };
@@ -47,7 +56,7 @@ function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor 
 
 const cap = (text: string, max: number): { text: string; truncated: boolean } => (text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false });
 
-export function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Span {
+export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Promise<Span> {
   const { doc, anchor } = parseTarget(ctx.repo, target);
   if (doc.status !== 'indexed') throw new KbError('NOT_FOUND', `${doc.path} is not indexed (${doc.error ?? doc.status})`);
   const chunks = ctx.repo.chunks.ofDoc(doc.id).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
@@ -55,7 +64,15 @@ export function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): S
   let stale = false;
   let anchorOut: Anchor;
   const kind = anchor?.kind;
-  if (doc.type === 'audio') {
+  if (STRUCTURED.has(doc.type)) {
+    const src = ctx.source(doc.id);
+    stale = src.stale;
+    const blocks = await documentBlocks({ file: src.file, path: doc.path }, ctx.config, false);
+    const range = anchor ? blockRange(blocks, anchor) : null;
+    if (anchor && !range) throw new KbError('NOT_FOUND', `nothing at #${target.split('#')[1]} of ${doc.path}`);
+    text = rangeText(blocks, range);
+    anchorOut = anchor ?? (chunks[0]?.anchor as Anchor | undefined) ?? { kind: 'lines', start: 1, end: 1 };
+  } else if (doc.type === 'audio') {
     const t = ctx.repo.transcripts.of(doc.id);
     if (!t?.segments) throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
     const segs = JSON.parse(t.segments) as Segment[];
