@@ -78,16 +78,25 @@ export function blockRange(doc: BlockDoc, anchor: Anchor): BlockRange | null {
     }
     case 'text': {
       if (doc.cite !== 'text' && doc.cite !== 'cfi' && doc.cite !== 'para') wrong();
+      // Quoted words may run across blocks (a heading and the paragraph under it), as browsers match them.
+      const starts: number[] = [];
+      let joined = '';
+      for (const b of doc.blocks) {
+        starts.push(joined.length);
+        joined += `${squash(b.text)} `;
+      }
+      const blockOf = (offset: number): number => {
+        let i = 0;
+        while (i + 1 < starts.length && starts[i + 1]! <= offset) i++;
+        return i;
+      };
       const start = squash(anchor.start);
-      const from = doc.blocks.findIndex((b) => squash(b.text).includes(start));
-      if (from < 0) return null;
-      if (!anchor.end) return { from, to: from, group: doc.blocks[from]!.group };
-      const end = squash(anchor.end);
-      // The end is looked for after the start, within the start's block first.
-      const startBlock = squash(doc.blocks[from]!.text);
-      if (startBlock.indexOf(end, startBlock.indexOf(start) + start.length) >= 0) return { from, to: from, group: doc.blocks[from]!.group };
-      for (let i = from + 1; i < doc.blocks.length; i++) if (squash(doc.blocks[i]!.text).includes(end)) return { from, to: i, group: doc.blocks[from]!.group };
-      return { from, to: from, group: doc.blocks[from]!.group };
+      const at = joined.indexOf(start);
+      if (at < 0 || !start) return null;
+      const from = blockOf(at);
+      const endAt = anchor.end ? joined.indexOf(squash(anchor.end), at + start.length) : -1;
+      const to = endAt < 0 ? blockOf(at + start.length - 1) : blockOf(endAt + squash(anchor.end ?? '').length - 1);
+      return { from, to, group: doc.blocks[from]!.group };
     }
     case 'cfi': {
       if (doc.cite !== 'cfi') wrong();

@@ -1,0 +1,214 @@
+// Word, OpenDocument, PowerPoint, EPUB, Excel, CSV/TSV, web pages and mail, written by the test with
+// known text at known places: a phrase search cites the right paragraph, slide, rows, CFI, text
+// fragment or message, `kb get` on that citation gives the phrase back, and a bad file of each kind
+// fails alone with its code while everything indexed before stays found.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../src/worker/engine.js';
+import * as F from '../scripts/format-fixtures.js';
+import type { Engine } from '../src/worker/engine.js';
+import { engineIn, kb, tempDir } from './helpers.js';
+
+const PARAS: F.Para[] = [
+  { text: 'Annual Report', heading: 1 },
+  { text: F.filler(3, 1) },
+  { text: '' },
+  { text: 'Risks', heading: 2 },
+  { text: 'The zeppelin hangar lease is the largest open risk.' },
+  { text: '', table: [['Item', 'Cost'], ['Helium refill', '400']] },
+  { text: F.filler(3, 2) },
+];
+
+let dir = '';
+let engine: Engine;
+const files: Record<string, string> = {};
+
+// One index for the whole file (helpers' temp folders and engines last one test only).
+afterAll(async () => {
+  engine?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kb-formats-'));
+  const put = (name: string, bytes: Uint8Array | string): void => {
+    files[name] = join(dir, 'docs', name);
+    writeFileSync(files[name], bytes);
+  };
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(dir, 'docs'));
+  put('report.docx', await F.docx(PARAS, { title: 'Annual Report 2024', author: 'Grace Hopper', keywords: ['finance', 'board'] }));
+  put('notes.odt', await F.odt([{ text: 'Field notes', heading: 1 }, { text: F.filler(2, 3) }, { text: 'A narwhal surfaced near the pier.' }], { title: 'Field notes', author: 'Jane Doe' }));
+  put('deck.pptx', await F.pptx([{ title: 'Welcome', body: ['Agenda'] }, { title: 'Results', body: ['Revenue grew'] }, { title: 'Incidents', body: ['Two minor ones'], notes: 'Mention the albatross incident.' }]));
+  put('plans.odp', await F.odp([{ title: 'Intro', body: ['hello'] }, { title: 'Plans', body: ['Launch the kayak line'], notes: 'Budget is tight' }]));
+  put('book.epub', await F.epub([{ title: 'Beginnings', paras: [F.filler(6, 4)] }, { title: 'The Storm', paras: [F.filler(4, 5), 'The lighthouse keeper lit the lamp.', F.filler(4, 6)] }], { title: 'Sea Tales', author: 'Herman M', subjects: ['sea'] }));
+  put('budget.xlsx', await F.xlsx([{ name: 'Summary', rows: [['Total', 1]] }, { name: 'Costs', rows: [['Item', 'Amount'], ['Rent', 1200], ['Quokka food', 55], ['Paper', 9]] }]));
+  put('cities.csv', 'name,city\nAlice,Paris\nBob,Timbuktu\nCleo,Oslo\n');
+  put('cities.tsv', 'name\tcity\nDan\tReykjavik\n');
+  put('engines.html', F.html({ title: 'Engines', sections: [{ heading: 'History', paras: [F.filler(6, 7), 'Babbage designed the analytical engine.', F.filler(6, 8)] }] }));
+  put('lunch.eml', F.eml({ from: 'Ann <ann@x.org>', to: 'bo@x.org', subject: 'Lunch plans', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'a1@x.org', body: 'Hi Bo,\n\nShall we try the falafel place?\n\nAnn' }));
+  put('inbox.mbox', F.mbox([
+    F.eml({ from: 'c@x.org', to: 'd@x.org', subject: 'Birds', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'm1@x.org', body: 'About pelicans.' }),
+    F.eml({ from: 'e@x.org', to: 'f@x.org', subject: 'Seals', date: 'Wed, 2 Oct 2024 10:00:00 +0000', id: 'm2@x.org', body: 'From the desk: walruses were seen.', html: '<p>From the desk: walruses were seen.</p>' }),
+  ]));
+  engine = await openEngine({ dataDir: join(dir, 'data') });
+  const s = await engine.ingest([join(dir, 'docs')]);
+  expect(s.errors).toEqual([]);
+  expect(s.added).toBe(Object.keys(files).length);
+}, 60_000);
+
+const top = async (query: string, type?: string) => {
+  const r = await engine.search({ query, mode: 'lexical', ...(type ? { type: type as 'docx' } : {}) });
+  expect(r.results.length, `no hit for ${query}`).toBeGreaterThan(0);
+  return r.results[0]!;
+};
+
+describe('structured formats', () => {
+  it.each([
+    ['zeppelin hangar', 'report.docx', 'docx', /^para=\d+(-\d+)?$/, 'The zeppelin hangar lease is the largest open risk.'],
+    ['helium refill', 'report.docx', 'docx', /^para=/, 'Helium refill | 400'],
+    ['narwhal', 'notes.odt', 'docx', /^para=/, 'A narwhal surfaced near the pier.'],
+    ['albatross', 'deck.pptx', 'slides', /^slide=3$/, 'Mention the albatross incident.'],
+    ['kayak', 'plans.odp', 'slides', /^slide=2$/, 'Launch the kayak line'],
+    ['lighthouse keeper', 'book.epub', 'epub', /^epubcfi\(\/6\/4\[ch2\]!\/4\/2/, 'The lighthouse keeper lit the lamp.'],
+    ['quokka', 'budget.xlsx', 'sheet', /^sheet=Costs&row=2-4$/, 'Quokka food | 55'],
+    ['timbuktu', 'cities.csv', 'sheet', /^row=2-4$/, 'Bob | Timbuktu'],
+    ['reykjavik', 'cities.tsv', 'sheet', /^row=2$/, 'Dan | Reykjavik'],
+    ['babbage', 'engines.html', 'html', /^:~:text=/, 'Babbage designed the analytical engine.'],
+    ['falafel', 'lunch.eml', 'mail', /^L\d+-L\d+$/, 'Shall we try the falafel place?'],
+    ['walruses', 'inbox.mbox', 'mail', /^msg=m2%40x\.org$/, 'walruses were seen'],
+  ])('%s: found in %s (%s), cited as #%s, and kb get gives it back', async (query, file, type, fragment, phrase) => {
+    const hit = await top(query);
+    expect(hit.citation.path).toBe(files[file]);
+    expect(hit.source.type).toBe(type);
+    const frag = hit.citation.uri.slice(hit.citation.uri.indexOf('#') + 1);
+    expect(frag).toMatch(fragment);
+    expect(hit.text).toContain(phrase.split(' | ')[0]);
+    const span = await engine.get(hit.citation.uri);
+    expect(span.text).toContain(phrase);
+    // The same citation read back from a path and fragment, as a person types it.
+    expect((await engine.get(`${files[file]}#${frag}`)).text).toContain(phrase);
+    // Only that span: not the whole document.
+    if (type !== 'mail' && type !== 'slides') expect(span.text.length).toBeLessThan(3000);
+  });
+
+  it('cites the exact paragraph, slide and rows asked for, and refuses a fragment of another format', async () => {
+    expect((await engine.get(`${files['report.docx']}#para=5`)).text).toBe('The zeppelin hangar lease is the largest open risk.');
+    expect((await engine.get(`${files['report.docx']}#para=6`)).text).toBe('Item | Cost\nHelium refill | 400');
+    expect((await engine.get(`${files['deck.pptx']}#slide=2`)).text).toBe('Results\n\nRevenue grew');
+    expect((await engine.get(`${files['budget.xlsx']}#sheet=Costs&row=3`)).text).toBe('Item | Amount\nQuokka food | 55');
+    expect((await engine.get(`${files['cities.csv']}#row=3-4`)).text).toBe('name | city\nBob | Timbuktu\nCleo | Oslo');
+    expect((await engine.get(`${files['lunch.eml']}#L3`)).text).toBe('Shall we try the falafel place?');
+    expect((await engine.get(`${files['inbox.mbox']}#msg=m1%40x.org`)).text).toContain('About pelicans.');
+    expect((await engine.get(`${files['engines.html']}#:~:text=Babbage%20designed`)).text).toBe('Babbage designed the analytical engine.');
+    await expect(engine.get(`${files['report.docx']}#slide=1`)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/#para=/) });
+    await expect(engine.get(`${files['budget.xlsx']}#sheet=Nope&row=2`)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/Summary, Costs/) });
+  });
+
+  it('takes title, author, date and keywords from each format', async () => {
+    const docs = new Map(engine.list().map((d) => [d.path, d]));
+    expect(docs.get(files['report.docx']!)).toMatchObject({ title: 'Annual Report 2024', author: 'Grace Hopper', created: '2024-03-05T10:00:00Z', tags: ['board', 'finance'] });
+    expect(docs.get(files['notes.odt']!)).toMatchObject({ title: 'Field notes', author: 'Jane Doe' });
+    expect(docs.get(files['book.epub']!)).toMatchObject({ title: 'Sea Tales', author: 'Herman M', created: '2021-06-01', tags: ['sea'] });
+    expect(docs.get(files['engines.html']!)).toMatchObject({ title: 'Engines', author: 'Ada Lovelace', tags: ['engines', 'notes'] });
+    expect(docs.get(files['lunch.eml']!)).toMatchObject({ title: 'Lunch plans', author: expect.stringContaining('ann@x.org'), created: '2024-10-01T10:00:00.000Z' });
+    expect(docs.get(files['deck.pptx']!)?.title).toBe('Welcome');
+    // A web page's navigation and footer are not content.
+    expect((await engine.search({ query: 'newsletter', mode: 'lexical' })).results).toEqual([]);
+  });
+
+  it('filters by each new type', async () => {
+    for (const [type, path] of [['docx', 'report.docx'], ['slides', 'deck.pptx'], ['epub', 'book.epub'], ['sheet', 'cities.csv'], ['html', 'engines.html'], ['mail', 'lunch.eml']] as const) {
+      const r = await engine.search({ query: 'the', mode: 'lexical', type, limit: 50 });
+      expect(r.results.every((h) => h.source.type === type), type).toBe(true);
+      expect(r.results.some((h) => h.citation.path === files[path]) || type === 'sheet' || type === 'mail', type).toBe(true);
+    }
+    const cli = kb(['search', 'zeppelin', '--type', 'docx', '--json', '--data-dir', join(dir, 'data')]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).results[0].citation.label).toMatch(/report\.docx · ¶ \d+/);
+  });
+
+  it('renders each for the viewer, the cited blocks marked, with nothing that runs or loads', async () => {
+    const id = (file: string): string => engine.list().find((d) => d.path === files[file])!.doc_id;
+    const docx = await engine.view(id('report.docx'), 'para=5');
+    expect(docx.html).toMatch(/<div id="kb-hit" class="hit"><div class="block" data-unit="5"><p>The zeppelin hangar lease/);
+    const slides = await engine.view(id('deck.pptx'), 'slide=3');
+    expect(slides.html).toMatch(/<section class="slide hit" id="kb-hit"><p class="slide-n">Slide 3<\/p>/);
+    const rows = await engine.view(id('budget.xlsx'), 'sheet=Costs&row=3');
+    expect(rows.html).toMatch(/<tr id="kb-hit" class="hit"><td class="n">3<\/td><td>Quokka food<\/td>/);
+    const book = await engine.view(id('book.epub'), 'epubcfi(/6/4[ch2]!/4/2/6)');
+    expect(book.html).toMatch(/id="kb-hit"[^]*The lighthouse keeper lit the lamp/);
+    expect(book.html).toMatch(/<a href="view\?at=epubcfi/); // the other chapters, to move around
+    const mail = await engine.view(id('inbox.mbox'), 'msg=m2%40x.org');
+    expect(mail.html).toMatch(/<b>Subject<\/b> Seals/);
+    expect(mail.html).not.toMatch(/pelicans/);
+  });
+});
+
+describe('hostile and broken files', () => {
+  it('sanitises a hostile page: no script, no handler, no remote load survives', async () => {
+    const d = await tempDir('kb-hostile-');
+    const page = join(d, 'evil.html');
+    writeFileSync(page, F.html({ title: 'Evil', sections: [{ heading: 'Body', paras: ['Ordinary words about otters.', F.filler(4)] }], hostile: true }).replace('</article>', '<a href="javascript:alert(1)">x</a><iframe src="http://127.0.0.1:9/"></iframe><svg onload="alert(1)"></svg><style>body{background:url(http://127.0.0.1:9/x)}</style></article>'));
+    const e = await engineIn(join(d, 'data'));
+    await e.ingest([page]);
+    const doc = e.list()[0]!;
+    const v = await e.view(doc.doc_id, 'para=1'.replace('para=1', ':~:text=Ordinary%20words'));
+    expect(v.html).toContain('Ordinary words about otters.');
+    for (const bad of ['<script', 'onerror', 'onload', 'javascript:', '127.0.0.1', '<iframe', '<svg', 'url(']) expect(v.html, bad).not.toContain(bad);
+    e.close();
+  });
+
+  it('fails each bad file alone with its code and keeps what was indexed', async () => {
+    const d = await tempDir('kb-badfmt-');
+    const e = await engineIn(join(d, 'data'));
+    const good = join(d, 'good.docx');
+    writeFileSync(good, await F.docx([{ text: 'The marmot survey found forty burrows.' }]));
+    expect((await e.ingest([good])).added).toBe(1);
+
+    const bombZip = new JSZip();
+    bombZip.file('[Content_Types].xml', '<Types/>');
+    bombZip.file('word/document.xml', new Uint8Array(8 * 1024 * 1024)); // 8 MB of zeros: ~1000× compression
+    const bomb = await bombZip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    const ole = new Uint8Array(4096);
+    ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    const bad: Record<string, Uint8Array | string> = {
+      'locked.docx': ole,
+      'locked.xlsx': ole,
+      'locked.odt': await F.odt([{ text: 'secret' }], {}, { encrypted: true }),
+      'broken.docx': new TextEncoder().encode('this is not a zip at all, just text pretending'),
+      'broken.pptx': (await F.pptx([{ title: 'x', body: ['y'] }])).slice(0, 200),
+      'broken.epub': new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]),
+      'broken.xlsx': (await F.xlsx([{ name: 'S', rows: [['a'], ['b']] }])).slice(0, 300),
+      'bomb.docx': bomb,
+      'empty.csv': '',
+      'nothing.mbox': 'no messages here\njust text\n',
+      'notword.docx': await F.epub([{ title: 't', paras: ['p'] }]),
+    };
+    for (const [name, bytes] of Object.entries(bad)) writeFileSync(join(d, name), bytes);
+    const s = await e.ingest(Object.keys(bad).map((n) => join(d, n)));
+    const codes = Object.fromEntries(s.errors.map((x) => [x.path.split('/').pop(), x.code]));
+    expect(codes).toEqual({
+      'locked.docx': 'ENCRYPTED',
+      'locked.xlsx': 'ENCRYPTED',
+      'locked.odt': 'ENCRYPTED',
+      'broken.docx': 'PARSE_FAILED',
+      'broken.pptx': 'PARSE_FAILED',
+      'broken.epub': 'PARSE_FAILED',
+      'broken.xlsx': 'PARSE_FAILED',
+      'bomb.docx': 'TOO_LARGE',
+      'empty.csv': 'EMPTY',
+      'nothing.mbox': 'PARSE_FAILED',
+      'notword.docx': 'PARSE_FAILED',
+    });
+    expect(s.errors.find((x) => x.code === 'TOO_LARGE')?.message).toMatch(/zip bomb/);
+    const hits = await e.search({ query: 'marmot', mode: 'lexical' });
+    expect(hits.results.map((h) => h.citation.path)).toEqual([good]);
+    expect((await e.get(`${good}#para=1`)).text).toBe('The marmot survey found forty burrows.');
+    e.close();
+  });
+});
