@@ -21,6 +21,28 @@ describe('citation URIs', () => {
     expect(parseCitationUri('file:///t.mp3#t=754,812.5')).toMatchObject({ kind: 'time', start: 754, end: 812.5 });
   });
 
+  it.each([
+    ['/r.docx', { kind: 'para', start: 12, end: 18 }, 'para=12-18', 'r.docx · ¶ 12–18'],
+    ['/r.docx', { kind: 'para', start: 4, end: 4 }, 'para=4', 'r.docx · ¶ 4'],
+    ['/d.pptx', { kind: 'slide', slide: 7 }, 'slide=7', 'd.pptx · slide 7'],
+    ['/c.csv', { kind: 'rows', start: 12, end: 40 }, 'row=12-40', 'c.csv · rows 12–40'],
+    ['/b.xlsx', { kind: 'rows', start: 3, end: 3, sheet: 'Q3 & Q4' }, 'sheet=Q3%20%26%20Q4&row=3', 'b.xlsx · Q3 & Q4 row 3'],
+    ['/p.html', { kind: 'text', start: 'rock-solid, a & b', end: 'the end' }, ':~:text=rock%2Dsolid%2C%20a%20%26%20b,the%20end', 'p.html · “rock-solid, a & b”'],
+    ['/p.html', { kind: 'text', start: 'only start' }, ':~:text=only%20start', 'p.html · “only start”'],
+    ['/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18' }, 'epubcfi(/6/14[chap05]!/4/2,/10,/18)', 'b.epub · ch. 7'],
+    ['/m.mbox', { kind: 'msg', id: 'abc@example.org' }, 'msg=abc%40example.org', 'm.mbox · message <abc@example.org>'],
+  ] as const)('%s#%s round-trips and reads as "%s"', (path, anchor, fragment, label) => {
+    const c = makeCitation(path, anchor);
+    expect(c.uri).toBe(`file://${path}#${fragment}`);
+    expect(parseCitationUri(c.uri)).toMatchObject(anchor);
+    expect(citationLabel(c, path.slice(1))).toBe(label);
+  });
+
+  it('reads RFC 7111 open ranges and text fragments with a prefix and suffix', () => {
+    expect(parseCitationUri('file:///c.csv#row=5-*')).toMatchObject({ kind: 'rows', start: 5, end: Number.MAX_SAFE_INTEGER });
+    expect(parseCitationUri('file:///p.html#:~:text=an-,start%20here,end%20here,-after')).toMatchObject({ kind: 'text', start: 'start here', end: 'end here' });
+  });
+
   it('encodes Windows drive paths', () => {
     expect(pathToFileUri('C:\\Users\\me\\a b.md')).toBe('file:///C:/Users/me/a%20b.md');
   });

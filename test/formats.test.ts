@@ -123,7 +123,7 @@ describe('structured formats', () => {
 
   it('filters by each new type', async () => {
     for (const [type, path] of [['docx', 'report.docx'], ['slides', 'deck.pptx'], ['epub', 'book.epub'], ['sheet', 'cities.csv'], ['html', 'engines.html'], ['mail', 'lunch.eml']] as const) {
-      const r = await engine.search({ query: 'the', mode: 'lexical', type, limit: 50 });
+      const r = await engine.search({ query: 'the', mode: 'lexical', type, top: 50 });
       expect(r.results.every((h) => h.source.type === type), type).toBe(true);
       expect(r.results.some((h) => h.citation.path === files[path]) || type === 'sheet' || type === 'mail', type).toBe(true);
     }

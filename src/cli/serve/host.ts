@@ -3,7 +3,7 @@
 // Host and Origin must name this loopback address, so a web page elsewhere (DNS rebinding included)
 // can neither read the UI nor open the socket.
 import { fork } from 'node:child_process';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -98,9 +98,16 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   let port = 0;
   const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
   const hostOk = (req: IncomingMessage): boolean => allowedHosts().includes(req.headers.host ?? '');
-  const authed = (req: IncomingMessage): boolean => {
-    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? undefined;
-    return sameToken(q, token) || sameToken(cookieToken(req), token);
+  // The viewer's frame is sandboxed (an opaque origin), so the SameSite cookie does not go with the
+  // links inside it (a book's chapters, a workbook's sheets): those carry a key good for that one
+  // document's rendition only.
+  const viewKey = (docId: string): string => createHmac('sha256', token).update(`view\u0000${docId}`).digest('hex').slice(0, 32);
+  const authed = (req: IncomingMessage): 'token' | 'view' | null => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const q = url.searchParams.get('token') ?? undefined;
+    if (sameToken(q, token) || sameToken(cookieToken(req), token)) return 'token';
+    const view = /^\/doc\/([0-9a-f]{20})\/view$/.exec(url.pathname);
+    return view && sameToken(url.searchParams.get('k') ?? undefined, viewKey(view[1]!)) ? 'view' : null;
   };
 
   const serveFile = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -143,7 +150,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   /** GET /doc/<document id>/view?at=<fragment>: a structured document rendered at a citation. */
   const serveView = async (id: string, at: string | null, res: ServerResponse): Promise<void> => {
     const reply = await serveDocumentView(id, at, (doc_id, frag) => supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}) }).result);
-    res.writeHead(reply.status, reply.headers).end(reply.html ?? '');
+    const html = reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?k=${viewKey(id)}&amp;at=`) : reply.html;
+    res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
 
   /**
@@ -170,11 +178,13 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('kb serve answers only on 127.0.0.1 and localhost\n');
       return;
     }
-    if (!authed(req)) {
+    const auth = authed(req);
+    if (!auth) {
       res.writeHead(401, { 'content-type': 'text/plain' }).end('open the URL kb serve printed (it carries the access token)\n');
       return;
     }
-    res.setHeader('set-cookie', `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    // A view key opens one rendition and nothing else: it is never turned into the session cookie.
+    if (auth === 'token') res.setHeader('set-cookie', `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'no-referrer');
     const url = new URL(req.url ?? '/', 'http://x');
