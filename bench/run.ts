@@ -4,6 +4,7 @@ import { benchAudio } from './audio.js';
 import { benchCranfield } from './cranfield.js';
 import { benchCrash } from './crash.js';
 import { benchEmbed } from './embed.js';
+import { benchFormats } from './formats.js';
 import { benchFuzz } from './fuzz.js';
 import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
@@ -35,6 +36,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   watch: benchWatch,
   crash: benchCrash,
   fuzz: benchFuzz,
+  formats: benchFormats,
   load: benchLoad,
 };
 

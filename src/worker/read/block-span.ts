@@ -109,7 +109,7 @@ export function blockRange(doc: BlockDoc, anchor: Anchor): BlockRange | null {
       return from < 0 ? null : { from, to: Math.max(from, to), group: g };
     }
     case 'msg': {
-      if (doc.cite !== 'msg') wrong();
+      if (doc.cite !== 'msg' && doc.cite !== 'lines') wrong();
       const g = doc.groups.findIndex((x, i) => x.key === anchor.id || String(i + 1) === anchor.id);
       return g < 0 ? null : within(doc, (_u, _e, grp) => grp === g);
     }
@@ -135,6 +135,9 @@ const HINTS: Record<BlockDoc['cite'], string> = {
 export function rangeText(doc: BlockDoc, r: BlockRange | null): string {
   const blocks = r ? doc.blocks.slice(r.from, r.to + 1) : doc.blocks;
   const text = blocks.map((b) => b.text).filter((t) => t.trim()).join('\n\n');
-  const header = doc.cite === 'rows' ? doc.groups[r?.group ?? 0]?.header : undefined;
-  return header && header.length > 0 ? `${header.join(' | ')}\n${blocks.map((b) => b.text).join('\n')}` : text;
+  const g = doc.groups[r?.group ?? 0];
+  if (doc.cite === 'rows' && g?.header && g.header.length > 0) return `${g.header.join(' | ')}\n${blocks.map((b) => b.text).join('\n')}`;
+  // A whole message (#msg=) is read with its headers.
+  if ((doc.cite === 'msg' || (doc.cite === 'lines' && !r)) && g?.preamble) return `${g.preamble}\n\n${text}`.trim();
+  return text;
 }

@@ -34,6 +34,7 @@ export function sanitize(html: string): string {
 /** A block's own markup, or its text as a paragraph (a heading as a heading). */
 function blockHtml(b: DocBlock): string {
   if (b.html) return sanitize(b.html);
+  if (b.table) return `<table>${b.text.split('\n').map((r) => `<tr>${r.split(' | ').map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</table>`;
   if (b.heading) return `<h${Math.min(6, b.heading + 1)}>${esc(b.text)}</h${Math.min(6, b.heading + 1)}>`;
   return `<p class="${b.text.startsWith('Notes: ') ? 'text notes' : 'text'}">${esc(b.text)}</p>`;
 }
@@ -145,11 +146,16 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
     case 'lines': {
       const g = doc.groups[group];
       const headers = (g?.headers ?? []).map(([k, v]) => `<div><b>${esc(k)}</b> ${esc(v)}</div>`).join('');
-      const body = all.filter(({ b }) => b.group === group && !(doc.cite === 'msg' && b === firstBlockOf(doc, group)));
+      const body = all.filter(({ b }) => b.group === group);
       main =
         nav(doc, group, (i) => ({ kind: 'msg', id: doc.groups[i]?.key ?? String(i + 1) })) +
-        `<div class="headers">${headers}</div>` +
-        flow(body.map(({ b, i }) => ({ b: { ...b, html: `<p class="mailbody">${esc(b.text)}</p>` }, i })), hit && doc.cite === 'lines' ? hit : null);
+        `<div class="headers"${anchor?.kind === 'lines' && hit ? '' : ' id="kb-hit"'}>${headers}</div>` +
+        flow(
+          body.filter(({ b }) => b.text.trim()).map(({ b, i }) => ({ b: { ...b, html: `<p class="mailbody">${esc(b.text)}</p>` }, i })),
+          // Lines of a message are marked; a whole message (#msg=) is what the page shows.
+          hit && anchor?.kind === 'lines' ? hit : null,
+        ) +
+        (body.some(({ b }) => b.text.trim()) ? '' : '<p class="more">(no text in the body)</p>');
       break;
     }
     default:

@@ -18,6 +18,8 @@ export interface DocBlock {
    * row 1), the message's ordinal; for web pages and e-books the block's ordinal.
    */
   unit: number;
+  /** A table whose text is rows of "a | b | c" lines: shown as a table. */
+  table?: boolean;
   /** The last unit the block covers, when it is more than one (a paragraph's last line). */
   end?: number;
   /** Chunks never span two groups: a slide, a sheet, a chapter, a message. */
@@ -36,6 +38,8 @@ export interface BlockGroup {
   header?: string[];
   /** Mail: From, To, Date, Subject, shown above the message. */
   headers?: [string, string][];
+  /** Text repeated at the top of every chunk of the group (a message's headers); alone when the group has no text. */
+  preamble?: string;
 }
 
 export interface BlockDoc {
@@ -110,7 +114,12 @@ export function chunkBlocks(doc: BlockDoc, opts: ChunkingOptions): ParsedChunk[]
 
 function chunkGroup(doc: BlockDoc, blocks: DocBlock[], opts: ChunkingOptions, out: ParsedChunk[]): void {
   const group = doc.groups[blocks[0]?.group ?? -1];
-  const header = group?.header ? group.header.join(' | ') : null;
+  const header = group?.header ? group.header.join(' | ') : (group?.preamble ?? null);
+  // A message with nothing in its body is still found by its sender and subject.
+  if (group?.preamble && !blocks.some((b) => b.text.trim())) {
+    out.push({ text: group.preamble, heading: group.name, anchor: { kind: 'msg', id: group.key ?? String(blocks[0]!.group + 1) } });
+    return;
+  }
   // Sections: a heading starts one; the path of headings above it names it.
   const sections: { path: string[]; blocks: DocBlock[] }[] = [{ path: group && doc.cite !== 'rows' ? [group.name].filter((n) => n) : [], blocks: [] }];
   const stack: { level: number; text: string }[] = [];

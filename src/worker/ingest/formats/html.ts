@@ -7,7 +7,8 @@ import type { BlockDoc } from './blocks.js';
 import { decodeText } from '../detect.js';
 import { domBlocks, htmlDocument } from './dom-blocks.js';
 
-const BOILERPLATE = 'script, style, noscript, nav, header, footer, aside, form, iframe, template, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]';
+const BOILERPLATE =
+  'script, style, noscript, nav, header, footer, aside, form, iframe, template, dialog, [hidden], [role=navigation], [role=banner], [role=contentinfo], [role=dialog], [aria-hidden=true], [style*="display:none"], [style*="display: none"]';
 
 /** The charset a page declares in its first KB, when the bytes are not UTF-8. */
 function declaredCharset(bytes: Uint8Array): string | null {
@@ -51,7 +52,12 @@ export async function readHtml(bytes: Uint8Array, markup: boolean): Promise<Bloc
   const fallbackText = (fallback.body?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
   let root = fallback.body;
-  try {
+  // The author's own word on where the content is (<main>, role=main, a page's one <article>) beats
+  // a guess; Readability guesses for pages that do not say.
+  const articles = Array.from(fallback.querySelectorAll('article'));
+  const marked = fallback.querySelector('main, [role=main]') ?? (articles.length === 1 ? articles[0]! : null);
+  if (marked && (marked.textContent ?? '').replace(/\s+/g, ' ').trim().length >= Math.min(200, 0.5 * fallbackText.length)) root = marked;
+  else try {
     const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
     const articleText = (article?.textContent ?? '').replace(/\s+/g, ' ').trim();
     // A short note is all content: Readability may keep a fraction of it. Its article is taken when it

@@ -55,7 +55,7 @@ async function readMessage(raw: Buffer | string, ordinal: number): Promise<MailM
     ['From', from],
     ['To', addresses(m.to)],
     ['Cc', addresses(m.cc)],
-    ['Date', date ?? ''],
+    ['Date', m.date && date ? m.date.toUTCString() : ''],
     ['Subject', m.subject ?? ''],
   ].filter((h): h is [string, string] => !!h[1]);
   return {
@@ -107,9 +107,12 @@ export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', _marku
   const blocks: DocBlock[] = [];
   const groups: BlockGroup[] = [];
   for (const [g, m] of messages.entries()) {
-    groups.push({ name: m.subject, key: m.id, headers: m.headers });
-    if (format === 'mbox') blocks.push({ text: m.headers.filter(([k]) => k !== 'Subject').map(([k, v]) => `${k}: ${v}`).join('\n'), html: '', unit: g + 1, group: g });
-    blocks.push(...lineBlocks(m.body, g).map((b) => (format === 'mbox' ? { ...b, unit: g + 1 } : b)));
+    // Every chunk of a message carries who sent it, to whom and when: found by sender, read in context.
+    const preamble = m.headers.map(([k, v]) => `${k}: ${v}`).join('\n');
+    groups.push({ name: m.subject, key: m.id, headers: m.headers, preamble });
+    const body = lineBlocks(m.body, g).map((b) => (format === 'mbox' ? { ...b, unit: g + 1 } : b));
+    // A message with no body text keeps one empty block, so it has a place (and a chunk of its headers).
+    blocks.push(...(body.length > 0 ? body : [{ text: '', html: '', unit: g + 1, group: g }]));
   }
   const one = messages.length === 1 ? messages[0]! : null;
   return {

@@ -50,7 +50,7 @@ function textBlocks(body: XmlNode): DocBlock[] {
           break;
         }
         case 'table:table':
-          out.push({ text: tableText(c), html: '', unit: out.length + 1, group: 0 });
+          out.push({ text: tableText(c), html: '', unit: out.length + 1, group: 0, table: true });
           break;
         case 'text:list':
         case 'text:list-item':

@@ -61,7 +61,7 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
     if (!xml) continue;
     const root = parseXml(xml, part);
     let title = '';
-    const body: string[] = [];
+    const body: { text: string; table: boolean }[] = [];
     const tree = first(root, 'p:spTree') ?? root;
     // Shapes, and tables inside graphic frames, in drawing order.
     for (const shape of descendants(tree).filter((n) => n.localName === 'p:sp' || n.localName === 'a:tbl')) {
@@ -73,7 +73,7 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
           : isInTable(shape) ? '' : shapeText(shape);
       if (!text) continue;
       if (!title && (ph === 'title' || ph === 'ctrTitle')) title = text.replace(/\n/g, ' ');
-      else body.push(text);
+      else body.push({ text, table: shape.localName === 'a:tbl' });
     }
     const notesPart = [...(await relationships(zip, part)).values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
     const notesXml = notesPart ? await zipText(zip, notesPart) : null;
@@ -82,7 +82,7 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
       : '';
     groups.push({ name: title || `Slide ${slide}` });
     if (title) blocks.push({ text: title, html: '', unit: slide, group: i, heading: 1 });
-    for (const t of body) blocks.push({ text: t, html: '', unit: slide, group: i });
+    for (const b of body) blocks.push({ text: b.text, html: '', unit: slide, group: i, ...(b.table ? { table: true } : {}) });
     if (notes) blocks.push({ text: `Notes: ${notes}`, html: '', unit: slide, group: i });
     if (!title && body.length === 0 && !notes) blocks.push({ text: '', html: '', unit: slide, group: i });
   }

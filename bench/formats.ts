@@ -1,0 +1,80 @@
+// Structured-format ingest throughput (issue 19): Word files and saved web pages of ~20 KB of text
+// each, generated (scripts/format-fixtures.ts) and read by a fresh engine with no embedding model,
+// timed from the ingest call to its summary. Slides, books, workbooks and mail are reported alongside.
+import { writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as F from '../scripts/format-fixtures.js';
+import { openEngine } from '../src/worker/index.js';
+import { freshDir, type BenchResult } from './util.js';
+
+const TEXT_CHARS = 20_000;
+
+/** Paragraphs of filler adding up to about n characters, a heading every eight. */
+function paragraphs(n: number, seed: number): F.Para[] {
+  const out: F.Para[] = [];
+  let chars = 0;
+  for (let i = 0; chars < n; i++) {
+    if (i % 8 === 0) out.push({ text: `Section ${seed}.${i / 8 + 1}`, heading: 2 });
+    const t = F.filler(5, seed * 1000 + i);
+    out.push({ text: t });
+    chars += t.length;
+  }
+  return out;
+}
+
+async function timeIngest(dir: string, data: string): Promise<{ seconds: number; added: number; failed: number }> {
+  const engine = await openEngine({ dataDir: data });
+  const t0 = performance.now();
+  const s = await engine.ingest([dir]);
+  const seconds = (performance.now() - t0) / 1000;
+  engine.close();
+  return { seconds, added: s.added, failed: s.failed };
+}
+
+export async function benchFormats(): Promise<BenchResult> {
+  const root = await freshDir('formats');
+  const make = async (name: string, count: number, write: (i: number, dir: string) => Promise<void>): Promise<string> => {
+    const dir = join(root, name);
+    await mkdir(dir);
+    for (let i = 0; i < count; i++) await write(i, dir);
+    return dir;
+  };
+  const docxDir = await make('docx', 200, async (i, d) => writeFileSync(join(d, `report-${i}.docx`), await F.docx(paragraphs(TEXT_CHARS, i), { title: `Report ${i}` })));
+  const htmlDir = await make('html', 500, async (i, d) => {
+    const ps = paragraphs(TEXT_CHARS, i + 7000);
+    const sections: { heading: string; paras: string[] }[] = [];
+    for (const p of ps) {
+      if (p.heading) sections.push({ heading: p.text, paras: [] });
+      else sections[sections.length - 1]!.paras.push(p.text);
+    }
+    writeFileSync(join(d, `page-${i}.html`), F.html({ title: `Page ${i}`, sections }));
+  });
+  const others = {
+    pptx: await make('pptx', 50, async (i, d) => writeFileSync(join(d, `deck-${i}.pptx`), await F.pptx(Array.from({ length: 20 }, (_, s) => ({ title: `Slide ${s}`, body: [F.filler(3, i * 100 + s)], notes: F.filler(1, s) }))))),
+    epub: await make('epub', 20, async (i, d) => writeFileSync(join(d, `book-${i}.epub`), await F.epub(Array.from({ length: 20 }, (_, c) => ({ title: `Chapter ${c + 1}`, paras: Array.from({ length: 20 }, (_, p) => F.filler(5, i * 10_000 + c * 100 + p)) })), { title: `Book ${i}` }))),
+    xlsx: await make('xlsx', 20, async (i, d) => writeFileSync(join(d, `sheet-${i}.xlsx`), await F.xlsx([{ name: 'Data', rows: [['Date', 'Item', 'Note'], ...Array.from({ length: 1000 }, (_, r) => [`2024-01-${(r % 28) + 1}`, `Item ${r}`, F.filler(1, i * 5000 + r)])] }]))),
+    mbox: await make('mbox', 10, async (i, d) =>
+      writeFileSync(join(d, `box-${i}.mbox`), F.mbox(Array.from({ length: 100 }, (_, m) => F.eml({ from: `a${m}@x.org`, to: 'b@x.org', subject: `Message ${m}`, date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: `${i}.${m}@x.org`, body: F.filler(6, i * 1000 + m) })))),
+    ),
+  };
+
+  const docx = await timeIngest(docxDir, join(root, 'data-docx'));
+  const html = await timeIngest(htmlDir, join(root, 'data-html'));
+  const lines = [
+    `200 Word files of ~${TEXT_CHARS / 1000} KB text: ${docx.seconds.toFixed(2)} s, ${(docx.added / docx.seconds).toFixed(1)} files/s (${docx.failed} failed)`,
+    `500 web pages of ~${TEXT_CHARS / 1000} KB text: ${html.seconds.toFixed(2)} s, ${(html.added / html.seconds).toFixed(1)} pages/s (${html.failed} failed)`,
+  ];
+  for (const [name, dir] of Object.entries(others)) {
+    const r = await timeIngest(dir, join(root, `data-${name}`));
+    lines.push(`${name}: ${r.added} files in ${r.seconds.toFixed(2)} s, ${(r.added / r.seconds).toFixed(1)} files/s (${r.failed} failed)`);
+  }
+  return {
+    name: 'formats',
+    lines,
+    checks: [
+      { what: 'Word files/s (~20 KB text each, no embedding model)', value: docx.added / docx.seconds, target: 20, better: 'higher' },
+      { what: 'web pages/s (~20 KB text each, no embedding model)', value: html.added / html.seconds, target: 50, better: 'higher' },
+    ],
+  };
+}
