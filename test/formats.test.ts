@@ -208,6 +208,13 @@ describe('hostile and broken files', () => {
     expect(s.errors.find((x) => x.code === 'TOO_LARGE')?.message).toMatch(/zip bomb/);
     const hits = await e.search({ query: 'marmot', mode: 'lexical' });
     expect(hits.results.map((h) => h.citation.path)).toEqual([good]);
+
+    // A macro-enabled file is read as text: its macros are a part nothing opens.
+    const macro = await JSZip.loadAsync(await F.docx([{ text: 'The ibex count rose.' }]));
+    macro.file('word/vbaProject.bin', new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]));
+    writeFileSync(join(d, 'macro.docm'), await macro.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
+    expect((await e.ingest([join(d, 'macro.docm')])).added).toBe(1);
+    expect((await e.search({ query: 'ibex', mode: 'lexical' })).results[0]?.citation.uri).toMatch(/macro\.docm#para=1$/);
     expect((await e.get(`${good}#para=1`)).text).toBe('The marmot survey found forty burrows.');
     e.close();
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../src/shared/api.js';
 import { Supervisor } from '../src/shared/supervisor.js';
 import { docProtocolHandler, docUrl } from '../src/main/doc-protocol.js';
+import { docx } from '../scripts/format-fixtures.js';
 import { IpcRouter, isAppPage, type UiContents } from '../src/main/ipc.js';
 import { pathsFromArgv } from '../src/main/launch-args.js';
 import { appInvoke } from '../src/main/app-invoke.js';
@@ -213,6 +214,25 @@ describe('main: the kb-doc: protocol', () => {
     for (const url of attempts) expect([url, (await get(url)).status]).toEqual([url, 404]);
     // Only that one id ever reached the engine (the traversal attempts never became a lookup of a path).
     expect(new Set(looked)).toEqual(new Set([doc.doc_id, 'ffffffffffffffffffff']));
+    engine.close();
+  });
+
+  it('serves a Word file rendered at a citation under a no-script CSP, and its bytes only as a download', async () => {
+    const docs = await tempDir();
+    await writeTree(docs, { 'r.docx': await docx([{ text: 'Intro words here.' }, { text: 'The cited paragraph.' }]) });
+    const engine = await engineIn();
+    await engine.ingest([join(docs, 'r.docx')]);
+    const doc = engine.list()[0]!;
+    const handler = docProtocolHandler(async (id) => engine.source(id), (id, at) => engine.view(id, at));
+    const view = await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('para=2')}`));
+    expect(view.status).toBe(200);
+    expect(view.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(view.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(await view.text()).toMatch(/<div id="kb-hit" class="hit"><div class="block" data-unit="2"><p>The cited paragraph\.<\/p>/);
+    expect((await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('slide=1')}`))).status).toBe(400);
+    expect((await handler(new Request(`kb-doc://doc/ffffffffffffffffffff/view`))).status).toBe(404);
+    expect((await handler(new Request(`kb-doc://evil/${doc.doc_id}/view`))).status).toBe(404);
+    expect((await handler(new Request(docUrl(doc.doc_id)))).headers.get('content-type')).toBe('application/octet-stream');
     engine.close();
   });
 });

@@ -97,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('get')
-    .description('print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20 (a file:// URI, a path or a doc id)')
+    .description('print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20, report.docx#para=12-18, deck.pptx#slide=7, data.csv#row=12-40 (a file:// URI, a path or a doc id)')
     .argument('<target>')
     .addOption(new Option('--max <chars>', 'cap on the characters printed (default 20000)').argParser(wholeNumber(1)))
     .action((target: string, flags: { max?: number }) => run(() => getCommand(target, flags, globals()))());

@@ -22,7 +22,8 @@ const DOC_TYPES: Record<DocumentSource['type'], string> = {
   pdf: 'application/pdf',
   image: 'application/octet-stream',
   audio: 'application/octet-stream',
-  // The structured formats' own bytes are for downloading; the viewer shows their rendition (view=).
+  // The structured formats' own bytes: zipped ones are downloaded (see contentType); the viewer shows
+  // every one of them through its rendition (/doc/<id>/view).
   docx: 'application/octet-stream',
   slides: 'application/octet-stream',
   epub: 'application/octet-stream',
@@ -53,7 +54,11 @@ const MEDIA: Record<string, string> = {
   mov: 'video/quicktime',
 };
 
+/** The zipped formats' own bytes are for downloading; the text ones (csv, html, mail) are shown as text. */
+const ZIPPED = /\.(docx|docm|dotx|dotm|odt|ott|odp|otp|pptx|pptm|ppsx|potx|xlsx|xlsm|epub)$/i;
+
 export function contentType(src: Pick<DocumentSource, 'type' | 'file' | 'name'>): string {
+  if (ZIPPED.test(src.name ?? '')) return 'application/octet-stream';
   if (src.type === 'image' || src.type === 'audio') {
     const ext = /\.([a-z0-9]+)$/i.exec(src.name ?? src.file)?.[1]?.toLowerCase() ?? '';
     return MEDIA[ext] ?? DOC_TYPES[src.type];

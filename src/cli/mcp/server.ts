@@ -26,7 +26,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export function mcpServer(engine: Engine, version: string): McpServer {
-  const server = new McpServer({ name: 'kb', version }, { instructions: 'Search the user\'s own documents (notes, code, PDFs, scans, recordings). Every hit cites an exact span (file URI with #L12-L34, #page=N, #t=start,end or #xywh=…); read it with get, and cite that URI in your answer.' });
+  const server = new McpServer({ name: 'kb', version }, { instructions: 'Search the user\'s own documents (notes, code, PDFs, scans, recordings, Word files, slides, spreadsheets, web pages, e-books, mail). Every hit cites an exact span (file URI with #L12-L34, #page=N, #t=start,end, #xywh=…, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…); read it with get, and cite that URI in your answer.' });
 
   server.registerTool(
     'search',
@@ -44,7 +44,7 @@ export function mcpServer(engine: Engine, version: string): McpServer {
     'get',
     {
       title: 'Read a cited span',
-      description: 'The text of a span: give a citation uri (file:///…#L12-L34, #page=3, #t=10,20, #xywh=…), or a doc_id with lines, page or time. Without a span, the whole document (capped).',
+      description: 'The text of a span: give a citation uri (file:///…#L12-L34, #page=3, #t=10,20, #xywh=…, #para=12-18, #slide=7, #row=12-40, #sheet=Name&row=2-9, #:~:text=first,last, #epubcfi(…), #msg=…), or a doc_id with lines, page or time. Without a span, the whole document (capped).',
       inputSchema: {
         uri: z.string().optional().describe('a citation uri or a path, with or without #fragment'),
         doc_id: z.string().optional(),

@@ -62,7 +62,10 @@ function centralDirectory(b: Uint8Array): Entry[] {
         const len = dv.getUint16(x + 2, true);
         if (id === 1) {
           let q = x + 4;
-          if (size === 0xffffffff) (size = Number(dv.getBigUint64(q, true))), (q += 8);
+          if (size === 0xffffffff) {
+            size = Number(dv.getBigUint64(q, true));
+            q += 8;
+          }
           if (compressed === 0xffffffff) compressed = Number(dv.getBigUint64(q, true));
           break;
         }
