@@ -179,9 +179,15 @@ ${o.sections.map((s) => `<h2>${esc(s.heading)}</h2>${s.paras.map((p) => `<p>${es
 </article><footer>Copyright footer text · Subscribe to our newsletter</footer></body></html>`;
 }
 
-/** One RFC 5322 message. */
-export function eml(o: { from: string; to: string; subject: string; date: string; id: string; body: string; html?: string }): string {
+/** One RFC 5322 message (attachments base64-encoded in a multipart/mixed). */
+export function eml(o: { from: string; to: string; subject: string; date: string; id: string; body: string; html?: string; attachments?: { name: string; type: string; content: Uint8Array }[] }): string {
   const head = `From: ${o.from}\r\nTo: ${o.to}\r\nSubject: ${o.subject}\r\nDate: ${o.date}\r\nMessage-ID: <${o.id}>\r\nMIME-Version: 1.0\r\n`;
+  if (o.attachments?.length) {
+    const parts = o.attachments
+      .map((a) => `--m1\r\nContent-Type: ${a.type}; name="${a.name}"\r\nContent-Disposition: attachment; filename="${a.name}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(a.content).toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n`)
+      .join('');
+    return `${head}Content-Type: multipart/mixed; boundary="m1"\r\n\r\n--m1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${o.body.replace(/\n/g, '\r\n')}\r\n${parts}--m1--\r\n`;
+  }
   if (!o.html) return `${head}Content-Type: text/plain; charset=utf-8\r\n\r\n${o.body.replace(/\n/g, '\r\n')}\r\n`;
   return `${head}Content-Type: multipart/alternative; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${o.body.replace(/\n/g, '\r\n')}\r\n--b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${o.html}\r\n--b1--\r\n`;
 }

@@ -51,6 +51,10 @@ beforeAll(async () => {
   put('cities.tsv', 'name\tcity\nDan\tReykjavik\n');
   put('engines.html', F.html({ title: 'Engines', sections: [{ heading: 'History', paras: [F.filler(6, 7), 'Babbage designed the analytical engine.', F.filler(6, 8)] }] }));
   put('lunch.eml', F.eml({ from: 'Ann <ann@x.org>', to: 'bo@x.org', subject: 'Lunch plans', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'a1@x.org', body: 'Hi Bo,\n\nShall we try the falafel place?\n\nAnn' }));
+  put('memo.eml', F.eml({ from: 'Zed <z@x.org>', to: 'team@x.org', subject: 'Memo attached', date: 'Thu, 3 Oct 2024 09:00:00 +0000', id: 'memo1@x.org', body: 'See the attached memo.', attachments: [
+    { name: 'memo.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', content: await F.docx([{ text: 'Memo', heading: 1 }, { text: 'The axolotl tank needs cleaning on Monday.' }]) },
+    { name: 'photo.jpg', type: 'image/jpeg', content: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) },
+  ] }));
   put('inbox.mbox', F.mbox([
     F.eml({ from: 'c@x.org', to: 'd@x.org', subject: 'Birds', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'm1@x.org', body: 'About pelicans.' }),
     F.eml({ from: 'e@x.org', to: 'f@x.org', subject: 'Seals', date: 'Wed, 2 Oct 2024 10:00:00 +0000', id: 'm2@x.org', body: 'From the desk: walruses were seen.', html: '<p>From the desk: walruses were seen.</p>' }),
@@ -81,6 +85,7 @@ describe('structured formats', () => {
     ['babbage', 'engines.html', 'html', /^:~:text=/, 'Babbage designed the analytical engine.'],
     ['falafel', 'lunch.eml', 'mail', /^L\d+-L\d+$/, 'Shall we try the falafel place?'],
     ['walruses', 'inbox.mbox', 'mail', /^msg=m2%40x\.org$/, 'walruses were seen'],
+    ['axolotl tank', 'memo.eml', 'mail', /^msg=memo1%40x\.org$/, 'The axolotl tank needs cleaning on Monday.'],
   ])('%s: found in %s (%s), cited as #%s, and kb get gives it back', async (query, file, type, fragment, phrase) => {
     const hit = await top(query);
     expect(hit.citation.path).toBe(files[file]);

@@ -44,10 +44,11 @@ function blockAt(doc: BlockDoc, group: number, path: string, last: boolean): num
   return after ? after[1] : (idx[idx.length - 1]?.[1] ?? -1);
 }
 
-function within(doc: BlockDoc, test: (unit: number, end: number, group: number) => boolean): BlockRange | null {
+function within(doc: BlockDoc, test: (unit: number, end: number, group: number) => boolean, ownCiteOnly = false): BlockRange | null {
   let from = -1;
   let to = -1;
   doc.blocks.forEach((b, i) => {
+    if (ownCiteOnly && b.anchor) return;
     if (test(b.unit, b.end ?? b.unit, b.group)) {
       if (from < 0) from = i;
       to = i;
@@ -115,7 +116,7 @@ export function blockRange(doc: BlockDoc, anchor: Anchor): BlockRange | null {
     }
     case 'lines':
       if (doc.cite !== 'lines') wrong();
-      return within(doc, (u, e) => e >= anchor.start && u <= anchor.end);
+      return within(doc, (u, e) => e >= anchor.start && u <= anchor.end, true);
     default:
       return wrong();
   }

@@ -18,6 +18,8 @@ export interface DocBlock {
    * row 1), the message's ordinal; for web pages and e-books the block's ordinal.
    */
   unit: number;
+  /** This block's citation when not the format's own (an attachment cites its message). */
+  anchor?: Anchor;
   /** A table whose text is rows of "a | b | c" lines: shown as a table. */
   table?: boolean;
   /** The last unit the block covers, when it is more than one (a paragraph's last line). */
@@ -74,6 +76,7 @@ export function cfiRange(spine: string, a: string, b: string): string {
 
 /** The anchor of a run of blocks, in the document's own citation kind. */
 function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string): Anchor {
+  if (first.anchor) return first.anchor;
   switch (doc.cite) {
     case 'para':
       return { kind: 'para', start: first.unit, end: last.unit };
@@ -139,7 +142,9 @@ function chunkGroup(doc: BlockDoc, blocks: DocBlock[], opts: ChunkingOptions, ou
   for (const s of sections.filter((x) => x.blocks.length > 0)) {
     if (pending) {
       const chars = pending.blocks.reduce((n, b) => n + b.text.length + 2, 0);
-      if (chars < opts.min_chars && (pending.path[0] ?? '') === (s.path[0] ?? '')) {
+      // Never across a change of citation (a message's body and its attachments cite differently).
+      const sameCite = (pending.blocks[0]!.anchor === undefined) === (s.blocks[0]!.anchor === undefined);
+      if (chars < opts.min_chars && sameCite && (pending.path[0] ?? '') === (s.path[0] ?? '')) {
         pending.blocks.push(...s.blocks);
         continue;
       }

@@ -6,6 +6,8 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { KbError } from '../../../shared/errors.js';
 import type { BlockDoc, BlockGroup, DocBlock } from './blocks.js';
 import { domBlocks, htmlDocument } from './dom-blocks.js';
+import { attachmentBlocks, readAttachments, type ReadAttachment } from './mail-attachments.js';
+import type { ZipLimits } from './zip.js';
 
 const addresses = (a: AddressObject | AddressObject[] | undefined): string => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
 
@@ -42,12 +44,12 @@ export interface MailMessage {
   subject: string;
   headers: [string, string][];
   body: string;
-  attachments: string[];
+  attachments: ReadAttachment[];
   from: string;
   date: string | null;
 }
 
-async function readMessage(raw: Buffer | string, ordinal: number): Promise<MailMessage> {
+async function readMessage(raw: Buffer | string, ordinal: number, limits: ZipLimits): Promise<MailMessage> {
   const m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true });
   const from = addresses(m.from);
   const date = m.date && !Number.isNaN(m.date.getTime()) ? m.date.toISOString() : null;
@@ -63,7 +65,7 @@ async function readMessage(raw: Buffer | string, ordinal: number): Promise<MailM
     subject: m.subject?.trim() || '(no subject)',
     headers,
     body: bodyText(m),
-    attachments: m.attachments.map((a) => a.filename ?? a.contentType),
+    attachments: await readAttachments(m.attachments, limits),
     from,
     date,
   };
@@ -85,21 +87,21 @@ function lineBlocks(body: string, group: number): DocBlock[] {
   return out;
 }
 
-export async function readMessages(bytes: Uint8Array, format: 'eml' | 'mbox'): Promise<MailMessage[]> {
+export async function readMessages(bytes: Uint8Array, format: 'eml' | 'mbox', limits: ZipLimits): Promise<MailMessage[]> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (format === 'eml') return [await readMessage(buf, 1)];
+  if (format === 'eml') return [await readMessage(buf, 1, limits)];
   const raws = splitMbox(buf.toString('latin1'));
   if (raws.length === 0) throw new KbError('PARSE_FAILED', 'not a mailbox: no message starts with a "From " line');
   const out: MailMessage[] = [];
   // latin1 keeps every byte as it was: mailparser decodes each part by its own charset.
-  for (const [i, raw] of raws.entries()) out.push(await readMessage(Buffer.from(raw, 'latin1'), i + 1));
+  for (const [i, raw] of raws.entries()) out.push(await readMessage(Buffer.from(raw, 'latin1'), i + 1, limits));
   return out;
 }
 
-export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', _markup: boolean): Promise<BlockDoc> {
+export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', limits: ZipLimits): Promise<BlockDoc> {
   let messages: MailMessage[];
   try {
-    messages = await readMessages(bytes, format);
+    messages = await readMessages(bytes, format, limits);
   } catch (e) {
     if (e instanceof KbError) throw e;
     throw new KbError('PARSE_FAILED', `not a readable message: ${(e as Error).message}`);
@@ -113,6 +115,7 @@ export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', _marku
     const body = lineBlocks(m.body, g).map((b) => (format === 'mbox' ? { ...b, unit: g + 1 } : b));
     // A message with no body text keeps one empty block, so it has a place (and a chunk of its headers).
     blocks.push(...(body.length > 0 ? body : [{ text: '', html: '', unit: g + 1, group: g }]));
+    blocks.push(...attachmentBlocks(m.attachments, g, body.at(-1)?.unit ?? g + 1, { kind: 'msg', id: m.id }));
   }
   const one = messages.length === 1 ? messages[0]! : null;
   return {

@@ -60,7 +60,7 @@ export async function readStructured(format: StructuredFormat, bytes: Uint8Array
       return (await import('./xlsx.js')).readXlsx(bytes, limits);
     case 'eml':
     case 'mbox':
-      return (await import('./mail.js')).readMail(bytes, format, markup);
+      return (await import('./mail.js')).readMail(bytes, format, limits);
   }
 }
 
