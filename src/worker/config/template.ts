@@ -15,6 +15,9 @@ ingest:
   follow_symlinks: true
   follow_symlinks_outside: false   # follow symlinks that lead out of the folder being indexed
   max_image_pixels: 100000000      # images above 100 megapixels fail with TOO_LARGE before decoding
+  max_document_bytes: 209715200    # Word, slides, spreadsheets, web pages, e-books, mail above 200 MB fail with TOO_LARGE
+  zip_max_expanded_bytes: 1073741824   # a docx/xlsx/epub/… inflating to more than 1 GB is refused (TOO_LARGE)
+  zip_max_ratio: 100               # one entry (over 1 MB) inflating more than 100× its size is refused as a zip bomb
   ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
 
 chunking:
