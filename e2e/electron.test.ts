@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
+import { docx } from '../scripts/format-fixtures.js';
 import { makePdf } from '../scripts/make-test-pdf.js';
 import { repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
@@ -43,6 +44,29 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await panel.keyboard.press('Enter');
       await panel.locator('.ask-sources li').first().waitFor();
       await panel.screenshot({ path: join(repoRoot, 'test-results/electron-ask.png') });
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('opens a Word hit rendered at its paragraph, through kb-doc://doc/<id>/view in a sandboxed frame', async () => {
+    execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'report.docx'), await docx([{ text: 'Report', heading: 1 }, { text: 'Opening words.' }, { text: 'The zeppelin hangar lease is the largest risk.' }]));
+    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    try {
+      const win = await app.firstWindow();
+      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await app.evaluate(({ BrowserWindow }, paths) => {
+        BrowserWindow.getAllWindows()[0]!.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
+      }, [join(dir, 'report.docx')]);
+      await win.locator('.ingest-summary').getByText(/1 added/).waitFor();
+      await win.getByLabel('Search').fill('zeppelin');
+      await win.locator('.hit').first().click();
+      const frame = win.frameLocator('iframe.docview');
+      await expect.poll(() => frame.locator('#kb-hit').innerText()).toContain('The zeppelin hangar lease');
+      expect(await win.locator('iframe.docview').getAttribute('src')).toMatch(/^kb-doc:\/\/doc\/[0-9a-f]{20}\/view\?at=para%3D/);
+      await win.screenshot({ path: join(repoRoot, 'test-results/electron-docx.png') });
     } finally {
       await app.close();
     }

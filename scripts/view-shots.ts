@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import * as F from './format-fixtures.js';
 
 const root = resolve(import.meta.dirname, '..');
 const corpora = resolve(root, '../shared/corpora');
@@ -40,6 +41,28 @@ const notes = join(work, 'notes');
 mkdirSync(notes);
 writeFileSync(join(notes, 'garden.md'), '# Garden\n\n## Tomatoes\n\nTomatoes need sun, water every morning, and a stake once they reach a foot.\n');
 copyFileSync(join(corpora, 'audio/jfk.mp3'), join(work, 'jfk.mp3'));
+// Word, a spreadsheet and an e-book, written by the fixtures the tests use.
+const office = join(work, 'office');
+mkdirSync(office);
+const reportParas: F.Para[] = [{ text: 'Garden plan 2025', heading: 1 }, { text: 'What we grow, where, and what it costs.' }, { text: 'Beds', heading: 2 }];
+for (const [bed, crop] of [['North', 'beans and peas'], ['South', 'tomatoes and basil'], ['East', 'squash'], ['West', 'herbs']]) reportParas.push({ text: `The ${bed} bed: ${crop}, watered by the drip line twice a week in summer.` });
+reportParas.push({ text: 'Costs', heading: 2 }, { text: '', table: [['Item', 'Cost'], ['Drip line', '48'], ['Seeds', '35'], ['Compost', '60']] }, { text: 'The compost delivery comes in March, before the first sowing.' });
+writeFileSync(join(office, 'garden-plan.docx'), await F.docx(reportParas, { title: 'Garden plan 2025', author: 'Sam Green', keywords: ['garden'] }));
+const harvest = [['Date', 'Bed', 'Crop', 'Kilograms'], ...Array.from({ length: 120 }, (_, i) => [`2024-${String(6 + Math.floor(i / 30)).padStart(2, '0')}-${String((i % 30) + 1).padStart(2, '0')}`, ['North', 'South', 'East', 'West'][i % 4]!, ['beans', 'tomatoes', 'squash', 'basil'][i % 4]!, String(((i * 7) % 23) / 10 + 0.5)])];
+harvest[61]![2] = 'heirloom tomatoes';
+writeFileSync(join(office, 'harvest.csv'), harvest.map((r) => r.join(',')).join('\n'));
+writeFileSync(
+  join(office, 'seasons.epub'),
+  await F.epub(
+    [
+      { title: 'Spring', paras: ['Sow peas as soon as the soil can be worked.', 'Harden off seedlings for a week before planting out.'] },
+      { title: 'Summer', paras: ['Water deeply and less often, early in the morning.', 'Pinch out tomato side shoots so the plant puts its strength into fruit.', 'Mulch keeps the soil cool and the weeds down.'] },
+      { title: 'Autumn', paras: ['Save seed from the best plants.', 'Sow green manure on empty beds.'] },
+    ],
+    { title: 'A Year in the Garden', author: 'Sam Green' },
+  ),
+);
+await kb(demo, ['ingest', office]);
 await kb(demo, ['ingest', join(root, 'docs/architecture.md'), join(root, 'src/shared'), join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'), join(corpora, 'images/tesseract.js/testocr.png'), join(work, 'jfk.mp3')]);
 await kb(demo, ['add', notes, '--name', 'notes', '--tags', 'home']);
 const empty = join(work, 'empty');
@@ -110,6 +133,12 @@ try {
       await page.locator('.hit').first().click();
       await page.locator('.image-holder[data-state="ready"]').waitFor();
       await shot('search-image');
+      for (const [q, name] of [['drip line', 'search-docx'], ['heirloom', 'search-sheet'], ['side shoots', 'search-epub']] as const) {
+        await search.fill(q);
+        await page.locator('.hit').first().click();
+        await page.frameLocator('iframe.docview').locator('#kb-hit').waitFor();
+        await shot(name);
+      }
       await search.fill('jfk');
       await page.locator('.hit').first().click();
       await shot('search-audio-waiting');

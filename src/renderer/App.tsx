@@ -18,7 +18,11 @@ import { Models } from './views/Models';
 import { Settings } from './views/Settings';
 import { Status } from './views/Status';
 
-const TYPES: DocType[] = ['markdown', 'note', 'code', 'pdf', 'image', 'audio'];
+/** The type filter's choices, in words (the values are the wire's DocType). */
+const TYPES: [DocType, string][] = [
+  ['markdown', 'Markdown'], ['note', 'notes'], ['code', 'code'], ['pdf', 'PDF'], ['image', 'images'], ['audio', 'audio & video'],
+  ['docx', 'Word & ODT'], ['slides', 'slides'], ['sheet', 'spreadsheets'], ['html', 'web pages'], ['epub', 'e-books'], ['mail', 'mail'],
+];
 
 const VIEWS = ['search', 'library', 'folders', 'models', 'settings', 'status'] as const;
 type View = (typeof VIEWS)[number];
@@ -240,8 +244,10 @@ export function App({ kb }: { kb: KbBridge }) {
           Type{' '}
           <select aria-label="Type" value={type} onChange={(e) => setType(e.target.value as DocType | '')}>
             <option value="">any</option>
-            {TYPES.map((t) => (
-              <option key={t}>{t}</option>
+            {TYPES.map(([t, label]) => (
+              <option key={t} value={t}>
+                {label}
+              </option>
             ))}
           </select>
         </label>
