@@ -76,6 +76,7 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     const docx = await open(page, 'zeppelin hangar');
     expect(await page.locator('.viewer .label').first().innerText()).toMatch(/report\.docx · ¶ \d+/);
     expect(await docx.locator('#kb-hit').innerText()).toContain('The zeppelin hangar lease is the largest open risk.');
+    expect(await docx.locator('#kb-hit mark').allInnerTexts()).toEqual(['zeppelin', 'hangar']);
     await expect.poll(() => inView(page, docx)).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'format-docx.png') });
 

@@ -148,6 +148,11 @@ describe('structured formats', () => {
     const book = await engine.view(id('book.epub'), 'epubcfi(/6/4[ch2]!/4/2/6)');
     expect(book.html).toMatch(/id="kb-hit"[^]*The lighthouse keeper lit the lamp/);
     expect(book.html).toMatch(/<a href="view\?at=epubcfi/); // the other chapters, to move around
+    // The query's words are marked, as in the hit's snippet; a query is text, never markup.
+    expect((await engine.view(id('report.docx'), 'para=5', 'zeppelin hang')).html).toContain('<mark>zeppelin</mark> <mark>hangar</mark>');
+    expect((await engine.view(id('budget.xlsx'), 'sheet=Costs&row=3', 'quokka')).html).toContain('<td><mark>Quokka</mark> food</td>');
+    const odd = (await engine.view(id('report.docx'), 'para=5', '<img src=x onerror=alert(1)> amp lt')).html;
+    expect(odd).not.toMatch(/<img|onerror|&<mark>/);
     const mail = await engine.view(id('inbox.mbox'), 'msg=m2%40x.org');
     expect(mail.html).toMatch(/<b>Subject<\/b> Seals/);
     expect(mail.html).not.toMatch(/pelicans/);

@@ -223,7 +223,7 @@ describe('main: the kb-doc: protocol', () => {
     const engine = await engineIn();
     await engine.ingest([join(docs, 'r.docx')]);
     const doc = engine.list()[0]!;
-    const handler = docProtocolHandler(async (id) => engine.source(id), (id, at) => engine.view(id, at));
+    const handler = docProtocolHandler(async (id) => engine.source(id), (id, at, q) => engine.view(id, at, q));
     const view = await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('para=2')}`));
     expect(view.status).toBe(200);
     expect(view.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -16,7 +16,7 @@ export function docUrl(docId: string): string {
 /** A handler for Electron's protocol.handle(DOC_SCHEME, …), built on the Fetch API's Request/Response. */
 export function docProtocolHandler(
   lookup: (id: string) => Promise<DocumentSource>,
-  view?: (id: string, at: string | undefined) => Promise<{ html: string; stale: boolean }>,
+  view?: (id: string, at: string | undefined, q: string | undefined) => Promise<{ html: string; stale: boolean }>,
 ): (req: Request) => Promise<Response> {
   return async (req) => {
     let url: URL;
@@ -29,7 +29,7 @@ export function docProtocolHandler(
     // kb-doc://doc/<id>/view?at=<fragment>: a structured document rendered at a citation.
     const viewMatch = /^\/([0-9a-f]{20})\/view$/.exec(url.pathname);
     if (viewMatch && view && url.protocol === `${DOC_SCHEME}:` && url.host === 'doc') {
-      const reply = await serveDocumentView(viewMatch[1]!, url.searchParams.get('at'), view);
+      const reply = await serveDocumentView(viewMatch[1]!, url.searchParams.get('at'), view, url.searchParams.get('q'));
       return new Response(req.method === 'HEAD' ? null : reply.html, { status: reply.status, headers: reply.headers });
     }
     const id = url.pathname.slice(1);

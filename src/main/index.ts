@@ -185,7 +185,7 @@ protocol.handle(
   DOC_SCHEME,
   docProtocolHandler(
     (doc_id) => supervisor.request('source', { doc_id }).result,
-    (doc_id, at) => supervisor.request('document.view', { doc_id, ...(at ? { at } : {}) }).result,
+    (doc_id, at, q) => supervisor.request('document.view', { doc_id, ...(at ? { at } : {}), ...(q ? { q } : {}) }).result,
   ),
 );
 Menu.setApplicationMenu(

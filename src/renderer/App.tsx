@@ -330,7 +330,7 @@ export function App({ kb }: { kb: KbBridge }) {
             </section>
             <section className="viewer" aria-label="Viewer" ref={viewer} tabIndex={-1}>
               {shown ? (
-                <Viewer hit={shown} kb={kb} editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')} waiting={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
+                <Viewer hit={shown} query={result?.query ?? ''} kb={kb} editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')} waiting={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
               ) : (
                 <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>
               )}

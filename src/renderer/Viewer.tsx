@@ -10,7 +10,7 @@ import type { SearchHit } from '../shared/wire';
 import { colourLines, languageFor } from './lib/code-colours';
 import { PdfView } from './PdfView';
 
-export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBridge; editor: string; waiting: ReactNode }) {
+export function Viewer({ hit, query = '', kb, editor, waiting }: { hit: SearchHit; query?: string; kb: KbBridge; editor: string; waiting: ReactNode }) {
   const c = hit.citation;
   const url = kb.docUrl(hit.doc_id);
   return (
@@ -25,7 +25,7 @@ export function Viewer({ hit, kb, editor, waiting }: { hit: SearchHit; kb: KbBri
         </div>
       )}
       {STRUCTURED.has(hit.source.type) ? (
-        <DocFrame url={url} uri={c.uri} title={hit.source.title} />
+        <DocFrame url={url} uri={c.uri} title={hit.source.title} query={query} />
       ) : c.kind === 'lines' ? (
         <LinesView url={url} start={c.start} end={c.end} lang={hit.source.type === 'code' ? languageFor(c.path) : null} />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
@@ -49,9 +49,10 @@ const STRUCTURED = new Set<SearchHit['source']['type']>(['docx', 'slides', 'shee
  * The document rendered at the citation in a sandboxed frame: no script runs in it and nothing loads
  * from the network (the host's CSP says so too). The frame's URL ends in #kb-hit, the cited blocks.
  */
-function DocFrame({ url, uri, title }: { url: string; uri: string; title: string }) {
+function DocFrame({ url, uri, title, query }: { url: string; uri: string; title: string; query: string }) {
   const fragment = uri.slice(uri.indexOf('#') + 1);
-  const src = `${url}/view?at=${encodeURIComponent(fragment)}#kb-hit`;
+  // The query's words are marked in the rendition, as in the hit's snippet.
+  const src = `${url}/view?at=${encodeURIComponent(fragment)}${query.trim() ? `&q=${encodeURIComponent(query.trim().slice(0, 200))}` : ''}#kb-hit`;
   return <iframe className="docview" key={src} src={src} sandbox="" title={`${title}, at the cited passage`} referrerPolicy="no-referrer" />;
 }
 

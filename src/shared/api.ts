@@ -88,7 +88,7 @@ export const API = {
   source: { params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id') }).strict(), result: DocumentSourceSchema, progress: null },
   /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
   'document.view': {
-    params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id'), at: z.string().max(4000).optional() }).strict(),
+    params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id'), at: z.string().max(4000).optional(), q: z.string().max(500).optional() }).strict(),
     result: DocViewSchema,
     progress: null,
   },

@@ -140,10 +140,15 @@ export interface ViewReply {
   html: string | null;
 }
 
-export async function serveDocumentView(rawId: string, at: string | null, view: (id: string, at: string | undefined) => Promise<{ html: string; stale: boolean }>): Promise<ViewReply> {
+export async function serveDocumentView(
+  rawId: string,
+  at: string | null,
+  view: (id: string, at: string | undefined, q: string | undefined) => Promise<{ html: string; stale: boolean }>,
+  q: string | null = null,
+): Promise<ViewReply> {
   if (!DOC_ID.test(rawId) || (at !== null && at.length > 4000)) return { status: 404, headers: { 'content-type': 'text/plain' }, html: null };
   try {
-    const v = await view(rawId, at ?? undefined);
+    const v = await view(rawId, at ?? undefined, q ? q.slice(0, 500) : undefined);
     return {
       status: 200,
       headers: {

@@ -116,7 +116,7 @@ export class Engine {
   source = (docId: string): DocumentSource => documentSource(this.#core, docId);
   get = (target: string, maxChars?: number): Promise<Span> => getSpan(this.#core, target, maxChars);
   /** A structured document rendered for the viewer at a citation fragment (read/view.ts). */
-  view = async (docId: string, at?: string): Promise<DocView> => (await import('./read/view.js')).viewDocument(this.#core, docId, at);
+  view = async (docId: string, at?: string, q?: string): Promise<DocView> => (await import('./read/view.js')).viewDocument(this.#core, docId, at, q);
   status = (): Promise<KbStatus> => indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections });
 
   // Collections

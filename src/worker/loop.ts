@@ -32,7 +32,7 @@ function handlers(engine: Engine, version: string, broadcast: (event: string, da
     remove: (p) => engine.remove(p.target),
     doctor: () => engine.doctor(),
     source: async (p) => engine.source(p.doc_id),
-    'document.view': (p) => engine.view(p.doc_id, p.at),
+    'document.view': (p) => engine.view(p.doc_id, p.at, p.q),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
     'index.status': () => engine.status(),

@@ -148,8 +148,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   };
 
   /** GET /doc/<document id>/view?at=<fragment>: a structured document rendered at a citation. */
-  const serveView = async (id: string, at: string | null, res: ServerResponse): Promise<void> => {
-    const reply = await serveDocumentView(id, at, (doc_id, frag) => supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}) }).result);
+  const serveView = async (id: string, at: string | null, q: string | null, res: ServerResponse): Promise<void> => {
+    const reply = await serveDocumentView(id, at, (doc_id, frag, words) => supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}), ...(words ? { q: words } : {}) }).result, q);
     const html = reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?k=${viewKey(id)}&amp;at=`) : reply.html;
     res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
@@ -190,7 +190,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     if (path === '/upload') void upload(req, url.searchParams.get('name') ?? '', res);
-    else if (/^\/doc\/[^/]+\/view$/.test(path)) void serveView(path.split('/')[2]!, url.searchParams.get('at'), res);
+    else if (/^\/doc\/[^/]+\/view$/.test(path)) void serveView(path.split('/')[2]!, url.searchParams.get('at'), url.searchParams.get('q'), res);
     else if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), req, res);
     else void serveFile(req, res);
   });

@@ -25,26 +25,45 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'iframe', 'object'],
+  // A picture's address that is not the document's own data (a relative path, a server) is dropped.
+  transformTags: {
+    img: (tagName, attribs) => {
+      const { src, ...rest } = attribs;
+      return { tagName, attribs: src?.startsWith('data:image/') ? { ...rest, src } : rest };
+    },
+  },
 };
 
-export function sanitize(html: string): string {
-  return sanitizeHtml(html, SANITIZE);
+export function sanitize(html: string, mark: Marker = (t) => t): string {
+  return sanitizeHtml(html, { ...SANITIZE, textFilter: (text) => mark(text) });
+}
+
+/** Wraps the query's words in <mark> inside already-escaped text (the words are letters and digits only). */
+type Marker = (escaped: string) => string;
+
+export function queryMarker(q: string): Marker {
+  const words = [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).slice(0, 20))];
+  if (words.length === 0) return (t) => t;
+  // A query word marks the words it begins (the last word is typed as a prefix; "shoot" marks "shoots").
+  const re = new RegExp(`(?<![\\p{L}\\p{N}&#])(${words.sort((a, b) => b.length - a.length).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  return (t) => t.replace(re, '<mark>$&</mark>');
 }
 
 /** A block's own markup, or its text as a paragraph (a heading as a heading). */
-function blockHtml(b: DocBlock): string {
-  if (b.html) return sanitize(b.html);
-  if (b.table) return `<table>${b.text.split('\n').map((r) => `<tr>${r.split(' | ').map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</table>`;
-  if (b.heading) return `<h${Math.min(6, b.heading + 1)}>${esc(b.text)}</h${Math.min(6, b.heading + 1)}>`;
-  return `<p class="${b.text.startsWith('Notes: ') ? 'text notes' : 'text'}">${esc(b.text)}</p>`;
+function blockHtml(b: DocBlock, mark: Marker): string {
+  const esc2 = (t: string): string => mark(esc(t));
+  if (b.html) return sanitize(b.html, mark);
+  if (b.table) return `<table>${b.text.split('\n').map((r) => `<tr>${r.split(' | ').map((c) => `<td>${esc2(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+  if (b.heading) return `<h${Math.min(6, b.heading + 1)}>${esc2(b.text)}</h${Math.min(6, b.heading + 1)}>`;
+  return `<p class="${b.text.startsWith('Notes: ') ? 'text notes' : 'text'}">${esc2(b.text)}</p>`;
 }
 
 /** Blocks in order, the cited run wrapped in one marked element. */
-function flow(blocks: { b: DocBlock; i: number }[], hit: BlockRange | null): string {
+function flow(blocks: { b: DocBlock; i: number }[], hit: BlockRange | null, mark: Marker): string {
   let out = '';
   for (const { b, i } of blocks) {
     if (hit && i === hit.from) out += '<div id="kb-hit" class="hit">';
-    out += `<div class="block" data-unit="${b.unit}">${blockHtml(b)}</div>`;
+    out += `<div class="block" data-unit="${b.unit}">${blockHtml(b, mark)}</div>`;
     if (hit && i === hit.to) out += '</div>';
   }
   return out;
@@ -53,7 +72,7 @@ function flow(blocks: { b: DocBlock; i: number }[], hit: BlockRange | null): str
 /** Up to this many rows around the cited ones: a million-row table is shown a window at a time. */
 const ROW_WINDOW = 200;
 
-function table(doc: BlockDoc, group: number, hit: BlockRange | null): string {
+function table(doc: BlockDoc, group: number, hit: BlockRange | null, mark: Marker): string {
   const g = doc.groups[group];
   const rows = doc.blocks.map((b, i) => ({ b, i })).filter(({ b }) => b.group === group);
   const centre = hit ? rows.findIndex(({ i }) => i === hit.from) : 0;
@@ -65,22 +84,22 @@ function table(doc: BlockDoc, group: number, hit: BlockRange | null): string {
     .map(({ b, i }) => {
       const inHit = hit && i >= hit.from && i <= hit.to;
       const id = hit && i === hit.from ? ' id="kb-hit"' : '';
-      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${b.text.split(' | ').map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
+      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${b.text.split(' | ').map((c) => `<td>${mark(esc(c))}</td>`).join('')}</tr>`;
     })
     .join('');
   const more = (n: number, where: string): string => (n > 0 ? `<p class="more">${n} more rows ${where}</p>` : '');
-  return `${more(from, 'above')}<table>${head}<tbody>${body}</tbody></table>${more(rows.length - to, 'below')}`;
+  return `${more(from, 'above')}<table class="rows">${head}<tbody>${body}</tbody></table>${more(rows.length - to, 'below')}`;
 }
 
 /** Links to the other groups (a book's chapters, a workbook's sheets), relative to this page. */
-function nav(doc: BlockDoc, current: number, target: (g: number) => Anchor | null): string {
+function nav(doc: BlockDoc, current: number, target: (g: number) => Anchor | null, q: string): string {
   if (doc.groups.length < 2) return '';
   const items = doc.groups
     .map((g, i) => {
       const a = target(i);
       if (!a) return '';
       const label = esc(g.name || `Part ${i + 1}`);
-      return i === current ? `<li aria-current="page"><b>${label}</b></li>` : `<li><a href="view?at=${encodeURIComponent(anchorFragment(a))}#kb-hit">${label}</a></li>`;
+      return i === current ? `<li aria-current="page"><b>${label}</b></li>` : `<li><a href="view?at=${encodeURIComponent(anchorFragment(a))}${q ? `&amp;q=${encodeURIComponent(q)}` : ''}#kb-hit">${label}</a></li>`;
     })
     .join('');
   return `<nav class="toc"><ol>${items}</ol></nav>`;
@@ -93,9 +112,12 @@ function firstBlockOf(doc: BlockDoc, g: number): DocBlock | undefined {
 const STYLE = `
 :root { color-scheme: light dark; font: 15px/1.55 system-ui, sans-serif; }
 body { margin: 0 auto; padding: 12px 20px 40px; max-width: 900px; }
+.hit mark, mark { background: #ffb703; color: #000; border-radius: 2px; }
 .hit { background: color-mix(in srgb, #ffd84d 38%, transparent); outline: 2px solid #e0a800; border-radius: 3px; }
 tr.hit { outline: none; } tr.hit td { background: color-mix(in srgb, #ffd84d 45%, transparent); }
 thead th { position: sticky; top: 0; background: Canvas; }
+table.rows td { white-space: nowrap; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
+#kb-hit { scroll-margin-top: 2.2em; }
 .block > :first-child { margin-top: 0.6em; }
 table { border-collapse: collapse; font-size: 13px; }
 td, th { border: 1px solid #8884; padding: 3px 7px; vertical-align: top; }
@@ -109,20 +131,20 @@ td.n, th.n { color: #888; text-align: right; font-variant-numeric: tabular-nums;
 .more { color: #888; font-size: 12px; }
 img { max-width: 100%; height: auto; }
 pre { white-space: pre-wrap; }
-p.mailbody { white-space: pre-wrap; }
 p.text { white-space: pre-line; }
 p.notes { color: #777; font-size: 13px; border-top: 1px dashed #8886; padding-top: 6px; }
 `;
 
 /** The whole page. `fragment` is the citation's fragment (without #), or null for the document's start. */
-export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string): string {
+export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string, q = ''): string {
   const hit = anchor ? blockRange(doc, anchor) : null;
+  const mark = queryMarker(q);
   const group = hit?.group ?? 0;
   let main: string;
   const all = doc.blocks.map((b, i) => ({ b, i }));
   switch (doc.cite) {
     case 'rows':
-      main = nav(doc, group, (g) => ({ kind: 'rows', start: 2, end: 2, ...(doc.groups[g]?.name ? { sheet: doc.groups[g]!.name } : {}) })) + table(doc, group, hit);
+      main = nav(doc, group, (g) => ({ kind: 'rows', start: 2, end: 2, ...(doc.groups[g]?.name ? { sheet: doc.groups[g]!.name } : {}) }), q) + table(doc, group, hit, mark);
       break;
     case 'slide':
       main = doc.groups
@@ -130,7 +152,7 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
           const blocks = all.filter(({ b }) => b.group === g);
           const n = blocks[0]?.b.unit ?? g + 1;
           const marked = hit && hit.group === g;
-          return `<section class="slide${marked ? ' hit' : ''}"${marked ? ' id="kb-hit"' : ''}><p class="slide-n">Slide ${n}</p>${blocks.map(({ b }) => blockHtml(b)).join('')}</section>`;
+          return `<section class="slide${marked ? ' hit' : ''}"${marked ? ' id="kb-hit"' : ''}><p class="slide-n">Slide ${n}</p>${blocks.map(({ b }) => blockHtml(b, mark)).join('')}</section>`;
         })
         .join('');
       break;
@@ -140,7 +162,7 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
           const key = doc.groups[g]?.key;
           const first = firstBlockOf(doc, g);
           return key && first ? { kind: 'cfi', cfi: `${key}!${first.key ?? '/4'}` } : null;
-        }) + flow(all.filter(({ b }) => b.group === group), hit);
+        }, q) + flow(all.filter(({ b }) => b.group === group), hit, mark);
       break;
     case 'msg':
     case 'lines': {
@@ -148,18 +170,19 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
       const headers = (g?.headers ?? []).map(([k, v]) => `<div><b>${esc(k)}</b> ${esc(v)}</div>`).join('');
       const body = all.filter(({ b }) => b.group === group);
       main =
-        nav(doc, group, (i) => ({ kind: 'msg', id: doc.groups[i]?.key ?? String(i + 1) })) +
+        nav(doc, group, (i) => ({ kind: 'msg', id: doc.groups[i]?.key ?? String(i + 1) }), q) +
         `<div class="headers"${anchor?.kind === 'lines' && hit ? '' : ' id="kb-hit"'}>${headers}</div>` +
         flow(
-          body.filter(({ b }) => b.text.trim()).map(({ b, i }) => ({ b: { ...b, html: `<p class="mailbody">${esc(b.text)}</p>` }, i })),
+          body.filter(({ b }) => b.text.trim()),
           // Lines of a message are marked; a whole message (#msg=) is what the page shows.
           hit && anchor?.kind === 'lines' ? hit : null,
+          mark,
         ) +
         (body.some(({ b }) => b.text.trim()) ? '' : '<p class="more">(no text in the body)</p>');
       break;
     }
     default:
-      main = flow(all, hit);
+      main = flow(all, hit, mark);
   }
   const note = anchor && !hit ? `<p class="more">Nothing at #${esc(anchorFragment(anchor))} in this version of the document.</p>` : '';
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${note}${main}</body></html>`;

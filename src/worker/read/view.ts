@@ -9,7 +9,7 @@ import { documentBlocks } from './doc-blocks.js';
 import { documentSource } from './inspect.js';
 import { renderBlocks } from './render.js';
 
-export async function viewDocument(core: Core, docId: string, at: string | undefined): Promise<DocView> {
+export async function viewDocument(core: Core, docId: string, at: string | undefined, q?: string): Promise<DocView> {
   const src = documentSource(core, docId);
   const doc = core.repo.documents.byId(docId);
   if (!doc) throw new KbError('NOT_FOUND', `no document ${docId}`);
@@ -23,5 +23,5 @@ export async function viewDocument(core: Core, docId: string, at: string | undef
     }
   }
   const blocks = await documentBlocks({ file: src.file, path: doc.path }, core.config, true);
-  return { html: renderBlocks(blocks, anchor, doc.title), stale: src.stale };
+  return { html: renderBlocks(blocks, anchor, doc.title, q ?? ''), stale: src.stale };
 }
