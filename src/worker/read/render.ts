@@ -79,12 +79,16 @@ function table(doc: BlockDoc, group: number, hit: BlockRange | null, mark: Marke
   const from = Math.max(0, centre - ROW_WINDOW);
   const to = Math.min(rows.length, (hit ? rows.findIndex(({ i }) => i === hit.to) : centre) + ROW_WINDOW);
   const head = g?.header ? `<thead><tr><th class="n">1</th>${g.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>` : '';
+  // The frame scrolls to the first cited row holding a word of the query (a chunk is many rows), else the first.
+  const cells = (b: DocBlock): string[] => b.text.split(' | ').map((c) => mark(esc(c)));
+  const marked = hit ? rows.find(({ b, i }) => i >= hit.from && i <= hit.to && cells(b).some((c) => c.includes('<mark>'))) : undefined;
+  const target = marked?.i ?? hit?.from;
   const body = rows
     .slice(from, to)
     .map(({ b, i }) => {
       const inHit = hit && i >= hit.from && i <= hit.to;
-      const id = hit && i === hit.from ? ' id="kb-hit"' : '';
-      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${b.text.split(' | ').map((c) => `<td>${mark(esc(c))}</td>`).join('')}</tr>`;
+      const id = i === target ? ' id="kb-hit"' : '';
+      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${cells(b).map((c) => `<td>${c}</td>`).join('')}</tr>`;
     })
     .join('');
   const more = (n: number, where: string): string => (n > 0 ? `<p class="more">${n} more rows ${where}</p>` : '');
@@ -114,8 +118,8 @@ const STYLE = `
 body { margin: 0 auto; padding: 12px 20px 40px; max-width: 900px; }
 .hit mark, mark { background: #ffb703; color: #000; border-radius: 2px; }
 .hit { background: color-mix(in srgb, #ffd84d 38%, transparent); outline: 2px solid #e0a800; border-radius: 3px; }
-tr.hit { outline: none; } tr.hit td { background: color-mix(in srgb, #ffd84d 45%, transparent); }
-thead th { position: sticky; top: 0; background: Canvas; }
+tr.hit { outline: none; } tr.hit td { background: color-mix(in srgb, #ffd84d 45%, transparent); } tr.hit td.n { color: inherit; opacity: 0.7; }
+thead th { position: sticky; top: 0; z-index: 1; background-color: Canvas; box-shadow: 0 1px 0 #8886; }
 table.rows td { white-space: nowrap; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
 #kb-hit { scroll-margin-top: 2.2em; }
 .block > :first-child { margin-top: 0.6em; }
