@@ -4,7 +4,9 @@
 // fails alone with its code while everything indexed before stays found.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import JSZip from 'jszip';
+import { MIGRATIONS } from '../src/worker/store/migrations.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,6 +158,33 @@ describe('structured formats', () => {
     const mail = await engine.view(id('inbox.mbox'), 'msg=m2%40x.org');
     expect(mail.html).toMatch(/<b>Subject<\/b> Seals/);
     expect(mail.html).not.toMatch(/pelicans/);
+  });
+});
+
+describe('an index from before these formats', () => {
+  it('reads its CSV and HTML files again, as tables and pages, at the next reconcile', async () => {
+    const d = await tempDir('kb-upgrade-');
+    const docs = join(d, 'docs');
+    const data = join(d, 'data');
+    const { mkdirSync, statSync } = await import('node:fs');
+    mkdirSync(docs);
+    mkdirSync(data);
+    const csv = join(docs, 'birds.csv');
+    writeFileSync(csv, 'bird,seen\nheron,3\nkingfisher,1\n');
+    // The index as kb left it before migration 8: the CSV a plain note, its stamp current.
+    const raw = new Database(join(data, 'kb.sqlite'));
+    for (const m of MIGRATIONS.filter((x) => x.version <= 7)) raw.exec(m.sql);
+    raw.pragma('user_version = 7');
+    const st = statSync(csv);
+    raw.prepare(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
+      VALUES ('aaaaaaaaaaaaaaaaaaaa', ?, ?, 'birds.csv', 'note', NULL, 'x', ?, ?, NULL, NULL, 2, 'indexed', NULL, 'reference', 0, 0)`).run(csv, docs, st.size, Math.floor(st.mtimeMs));
+    raw.prepare("INSERT INTO collections (name, root, tags, glob, added_at) VALUES ('docs', ?, '[]', NULL, 0)").run(docs);
+    raw.close();
+    const e = await engineIn(data);
+    await e.reconcileCollections();
+    const doc = e.list().find((x) => x.path === csv);
+    expect(doc?.type).toBe('sheet');
+    expect((await e.search({ query: 'kingfisher', mode: 'lexical' })).results[0]?.citation.uri).toMatch(/birds\.csv#row=2-3$/);
   });
 });
 

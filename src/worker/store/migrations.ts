@@ -260,6 +260,11 @@ END;
 -- What the document says of itself (Office core properties, EPUB metadata, a message's sender and date).
 ALTER TABLE documents ADD COLUMN author TEXT;
 ALTER TABLE documents ADD COLUMN created TEXT;
+-- Tables, pages and mail kb read as plain notes before: a folder's next reconcile reads them again
+-- (an mtime no file has), now as sheets, pages and mail.
+UPDATE documents SET mtime = 0 WHERE type = 'note' AND (lower(path) LIKE '%.csv' OR lower(path) LIKE '%.tsv'
+  OR lower(path) LIKE '%.tab' OR lower(path) LIKE '%.html' OR lower(path) LIKE '%.htm' OR lower(path) LIKE '%.xhtml'
+  OR lower(path) LIKE '%.shtml' OR lower(path) LIKE '%.eml' OR lower(path) LIKE '%.mbox' OR lower(path) LIKE '%.mbx');
 `,
   },
 ];
