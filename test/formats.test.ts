@@ -52,6 +52,7 @@ beforeAll(async () => {
   put('cities.csv', 'name,city\nAlice,Paris\nBob,Timbuktu\nCleo,Oslo\n');
   put('cities.tsv', 'name\tcity\nDan\tReykjavik\n');
   put('engines.html', F.html({ title: 'Engines', sections: [{ heading: 'History', paras: [F.filler(6, 7), 'Babbage designed the analytical engine.', F.filler(6, 8)] }] }));
+  put('fragment.htm', '<h2>Exported note</h2><p>The pangolin enclosure opens in May.</p>');
   put('lunch.eml', F.eml({ from: 'Ann <ann@x.org>', to: 'bo@x.org', subject: 'Lunch plans', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'a1@x.org', body: 'Hi Bo,\n\nShall we try the falafel place?\n\nAnn' }));
   put('memo.eml', F.eml({ from: 'Zed <z@x.org>', to: 'team@x.org', subject: 'Memo attached', date: 'Thu, 3 Oct 2024 09:00:00 +0000', id: 'memo1@x.org', body: 'See the attached memo.', attachments: [
     { name: 'memo.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', content: await F.docx([{ text: 'Memo', heading: 1 }, { text: 'The axolotl tank needs cleaning on Monday.' }]) },
@@ -85,6 +86,7 @@ describe('structured formats', () => {
     ['timbuktu', 'cities.csv', 'sheet', /^row=2-4$/, 'Bob | Timbuktu'],
     ['reykjavik', 'cities.tsv', 'sheet', /^row=2$/, 'Dan | Reykjavik'],
     ['babbage', 'engines.html', 'html', /^:~:text=/, 'Babbage designed the analytical engine.'],
+    ['pangolin', 'fragment.htm', 'html', /^:~:text=/, 'The pangolin enclosure opens in May.'],
     ['falafel', 'lunch.eml', 'mail', /^L\d+-L\d+$/, 'Shall we try the falafel place?'],
     ['walruses', 'inbox.mbox', 'mail', /^msg=m2%40x\.org$/, 'walruses were seen'],
     ['axolotl tank', 'memo.eml', 'mail', /^msg=memo1%40x\.org$/, 'The axolotl tank needs cleaning on Monday.'],
@@ -199,6 +201,13 @@ describe('hostile and broken files', () => {
     const v = await e.view(doc.doc_id, 'para=1'.replace('para=1', ':~:text=Ordinary%20words'));
     expect(v.html).toContain('Ordinary words about otters.');
     for (const bad of ['<script', 'onerror', 'onload', 'javascript:', '127.0.0.1', '<iframe', '<svg', 'url(']) expect(v.html, bad).not.toContain(bad);
+    // A message whose only body is hostile HTML is shown as its text.
+    const mail = join(d, 'evil.eml');
+    writeFileSync(mail, F.eml({ from: 'x@y.org', to: 'z@y.org', subject: 'Invoice', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'evil@y.org', body: '', html: '<p>Pay the invoice for otters.</p><script>alert(1)</script><img src="http://127.0.0.1:9/t.png" onerror="alert(2)">' }).replace(/--b1\r\nContent-Type: text\/plain[^]*?(?=--b1)/, ''));
+    await e.ingest([mail]);
+    const m = await e.view(e.list().find((x) => x.path === mail)!.doc_id, 'msg=evil%40y.org');
+    expect(m.html).toContain('Pay the invoice for otters.');
+    for (const bad of ['<script', 'alert(', 'onerror', '127.0.0.1', '<img']) expect(m.html, bad).not.toContain(bad);
     e.close();
   });
 
@@ -247,6 +256,12 @@ describe('hostile and broken files', () => {
     expect(s.errors.find((x) => x.code === 'TOO_LARGE')?.message).toMatch(/zip bomb/);
     const hits = await e.search({ query: 'marmot', mode: 'lexical' });
     expect(hits.results.map((h) => h.citation.path)).toEqual([good]);
+
+    // A good file replaced by a broken one: the error is said, the version indexed before stays found.
+    writeFileSync(good, (await F.docx([{ text: 'whatever' }])).slice(0, 100));
+    const again = await e.ingest([good]);
+    expect(again.errors.map((x) => x.code)).toEqual(['PARSE_FAILED']);
+    expect((await e.search({ query: 'marmot', mode: 'lexical' })).results.map((h) => h.citation.path)).toEqual([good]);
 
     // A macro-enabled file is read as text: its macros are a part nothing opens.
     const macro = await JSZip.loadAsync(await F.docx([{ text: 'The ibex count rose.' }]));

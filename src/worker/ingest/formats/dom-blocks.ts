@@ -118,5 +118,8 @@ function escapeText(s: string): string {
 
 /** An HTML string's document (linkedom: fast, no layout, never runs scripts or fetches anything). */
 export function htmlDocument(html: string): { document: { body: DomNode | null; title: string; documentElement: DomNode; querySelector(s: string): DomNode | null; querySelectorAll(s: string): ArrayLike<DomNode> } } {
-  return parseHTML(html) as unknown as ReturnType<typeof htmlDocument>;
+  // A fragment (an exported note, a mail part, a chapter without <body>) is given a body, or linkedom
+  // builds a tree whose body is empty.
+  const whole = /<body[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html.replace(/^\s*(<\?xml[^>]*>|<!doctype[^>]*>)/gi, '')}</body></html>`;
+  return parseHTML(whole) as unknown as ReturnType<typeof htmlDocument>;
 }
