@@ -27,6 +27,10 @@ export async function readDocx(bytes: Uint8Array, limits: ZipLimits, markup: boo
     throw new KbError('PARSE_FAILED', `could not read the Word document: ${(e as Error).message}`);
   }
   const { document } = htmlDocument(`<!doctype html><html><head></head><body>${html}</body></html>`);
+  // mammoth links each footnote back to its reference with a ↑: not words of the document.
+  for (const a of Array.from(document.querySelectorAll('a[href^="#footnote-ref-"], a[href^="#endnote-ref-"], a[href^="#comment-ref-"]'))) {
+    (a as unknown as { remove(): void }).remove();
+  }
   const blocks = document.body ? domBlocks(document.body, { keepEmpty: true, markup }) : [];
   const firstHeading = blocks.find((b) => b.heading !== undefined && b.text)?.text ?? null;
   return {
