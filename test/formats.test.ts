@@ -2,7 +2,7 @@
 // known text at known places: a phrase search cites the right paragraph, slide, rows, CFI, text
 // fragment or message, `kb get` on that citation gives the phrase back, and a bad file of each kind
 // fails alone with its code while everything indexed before stays found.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import JSZip from 'jszip';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/engine.js';
 import * as F from '../scripts/format-fixtures.js';
 import type { Engine } from '../src/worker/engine.js';
-import { engineIn, kb, tempDir } from './helpers.js';
+import { engineIn, kb, repoRoot, tempDir } from './helpers.js';
 
 const PARAS: F.Para[] = [
   { text: 'Annual Report', heading: 1 },
@@ -114,6 +114,10 @@ describe('structured formats', () => {
     expect((await engine.get(`${files['lunch.eml']}#L3`)).text).toBe('Shall we try the falafel place?');
     expect((await engine.get(`${files['inbox.mbox']}#msg=m1%40x.org`)).text).toContain('About pelicans.');
     expect((await engine.get(`${files['engines.html']}#:~:text=Babbage%20designed`)).text).toBe('Babbage designed the analytical engine.');
+    // No fragment: the whole document, cited as all of it.
+    expect((await engine.get(files['report.docx']!)).citation.label).toBe('report.docx · ¶ 1–7');
+    expect((await engine.get(files['deck.pptx']!)).citation.label).toBe('deck.pptx · slides 1–3');
+    expect((await engine.get(files['cities.csv']!)).citation.label).toBe('cities.csv · rows 1–4');
     await expect(engine.get(`${files['report.docx']}#slide=1`)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/#para=/) });
     await expect(engine.get(`${files['budget.xlsx']}#sheet=Nope&row=2`)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/Summary, Costs/) });
   });
@@ -160,6 +164,31 @@ describe('structured formats', () => {
     const mail = await engine.view(id('inbox.mbox'), 'msg=m2%40x.org');
     expect(mail.html).toMatch(/<b>Subject<\/b> Seals/);
     expect(mail.html).not.toMatch(/pelicans/);
+  });
+});
+
+// Word files made by Word itself: mammoth's own test documents, when the installed package ships them.
+const MAMMOTH_DOCS = join(repoRoot, 'node_modules/mammoth/test/test-data');
+const haveWordFiles = existsSync(join(MAMMOTH_DOCS, 'tables.docx'));
+if (!haveWordFiles) console.warn('real Word files skipped: mammoth ships no test documents in this install');
+
+describe.skipIf(!haveWordFiles)('Word files made by Word', () => {
+  it('reads every one, numbering paragraphs, lists and tables as Word does', async () => {
+    const d = await tempDir('kb-word-');
+    const e = await engineIn(join(d, 'data'));
+    const s = await e.ingest(readdirSync(MAMMOTH_DOCS).filter((n) => n.endsWith('.docx')).map((n) => join(MAMMOTH_DOCS, n)));
+    expect(s.added).toBeGreaterThan(15);
+    expect(s.errors.map((x) => `${x.path.split('/').pop()}: ${x.code}`)).toEqual([]);
+    const doc = (name: string): string => join(MAMMOTH_DOCS, name);
+    expect((await e.get(`${doc('tables.docx')}#para=2`)).text).toBe('Top left | Top right\nBottom left | Bottom right');
+    expect((await e.get(`${doc('tables.docx')}#para=3`)).text).toBe('Below');
+    expect((await e.get(`${doc('simple-list.docx')}#para=2`)).text).toBe('Banana');
+    // Footnotes are read without mammoth's back-link arrows.
+    expect((await e.get(doc('footnotes.docx'))).text).toContain('A tachyon walks into a bar.');
+    expect((await e.get(doc('footnotes.docx'))).text).not.toContain('↑');
+    const hit = (await e.search({ query: 'tachyon', mode: 'lexical' })).results[0];
+    expect(hit?.citation.label).toMatch(/^(foot|end)notes\.docx · ¶/);
+    e.close();
   });
 });
 

@@ -142,3 +142,24 @@ export function rangeText(doc: BlockDoc, r: BlockRange | null): string {
   if ((doc.cite === 'msg' || (doc.cite === 'lines' && !r)) && g?.preamble) return `${g.preamble}\n\n${text}`.trim();
   return text;
 }
+
+/** What a whole document is cited as, when `kb get` is given none: every paragraph, slide or row of its first sheet; else its first passage. */
+export function wholeAnchor(doc: BlockDoc, firstChunk: Anchor | undefined): Anchor | undefined {
+  const units = doc.blocks.map((b) => b.unit);
+  if (units.length === 0) return firstChunk;
+  const lo = Math.min(...units);
+  const hi = Math.max(...units);
+  switch (doc.cite) {
+    case 'para':
+      return { kind: 'para', start: lo, end: hi };
+    case 'slide':
+      return hi > lo ? { kind: 'slide', slide: lo, slide_end: hi } : { kind: 'slide', slide: lo };
+    case 'rows': {
+      const first = doc.blocks.filter((b) => b.group === 0).map((b) => b.unit);
+      const sheet = doc.groups[0]?.name;
+      return first.length > 0 ? { kind: 'rows', start: 1, end: Math.max(...first), ...(sheet ? { sheet } : {}) } : firstChunk;
+    }
+    default:
+      return firstChunk;
+  }
+}

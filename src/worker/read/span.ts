@@ -10,7 +10,7 @@ import { KbError } from '../../shared/errors.js';
 import { plural } from '../../shared/words.js';
 import type { Config } from '../../shared/config.js';
 import { SCHEMA_VERSION, type Anchor, type Citation, type DocType, type DocumentSource, type Span } from '../../shared/wire.js';
-import { blockRange, rangeText } from './block-span.js';
+import { blockRange, rangeText, wholeAnchor } from './block-span.js';
 import { documentBlocks } from './doc-blocks.js';
 import { transcriptText } from '../audio/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
@@ -71,7 +71,7 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     const range = anchor ? blockRange(blocks, anchor) : null;
     if (anchor && !range) throw new KbError('NOT_FOUND', `nothing at #${target.split('#')[1]} of ${doc.path}`);
     text = rangeText(blocks, range);
-    anchorOut = anchor ?? (chunks[0]?.anchor as Anchor | undefined) ?? { kind: 'lines', start: 1, end: 1 };
+    anchorOut = anchor ?? wholeAnchor(blocks, chunks[0]?.anchor) ?? { kind: 'lines', start: 1, end: 1 };
   } else if (doc.type === 'audio') {
     const t = ctx.repo.transcripts.of(doc.id);
     if (!t?.segments) throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
