@@ -267,7 +267,14 @@ describe('hostile and broken files', () => {
       'notword.docx': await F.epub([{ title: 't', paras: ['p'] }]),
     };
     for (const [name, bytes] of Object.entries(bad)) writeFileSync(join(d, name), bytes);
-    const s = await e.ingest(Object.keys(bad).map((n) => join(d, n)));
+    writeFileSync(join(d, 'old.doc'), ole);
+    writeFileSync(join(d, 'letter.rtf'), '{\\rtf1\\ansi Hello}');
+    const s = await e.ingest([...Object.keys(bad), 'old.doc', 'letter.rtf'].map((n) => join(d, n)));
+    // Formats kb does not read say what to save them as.
+    expect(Object.fromEntries(s.skipped.map((x) => [x.path.split('/').pop(), x.reason]))).toEqual({
+      'old.doc': expect.stringMatching(/old binary Word document.*\.docx/),
+      'letter.rtf': expect.stringMatching(/RTF.*\.docx/),
+    });
     const codes = Object.fromEntries(s.errors.map((x) => [x.path.split('/').pop(), x.code]));
     expect(codes).toEqual({
       'locked.docx': 'ENCRYPTED',

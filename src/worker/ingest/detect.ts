@@ -22,6 +22,20 @@ const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.
 /** Audio, and video whose sound is transcribed (ffmpeg decodes them). */
 export const AUDIO_EXT = new Set(['.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.mp4', '.m4v', '.mkv', '.webm', '.mov']);
 
+/** Formats kb does not read, with what to do instead (a skip that says why, not "binary data"). */
+const NOT_READ: Record<string, string> = {
+  '.doc': 'an old binary Word document (.doc): kb reads .docx and .odt — save it in one of those',
+  '.xls': 'an old binary Excel workbook (.xls): kb reads .xlsx and .csv — save it in one of those',
+  '.ppt': 'an old binary PowerPoint deck (.ppt): kb reads .pptx and .odp — save it in one of those',
+  '.rtf': 'an RTF document: kb reads .docx and .odt — save it in one of those',
+  '.ods': 'an OpenDocument spreadsheet: kb reads .xlsx and .csv — save it in one of those',
+  '.pages': 'a Pages document: export it as .docx',
+  '.numbers': 'a Numbers spreadsheet: export it as .xlsx or .csv',
+  '.msg': 'an Outlook .msg message: save it as .eml',
+  '.mobi': 'a Kindle book (.mobi): kb reads .epub',
+  '.azw3': 'a Kindle book (.azw3): kb reads .epub',
+};
+
 /** Type by name alone; `null` means the content decides. */
 function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' | 'audio' | 'structured' }> | null {
   const ext = extname(path).toLowerCase();
@@ -81,6 +95,8 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
     return { kind: 'structured', format };
   }
+  const unread = NOT_READ[ext];
+  if (unread) return { kind: 'skip', reason: unread };
   const named = byName(path);
   // A name that says text is taken at its word (binary bytes are then an error, below). Otherwise a
   // PDF or an image is known by its first bytes, and one named so that is not one is an error.
