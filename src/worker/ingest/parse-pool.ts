@@ -9,10 +9,11 @@ import { type PdfMeta, type PdfProgress, type PdfRequest, parsePdf } from './for
 import { type Raster, type RasterRequest, raster } from './ocr/raster.js';
 import type { ParsedChunk, ParsedDocument } from './types.js';
 import { type ParseRequest, parseText } from './parse.js';
-import { parseStructured, type StructuredRequest } from './formats/structured.js';
+import type { BlockDoc } from './formats/blocks.js';
+import { type BlocksRequest, parseStructured, readStructured, type StructuredRequest } from './formats/structured.js';
 
 interface Pending {
-  resolve: (d: ParsedDocument | PdfMeta | Raster) => void;
+  resolve: (d: ParsedDocument | PdfMeta | Raster | BlockDoc) => void;
   reject: (e: Error) => void;
   onChunks?: (chunks: ParsedChunk[], progress: PdfProgress) => void;
   timer?: NodeJS.Timeout;
@@ -24,6 +25,7 @@ interface Reply {
   doc?: ParsedDocument;
   meta?: PdfMeta;
   raster?: Raster;
+  blocks?: BlockDoc;
   chunks?: ParsedChunk[];
   progress?: PdfProgress;
   error?: { code: ErrorCode; message: string };
@@ -69,6 +71,7 @@ export class ParsePool {
       if (m.doc) p.resolve(m.doc);
       else if (m.meta) p.resolve(m.meta);
       else if (m.raster) p.resolve(m.raster);
+      else if (m.blocks) p.resolve(m.blocks);
       else p.reject(new KbError(m.error?.code ?? 'PARSE_FAILED', m.error?.message ?? 'parse thread failed'));
     });
     w.on('error', (e) => {
@@ -133,6 +136,13 @@ export class ParsePool {
     return this.send({ structured: req }, []) as Promise<ParsedDocument>;
   }
 
+  /** A structured document's blocks for the viewer or `kb get`, read off the engine's thread. */
+  async readBlocks(req: BlocksRequest): Promise<BlockDoc> {
+    if (this.workers.length === 0 && !this.broken) this.start();
+    if (this.broken) return readStructured(req.format, req.data, req.limits, req.markup);
+    return this.send({ blocks: req }, []) as Promise<BlockDoc>;
+  }
+
   /** Reads a PDF on a thread; its chunks arrive through onChunks a window of pages at a time. */
   async parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[], progress: PdfProgress) => void): Promise<PdfMeta> {
     if (this.workers.length === 0 && !this.broken) this.start();
@@ -147,7 +157,7 @@ export class ParsePool {
     return this.send({ raster: req }, [req.data.buffer as ArrayBuffer]) as Promise<Raster>;
   }
 
-  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks'], limitMs?: number): Promise<ParsedDocument | PdfMeta | Raster> {
+  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks'], limitMs?: number): Promise<ParsedDocument | PdfMeta | Raster | BlockDoc> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

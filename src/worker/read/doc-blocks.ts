@@ -1,15 +1,19 @@
 // A structured document's blocks, read again from its bytes (the stored copy, or the original):
 // what `kb get` and the viewer show of a Word file, a deck, a book, a table, a page or a mailbox.
-// The last few are kept, so paging through one book's chapters does not unzip it each time.
+// Read on a parse thread of its own, so opening a big document never holds up a search; the last
+// few are kept, so paging through one book's chapters does not unzip it each time.
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { DocumentSource } from '../../shared/wire.js';
 import type { BlockDoc } from '../ingest/formats/blocks.js';
-import { readStructured, structuredFormat } from '../ingest/formats/structured.js';
+import { structuredFormat } from '../ingest/formats/structured.js';
+import { ParsePool } from '../ingest/parse-pool.js';
 
 const cache = new Map<string, BlockDoc>();
 const KEEP = 4;
+/** One thread, started on first use; an idle pool does not keep the process alive. */
+let pool: ParsePool | null = null;
 
 export async function documentBlocks(src: Pick<DocumentSource, 'file'> & { path: string }, config: Config, markup: boolean): Promise<BlockDoc> {
   const format = structuredFormat(src.path);
@@ -19,7 +23,8 @@ export async function documentBlocks(src: Pick<DocumentSource, 'file'> & { path:
   const hit = cache.get(key);
   if (hit) return hit;
   const limits = { max_expanded_bytes: config.ingest.zip_max_expanded_bytes, max_ratio: config.ingest.zip_max_ratio };
-  const doc = await readStructured(format, bytes, limits, markup);
+  pool ??= new ParsePool(1);
+  const doc = await pool.readBlocks({ format, data: bytes, limits, markup });
   cache.set(key, doc);
   if (cache.size > KEEP) cache.delete(cache.keys().next().value!);
   return doc;

@@ -39,6 +39,14 @@ export interface StructuredRequest {
   limits: ZipLimits;
 }
 
+/** The viewer's and `kb get`'s request: a document's blocks, with markup or without. */
+export interface BlocksRequest {
+  format: StructuredFormat;
+  data: Uint8Array;
+  limits: ZipLimits;
+  markup: boolean;
+}
+
 /** Any structured file's blocks. `markup` keeps each block's HTML, which only the viewer needs. */
 export async function readStructured(format: StructuredFormat, bytes: Uint8Array, limits: ZipLimits, markup: boolean): Promise<BlockDoc> {
   switch (format) {
