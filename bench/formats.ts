@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as F from '../scripts/format-fixtures.js';
 import { openEngine } from '../src/worker/index.js';
-import { freshDir, type BenchResult } from './util.js';
+import { freshDir, percentile, type BenchResult } from './util.js';
 
 const TEXT_CHARS = 20_000;
 
@@ -48,7 +48,9 @@ export async function benchFormats(): Promise<BenchResult> {
       if (p.heading) sections.push({ heading: p.text, paras: [] });
       else sections[sections.length - 1]!.paras.push(p.text);
     }
-    writeFileSync(join(d, `page-${i}.html`), F.html({ title: `Page ${i}`, sections }));
+    // Half say where their content is (<article>); half leave it to Readability to find.
+    const page = F.html({ title: `Page ${i}`, sections });
+    writeFileSync(join(d, `page-${i}.html`), i % 2 ? page.replace('<article>', '<div class="post-body">').replace('</article>', '</div><div class="sidebar"><a href="/a">Related</a> <a href="/b">Popular</a></div>') : page);
   });
   const others = {
     pptx: await make('pptx', 50, async (i, d) => writeFileSync(join(d, `deck-${i}.pptx`), await F.pptx(Array.from({ length: 20 }, (_, s) => ({ title: `Slide ${s}`, body: [F.filler(3, i * 100 + s)], notes: F.filler(1, s) }))))),
@@ -60,10 +62,21 @@ export async function benchFormats(): Promise<BenchResult> {
   };
 
   const docx = await timeIngest(docxDir, join(root, 'data-docx'));
+  // Opening a hit: the rendition of a Word file at a cited paragraph, first time (read on a thread, not cached).
+  const viewer = await openEngine({ dataDir: join(root, 'data-docx') });
+  const opens: number[] = [];
+  for (const d of viewer.list().slice(0, 50)) {
+    const t0 = performance.now();
+    await viewer.view(d.doc_id, 'para=5', 'steady growth');
+    opens.push(performance.now() - t0);
+  }
+  viewer.close();
+  opens.sort((a, b) => a - b);
   const html = await timeIngest(htmlDir, join(root, 'data-html'));
   const lines = [
     `200 Word files of ~${TEXT_CHARS / 1000} KB text: ${docx.seconds.toFixed(2)} s, ${(docx.added / docx.seconds).toFixed(1)} files/s (${docx.failed} failed)`,
-    `500 web pages of ~${TEXT_CHARS / 1000} KB text: ${html.seconds.toFixed(2)} s, ${(html.added / html.seconds).toFixed(1)} pages/s (${html.failed} failed)`,
+    `a Word hit opened in the viewer (rendition at #para=5, 50 files, first open each): p50 ${percentile(opens, 50).toFixed(1)} ms, p95 ${percentile(opens, 95).toFixed(1)} ms`,
+    `500 web pages of ~${TEXT_CHARS / 1000} KB text (half found by their <article>, half by Readability): ${html.seconds.toFixed(2)} s, ${(html.added / html.seconds).toFixed(1)} pages/s (${html.failed} failed)`,
   ];
   for (const [name, dir] of Object.entries(others)) {
     const r = await timeIngest(dir, join(root, `data-${name}`));
