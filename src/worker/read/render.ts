@@ -139,7 +139,7 @@ p.text { white-space: pre-line; }
 p.notes { color: #777; font-size: 13px; border-top: 1px dashed #8886; padding-top: 6px; }
 `;
 
-/** The whole page. `fragment` is the citation's fragment (without #), or null for the document's start. */
+/** The whole page at `anchor` (null: the document's start), the words of `q` marked. */
 export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string, q = ''): string {
   const hit = anchor ? blockRange(doc, anchor) : null;
   const mark = queryMarker(q);
