@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/engine.js';
 import * as F from '../scripts/format-fixtures.js';
 import type { Engine } from '../src/worker/engine.js';
-import { engineIn, kb, repoRoot, tempDir } from './helpers.js';
+import { engineIn, kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
 const PARAS: F.Para[] = [
   { text: 'Annual Report', heading: 1 },
@@ -188,6 +188,24 @@ describe.skipIf(!haveWordFiles)('Word files made by Word', () => {
     expect((await e.get(doc('footnotes.docx'))).text).not.toContain('↑');
     const hit = (await e.search({ query: 'tachyon', mode: 'lexical' })).results[0];
     expect(hit?.citation.label).toMatch(/^(foot|end)notes\.docx · ¶/);
+    e.close();
+  });
+});
+
+describe('a saved web page', () => {
+  it('is read without the scripts, styles and pictures its browser saved beside it', async () => {
+    const top = await tempDir('kb-saved-');
+    const d = join(top, 'web');
+    await writeTree(d, {
+      'Otters - Wikipedia.html': F.html({ title: 'Otters', sections: [{ heading: 'Diet', paras: ['Otters eat fish, crabs and frogs.'] }] }),
+      'Otters - Wikipedia_files/app.js': 'function otterTracker(){return "otters eat fish"}\n',
+      'Otters - Wikipedia_files/site.css': '.otters { color: brown }\n',
+      'scripts_files/tool.js': 'export const otters = 1;\n', // no scripts.html beside it: an ordinary folder
+    });
+    const e = await engineIn(join(top, 'data'));
+    const s = await e.ingest([d]);
+    expect(s.skipped).toEqual([{ path: join(d, 'Otters - Wikipedia_files'), reason: 'the pictures, styles and scripts of the saved page Otters - Wikipedia.html' }]);
+    expect(e.list().map((x) => x.path.slice(d.length + 1)).sort()).toEqual(['Otters - Wikipedia.html', 'scripts_files/tool.js']);
     e.close();
   });
 });

@@ -3,10 +3,11 @@
 // applied as one batch: files that exist are ingested first (so a rename is a move: same document,
 // same chunks and vectors), then paths that are gone are removed. One batch runs at a time.
 import { existsSync, realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CollectionRow } from '../store/repo.js';
 import { inCollection, type SyncContext } from './sync.js';
+import { savedPageOf } from '../ingest/walk.js';
 
 export interface WatchEvent {
   collection: string;
@@ -36,6 +37,14 @@ function leavesRoot(root: string, path: string): boolean {
 
 const SKIP = /(^|[\\/])(\.git|node_modules|\.hg|\.svn|__pycache__)([\\/]|$)/;
 
+/** A path in (or being) a saved page's companion folder (`Page_files/` beside `Page.html`), as walk.ts skips it. */
+function insideSavedPage(path: string, root: string): boolean {
+  for (let d = path; d.length > root.length && d !== dirname(d); d = dirname(d)) {
+    if (savedPageOf(d, (n) => existsSync(join(dirname(d), n)))) return true;
+  }
+  return false;
+}
+
 export class CollectionWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private readonly pending = new Map<string, { c: CollectionRow; paths: Set<string> }>();
@@ -56,7 +65,7 @@ export class CollectionWatcher {
       persistent: true,
       // An editor's save (a temp file renamed over the original) is reported as one change.
       atomic: true,
-      ignored: (p: string) => SKIP.test(p) || (p + sep).startsWith(dataDir),
+      ignored: (p: string) => SKIP.test(p) || (p + sep).startsWith(dataDir) || insideSavedPage(p, c.root),
     });
     const queue = (path: string): void => {
       if (!inCollection(c, path) && !this.isFolderEvent(c, path)) return;

@@ -12,6 +12,20 @@ export type WalkEntry =
 
 const ALWAYS_SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
 
+/** The folder a browser's "Save page as… (complete)" writes beside the page: `Page_files` (localised in some browsers). */
+const SAVED_PAGE_FOLDER = /^(.+)(_files|-Dateien|_fichiers|_archivos|_arquivos|_file|_bestanden|_filer|_pliki|_soubory)$/;
+
+/**
+ * The saved page a folder belongs to (its scripts, styles and pictures: not documents), or null. The
+ * page's text is what the user saved; indexing its companions would fill results with minified code.
+ */
+export function savedPageOf(folder: string, siblings: (name: string) => boolean): string | null {
+  const m = SAVED_PAGE_FOLDER.exec(basename(folder));
+  if (!m) return null;
+  for (const ext of ['.html', '.htm', '.xhtml', '.shtml']) if (siblings(`${m[1]}${ext}`)) return `${m[1]}${ext}`;
+  return null;
+}
+
 interface Matcher {
   base: string;
   ig: Ignore;
@@ -112,8 +126,14 @@ export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator
           }
         }
       }
-      if (isDir) yield* dir(child, root, here);
-      else if (st.isFile()) yield* file(child, root);
+      if (isDir) {
+        const page = savedPageOf(child, (n) => names.includes(n));
+        if (page) {
+          yield { kind: 'skip', path: child, reason: `the pictures, styles and scripts of the saved page ${page}` };
+          continue;
+        }
+        yield* dir(child, root, here);
+      } else if (st.isFile()) yield* file(child, root);
     }
   }
 
