@@ -4,6 +4,7 @@
 // and nothing indexed before is lost.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as F from '../scripts/format-fixtures.js';
 import { Rng, fuzzFiles, fuzzQuery } from '../scripts/fuzz.js';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { isKbError } from '../src/shared/errors.js';
@@ -56,5 +57,41 @@ describe('fuzz', () => {
     expect((await engine.search({ query: 'albatross', mode: 'lexical' })).results[0]?.citation.path).toBe(join(dir, 'keep/sentinel.md'));
     const doctor = await engine.doctor();
     expect(doctor.checks.filter((x) => x.status === 'fail')).toEqual([]);
+  }, 180_000);
+
+  it('300 mutated Word, slide, book, workbook, page, table and mail files: each indexed or refused as damaged; what was indexed before stays', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'keep/sentinel.md': '# Sentinel\n\nthe albatross must survive\n' });
+    const seeds = join(dir, 'seeds');
+    await writeTree(seeds, {
+      'r.docx': await F.docx([{ text: 'Title', heading: 1 }, { text: 'Body text of the report.' }, { text: '', table: [['a', 'b'], ['1', '2']] }], { title: 'R', author: 'A' }),
+      'n.odt': await F.odt([{ text: 'Notes', heading: 1 }, { text: 'A paragraph.' }]),
+      'd.pptx': await F.pptx([{ title: 'One', body: ['x'], notes: 'n' }, { title: 'Two', body: ['y'] }]),
+      'b.epub': await F.epub([{ title: 'C1', paras: ['p1', 'p2'] }, { title: 'C2', paras: ['p3'] }], { title: 'B' }),
+      's.xlsx': await F.xlsx([{ name: 'S', rows: [['h1', 'h2'], ['v1', 2]] }]),
+      'p.html': F.html({ title: 'P', sections: [{ heading: 'H', paras: ['words here'] }] }),
+      'c.csv': 'a,b\n"quoted, cell",2\n3,4\n',
+      'm.eml': F.eml({ from: 'a@x.org', to: 'b@x.org', subject: 'S', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'i@x.org', body: 'body', attachments: [{ name: 'a.docx', type: 'application/octet-stream', content: await F.docx([{ text: 'attached' }]) }] }),
+      'x.mbox': F.mbox([F.eml({ from: 'a@x.org', to: 'b@x.org', subject: 'S', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'j@x.org', body: 'one' })]),
+    });
+    const names = ['r.docx', 'n.odt', 'd.pptx', 'b.epub', 's.xlsx', 'p.html', 'c.csv', 'm.eml', 'x.mbox'];
+    const files = fuzzFiles(join(dir, 'fuzz'), names.map((n) => join(seeds, n)), 300, new Rng(19));
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'keep')]);
+    const s = await engine.ingest([join(dir, 'fuzz')]);
+    expect(s.added + s.failed + s.skipped.length).toBe(files.length);
+    // Seeded: a mix of files still readable and files refused (about 110 and 190).
+    expect(s.added).toBeGreaterThan(50);
+    expect(s.failed).toBeGreaterThan(50);
+    // Damage is said as such (or as the file being empty, encrypted or too big), never as kb's own fault.
+    expect(s.errors.filter((e) => !['PARSE_FAILED', 'EMPTY', 'ENCRYPTED', 'TOO_LARGE', 'INVALID_ENCODING', 'NOT_TEXT'].includes(e.code))).toEqual([]);
+    expect((await engine.search({ query: 'albatross', mode: 'lexical' })).results[0]?.citation.path).toBe(join(dir, 'keep/sentinel.md'));
+    // Every indexed one opens in the viewer or says why it cannot.
+    for (const d of engine.list().filter((x) => x.path.includes('/fuzz/') && x.status === 'indexed').slice(0, 60)) {
+      await engine.view(d.doc_id).then(
+        (v) => expect(v.html).toMatch(/^<!doctype html>/),
+        (e: unknown) => expect(isKbError(e) && ['PARSE_FAILED', 'NOT_FOUND'].includes(e.code)).toBe(true),
+      );
+    }
   }, 180_000);
 });

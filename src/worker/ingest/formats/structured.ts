@@ -3,6 +3,7 @@
 // reader is loaded on first use.
 import { basename, extname } from 'node:path';
 import type { DocType } from '../../../shared/wire.js';
+import { isKbError, KbError } from '../../../shared/errors.js';
 import type { ChunkingOptions, ParsedDocument } from '../types.js';
 import { detectLanguage } from '../language.js';
 import { type BlockDoc, chunkBlocks } from './blocks.js';
@@ -49,6 +50,17 @@ export interface BlocksRequest {
 
 /** Any structured file's blocks. `markup` keeps each block's HTML, which only the viewer needs. */
 export async function readStructured(format: StructuredFormat, bytes: Uint8Array, limits: ZipLimits, markup: boolean): Promise<BlockDoc> {
+  try {
+    return await readFormat(format, bytes, limits, markup);
+  } catch (e) {
+    // A reader tripping over damaged bytes (a RangeError deep in a zip or XML library) is a damaged
+    // file, not a fault of kb's: said as PARSE_FAILED with what the reader said.
+    if (isKbError(e)) throw e;
+    throw new KbError('PARSE_FAILED', `could not read it as ${format}: ${(e as Error).message ?? String(e)}`);
+  }
+}
+
+async function readFormat(format: StructuredFormat, bytes: Uint8Array, limits: ZipLimits, markup: boolean): Promise<BlockDoc> {
   switch (format) {
     case 'docx':
       return (await import('./docx.js')).readDocx(bytes, limits, markup);
