@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { _electron as electron } from 'playwright-core';
+import { _electron as electron, type ElectronApplication } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
 import { docx } from '../scripts/format-fixtures.js';
@@ -14,6 +14,13 @@ import { repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
 if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
+
+/** Hands paths to the app as a drop or an opened file does (main's app:ingest event to the window). */
+async function ingestInApp(app: ElectronApplication, paths: string[]): Promise<void> {
+  await app.evaluate(({ BrowserWindow }, p) => {
+    BrowserWindow.getAllWindows()[0]!.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths: p } });
+  }, paths);
+}
 
 describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
   it('adds a PDF and a Markdown file, finds a page as you type, opens the cited page and lines; the ask panel opens from the menu', async () => {
@@ -25,9 +32,7 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     try {
       const win = await app.firstWindow();
       await win.locator('footer').getByText(/engine ready/).waitFor();
-      await app.evaluate(({ BrowserWindow }, paths) => {
-        BrowserWindow.getAllWindows()[0]!.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
-      }, [join(dir, 'guide.pdf'), join(dir, 'setup.md')]);
+      await ingestInApp(app, [join(dir, 'guide.pdf'), join(dir, 'setup.md')]);
       await win.locator('.ingest-summary').getByText(/2 added/).waitFor();
       await win.getByLabel('Search').pressSequentially('marten hab', { delay: 30 });
       await expect.poll(() => win.locator('.hit .label').first().innerText()).toBe('guide.pdf · p. 4');
@@ -57,9 +62,7 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     try {
       const win = await app.firstWindow();
       await win.locator('footer').getByText(/engine ready/).waitFor();
-      await app.evaluate(({ BrowserWindow }, paths) => {
-        BrowserWindow.getAllWindows()[0]!.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
-      }, [join(dir, 'report.docx')]);
+      await ingestInApp(app, [join(dir, 'report.docx')]);
       await win.locator('.ingest-summary').getByText(/1 added/).waitFor();
       await win.getByLabel('Search').fill('zeppelin');
       await win.locator('.hit').first().click();
