@@ -262,11 +262,13 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.goto(host.url);
     await expect.poll(() => page.locator('footer').innerText()).toMatch(/3 documents · engine ready/);
     await page.getByLabel('Search').pressSequentially('walrus', { delay: 20 });
+    // The answer to the whole word, not to a prefix typed on the way (a late one would reset the list).
+    await expect.poll(() => page.locator('.results').getAttribute('data-query')).toBe('walrus');
     await expect.poll(() => page.locator('.hit').count()).toBeGreaterThan(2);
     const active = (): Promise<number> => page.locator('.hit').evaluateAll((els) => els.findIndex((el) => el.classList.contains('active')));
-    expect(await active()).toBe(0);
+    await expect.poll(active).toBe(0);
     await page.keyboard.press('ArrowDown');
-    expect(await active()).toBe(1);
+    await expect.poll(active).toBe(1);
     // In the ask box, ↑/↓ belong to the text.
     await page.locator('header nav').getByRole('button', { name: 'Ask' }).click();
     await page.getByLabel('Question').fill('first line\nsecond line');
