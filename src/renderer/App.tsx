@@ -210,7 +210,10 @@ export function App({ kb }: { kb: KbBridge }) {
   const hits = result?.results ?? [];
   const hit = pinned ?? hits[selected];
   // The list first, the viewer after: opening a document never delays the next keystroke's results.
-  const shown = useDeferredValue(hit);
+  // The hit and the query it answered go together, so the viewer never reloads an old hit for a new query.
+  const answered = result?.query ?? '';
+  const shownPair = useDeferredValue(useMemo(() => (hit ? { hit, query: answered } : null), [hit, answered]));
+  const shown = shownPair?.hit;
   return (
     <div className="app">
       <DropTarget onDrop={ingest.addDrop} />
@@ -330,7 +333,7 @@ export function App({ kb }: { kb: KbBridge }) {
             </section>
             <section className="viewer" aria-label="Viewer" ref={viewer} tabIndex={-1}>
               {shown ? (
-                <Viewer hit={shown} query={result?.query ?? ''} kb={kb} editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')} waiting={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
+                <Viewer hit={shown} query={shownPair.query} kb={kb} editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')} waiting={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
               ) : (
                 <p className="hint">Type to search; ↑/↓ to move through the hits, Enter to open one.</p>
               )}

@@ -14,7 +14,8 @@ import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { docRow, type FileFacts } from './doc-row.js';
 import type { ParsePool } from './parse-pool.js';
-import { type StructuredFormat, TYPE_OF } from './formats/structured.js';
+import { TYPE_OF } from './formats/structured.js';
+import { zipLimitsOf } from './formats/zip.js';
 import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
 import { normalizeTags } from './tags.js';
 import { PARSER_VERSION, type ParsedDocument } from './types.js';
@@ -44,17 +45,6 @@ async function parse(ctx: IngestContext, d: Extract<Detected, { kind: 'text' }>,
     return await ctx.parser.parse({ type: d.type, text, name, ext: extname(path).toLowerCase(), lang: d.lang, chunking: ctx.config.chunking });
   } catch (e) {
     throw new KbError('PARSE_FAILED', `could not parse ${name} as ${d.type}: ${(e as Error).message}`, { cause: e });
-  }
-}
-
-async function parseStructured(ctx: IngestContext, format: StructuredFormat, data: Uint8Array, path: string): Promise<ParsedDocument> {
-  const { ingest, chunking } = ctx.config;
-  const limits = { max_expanded_bytes: ingest.zip_max_expanded_bytes, max_ratio: ingest.zip_max_ratio };
-  try {
-    return await ctx.parser.parseStructured({ format, data, name: basename(path), chunking, limits });
-  } catch (e) {
-    if (e instanceof KbError) throw e;
-    throw new KbError('PARSE_FAILED', `could not read ${basename(path)} as ${format}: ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -168,7 +158,11 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   if (!bytes) throw new KbError('INTERNAL', 'file bytes were not read');
   if (detected.kind === 'pdf') return preparePdf(ctx, { ...facts, tags, bytes });
   if (detected.kind === 'image') return prepareImage(ctx, { ...facts, tags, bytes });
-  const parsed = detected.kind === 'structured' ? await parseStructured(ctx, detected.format, bytes, path) : await parse(ctx, detected, decodeText(bytes).text, path);
+  // A structured reader says what is wrong itself (readStructured: PARSE_FAILED, ENCRYPTED, TOO_LARGE).
+  const parsed =
+    detected.kind === 'structured'
+      ? await ctx.parser.parseStructured({ format: detected.format, data: bytes, name: basename(path), chunking: ctx.config.chunking, limits: zipLimitsOf(ctx.config.ingest) })
+      : await parse(ctx, detected, decodeText(bytes).text, path);
   if (facts.copy) {
     if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
     else await blobs.put(hash, bytes);

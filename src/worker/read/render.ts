@@ -53,6 +53,7 @@ export function queryMarker(q: string): Marker {
 function blockHtml(b: DocBlock, mark: Marker): string {
   const esc2 = (t: string): string => mark(esc(t));
   if (b.html) return sanitize(b.html, mark);
+  if (b.table && !b.text.trim()) return '';
   if (b.table) return `<table>${b.text.split('\n').map((r) => `<tr>${r.split(' | ').map((c) => `<td>${esc2(c)}</td>`).join('')}</tr>`).join('')}</table>`;
   if (b.heading) return `<h${Math.min(6, b.heading + 1)}>${esc2(b.text)}</h${Math.min(6, b.heading + 1)}>`;
   return `<p class="${b.text.startsWith('Notes: ') ? 'text notes' : 'text'}">${esc2(b.text)}</p>`;

@@ -4,7 +4,7 @@
 import mammoth from 'mammoth';
 import { KbError } from '../../../shared/errors.js';
 import type { BlockDoc } from './blocks.js';
-import { domBlocks, htmlDocument } from './dom-blocks.js';
+import { domBlocks, htmlDocument, numbered } from './dom-blocks.js';
 import { ooxmlMeta } from './office-meta.js';
 import { openZip, type ZipLimits } from './zip.js';
 
@@ -38,7 +38,7 @@ export async function readDocx(bytes: Uint8Array, limits: ZipLimits, markup: boo
     author: meta.author,
     date: meta.date,
     tags: meta.tags,
-    blocks: blocks.map((b, i) => ({ text: b.text, html: b.html, unit: i + 1, group: 0, ...(b.heading !== undefined ? { heading: b.heading } : {}) })),
+    blocks: numbered(blocks),
     groups: [{ name: '' }],
     cite: 'para',
   };

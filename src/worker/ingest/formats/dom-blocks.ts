@@ -3,6 +3,7 @@
 // (div, section, lists, a list item holding a list) are walked into, and text that sits between
 // their blocks becomes a block of its own. Each block remembers its element path (for EPUB CFIs).
 import { parseHTML } from 'linkedom';
+import type { DocBlock } from './blocks.js';
 
 /** The slice of the DOM the walker uses (linkedom's types are loose). */
 interface DomNode {
@@ -110,6 +111,11 @@ export function domBlocks(root: DomNode, opts: { rootPath?: string; keepEmpty?: 
   };
   visit(root, opts.rootPath ?? '');
   return out;
+}
+
+/** Blocks of a one-part document, numbered in order (Word's paragraphs, a page's blocks). */
+export function numbered(blocks: DomBlock[]): DocBlock[] {
+  return blocks.map((b, i) => ({ text: b.text, html: b.html, unit: i + 1, group: 0, ...(b.heading !== undefined ? { heading: b.heading } : {}) }));
 }
 
 function escapeText(s: string): string {

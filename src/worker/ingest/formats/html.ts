@@ -5,7 +5,7 @@
 import { Readability } from '@mozilla/readability';
 import type { BlockDoc } from './blocks.js';
 import { decodeText } from '../detect.js';
-import { domBlocks, htmlDocument } from './dom-blocks.js';
+import { domBlocks, htmlDocument, numbered } from './dom-blocks.js';
 
 const BOILERPLATE =
   'script, style, noscript, nav, header, footer, aside, form, iframe, template, dialog, [hidden], [role=navigation], [role=banner], [role=contentinfo], [role=dialog], [aria-hidden=true], [style*="display:none"], [style*="display: none"]';
@@ -38,31 +38,33 @@ function metaContent(doc: Doc, ...selectors: string[]): string | null {
   return null;
 }
 
+const textLength = (s: string | null | undefined): number => (s ?? '').replace(/\s+/g, ' ').trim().length;
+
 export async function readHtml(bytes: Uint8Array, markup: boolean): Promise<BlockDoc> {
   const html = decodeHtml(bytes);
-  const { document } = htmlDocument(html);
-  const title = metaContent(document, 'meta[property="og:title"]') ?? (document.title.trim() || null);
-  const author = metaContent(document, 'meta[name="author"]', 'meta[property="article:author"]');
-  const date = metaContent(document, 'meta[property="article:published_time"]', 'meta[name="date"]', 'meta[name="dcterms.created"]');
-  const tags = (metaContent(document, 'meta[name="keywords"]') ?? '').split(/[,;]/).map((t) => t.trim()).filter((t) => t && t.length <= 64);
+  const { document: page } = htmlDocument(html);
+  const title = metaContent(page, 'meta[property="og:title"]') ?? (page.title.trim() || null);
+  const author = metaContent(page, 'meta[name="author"]', 'meta[property="article:author"]');
+  const date = metaContent(page, 'meta[property="article:published_time"]', 'meta[name="date"]', 'meta[name="dcterms.created"]');
+  const tags = (metaContent(page, 'meta[name="keywords"]') ?? '').split(/[,;]/).map((t) => t.trim()).filter((t) => t && t.length <= 64);
 
-  // The whole page without its obvious boilerplate: what is kept when Readability finds no article.
-  const fallback = htmlDocument(html).document;
-  for (const el of Array.from(fallback.querySelectorAll(BOILERPLATE))) (el as unknown as { remove(): void }).remove();
-  const fallbackText = (fallback.body?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // The whole page without its obvious boilerplate: what is kept when nothing better is found.
+  for (const el of Array.from(page.querySelectorAll(BOILERPLATE))) (el as unknown as { remove(): void }).remove();
+  const pageText = textLength(page.body?.textContent);
 
-  let root = fallback.body;
+  let root = page.body;
   // The author's own word on where the content is (<main>, role=main, a page's one <article>) beats
   // a guess; Readability guesses for pages that do not say.
-  const articles = Array.from(fallback.querySelectorAll('article'));
-  const marked = fallback.querySelector('main, [role=main]') ?? (articles.length === 1 ? articles[0]! : null);
-  if (marked && (marked.textContent ?? '').replace(/\s+/g, ' ').trim().length >= Math.min(200, 0.5 * fallbackText.length)) root = marked;
+  const articles = Array.from(page.querySelectorAll('article'));
+  const marked = page.querySelector('main, [role=main]') ?? (articles.length === 1 ? articles[0]! : null);
+  if (marked && textLength(marked.textContent) >= Math.min(200, 0.5 * pageText)) root = marked;
   else try {
-    const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
-    const articleText = (article?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // Readability rewrites the tree it reads, and judges the page as it came: it gets a copy of its own.
+    const article = new Readability(htmlDocument(html).document as unknown as Document, { charThreshold: 200 }).parse();
+    const articleText = textLength(article?.textContent);
     // A short note is all content: Readability may keep a fraction of it. Its article is taken when it
     // holds a fair share of the page's text.
-    if (article?.content && articleText.length >= 0.25 * fallbackText.length) root = htmlDocument(`<!doctype html><html><body>${article.content}</body></html>`).document.body;
+    if (article?.content && articleText >= 0.25 * pageText) root = htmlDocument(article.content).document.body;
   } catch {
     // Readability gives up on some trees; the page without boilerplate is then the article.
   }
@@ -72,7 +74,7 @@ export async function readHtml(bytes: Uint8Array, markup: boolean): Promise<Bloc
     author,
     date,
     tags,
-    blocks: blocks.map((b, i) => ({ text: b.text, html: b.html, unit: i + 1, group: 0, ...(b.heading !== undefined ? { heading: b.heading } : {}) })),
+    blocks: numbered(blocks),
     groups: [{ name: '' }],
     cite: 'text',
   };

@@ -12,6 +12,11 @@ export interface ZipLimits {
   max_ratio: number;
 }
 
+/** The limits as config.yaml sets them (ingest.zip_max_expanded_bytes, ingest.zip_max_ratio). */
+export function zipLimitsOf(ingest: { zip_max_expanded_bytes: number; zip_max_ratio: number }): ZipLimits {
+  return { max_expanded_bytes: ingest.zip_max_expanded_bytes, max_ratio: ingest.zip_max_ratio };
+}
+
 interface Entry {
   name: string;
   compressed: number;
