@@ -1,7 +1,9 @@
 // Writes a random-weight BERT encoder as ONNX, in the Hugging Face folder layout, with the real
 // all-MiniLM-L6-v2 tokenizer from ../shared/corpora. Its vectors mean nothing: it exists to test the
 // embedding plumbing and to measure speed at the real architecture's cost (`minilm-l6`).
-//   npm run make-test-model -- --arch minilm-l6|tiny [--no-token-type-ids] --out DIR
+// With --cross-encoder it is a one-logit reranker; with --st, a sentence-transformers folder
+// (modules.json, 1_Pooling, …); with --quantized, int8 linears as the hub's model_quantized.onnx.
+//   npm run make-test-model -- --arch minilm-l6|small64|tiny [--quantized] [--cross-encoder] [--st mean|cls|last] --out DIR
 import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +21,22 @@ export interface Arch {
   vocab: number;
 }
 
-export const ARCHS: Record<'minilm-l6' | 'tiny', Arch> = {
+export const ARCHS: Record<'minilm-l6' | 'tiny' | 'small64', Arch> = {
   'minilm-l6': { layers: 6, hidden: 384, heads: 12, ffn: 1536, positions: 512, vocab: 30522 },
   tiny: { layers: 2, hidden: 32, heads: 4, ffn: 64, positions: 512, vocab: 30522 },
+  small64: { layers: 2, hidden: 64, heads: 4, ffn: 128, positions: 512, vocab: 30522 },
 };
+
+export interface BuildOptions {
+  tokenTypeIds: boolean;
+  /**
+   * Linear layers as dynamic int8 quantization writes them (DynamicQuantizeLinear → MatMulInteger),
+   * the form of the hub's model_quantized.onnx files.
+   */
+  quantized?: boolean;
+  /** hidden: last_hidden_state (an embedding model); logit: BertForSequenceClassification with one label (a cross-encoder). */
+  head?: 'hidden' | 'logit';
+}
 
 export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt', 'special_tokens_map.json'];
 
@@ -47,7 +61,7 @@ function randn(n: number, std: number, seed: number): Float32Array {
 
 type Tensor = InstanceType<typeof onnx.TensorProto>;
 
-export function buildModel(a: Arch, opts: { tokenTypeIds: boolean }): Uint8Array {
+export function buildModel(a: Arch, opts: BuildOptions): Uint8Array {
   const inits: Tensor[] = [];
   const nodes: InstanceType<typeof onnx.NodeProto>[] = [];
   let seed = 1;
@@ -86,8 +100,23 @@ export function buildModel(a: Arch, opts: { tokenTypeIds: boolean }): Uint8Array
   const dh = H / a.heads;
   const layerNorm = (x: string, prefix: string): string =>
     node('LayerNormalization', [x, fill(`${prefix}.weight`, [H], 1), fill(`${prefix}.bias`, [H], 0)], { axis: -1, epsilon: 1e-12 });
+  const int8 = (name: string, dims: number[], data: Int8Array | Uint8Array, type: 'INT8' | 'UINT8'): string => {
+    inits.push(onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType[type], rawData: new Uint8Array(data.buffer) }));
+    return name;
+  };
+  const quantizedMatMul = (x: string, prefix: string, nIn: number, nOut: number): string => {
+    const w = randn(nIn * nOut, 0.02, seed++);
+    const scale = w.reduce((m, v) => Math.max(m, Math.abs(v)), 0) / 127 || 1;
+    const q = Int8Array.from(w, (v) => Math.round(v / scale));
+    const [xq, xs, xz] = [t(), t(), t()];
+    nodes.push(onnx.NodeProto.create({ opType: 'DynamicQuantizeLinear', input: [x], output: [xq, xs, xz] }));
+    const wq = int8(`${prefix}.weight_quantized`, [nIn, nOut], q, 'INT8');
+    const wz = int8(`${prefix}.weight_zero_point`, [], new Int8Array(1), 'INT8');
+    const y = node('Cast', [node('MatMulInteger', [xq, wq, xz, wz])], { to: onnx.TensorProto.DataType.FLOAT });
+    return node('Mul', [y, node('Mul', [xs, fill(`${prefix}.weight_scale`, [], scale)])]);
+  };
   const linear = (x: string, prefix: string, nIn: number, nOut: number): string =>
-    node('Add', [node('MatMul', [x, weight(`${prefix}.weight`, [nIn, nOut])]), fill(`${prefix}.bias`, [nOut], 0)]);
+    node('Add', [opts.quantized ? quantizedMatMul(x, prefix, nIn, nOut) : node('MatMul', [x, weight(`${prefix}.weight`, [nIn, nOut])]), fill(`${prefix}.bias`, [nOut], 0)]);
 
   // Embeddings: word + position (sliced to the sequence length) + token type, then LayerNorm.
   const word = node('Gather', [weight('embeddings.word_embeddings', [a.vocab, H]), 'input_ids'], { axis: 0 });
@@ -127,7 +156,13 @@ export function buildModel(a: Arch, opts: { tokenTypeIds: boolean }): Uint8Array
     const out = linear(gelu, `${p}.output.dense`, a.ffn, H);
     x = layerNorm(node('Add', [out, x]), `${p}.output.LayerNorm`);
   }
-  nodes.push(onnx.NodeProto.create({ opType: 'Identity', input: [x], output: ['last_hidden_state'] }));
+  const outName = opts.head === 'logit' ? 'logits' : 'last_hidden_state';
+  if (opts.head === 'logit') {
+    // BERT's pooler (tanh of a dense layer over [CLS]) and a one-label classifier: the relevance logit.
+    const cls = node('Gather', [x, i64('cls_idx', [0])], { axis: 1 });
+    const pooled = node('Tanh', [linear(node('Squeeze', [cls, i64('squeeze_axis', [1])]), 'pooler.dense', H, H)]);
+    nodes.push(onnx.NodeProto.create({ opType: 'Identity', input: [linear(pooled, 'classifier', H, 1)], output: [outName] }));
+  } else nodes.push(onnx.NodeProto.create({ opType: 'Identity', input: [x], output: [outName] }));
 
   const i64Input = (name: string): InstanceType<typeof onnx.ValueInfoProto> =>
     onnx.ValueInfoProto.create({
@@ -141,11 +176,11 @@ export function buildModel(a: Arch, opts: { tokenTypeIds: boolean }): Uint8Array
     input: [i64Input('input_ids'), i64Input('attention_mask'), ...(opts.tokenTypeIds ? [i64Input('token_type_ids')] : [])],
     output: [
       onnx.ValueInfoProto.create({
-        name: 'last_hidden_state',
+        name: outName,
         type: {
           tensorType: {
             elemType: onnx.TensorProto.DataType.FLOAT,
-            shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: H }] },
+            shape: { dim: opts.head === 'logit' ? [{ dimParam: 'batch' }, { dimValue: 1 }] : [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: H }] },
           },
         },
       }),
@@ -165,8 +200,56 @@ export function tokenizerDir(): string {
   return join(corpora, 'tokenizers', 'all-MiniLM-L6-v2');
 }
 
+/** The files sentence-transformers saves beside the model, which `kb models import` reads. */
+export interface SentenceTransformersLayout {
+  pooling: 'mean' | 'cls' | 'last';
+  normalize?: boolean;
+  prompts?: { query?: string; document?: string };
+  maxSeqLength?: number;
+}
+
+function writeJson(file: string, v: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(v, null, 2));
+}
+
+function writeSentenceTransformers(out: string, hidden: number, st: SentenceTransformersLayout): void {
+  const modules = [
+    { idx: 0, name: '0', path: '', type: 'sentence_transformers.models.Transformer' },
+    { idx: 1, name: '1', path: '1_Pooling', type: 'sentence_transformers.models.Pooling' },
+    ...(st.normalize === false ? [] : [{ idx: 2, name: '2', path: '2_Normalize', type: 'sentence_transformers.models.Normalize' }]),
+  ];
+  writeJson(join(out, 'modules.json'), modules);
+  writeJson(join(out, '1_Pooling', 'config.json'), {
+    word_embedding_dimension: hidden,
+    pooling_mode_cls_token: st.pooling === 'cls',
+    pooling_mode_mean_tokens: st.pooling === 'mean',
+    pooling_mode_max_tokens: false,
+    pooling_mode_mean_sqrt_len_tokens: false,
+    pooling_mode_weightedmean_tokens: false,
+    pooling_mode_lasttoken: st.pooling === 'last',
+    include_prompt: true,
+  });
+  writeJson(join(out, 'config_sentence_transformers.json'), {
+    __version__: { sentence_transformers: '3.0.1', transformers: '4.44.0', pytorch: '2.4.0' },
+    prompts: st.prompts ?? {},
+    default_prompt_name: null,
+    similarity_fn_name: 'cosine',
+  });
+  writeJson(join(out, 'sentence_bert_config.json'), { max_seq_length: st.maxSeqLength ?? 256, do_lower_case: false });
+}
+
 /** Writes the model folder; returns its path. */
-export function makeTestModel(opts: { arch: keyof typeof ARCHS; out: string; tokenTypeIds?: boolean }): string {
+export function makeTestModel(opts: {
+  arch: keyof typeof ARCHS;
+  out: string;
+  tokenTypeIds?: boolean;
+  quantized?: boolean;
+  /** A cross-encoder (one relevance logit) instead of an embedding model. */
+  crossEncoder?: boolean;
+  /** Also write the sentence-transformers files (modules.json, 1_Pooling, …). */
+  sentenceTransformers?: SentenceTransformersLayout;
+}): string {
   const a = ARCHS[opts.arch];
   const tok = tokenizerDir();
   if (!existsSync(join(tok, 'tokenizer.json'))) throw new Error(`the real tokenizer is needed from ${tok} (set KB_CORPORA)`);
@@ -176,26 +259,25 @@ export function makeTestModel(opts: { arch: keyof typeof ARCHS; out: string; tok
     copyFileSync(join(tok, f), join(opts.out, f));
     chmodSync(join(opts.out, f), 0o644); // the corpora are read-only; the copy need not be
   }
+  writeJson(join(opts.out, 'config.json'), {
+    architectures: [opts.crossEncoder ? 'BertForSequenceClassification' : 'BertModel'],
+    model_type: 'bert',
+    hidden_size: a.hidden,
+    num_hidden_layers: a.layers,
+    num_attention_heads: a.heads,
+    intermediate_size: a.ffn,
+    max_position_embeddings: a.positions,
+    vocab_size: a.vocab,
+    type_vocab_size: 2,
+    ...(opts.crossEncoder ? { id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 } } : {}),
+    kb_test_model: opts.arch,
+  });
+  if (opts.sentenceTransformers) writeSentenceTransformers(opts.out, a.hidden, opts.sentenceTransformers);
+  const file = opts.quantized ? 'model_quantized.onnx' : 'model.onnx';
   writeFileSync(
-    join(opts.out, 'config.json'),
-    JSON.stringify(
-      {
-        architectures: ['BertModel'],
-        model_type: 'bert',
-        hidden_size: a.hidden,
-        num_hidden_layers: a.layers,
-        num_attention_heads: a.heads,
-        intermediate_size: a.ffn,
-        max_position_embeddings: a.positions,
-        vocab_size: a.vocab,
-        type_vocab_size: 2,
-        kb_test_model: opts.arch,
-      },
-      null,
-      2,
-    ),
+    join(opts.out, 'onnx', file),
+    buildModel(a, { tokenTypeIds: opts.tokenTypeIds ?? true, quantized: opts.quantized ?? false, head: opts.crossEncoder ? 'logit' : 'hidden' }),
   );
-  writeFileSync(join(opts.out, 'onnx', 'model.onnx'), buildModel(a, { tokenTypeIds: opts.tokenTypeIds ?? true }));
   return opts.out;
 }
 
@@ -207,10 +289,18 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   };
   const arch = (get('--arch') ?? 'tiny') as keyof typeof ARCHS;
   const out = get('--out');
-  if (!out || !(arch in ARCHS)) {
-    console.error('usage: npm run make-test-model -- --arch minilm-l6|tiny [--no-token-type-ids] --out DIR');
+  const pooling = get('--st');
+  if (!out || !(arch in ARCHS) || (pooling && !['mean', 'cls', 'last'].includes(pooling))) {
+    console.error('usage: npm run make-test-model -- --arch minilm-l6|small64|tiny [--no-token-type-ids] [--quantized] [--cross-encoder] [--st mean|cls|last] --out DIR');
     process.exit(2);
   }
-  makeTestModel({ arch, out: resolve(out), tokenTypeIds: !args.includes('--no-token-type-ids') });
+  makeTestModel({
+    arch,
+    out: resolve(out),
+    tokenTypeIds: !args.includes('--no-token-type-ids'),
+    quantized: args.includes('--quantized'),
+    crossEncoder: args.includes('--cross-encoder'),
+    ...(pooling ? { sentenceTransformers: { pooling: pooling as SentenceTransformersLayout['pooling'] } } : {}),
+  });
   console.log(`wrote a random-weight ${arch} test model to ${resolve(out)}`);
 }

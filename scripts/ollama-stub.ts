@@ -1,6 +1,8 @@
 // A stand-in Ollama server on 127.0.0.1 for tests and benchmarks (no model can be had here): it speaks
-// the real API — /api/version, /api/tags, /api/show, /api/chat streaming NDJSON or not — and answers
-// what it is scripted to: a reply's tokens, delays, an error mid-stream, a missing model.
+// the real API — /api/version, /api/tags, /api/show, /api/chat streaming NDJSON or not, /api/embed —
+// and answers what it is scripted to: a reply's tokens, delays, an error mid-stream, a missing model.
+// Its embeddings are hashed bags of words (deterministic, L2-normalised, texts sharing words are
+// near): plumbing, not meaning.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,6 +22,27 @@ export interface StubOptions {
   contextLength?: number;
   /** What /api/chat answers; a function gets each request's messages. */
   chat?: ChatScript | ((messages: { role: string; content: string }[]) => ChatScript);
+  /** /api/embed: the vectors' dimension (768, as nomic-embed-text's), and failures to script. */
+  embed?: {
+    dimension?: number;
+    /** Answer this many /api/embed requests (counted from set()), then drop connections as a stopped server would. */
+    downAfter?: number;
+    /** Answer with a 500 instead, from the request after this many. */
+    failAfter?: number;
+    delayMs?: number;
+  };
+}
+
+/** A hashed bag of words: deterministic, normalised, texts sharing words are near. */
+export function stubVector(text: string, dimension: number): number[] {
+  const v = new Array<number>(dimension).fill(0);
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
+    v[(h >>> 0) % dimension]! += (h & 1) === 0 ? 1 : -1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
 }
 
 export interface OllamaStub {
@@ -38,6 +61,7 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
   let opts: StubOptions = initial;
   const calls: OllamaStub['calls'] = [];
   const stub = { firstTokenAt: null as number | null };
+  let embedCalls = 0;
   const pulled = (m: string): boolean => (opts.models ?? ['llama3.2:latest']).some((x) => x === m || x === `${m}:latest`);
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -54,6 +78,20 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
         if (path === '/api/show') {
           if (!pulled(String(body.model))) return missing();
           return json(200, { modelfile: '', parameters: '', template: '', details: { family: 'llama' }, model_info: { 'general.architecture': 'llama', 'llama.context_length': opts.contextLength ?? 131072 }, capabilities: ['completion'] });
+        }
+        if (path === '/api/embed') {
+          const e = opts.embed ?? {};
+          embedCalls++;
+          if (e.downAfter !== undefined && embedCalls > e.downAfter) {
+            req.socket.destroy(); // as a server that stopped: the connection drops
+            return;
+          }
+          if (!pulled(String(body.model))) return missing();
+          if (e.failAfter !== undefined && embedCalls > e.failAfter) return json(500, { error: 'llama runner process has terminated: signal: killed' });
+          if (e.delayMs) await sleep(e.delayMs);
+          const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+          const dimension = e.dimension ?? 768;
+          return json(200, { model: String(body.model), embeddings: input.map((t) => stubVector(t, dimension)), total_duration: 1, load_duration: 0, prompt_eval_count: input.length });
         }
         if (path !== '/api/chat') return json(404, { error: 'not found' });
         if (!pulled(String(body.model))) return missing();
@@ -88,7 +126,10 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
     get firstTokenAt() {
       return stub.firstTokenAt;
     },
-    set: (o) => (opts = o),
+    set: (o) => {
+      opts = o;
+      embedCalls = 0; // downAfter and failAfter count from here
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -8,7 +8,7 @@ import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './c
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
-import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand } from './commands/models.js';
+import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand, modelsUseCommand } from './commands/models.js';
 import { reindexCommand } from './commands/reindex.js';
 import { type SearchFlags, searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
@@ -77,6 +77,8 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--threshold <score>', 'drop hits scoring below this').argParser(aNumber))
     .addOption(new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']))
     .option('--explain', 'show how each hit was ranked')
+    .option('--rerank', 're-score the best hits with the cross-encoder (rerank.model; search.rerank turns it on by default)')
+    .option('--no-rerank', 'fused order, whatever search.rerank says')
     .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
     .action((words: string[], flags: SearchFlags) =>
       run(() => searchCommand(words, flags, globals()))(),
@@ -152,7 +154,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('reindex')
     .description('embed every chunk again (with --model, switch to that model); searches use the old vectors until it is done')
-    .option('--model <name>', 'the embedding model to switch to (default: the configured one)')
+    .option('--model <name>', 'the embedding model to switch to (default: the configured one); kb models use does the same')
     .action((flags: { model?: string }) => run(() => reindexCommand(flags, globals()))());
 
   const models = program.command('models').description('embedding models (search by meaning) and speech models (audio): list, pull, import, remove');
@@ -162,9 +164,19 @@ export async function main(argv: string[]): Promise<number> {
     .command('import')
     .description('install a model: a folder in the Hugging Face layout (embedding), or a whisper.cpp .bin file (speech)')
     .argument('<path>')
-    .option('--as <name>', 'which model it is (default all-MiniLM-L6-v2; a speech model is known by its checksum, or name it whisper-…)')
+    .option(
+      '--as <name>',
+      'a registry model it is (default: the configured one), or a name of its own for any sentence-transformers or cross-encoder folder; a speech model is known by its checksum, or name it whisper-…',
+    )
     .action((dir: string, flags: { as?: string }) => run(() => modelsImportCommand(dir, flags, globals()))());
   oneArg('remove', 'delete an installed model', ['<name>'], modelsRemoveCommand, models);
+  oneArg(
+    'use',
+    'search by meaning with this model (re-embeds everything, searches answering meanwhile), or rerank with it',
+    ['<name>', 'an embedding model (all-MiniLM-L6-v2, one imported, ollama:nomic-embed-text) or a reranker (ms-marco-MiniLM-L-6-v2)'],
+    modelsUseCommand,
+    models,
+  );
 
   const evalCmd = program.command('eval').description('measure retrieval quality against golden queries');
   evalCmd

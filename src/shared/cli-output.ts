@@ -23,6 +23,7 @@ import {
   ModelsListSchema,
   ModelInstalledSchema,
   ModelRemovedSchema,
+  ModelUsedSchema,
   CollectionSchema,
   ReconcileSchema,
   CollectionAddedSchema,
@@ -33,7 +34,7 @@ import {
 const V = z.literal(SCHEMA_VERSION);
 
 // Models and collections travel over the RPC too: their schemas live in models-collections.ts.
-export { EmbeddingModelSchema, SpeechModelSchema, ModelsListSchema, ModelInstalledSchema, ModelRemovedSchema, CollectionSchema, ReconcileSchema, CollectionAddedSchema, CollectionsSchema, ForgotSchema };
+export { EmbeddingModelSchema, SpeechModelSchema, ModelsListSchema, ModelInstalledSchema, ModelRemovedSchema, ModelUsedSchema, CollectionSchema, ReconcileSchema, CollectionAddedSchema, CollectionsSchema, ForgotSchema };
 
 /** A document's row as stored (store/documents.ts reads it with this type). */
 export const StoredDocumentSchema = z.object({
@@ -156,6 +157,7 @@ export const CLI_OUTPUTS = {
   'models-list': ModelsListSchema,
   'models-install': ModelInstalledSchema,
   'models-remove': ModelRemovedSchema,
+  'models-use': ModelUsedSchema,
   'eval-run': EvalRunSchema,
   'eval-compare': EvalCompareSchema,
   add: CollectionAddedSchema,

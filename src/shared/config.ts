@@ -67,8 +67,16 @@ export const ConfigSchema = z
       .prefault({}),
     embedding: z
       .object({
-        /** The model that embeds chunks and queries (kb models list). */
-        model: z.string().default('all-MiniLM-L6-v2'),
+        /**
+         * Who runs the embedding model: onnx (in kb, a model from kb models list or imported) or ollama
+         * (the local Ollama server's /api/embed; its address is ask.ollama_host / KB_OLLAMA_HOST).
+         */
+        provider: z.enum(['onnx', 'ollama']).default('onnx'),
+        /** The model that embeds chunks and queries (kb models list; with ollama, e.g. nomic-embed-text). kb models use sets it. */
+        model: z.string().min(1).default('all-MiniLM-L6-v2'),
+        /** Put before every query / passage embedded, instead of what the model is known to expect (empty: nothing). */
+        query_prefix: z.string().optional(),
+        passage_prefix: z.string().optional(),
         /**
          * Below this many vectors a search compares the query with every one (exact, and fast enough);
          * from here on an approximate index (IVF_HNSW_SQ) is built in the background and kept up.
@@ -90,6 +98,8 @@ export const ConfigSchema = z
         /** --fusion convex: weight of the lexical side; the vector side gets 1 − this. */
         convex_alpha: z.number().min(0).max(1).default(0.5),
         snippet_chars: z.number().int().positive().default(240),
+        /** Re-score the best fused hits with a cross-encoder (rerank.model) before answering; --rerank / --no-rerank per search. */
+        rerank: z.boolean().default(false),
         /**
          * BM25F field weights: title, heading path, body. Each field is its own length-normalised
          * count, and a document's first chunk usually holds its title line in the body too: at 1 the
@@ -127,6 +137,22 @@ export const ConfigSchema = z
         feedback_terms: z.number().int().nonnegative().default(10),
         /** How far the feedback words may move a candidate: this share of the best score of the question's own words. */
         feedback_weight: z.number().min(0).max(0.95).default(0.15),
+      })
+      .prefault({}),
+    rerank: z
+      .object({
+        /** The cross-encoder (kb models list: ms-marco-MiniLM-L-6-v2, bge-reranker-base, or one imported). */
+        model: z.string().min(1).default('ms-marco-MiniLM-L-6-v2'),
+        /** How many of the fused hits it re-scores. */
+        candidates: z.number().int().positive().max(200).default(30),
+        /**
+         * Each (query, passage) pair is cut to this many tokens: the query, and the passage's heading and
+         * the part of it the snippet shows. Cost grows faster than length; 64 keeps 30 candidates of a
+         * MiniLM-L6 cross-encoder near 100 ms on 2 cores (npm run bench -- rerank).
+         */
+        max_tokens: z.number().int().min(16).max(512).default(64),
+        /** The app re-ranks once typing has paused this long, never per keystroke. */
+        pause_ms: z.number().int().nonnegative().default(300),
       })
       .prefault({}),
     audio: z

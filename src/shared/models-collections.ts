@@ -1,13 +1,19 @@
 // Models and collections as kb models …, kb add / collections / forget print them and the app's
 // Models and Folders views receive them (their RPC methods in api.ts).
 import { z } from 'zod';
-import { SCHEMA_VERSION } from './wire.js';
+import { ReindexResultSchema, SCHEMA_VERSION } from './wire.js';
 
 const V = z.literal(SCHEMA_VERSION);
 
 export const EmbeddingModelSchema = z.object({
   id: z.string(),
+  /** embedding: turns text into vectors (search by meaning); reranker: a cross-encoder re-scoring hits. */
+  kind: z.enum(['embedding', 'reranker']),
+  /** registry: known to kb and pulled from the hub; imported: a folder imported under a name of its own. */
+  source: z.enum(['registry', 'imported']),
+  /** The hub repository, or for an imported model the folder it came from. */
   repo: z.string(),
+  /** 0 for a reranker. */
   dimension: z.number().int(),
   max_tokens: z.number().int(),
   installed: z.boolean(),
@@ -22,6 +28,11 @@ const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number()
 export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
 export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
 export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+/** kb models use: an embedding model switched to (as kb reindex --model reports it), or a reranker set. */
+export const ModelUsedSchema = z.union([
+  ReindexResultSchema.extend({ kind: z.literal('embedding') }),
+  z.object({ schema_version: V, kind: z.literal('reranker'), model: z.string(), config_updated: z.string() }),
+]);
 
 export const CollectionSchema = z.object({
   name: z.string(),

@@ -28,6 +28,8 @@ import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedC
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
 import { VectorService } from './vectors/service.js';
+import { RerankService } from './rerank/service.js';
+import { defaultImportName } from './embed/spec.js';
 import { SettingsService } from './settings/service.js';
 import type { SettingKey, SettingSet, Settings } from '../shared/settings.js';
 import { describeIssues } from '../shared/issues.js';
@@ -60,6 +62,7 @@ type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void
 export class Engine {
   readonly #core: Core;
   readonly #vectors: VectorService;
+  readonly #reranker: RerankService;
   readonly #speech: SpeechService;
   readonly #ingest: IngestService;
   readonly #collections: CollectionService;
@@ -76,6 +79,7 @@ export class Engine {
     this.#ownLog = opts.log ? null : core.log;
     this.#configProblems = opts.configProblems ?? [];
     this.#vectors = new VectorService(core, opts.reconcile === true);
+    this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
     this.#collections = new CollectionService(core, this.#vectors, (p, o) => this.ingest(p, o), (p) => this.remove(p));
@@ -99,7 +103,7 @@ export class Engine {
   speechModelReady = (): boolean => this.#speech.ready();
 
   // Finding and reading
-  search = (params: SearchParams): Promise<SearchResult> => searchIndex(this.#core, this.#vectors, params);
+  search = (params: SearchParams): Promise<SearchResult> => searchIndex(this.#core, this.#vectors, this.#reranker, params);
   /**
    * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
    * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.
@@ -145,8 +149,16 @@ export class Engine {
   removeSpeechModel = (name: string): Promise<void> => this.#models.removeSpeech(name);
   /** Either kind, by name (whisper-… is a speech model): the Models view and kb models pull alike. */
   pullAnyModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo | SpeechModelInfo> => this.#models.pullAny(name, opts);
-  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> => this.#models.importAny(path, as, this.config.embedding.model);
+  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> => this.#models.importAny(path, as, defaultImportName(this.config.embedding));
   removeAnyModel = (name: string): Promise<void> => this.#models.removeAny(name);
+  /** kb models use: a reranker becomes rerank.model (search.rerank on); an embedding model is switched to, re-embedding if needed. */
+  useModel = async (
+    name: string,
+    opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<{ kind: 'reranker'; model: string; config_updated: string } | ({ kind: 'embedding' } & ReindexResult)> => {
+    if (await this.#models.isReranker(name)) return { kind: 'reranker', model: name, config_updated: await this.#models.useReranker(name) };
+    return { kind: 'embedding', ...(await this.#vectors.use(name, opts)) };
+  };
   /**
    * What a model's arrival starts: audio that waited for this speech model is transcribed; with the
    * configured embedding model, every chunk is embedded (search turns hybrid when it is done).
@@ -169,6 +181,7 @@ export class Engine {
     this.#ingest.close();
     this.#speech.release();
     this.#vectors.close();
+    this.#reranker.close();
     const { db } = this.#core;
     try {
       db.pragma('optimize');

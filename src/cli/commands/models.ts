@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { DEFAULT_MODEL, type Engine, type FileProgress } from '../../worker/index.js';
 import { countBar } from '../progress.js';
 import { type GlobalOptions, withEngine } from '../context.js';
-import { bold, dim, displayPath, line, printJson } from '../output.js';
+import { EXIT, bold, dim, displayPath, line, printJson } from '../output.js';
 
 export async function modelsListCommand(g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
@@ -12,12 +12,16 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
       printJson(r);
       return;
     }
+    const state = (m: { installed: boolean; bytes: number | null; source: string }): string =>
+      (m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed')) + (m.source === 'imported' ? dim('  (imported)') : '');
     line(bold('Embedding models (search by meaning)'));
-    for (const m of r.models) {
-      const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
-      line(`  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`);
+    for (const m of r.models.filter((x) => x.kind === 'embedding')) {
+      line(`  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state(m)}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`);
     }
-    if (!r.models.some((m) => m.installed)) line(dim(`  Get one with: kb models pull ${DEFAULT_MODEL}`));
+    if (!r.models.some((m) => m.installed && m.kind === 'embedding')) line(dim(`  Get one with: kb models pull ${DEFAULT_MODEL}`));
+    line(dim('  Or one your Ollama serves: kb models use ollama:nomic-embed-text'));
+    line(bold('Rerankers (re-score the best hits: kb search --rerank)'));
+    for (const m of r.models.filter((x) => x.kind === 'reranker')) line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}`);
     line(bold('Speech models (audio and video)'));
     for (const m of r.speech_models) {
       const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
@@ -69,6 +73,28 @@ async function transcribeWaiting(engine: Engine, g: GlobalOptions): Promise<{ fi
   } finally {
     bar?.stop();
   }
+}
+
+export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<number> {
+  return withEngine(g, async (engine) => {
+    const bar = await countBar(g);
+    const ctl = new AbortController();
+    const onSigint = (): void => ctl.abort();
+    process.once('SIGINT', onSigint);
+    let r;
+    try {
+      r = await engine.useModel(name, { onProgress: (p) => bar?.update('embedding', p.done, p.total), signal: ctl.signal });
+    } finally {
+      process.off('SIGINT', onSigint);
+      bar?.stop();
+    }
+    if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+    else if (r.kind === 'reranker') line(`Searches are reranked by ${r.model} now` + dim(` (rerank.model and search.rerank in ${displayPath(r.config_updated)}; kb search --no-rerank skips it)`));
+    else if (r.cancelled) line(`Interrupted: searches still use ${r.previous ?? 'no'} vectors. Run kb models use ${name} again to resume.`);
+    else if (r.embedded === 0 && r.previous === r.model) line(`${r.model} is in use` + (r.config_updated ? dim(` (now in ${displayPath(r.config_updated)})`) : ''));
+    else line(`Searching by meaning with ${r.model}${r.previous && r.previous !== r.model ? ` (was ${r.previous})` : ''}: embedded ${r.embedded} chunks` + dim(` in ${(r.took_ms / 1000).toFixed(1)} s`));
+    return r.kind === 'embedding' && r.cancelled ? EXIT.partial : EXIT.ok;
+  });
 }
 
 export async function modelsRemoveCommand(id: string, g: GlobalOptions): Promise<number> {

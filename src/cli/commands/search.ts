@@ -14,6 +14,8 @@ export interface SearchFlags {
   fusion?: 'rrf' | 'convex';
   explain?: boolean;
   prefix?: boolean;
+  /** true with --rerank, false with --no-rerank, absent: the search.rerank setting. */
+  rerank?: boolean;
 }
 
 /** Flags are parsed by commander (choices, numbers); the engine checks the whole against SearchParamsSchema. */
@@ -28,6 +30,7 @@ export async function searchCommand(words: string[], flags: SearchFlags, g: Glob
 
 function printHuman(r: SearchResult, explain: boolean): void {
   if (r.vector?.status === 'unavailable' && r.mode !== 'lexical') line(dim(`(${r.vector.reason})`));
+  if (r.rerank?.status === 'unavailable') line(dim(`(not reranked: ${r.rerank.reason})`));
   if (r.results.length === 0) {
     line(r.query.trim() ? 'No matches.' : 'Empty query: type some words to search for.');
     return;
@@ -46,7 +49,9 @@ function printHuman(r: SearchResult, explain: boolean): void {
             (e?.coverage != null ? `  coverage ${(e.coverage * 100).toFixed(0)}%` : '') +
             (e?.proximity ? `  proximity ${e.proximity.toFixed(2)}` : '') +
             (e?.feedback ? `  feedback +${e.feedback.toFixed(3)}` : '') +
-            `  vector ${x.vector_rank ?? '—'}  matched: ${h.matched_terms.join(', ') || '—'}`,
+            `  vector ${x.vector_rank ?? '—'}` +
+            (x.rerank ? `  rerank ${x.rerank.score.toFixed(3)} (logit ${x.rerank.logit.toFixed(2)}, fused #${x.rerank.fused_rank})` : '') +
+            `  matched: ${h.matched_terms.join(', ') || '—'}`,
         ),
       );
     }

@@ -8,7 +8,7 @@ import type { ChatMessage } from './prompt.js';
 import type { OllamaStatus } from '../../shared/settings.js';
 
 /** fetch's own network failure (nothing listening, unknown host, a refused port): not an HTTP answer. */
-function networkFailure(e: unknown): { refused: boolean; detail: string } | null {
+export function networkFailure(e: unknown): { refused: boolean; detail: string } | null {
   if (!(e instanceof TypeError) || e.message !== 'fetch failed') return null;
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   return { refused: cause?.code === 'ECONNREFUSED', detail: cause?.message ?? 'network error' };

@@ -36,8 +36,11 @@ ocr:
   min_confidence: 50          # a page read with less confidence (0-100) is not indexed: it says which language it needs
   max_pages: 500              # at most this many text-less pages of one PDF are read by OCR
 
-embedding:
-  model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; without a model, search is lexical
+embedding:                    # kb models use NAME switches (and re-embeds) in one step
+  provider: onnx              # onnx: a model kb runs (kb models list); ollama: one the Ollama server serves
+  model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; with ollama e.g. nomic-embed-text
+  # query_prefix: 'search_query: '        # instead of what the model is known to expect
+  # passage_prefix: 'search_document: '
   ann_min_rows: 10000         # from this many vectors on, an approximate index (IVF_HNSW_SQ) keeps search fast
 
 models:
@@ -48,6 +51,7 @@ search:
   candidates_factor: 3        # hybrid: each side retrieves top × this before fusion
   rrf_k: 60                   # Reciprocal Rank Fusion constant
   snippet_chars: 240
+  rerank: false               # re-score the best hits with a cross-encoder (rerank.model); kb search --rerank
   weights:                    # BM25F weight of a match in the title, heading path, and body
     title: 0.5
     heading: 1
@@ -59,6 +63,12 @@ search:
   feedback: true              # pseudo-relevance feedback for long questions …
   feedback_min_terms: 5       # … of at least this many content words (never for a few typed words)
   feedback_weight: 0.15       # it moves a passage by at most this share of the question's best score
+
+rerank:                       # kb models pull ms-marco-MiniLM-L-6-v2, then search.rerank: true
+  model: ms-marco-MiniLM-L-6-v2   # or bge-reranker-base, or a cross-encoder folder imported with kb models import
+  candidates: 30              # how many fused hits it re-scores
+  max_tokens: 64              # each query + passage pair is cut to this (cost grows faster than length)
+  pause_ms: 300               # the app re-ranks once typing pauses this long, never per keystroke
 
 audio:                        # audio and video, transcribed locally by whisper.cpp
   enabled: true               # off: audio and video files are skipped

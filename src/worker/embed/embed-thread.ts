@@ -4,9 +4,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toErrorPayload } from '../../shared/errors.js';
 import { Embedder } from './embedder.js';
-import type { ModelSpec } from './registry.js';
+import type { EmbeddingSpec } from './spec.js';
 
-const { dir, spec } = workerData as { dir: string; spec: ModelSpec };
+const { dir, spec } = workerData as { dir: string; spec: EmbeddingSpec };
 const ready = Embedder.load(dir, spec);
 ready.catch(() => undefined); // reported with the first request
 

@@ -1,23 +1,34 @@
-// Installed models: <data dir>/models/<id>/ in the Hugging Face layout. A model appears there only
-// complete: downloads and imports are assembled in models/.partial/<id>/ and renamed into place.
+// Installed models: <data dir>/models/<id>/ in the Hugging Face layout — the registry's embedding
+// models and rerankers by their ids, and folders imported under names of their own (with the
+// kb-model.json kb wrote after reading them). A model appears there only complete: downloads and
+// imports are assembled in models/.partial/ and renamed into place.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { downloadFile, type FileProgress } from './download.js';
 import { Embedder, ONNX_FILES, onnxFileIn } from './embedder.js';
 import { embeddingPullFailed, unknownModel } from '../models/offline-help.js';
-import { MODELS, type ModelSpec, modelSpec } from './registry.js';
+import { type HubModel, MODELS, modelSpec, RERANKERS, rerankerSpec } from './registry.js';
+import { importedNames, MANIFEST, type Manifest, readManifest } from './resolve.js';
+import { readModelFolder } from './st-folder.js';
 import type { EmbeddingModelSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
 export type ModelInfo = z.infer<typeof EmbeddingModelSchema>;
 
-function knownSpec(id: string): ModelSpec {
-  const spec = modelSpec(id);
+function hubModel(id: string): HubModel {
+  const spec = modelSpec(id) ?? rerankerSpec(id);
   if (!spec) throw unknownModel(id);
   return spec;
+}
+
+/** A name of the user's choosing becomes a folder name: nothing that could mean another place or another kind. */
+function checkName(id: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) || id.startsWith('whisper-')) {
+    throw new KbError('INVALID_ARGUMENT', `"${id}" cannot name a model: use letters, digits, . _ - (not starting with whisper-, which names speech models)`);
+  }
 }
 
 function folderBytes(dir: string): number {
@@ -41,19 +52,22 @@ export class ModelStore {
   }
 
   list(): ModelInfo[] {
-    return MODELS.map((m) => {
-      const installed = this.isInstalled(m.id);
-      return {
-        id: m.id,
-        repo: m.repo,
-        dimension: m.dimension,
-        max_tokens: m.maxTokens,
-        installed,
-        path: installed ? this.pathOf(m.id) : null,
-        bytes: installed ? folderBytes(this.pathOf(m.id)) : null,
-        download_bytes: m.files.some((f) => f.size) ? m.files.reduce((n, f) => n + (f.size ?? 0), 0) : null,
-      };
+    const sized = (id: string): Pick<ModelInfo, 'installed' | 'path' | 'bytes'> => {
+      const installed = this.isInstalled(id);
+      return { installed, path: installed ? this.pathOf(id) : null, bytes: installed ? folderBytes(this.pathOf(id)) : null };
+    };
+    const download = (m: HubModel): number | null => (m.files.some((f) => f.size) ? m.files.reduce((n, f) => n + (f.size ?? 0), 0) : null);
+    const registry: ModelInfo[] = [
+      ...MODELS.map((m) => ({ id: m.id, kind: 'embedding' as const, source: 'registry' as const, repo: m.repo, dimension: m.dimension, max_tokens: m.maxTokens, ...sized(m.id), download_bytes: download(m) })),
+      ...RERANKERS.map((m) => ({ id: m.id, kind: 'reranker' as const, source: 'registry' as const, repo: m.repo, dimension: 0, max_tokens: m.maxTokens, ...sized(m.id), download_bytes: download(m) })),
+    ];
+    const imported = importedNames(this.dir).flatMap((id): ModelInfo[] => {
+      const m = readManifest(this.pathOf(id));
+      if (!m || modelSpec(id) || rerankerSpec(id)) return [];
+      const dimension = m.kind === 'embedding' ? m.spec.dimension : 0;
+      return [{ id, kind: m.kind, source: 'imported', repo: m.from, dimension, max_tokens: m.spec.maxTokens, ...sized(id), download_bytes: null }];
     });
+    return [...registry, ...imported];
   }
 
   /** Replaces models/<id> with a finished folder in one rename (the old one is removed after). */
@@ -74,7 +88,7 @@ export class ModelStore {
    * its .part files in models/.partial/<id>, and the next pull resumes them.
    */
   async pull(id: string, endpoint: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> {
-    const spec = knownSpec(id);
+    const spec = hubModel(id);
     const staging = join(this.dir, '.partial', id);
     await mkdir(staging, { recursive: true });
     const base = endpoint.replace(/\/+$/, '');
@@ -92,21 +106,26 @@ export class ModelStore {
     return this.list().find((m) => m.id === id)!;
   }
 
-  /** Copies a model folder (Hugging Face layout) in, after checking that it loads and fits the spec. */
+  /**
+   * Copies a model folder (Hugging Face layout) in after checking that it loads: as the registry model
+   * it is named for, or, under a name of its own, as what its sentence-transformers files say it is.
+   */
   async import(from: string, id: string): Promise<ModelInfo> {
-    const spec = knownSpec(id);
+    const registry = modelSpec(id) ?? rerankerSpec(id);
+    if (!registry) checkName(id);
     if (!existsSync(from) || !statSync(from).isDirectory()) throw new KbError('NOT_FOUND', `no model folder at ${from}`);
     // Checked here, on the folder the user named: the copy below is kb's own business.
     const lacking = [existsSync(join(from, 'tokenizer.json')) ? null : 'tokenizer.json', onnxFileIn(from) ? null : `the ONNX weights (${ONNX_FILES.join(' or ')})`].filter(Boolean);
     if (lacking.length > 0) {
-      throw new KbError('MODEL_INVALID', `${from} lacks ${lacking.join(' and ')}: a model folder holds what https://huggingface.co/${spec.repo} has (config.json, tokenizer.json, onnx/…)`);
+      const like = registry ? `https://huggingface.co/${registry.repo} has` : 'a model on the Hugging Face hub has';
+      throw new KbError('MODEL_INVALID', `${from} lacks ${lacking.join(' and ')}: a model folder holds what ${like} (config.json, tokenizer.json, onnx/…)`);
     }
     const staging = join(this.dir, '.partial', `${id}-import-${randomBytes(4).toString('hex')}`);
     await mkdir(join(this.dir, '.partial'), { recursive: true });
     try {
-      await cp(from, staging, { recursive: true });
-      const e = await Embedder.load(staging, spec);
-      await e.close();
+      await cp(from, staging, { recursive: true, filter: (src) => !src.endsWith(MANIFEST) });
+      const manifest = await this.check(staging, id, from);
+      if (manifest) await writeFile(join(staging, MANIFEST), JSON.stringify(manifest, null, 2));
       await this.install(id, staging);
     } catch (e) {
       await rm(staging, { recursive: true, force: true });
@@ -117,8 +136,45 @@ export class ModelStore {
     return this.list().find((m) => m.id === id)!;
   }
 
+  /** Loads the staged folder as what it claims to be; for a name of the user's own, what kb learnt of it. */
+  private async check(dir: string, id: string, from: string): Promise<Manifest | null> {
+    const embedding = modelSpec(id);
+    const reranker = rerankerSpec(id);
+    const { CrossEncoder } = await import('./cross-encoder.js');
+    if (embedding) {
+      const e = await Embedder.load(dir, embedding).catch((err: unknown) => {
+        if (err instanceof KbError && /dimensional/.test(err.message)) {
+          throw new KbError(err.code, `${err.message} — to use it as a model of its own: kb models import ${from} --as NAME`, { cause: err });
+        }
+        throw err;
+      });
+      await e.close();
+      return null;
+    }
+    if (reranker) {
+      await (await CrossEncoder.load(dir, id, reranker.maxTokens)).close();
+      return null;
+    }
+    const reading = readModelFolder(dir);
+    const imported_at = new Date().toISOString();
+    if (reading.kind === 'reranker') {
+      await (await CrossEncoder.load(dir, id, reading.maxTokens)).close();
+      return { kind: 'reranker', spec: { id, maxTokens: reading.maxTokens }, from, imported_at };
+    }
+    const { dense, kind: _kind, ...how } = reading;
+    const e = await Embedder.load(dir, { id, provider: 'onnx', dimension: 0, ...how });
+    await e.close();
+    if (dense && !e.pooledInGraph) {
+      throw new KbError('MODEL_INVALID', `${from} has Dense layers after pooling (modules.json) that its ONNX graph does not apply: export it with a sentence_embedding output`);
+    }
+    return { kind: 'embedding', spec: e.spec, from, imported_at };
+  }
+
   async remove(id: string): Promise<void> {
-    knownSpec(id);
+    if (!modelSpec(id) && !rerankerSpec(id)) {
+      checkName(id);
+      if (!readManifest(this.pathOf(id))) throw unknownModel(id);
+    }
     if (!existsSync(this.pathOf(id))) throw new KbError('NOT_FOUND', `model ${id} is not installed`);
     await rm(this.pathOf(id), { recursive: true, force: true });
     await rm(join(this.dir, '.partial', id), { recursive: true, force: true });

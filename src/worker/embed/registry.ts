@@ -1,4 +1,7 @@
-// The embedding models kb knows: where they live on the hub, and how each must be run.
+// The models kb knows by name: embedding models and rerankers on the hub (where they live, how each
+// must be run), and the query/document prefixes of embedding models Ollama serves.
+import type { EmbeddingSpec } from './spec.js';
+
 export interface ModelFile {
   path: string;
   /** Known size and sha256 (from the hub's LFS pointer), checked after download. */
@@ -7,19 +10,20 @@ export interface ModelFile {
   optional?: boolean;
 }
 
-export interface ModelSpec {
+/** A model on the Hugging Face hub with an ONNX export. */
+export interface HubModel {
   id: string;
-  /** Hugging Face repository with an ONNX export. */
   repo: string;
   revision: string;
-  dimension: number;
-  pooling: 'mean' | 'cls';
-  normalize: boolean;
-  /** Longer inputs are truncated to this many tokens (including [CLS] and [SEP]). */
-  maxTokens: number;
-  queryPrefix: string;
-  passagePrefix: string;
   files: ModelFile[];
+}
+
+export interface ModelSpec extends HubModel, EmbeddingSpec {}
+
+/** A cross-encoder: scores a (query, passage) pair with one relevance logit. */
+export interface RerankerSpec extends HubModel {
+  /** Longer pairs are cut to this many tokens, specials included. */
+  maxTokens: number;
 }
 
 const TOKENIZER: ModelFile[] = [
@@ -32,6 +36,7 @@ const TOKENIZER: ModelFile[] = [
 export const MODELS: readonly ModelSpec[] = [
   {
     id: 'all-MiniLM-L6-v2',
+    provider: 'onnx',
     repo: 'Xenova/all-MiniLM-L6-v2',
     revision: 'main',
     dimension: 384,
@@ -51,6 +56,7 @@ export const MODELS: readonly ModelSpec[] = [
   },
   {
     id: 'multilingual-e5-small',
+    provider: 'onnx',
     repo: 'Xenova/multilingual-e5-small',
     revision: 'main',
     dimension: 384,
@@ -63,6 +69,7 @@ export const MODELS: readonly ModelSpec[] = [
   },
   {
     id: 'bge-small-en-v1.5',
+    provider: 'onnx',
     repo: 'Xenova/bge-small-en-v1.5',
     revision: 'main',
     dimension: 384,
@@ -80,3 +87,43 @@ export const DEFAULT_MODEL = 'all-MiniLM-L6-v2';
 export function modelSpec(id: string): ModelSpec | undefined {
   return MODELS.find((m) => m.id === id);
 }
+
+export const RERANKERS: readonly RerankerSpec[] = [
+  {
+    id: 'ms-marco-MiniLM-L-6-v2',
+    repo: 'Xenova/ms-marco-MiniLM-L-6-v2',
+    revision: 'main',
+    maxTokens: 512,
+    files: [...TOKENIZER, { path: 'onnx/model_quantized.onnx' }],
+  },
+  {
+    id: 'bge-reranker-base',
+    repo: 'Xenova/bge-reranker-base',
+    revision: 'main',
+    maxTokens: 512,
+    files: [...TOKENIZER, { path: 'onnx/model_quantized.onnx' }],
+  },
+];
+
+export const DEFAULT_RERANKER = 'ms-marco-MiniLM-L-6-v2';
+
+export function rerankerSpec(id: string): RerankerSpec | undefined {
+  return RERANKERS.find((m) => m.id === id);
+}
+
+/**
+ * What Ollama's embedding models expect in front of a query and a document (their model cards; Ollama
+ * adds nothing itself). Keyed by the name without its :tag. embedding.query_prefix / passage_prefix
+ * override these.
+ */
+export const OLLAMA_PREFIXES: Readonly<Record<string, { query: string; passage: string }>> = {
+  'nomic-embed-text': { query: 'search_query: ', passage: 'search_document: ' },
+  'mxbai-embed-large': { query: 'Represent this sentence for searching relevant passages: ', passage: '' },
+  embeddinggemma: { query: 'task: search result | query: ', passage: 'title: none | text: ' },
+  'qwen3-embedding': { query: 'Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery: ', passage: '' },
+  'snowflake-arctic-embed': { query: 'Represent this sentence for searching relevant passages: ', passage: '' },
+  'snowflake-arctic-embed2': { query: 'query: ', passage: '' },
+  'bge-m3': { query: '', passage: '' },
+  'all-minilm': { query: '', passage: '' },
+  'granite-embedding': { query: '', passage: '' },
+};

@@ -4,11 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { KbError, type ErrorCode } from '../../shared/errors.js';
 import { threadEntry } from '../threads.js';
 import type { Embedder } from './embedder.js';
-
-export interface PassageEmbedder {
-  embed(texts: string[], kind: 'query' | 'passage'): Promise<Float32Array[]>;
-  close(): Promise<void>;
-}
+import type { PassageEmbedder } from './provider.js';
 
 interface Pending {
   resolve: (v: Float32Array[]) => void;

@@ -1,7 +1,7 @@
 // What to do when a model cannot be downloaded: the same words for embedding and speech models, and
 // for every way a download fails (no network, a proxy, a mirror that lacks the file).
 import { KbError } from '../../shared/errors.js';
-import { MODELS, type ModelSpec } from '../embed/registry.js';
+import { type HubModel, MODELS, RERANKERS } from '../embed/registry.js';
 import { WHISPER_MODELS, WHISPER_REPO, type WhisperSpec } from '../audio/whisper-models.js';
 
 /** Every model `kb models pull` knows, both kinds, for "unknown model" errors. */
@@ -9,7 +9,9 @@ export function unknownModel(name: string): KbError {
   return new KbError(
     'INVALID_ARGUMENT',
     `unknown model ${name}. Embedding models (search by meaning): ${MODELS.map((m) => m.id).join(', ')}. ` +
-      `Speech models (audio and video): ${WHISPER_MODELS.map((m) => m.name).join(', ')}.`,
+      `Rerankers: ${RERANKERS.map((m) => m.id).join(', ')}. ` +
+      `Speech models (audio and video): ${WHISPER_MODELS.map((m) => m.name).join(', ')}. ` +
+      `Any other sentence-transformers or cross-encoder folder: kb models import DIR --as NAME; an Ollama model: kb models use ollama:NAME.`,
   );
 }
 
@@ -22,7 +24,7 @@ function hubFailure(e: unknown, how: string, endpoint: string): unknown {
 }
 
 /** An embedding model's download failed: how to get its files by hand and import them. */
-export function embeddingPullFailed(e: unknown, spec: ModelSpec, endpoint: string): unknown {
+export function embeddingPullFailed(e: unknown, spec: HubModel, endpoint: string): unknown {
   const files = spec.files.filter((f) => !f.optional).map((f) => f.path);
   return hubFailure(
     e,

@@ -3,7 +3,9 @@
 // a models command runs.
 import { join, resolve } from 'node:path';
 import { type IngestProgress, type ReindexProgress, SCHEMA_VERSION } from '../../shared/wire.js';
+import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
+import { embeddingRef } from '../embed/spec.js';
 import type { SpeechService } from '../audio/speech.js';
 import type { SpeechModelInfo, WhisperStore } from '../audio/whisper-store.js';
 import type { FileProgress } from '../embed/download.js';
@@ -92,9 +94,27 @@ export class ModelService {
       await run.transcribe(opts.onAudio ? { onProgress: opts.onAudio } : {});
       return 'transcribed';
     }
-    if (name !== config.embedding.model) return null;
+    if (name !== embeddingRef(config.embedding)) return null;
     await run.reindex(opts.onVectors ? { onProgress: opts.onVectors } : {});
     return 'embedded';
+  }
+
+  /** Is `name` a reranker (the registry's, or a cross-encoder folder imported under that name)? */
+  async isReranker(name: string): Promise<boolean> {
+    return (await this.embeddingStore()).list().some((m) => m.id === name && m.kind === 'reranker');
+  }
+
+  /** kb models use for a reranker: checks that it loads, then sets rerank.model and turns search.rerank on. */
+  async useReranker(name: string): Promise<string> {
+    const store = await this.embeddingStore();
+    const info = store.list().find((m) => m.id === name && m.kind === 'reranker');
+    if (!info) throw new KbError('INVALID_ARGUMENT', `${name} is not a reranker kb has`);
+    if (!info.installed) throw new KbError('MODEL_MISSING', `${name} is not installed — run: kb models pull ${name}`);
+    const { CrossEncoder } = await import('../embed/cross-encoder.js');
+    await (await CrossEncoder.load(store.pathOf(name), name, info.max_tokens)).close();
+    const { setDataDirSetting } = await import('../config/write.js');
+    await setDataDirSetting(this.core.dataDir, ['rerank', 'model'], name);
+    return setDataDirSetting(this.core.dataDir, ['search', 'rerank'], true);
   }
 
   async removeSpeech(name: string): Promise<void> {

@@ -4,12 +4,10 @@
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { ReindexResult } from '../../shared/wire.js';
-import { Embedder } from '../embed/embedder.js';
-import { ModelStore } from '../embed/models.js';
-import { MODELS, modelSpec } from '../embed/registry.js';
+import { openEmbedder, resolveEmbedding } from '../embed/resolve.js';
 import type { Db } from '../store/db.js';
 import { readBinding, writeBinding } from './binding.js';
-import { fingerprintOf, Semantic, type SyncProgress } from './semantic.js';
+import { type EmbeddingChoice, fingerprintOf, Semantic, type SyncProgress } from './semantic.js';
 import { dropVectorTable, tableName, VectorStore } from './store.js';
 import { inTransaction } from '../store/tx.js';
 
@@ -18,15 +16,15 @@ export type ReindexOutcome = Omit<ReindexResult, 'schema_version' | 'config_upda
 export async function reindex(
   dataDir: string,
   db: Db,
-  modelId: string,
+  choice: EmbeddingChoice,
   opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; annMinRows: number },
 ): Promise<{ result: ReindexOutcome; semantic: Semantic | null }> {
   const started = performance.now();
-  const spec = modelSpec(modelId);
-  if (!spec) throw new KbError('INVALID_ARGUMENT', `unknown model ${modelId}; kb knows: ${MODELS.map((m) => m.id).join(', ')}`);
-  const models = new ModelStore(join(dataDir, 'models'));
-  if (!models.isInstalled(spec.id)) throw new KbError('MODEL_MISSING', `${spec.id} is not installed — run: kb models pull ${spec.id}`);
-  const embedder = await Embedder.load(models.pathOf(spec.id), spec); // a broken model fails here, before anything changes
+  const resolved = resolveEmbedding(join(dataDir, 'models'), choice.ref, choice.overrides);
+  if ('unavailable' in resolved) throw new KbError(resolved.code ?? 'MODEL_MISSING', resolved.unavailable);
+  // A broken model, or an Ollama that is not running, fails here, before anything changes.
+  const embedder = await openEmbedder(resolved, choice.ollamaHost);
+  const spec = embedder.spec;
   const vectorsDir = join(dataDir, 'vectors');
   const fingerprint = fingerprintOf(spec);
 
@@ -42,7 +40,13 @@ export async function reindex(
   const store = await VectorStore.open(vectorsDir, pending.table);
   const resumed = await store.count();
   const building = new Semantic(db, spec, embedder, store, 'pending');
-  const { embedded } = await building.sync(opts).finally(() => building.closePassageThread());
+  const { embedded } = await building
+    .sync(opts)
+    .catch(async (e: unknown) => {
+      await embedder.close(); // what was embedded stays in the pending table; the next reindex resumes it
+      throw e;
+    })
+    .finally(() => building.closePassageThread());
   const previous = readBinding(db);
   const result = (cancelled: boolean): ReindexOutcome => ({
     model: spec.id,

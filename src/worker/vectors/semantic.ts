@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import type { Db } from '../store/db.js';
 import { countRows } from '../store/integrity.js';
 import { VectorFeed } from '../store/vector-feed.js';
-import { Embedder } from '../embed/embedder.js';
-import { type PassageEmbedder, ThreadedEmbedder } from '../embed/threaded.js';
-import { ModelStore } from '../embed/models.js';
-import { modelSpec, type ModelSpec } from '../embed/registry.js';
+import type { PassageEmbedder, TextEmbedder } from '../embed/provider.js';
+import { openEmbedder, resolveEmbedding, type Unavailable } from '../embed/resolve.js';
+import type { EmbeddingSpec } from '../embed/spec.js';
 import { CHUNKER_VERSION } from '../ingest/types.js';
 import { type Binding, type BindingSlot, chunksGeneration, markSynced, readBinding, writeBinding } from './binding.js';
 import { type VectorFilter, type VectorHit, type VectorRow, VectorStore, tableName } from './store.js';
@@ -19,8 +18,13 @@ const SYNC_BATCH = 128;
 /** Vectors written to LanceDB per add: each add is a data file, and many small files slow scans. */
 const WRITE_BATCH = 2048;
 
-export interface Unavailable {
-  unavailable: string;
+export type { Unavailable } from '../embed/resolve.js';
+
+/** The embedding model the config names, its prefix overrides, and where Ollama runs. */
+export interface EmbeddingChoice {
+  ref: string;
+  overrides: { query_prefix?: string | undefined; passage_prefix?: string | undefined };
+  ollamaHost: string;
 }
 
 export interface SyncProgress {
@@ -28,7 +32,8 @@ export interface SyncProgress {
   total: number;
 }
 
-export function fingerprintOf(spec: ModelSpec): string {
+/** What makes two tables' vectors comparable. Registry models keep the fingerprint they always had. */
+export function fingerprintOf(spec: EmbeddingSpec): string {
   return JSON.stringify({
     model: spec.id,
     dimension: spec.dimension,
@@ -36,6 +41,9 @@ export function fingerprintOf(spec: ModelSpec): string {
     query: spec.queryPrefix,
     passage: spec.passagePrefix,
     chunker: CHUNKER_VERSION,
+    ...(spec.provider !== 'onnx' ? { provider: spec.provider } : {}),
+    ...(spec.normalize ? {} : { normalize: false }),
+    ...(spec.importedAt ? { imported: spec.importedAt } : {}),
   });
 }
 
@@ -47,8 +55,8 @@ export class Semantic {
 
   constructor(
     private readonly db: Db,
-    readonly spec: ModelSpec,
-    readonly embedder: Embedder,
+    readonly spec: EmbeddingSpec,
+    readonly embedder: TextEmbedder,
     readonly store: VectorStore,
     /** Which binding this table is: the live one, or the one a reindex is building. */
     private readonly slot: BindingSlot,
@@ -58,16 +66,26 @@ export class Semantic {
    * The configured model over the live table, binding the index to it if nothing is bound yet.
    * Otherwise why there are no vectors: no model, or vectors that belong to another model.
    */
-  static async open(dataDir: string, db: Db, modelId: string): Promise<Semantic | Unavailable> {
-    const spec = modelSpec(modelId);
-    if (!spec) return { unavailable: `unknown embedding model ${modelId} in the config` };
-    const models = new ModelStore(join(dataDir, 'models'));
-    if (!models.isInstalled(spec.id)) return { unavailable: `no embedding model installed — run: kb models pull ${spec.id}` };
+  static async open(dataDir: string, db: Db, choice: EmbeddingChoice): Promise<Semantic | Unavailable> {
+    const resolved = resolveEmbedding(join(dataDir, 'models'), choice.ref, choice.overrides);
+    if ('unavailable' in resolved) return resolved;
+    const loading = openEmbedder(resolved, choice.ollamaHost);
+    loading.catch(() => undefined); // awaited below; meanwhile the table opens
+    let spec = resolved.spec;
+    if (spec.dimension === 0) {
+      // Ollama says a model's dimension only by embedding: a server that is down leaves words only, for now.
+      const e = await loading.catch((err: unknown) => err as Error);
+      if (e instanceof Error) return { unavailable: e.message, retry: true };
+      spec = e.spec;
+    }
     const fingerprint = fingerprintOf(spec);
     let live = readBinding(db);
     if (live && live.fingerprint !== fingerprint) {
       const chunks = countRows(db, 'chunks');
-      if (chunks > 0) return { unavailable: mismatch(live, spec) };
+      if (chunks > 0) {
+        void loading.then((e) => e.close(), () => undefined);
+        return { unavailable: mismatch(live, spec) };
+      }
       live = null; // nothing embedded yet: the configured model simply takes over
     }
     if (!live) {
@@ -76,9 +94,9 @@ export class Semantic {
     }
     const store = await VectorStore.open(join(dataDir, 'vectors'), live.table);
     const warm = store.prewarm(); // on LanceDB's threads, while the model loads on this one
-    const embedder = await Embedder.load(models.pathOf(spec.id), spec);
+    const embedder = await loading;
     await warm;
-    return new Semantic(db, spec, embedder, store, 'live');
+    return new Semantic(db, embedder.spec, embedder, store, 'live');
   }
 
   /**
@@ -110,17 +128,23 @@ export class Semantic {
       pendingRows = [];
     };
     opts.onProgress?.({ done, total: missing.length });
-    for (let i = 0; i < missing.length; i += SYNC_BATCH) {
-      if (opts.signal?.aborted) break;
-      const rows = feed.rows(missing.slice(i, i + SYNC_BATCH));
-      // The heading path says what the passage is about; it is embedded with it.
-      this.passages ??= ThreadedEmbedder.for(this.embedder);
-      const vectors = await this.passages.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
-      pendingRows.push(
-        ...rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
-      );
-      if (pendingRows.length >= WRITE_BATCH) await flush();
-      opts.onProgress?.({ done: done + pendingRows.length, total: missing.length });
+    try {
+      for (let i = 0; i < missing.length; i += SYNC_BATCH) {
+        if (opts.signal?.aborted) break;
+        const rows = feed.rows(missing.slice(i, i + SYNC_BATCH));
+        // The heading path says what the passage is about; it is embedded with it.
+        this.passages ??= await this.embedder.passages();
+        const vectors = await this.passages.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
+        pendingRows.push(
+          ...rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
+        );
+        if (pendingRows.length >= WRITE_BATCH) await flush();
+        opts.onProgress?.({ done: done + pendingRows.length, total: missing.length });
+      }
+    } catch (e) {
+      // A model server gone mid-way: what was embedded is kept, and the next run resumes from it.
+      await flush().catch(() => undefined);
+      throw e;
     }
     await flush(); // also after an abort: what was embedded is kept
     if (!opts.signal?.aborted) markSynced(this.db, this.slot, this.store.name, generation);
@@ -180,7 +204,10 @@ export class Semantic {
   }
 }
 
-export function mismatch(live: Binding, spec: ModelSpec): string {
+export function mismatch(live: Binding, spec: EmbeddingSpec): string {
+  if (live.model === spec.id) {
+    return `the index's vectors were made with ${spec.id} as it was set up before (other weights, prefixes or dimension) — run: kb reindex, to embed everything again`;
+  }
   return (
     `the index's vectors were made with ${live.model}, but the config asks for ${spec.id} — ` +
     `run: kb reindex (to embed everything with ${spec.id}), or set embedding.model back to ${live.model}`

@@ -1,21 +1,22 @@
 // The vector half as the engine uses it: the bound model and its LanceDB table, opened on first need
 // (never loading onnxruntime without a model), reopened when another process switched the table or
 // LanceDB failed, and its index kept up in the background while searches go on.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstLine, KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { readBinding } from './binding.js';
-import type { Semantic, Unavailable } from './semantic.js';
+import { embeddingAvailable, resolveEmbedding } from '../embed/resolve.js';
+import { configOf, embeddingRef } from '../embed/spec.js';
+import type { EmbeddingChoice, Semantic, Unavailable } from './semantic.js';
 
 export class VectorService {
   /** Loaded on first need, and only when the configured model is installed. */
   private semanticP?: Promise<Semantic | Unavailable>;
   /** The live vector table semanticP was opened for; another process's reindex changes it. */
   private semanticTable?: string | null;
-  /** The configured embedding model; reindex --model changes it. */
+  /** The configured embedding model (a registry id, an imported name, ollama:<model>); reindex --model changes it. */
   private embeddingModel: string;
   /** Index upkeep running in the background (see Semantic.maintain), and how the last one ended. */
   private upkeep: Promise<void> | null = null;
@@ -26,7 +27,14 @@ export class VectorService {
     /** Long-lived hosts reconcile SQLite and LanceDB in the background when the vector half first opens. */
     private readonly reconcileOnOpen: boolean,
   ) {
-    this.embeddingModel = core.config.embedding.model;
+    this.embeddingModel = embeddingRef(core.config.embedding);
+  }
+
+  private choice(ref = this.embeddingModel): EmbeddingChoice {
+    const { embedding, ask } = this.core.config;
+    // The prefixes set in the config are for the configured model, not for one being switched to.
+    const overrides = ref === this.embeddingModel ? { query_prefix: embedding.query_prefix, passage_prefix: embedding.passage_prefix } : {};
+    return { ref, overrides, ollamaHost: process.env.KB_OLLAMA_HOST || ask.ollama_host };
   }
 
   get model(): string {
@@ -39,25 +47,28 @@ export class VectorService {
   }
 
   modelInstalled(): boolean {
-    return existsSync(join(this.core.dataDir, 'models', this.embeddingModel, 'tokenizer.json'));
+    return embeddingAvailable(join(this.core.dataDir, 'models'), this.embeddingModel);
   }
 
   /** The embedding model and vector table, or why there are none. */
   open(): Promise<Semantic | Unavailable> {
-    if (!this.modelInstalled()) {
-      return Promise.resolve({ unavailable: `no embedding model installed — run: kb models pull ${this.embeddingModel}` });
-    }
+    const resolved = resolveEmbedding(join(this.core.dataDir, 'models'), this.embeddingModel);
+    if ('unavailable' in resolved) return Promise.resolve({ unavailable: resolved.unavailable });
     const { db, dataDir } = this.core;
     const live = readBinding(db)?.table ?? null;
     if (this.semanticP && this.semanticTable !== undefined && this.semanticTable !== live) this.drop();
     if (!this.semanticP) {
       this.semanticTable = undefined;
-      const p = import('./semantic.js').then((m) => m.Semantic.open(dataDir, db, this.embeddingModel));
+      const p = import('./semantic.js').then((m) => m.Semantic.open(dataDir, db, this.choice()));
       this.semanticP = p;
       // Opening may bind the index to the model; remember the table it actually opened.
       void p.then(
         (s) => {
           if (this.semanticP !== p) return;
+          if ('unavailable' in s && s.retry) {
+            this.semanticP = undefined; // e.g. Ollama not running yet: ask again next time
+            return;
+          }
           this.semanticTable = readBinding(db)?.table ?? null;
           if (this.reconcileOnOpen && 'sync' in s) this.maintain(s, true);
         },
@@ -154,7 +165,7 @@ export class VectorService {
     const model = opts.model ?? this.embeddingModel;
     const { reindex } = await import('./reindex.js');
     const { dataDir, db, config } = this.core;
-    const { result, semantic } = await reindex(dataDir, db, model, { ...opts, annMinRows: config.embedding.ann_min_rows });
+    const { result, semantic } = await reindex(dataDir, db, this.choice(model), { ...opts, annMinRows: config.embedding.ann_min_rows });
     let configUpdated: string | null = null;
     if (semantic) {
       this.drop();
@@ -162,11 +173,31 @@ export class VectorService {
       this.semanticTable = semantic.store.name;
       if (model !== this.embeddingModel) {
         const { setDataDirSetting } = await import('../config/write.js');
-        configUpdated = await setDataDirSetting(dataDir, ['embedding', 'model'], model);
+        const { provider, model: name } = configOf(model);
+        await setDataDirSetting(dataDir, ['embedding', 'provider'], provider);
+        configUpdated = await setDataDirSetting(dataDir, ['embedding', 'model'], name);
         this.embeddingModel = model;
       }
     }
     return { schema_version: SCHEMA_VERSION, ...result, config_updated: configUpdated };
+  }
+
+  /**
+   * kb models use: switch to `ref`, embedding everything with it unless the index's vectors already
+   * are its (then only the config changes).
+   */
+  async use(ref: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
+    const live = readBinding(this.core.db);
+    if (live?.model !== ref) return this.reindex({ ...opts, model: ref });
+    const unchanged = { schema_version: SCHEMA_VERSION, model: ref, previous: ref, embedded: 0, resumed: 0, cancelled: false, took_ms: 0 };
+    if (ref === this.embeddingModel) return { ...unchanged, config_updated: null };
+    const { setDataDirSetting } = await import('../config/write.js');
+    const { provider, model } = configOf(ref);
+    await setDataDirSetting(this.core.dataDir, ['embedding', 'provider'], provider);
+    const file = await setDataDirSetting(this.core.dataDir, ['embedding', 'model'], model);
+    this.embeddingModel = ref;
+    this.drop();
+    return { ...unchanged, config_updated: file };
   }
 
   /**
