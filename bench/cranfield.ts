@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openEngine } from '../src/worker/index.js';
+import { type Engine, openEngine } from '../src/worker/index.js';
+import type { ConfigInput } from '../src/shared/config.js';
 import { averagePrecision, mean, ndcg, precisionAt, recallAt } from '../src/worker/eval/metrics.js';
 import { smartRecords } from './smart.js';
 import { corporaDir, freshDir, type BenchResult } from './util.js';
@@ -57,10 +58,10 @@ function score(runs: string[][], c: Collection): { ndcg10: number; map: number; 
   return { ndcg10: mean(n), map: mean(ap), p10: mean(p10), r100: mean(r100) };
 }
 
-export async function benchCranfield(): Promise<BenchResult> {
-  const dir = join(corporaDir(), 'ir', 'cranfield');
-  const c = loadCranfield(dir);
-  const work = await freshDir('cranfield');
+/** A fresh index of the Cranfield abstracts in .bench/<name>, words only (no embedding model). */
+export async function cranfieldIndex(name: string, config: ConfigInput = {}): Promise<{ engine: Engine; c: Collection; added: number; work: string }> {
+  const c = loadCranfield(join(corporaDir(), 'ir', 'cranfield'));
+  const work = await freshDir(name);
   const docsDir = join(work, 'docs');
   await mkdir(docsDir, { recursive: true });
     // Title in front matter (the title column); the abstract as the body. Cranfield abstracts already
@@ -68,8 +69,13 @@ export async function benchCranfield(): Promise<BenchResult> {
   for (const d of c.docs) {
     await writeFile(join(docsDir, `${d.id.padStart(4, '0')}.md`), `---\ntitle: ${JSON.stringify(d.title)}\n---\n${d.text}\n`);
   }
-  const engine = await openEngine({ dataDir: join(work, 'data'), config: { store_originals: 'reference' } });
+  const engine = await openEngine({ dataDir: join(work, 'data'), config: { store_originals: 'reference', ...config } });
   const summary = await engine.ingest([docsDir]);
+  return { engine, c, added: summary.added, work };
+}
+
+export async function benchCranfield(): Promise<BenchResult> {
+  const { engine, c, added, work } = await cranfieldIndex('cranfield');
   const idOf = (path: string): string => String(Number(path.slice(-7, -3)));
 
   const runs: string[][] = [];
@@ -98,7 +104,7 @@ export async function benchCranfield(): Promise<BenchResult> {
   return {
     name: 'cranfield',
     lines: [
-      `ingested ${summary.added} docs; ${c.queries.length} queries, ${perQuery.toFixed(2)} ms/query (top 100)`,
+      `ingested ${added} docs; ${c.queries.length} queries, ${perQuery.toFixed(2)} ms/query (top 100)`,
       `kb lexical      nDCG@10 ${kb.ndcg10.toFixed(4)}  MAP ${kb.map.toFixed(4)}  P@10 ${kb.p10.toFixed(4)}  R@100 ${kb.r100.toFixed(4)}`,
       `plain bm25 OR   nDCG@10 ${base.ndcg10.toFixed(4)}  MAP ${base.map.toFixed(4)}  P@10 ${base.p10.toFixed(4)}  R@100 ${base.r100.toFixed(4)}`,
     ],

@@ -9,6 +9,8 @@ import { modelSpec } from '../src/worker/embed/registry.js';
 import { makeTestModel } from '../scripts/make-test-model.js';
 import { loadCranfield } from './cranfield.js';
 import { benchDir, corporaDir, type BenchResult } from './util.js';
+import { ollamaOverhead } from './ollama-embed.js';
+import { OLLAMA_BATCH } from '../src/worker/embed/ollama.js';
 
 const TEXTS = 256;
 
@@ -139,5 +141,8 @@ export async function benchEmbed(): Promise<BenchResult> {
   );
   if (tHf) checks.push({ what: "kb / transformers.js on kb's own chunks", value: tHf / tKb, target: 2, better: 'higher', unit: '×' });
   await e.close();
+  const ollama = await ollamaOverhead(await realChunks(OLLAMA_BATCH * 40));
+  lines.push(...ollama.lines);
+  checks.push(...ollama.checks);
   return { name: 'embed', lines, checks };
 }

@@ -15,6 +15,7 @@ import { benchOcr } from './ocr.js';
 import { benchPdf } from './pdf.js';
 import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
+import { benchRerank } from './rerank.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
@@ -25,6 +26,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ingest: benchIngest,
   latency: benchLatency,
   embed: benchEmbed,
+  rerank: benchRerank,
   hybrid: benchHybrid,
   memory: benchMemory,
   pdf: benchPdf,

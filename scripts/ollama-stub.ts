@@ -5,6 +5,8 @@
 // near): plumbing, not meaning.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface ChatScript {
   /** The answer, token by token. */
@@ -33,15 +35,32 @@ export interface StubOptions {
   };
 }
 
-/** A hashed bag of words: deterministic, normalised, texts sharing words are near. */
+function fnv(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * A hashed bag of words plus a little seeded noise in every dimension: deterministic, normalised,
+ * texts sharing words are near, and dense like a real model's vectors (so its JSON is as long).
+ */
 export function stubVector(text: string, dimension: number): number[] {
   const v = new Array<number>(dimension).fill(0);
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    let h = 2166136261;
-    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
-    v[(h >>> 0) % dimension]! += (h & 1) === 0 ? 1 : -1;
+    const h = fnv(w);
+    v[h % dimension]! += (h & 1) === 0 ? 1 : -1;
   }
-  const norm = Math.hypot(...v) || 1;
+  let s = fnv(text) || 1;
+  for (let d = 0; d < dimension; d++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    v[d]! += ((s >>> 0) / 4294967296 - 0.5) * 0.02;
+  }
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
   return v.map((x) => x / norm);
 }
 
@@ -136,4 +155,13 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
         server.close(() => r());
       }),
   };
+}
+
+// As a process of its own (benchmarks: the stub's work must not share the measured process's thread):
+//   tsx scripts/ollama-stub.ts [MODEL…]   prints its URL, answers until killed.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const models = process.argv.slice(2);
+  const stub = await startOllamaStub(models.length > 0 ? { models } : {});
+  setInterval(() => stub.calls.splice(0), 1000); // nobody reads them here
+  console.log(stub.url);
 }
