@@ -47,7 +47,7 @@ beforeAll(async () => {
   tinySt = makeTestModel({ arch: 'tiny', out: join(work, 'tiny-st'), sentenceTransformers: { pooling: 'mean' } });
   cls64 = makeTestModel({
     arch: 'small64',
-    out: cls64,
+    out: join(work, 'cls64'),
     sentenceTransformers: { pooling: 'cls', prompts: { query: 'query: ', document: 'passage: ' }, maxSeqLength: 128 },
   });
 });
