@@ -67,6 +67,7 @@ export function App({ kb }: { kb: KbBridge }) {
   const ingest = useIngest(kb, refresh);
   const pull = useModelPull(kb, refresh);
   const settings = setup.settings;
+  const rerank = { on: settings?.values['search.rerank'] === true, pauseMs: Number(settings?.values['rerank.pause_ms'] ?? 300) };
 
   // What the first-run steps, the Models view and the hits need to know about this kb.
   useEffect(() => {
@@ -157,8 +158,17 @@ export function App({ kb }: { kb: KbBridge }) {
       return;
     }
     const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
-    searcher.submit({ query: q, prefix: !query.endsWith(' '), top, explain, tags: tagList, ...(type ? { type } : {}) });
-  }, [query, type, tags, explain, searcher, version, top]);
+    const params: SearchParams = { query: q, prefix: !query.endsWith(' '), top, explain, tags: tagList, ...(type ? { type } : {}) };
+    if (!rerank.on) {
+      searcher.submit(params);
+      return;
+    }
+    // A cross-encoder costs ~100 ms a query: every keystroke gets the fused hits at once, and the
+    // reranked ones follow when typing pauses (a newer keystroke cancels them; latest-only drops late ones).
+    searcher.submit({ ...params, rerank: false });
+    const later = setTimeout(() => searcher.submit({ ...params, rerank: true }), rerank.pauseMs);
+    return () => clearTimeout(later);
+  }, [query, type, tags, explain, searcher, version, top, rerank.on, rerank.pauseMs]);
   useEffect(() => setTop(PAGE), [query, type, tags]);
 
   const onKey = useCallback(
@@ -292,7 +302,14 @@ export function App({ kb }: { kb: KbBridge }) {
         ) : view === 'folders' ? (
           <Folders kb={kb} version={version} onChanged={refresh} />
         ) : view === 'models' ? (
-          <Models kb={kb} version={version} pull={pull} inUse={{ embedding: setup.status?.embedding.model ?? '', speech: speechModel(settings) }} onChanged={refresh} />
+          <Models
+            kb={kb}
+            version={version}
+            pull={pull}
+            inUse={{ embedding: setup.status?.embedding.model ?? '', speech: speechModel(settings), reranker: rerank.on ? String(settings?.values['rerank.model'] ?? '') : '' }}
+            ollamaModels={settings?.ollama.models ?? []}
+            onChanged={refresh}
+          />
         ) : view === 'settings' ? (
           <Settings kb={kb} settings={settings} onChanged={refresh} />
         ) : view === 'status' ? (

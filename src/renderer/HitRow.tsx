@@ -46,6 +46,14 @@ export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchH
             {num(r.fusion_score, 4)}
             {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words` : ''}
           </dd>
+          {r.rerank && (
+            <>
+              <dt>reranked</dt>
+              <dd>
+                {num(r.rerank.score, 3)} (logit {num(r.rerank.logit, 2)}) · was #{r.rerank.fused_rank}
+              </dd>
+            </>
+          )}
           {r.explain?.fts_query && (
             <>
               <dt>query</dt>

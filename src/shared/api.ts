@@ -22,7 +22,7 @@ import {
   SearchResultSchema,
   KbStatusSchema,
 } from './wire.js';
-import { CollectionAddedSchema, CollectionsSchema, ForgotSchema, ModelInstalledSchema, ModelRemovedSchema, ModelsListSchema } from './models-collections.js';
+import { CollectionAddedSchema, CollectionsSchema, ForgotSchema, ModelInstalledSchema, ModelRemovedSchema, ModelsListSchema, ModelUsedSchema } from './models-collections.js';
 import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
 /** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */
@@ -103,6 +103,15 @@ export const API = {
   /** A model from a path on the machine running the engine: a folder (embedding) or a file (speech). */
   'models.import': { params: z.object({ path: z.string().min(1), as: modelName.optional() }).strict(), result: ModelInstalledSchema, progress: null },
   'models.remove': { params: z.object({ name: modelName }).strict(), result: ModelRemovedSchema, progress: null },
+  /**
+   * kb models use: an embedding model (a registry id, an imported name, ollama:<model>) is switched to,
+   * re-embedding everything while searches use the old vectors; a reranker becomes rerank.model.
+   */
+  'models.use': {
+    params: z.object({ name: z.string().min(1).max(200).regex(/^(ollama:)?[\w.-][\w.:/-]*$/, 'a model name, or ollama: and the name Ollama gives it') }).strict(),
+    result: ModelUsedSchema,
+    progress: ReindexProgressSchema,
+  },
   'collections.list': { params: none, result: CollectionsSchema, progress: null },
   /** A folder kept in sync (kb add): read now, then watched. */
   'collections.add': {

@@ -156,7 +156,12 @@ export class Engine {
     name: string,
     opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {},
   ): Promise<{ kind: 'reranker'; model: string; config_updated: string } | ({ kind: 'embedding' } & ReindexResult)> => {
-    if (await this.#models.isReranker(name)) return { kind: 'reranker', model: name, config_updated: await this.#models.useReranker(name) };
+    if (await this.#models.isReranker(name)) {
+      await this.#models.checkReranker(name);
+      await this.#settings.set('rerank.model', name);
+      const { file } = await this.#settings.set('search.rerank', true);
+      return { kind: 'reranker', model: name, config_updated: file };
+    }
     return { kind: 'embedding', ...(await this.#vectors.use(name, opts)) };
   };
   /**

@@ -51,6 +51,7 @@ function handlers(engine: Engine, version: string, broadcast: (event: string, da
       await engine.removeAnyModel(p.name);
       return { schema_version: SCHEMA_VERSION, removed: p.name };
     },
+    'models.use': async (p, c) => ({ schema_version: SCHEMA_VERSION, ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })) }),
     'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: engine.collections() }),
     'collections.add': async (p, c) => {
       const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {

@@ -1,18 +1,39 @@
-// The Models view: embedding models (search by meaning) and speech models (audio and video), each with
-// its size, whether it is installed and which is in use; get one from the hub with progress and
-// Cancel, import one from the machine running kb, remove one.
-import { useEffect, useState } from 'react';
+// The Models view: embedding models (search by meaning, kb's own or Ollama's), rerankers and speech
+// models (audio and video), each with its size, whether it is installed and which is in use; get one
+// from the hub with progress and Cancel, switch to one (re-embedding with progress while searches go
+// on), import one from the machine running kb, remove one.
+import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
+import type { ReindexProgress } from '../../shared/wire';
 import { type ModelPull, megabytes } from '../lib/model-pull';
 
 type List = Result<'models.list'>;
+type InUse = { embedding: string; speech: string; reranker: string };
 
-export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; version: number; pull: ModelPull; inUse: { embedding: string; speech: string }; onChanged: () => void }) {
+export function Models({
+  kb,
+  version,
+  pull,
+  inUse,
+  ollamaModels,
+  onChanged,
+}: {
+  kb: KbBridge;
+  version: number;
+  pull: ModelPull;
+  inUse: InUse;
+  /** What the Ollama server has (ollama list), to pick an embedding model from. */
+  ollamaModels: string[];
+  onChanged: () => void;
+}) {
   const [list, setList] = useState<List | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [importPath, setImportPath] = useState('');
   const [importAs, setImportAs] = useState('');
+  const [ollamaName, setOllamaName] = useState('');
   const [note, setNote] = useState<string | null>(null);
+  const [switching, setSwitching] = useState<{ name: string; done: number; total: number } | null>(null);
+  const switchCtl = useRef<AbortController | null>(null);
   useEffect(() => {
     kb['models.list']({}).then(setList, (e: Error) => setError(e.message));
   }, [kb, version, pull.outcome]);
@@ -40,14 +61,35 @@ export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; 
       setError((e as Error).message);
     }
   };
+  const use = async (name: string): Promise<void> => {
+    if (switchCtl.current) return;
+    const ctl = new AbortController();
+    switchCtl.current = ctl;
+    setError(null);
+    setNote(null);
+    setSwitching({ name, done: 0, total: 0 });
+    try {
+      const r = await kb['models.use']({ name }, { signal: ctl.signal, onProgress: (d) => setSwitching({ name, ...(d as ReindexProgress) }) });
+      if (r.kind === 'reranker') setNote(`Searches are reranked by ${r.model} once typing pauses`);
+      else if (r.cancelled) setNote(`Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.`);
+      else setNote(r.embedded > 0 ? `Searching by meaning with ${r.model}: embedded ${r.embedded} passages` : `${r.model} is in use`);
+      onChanged();
+    } catch (e) {
+      setError(ctl.signal.aborted ? `Stopped: searches still use the previous vectors. Use ${name} again to resume.` : (e as Error).message);
+    } finally {
+      switchCtl.current = null;
+      setSwitching(null);
+    }
+  };
   const pickAndImport = async (kind: 'folder' | 'file'): Promise<void> => {
     const picked = await kb.app?.pick(kind === 'folder' ? 'folder' : 'files');
     if (picked?.[0]) await importModel(picked[0]);
   };
 
   if (!list) return <section className="page" aria-label="Models">{error ? <p className="error">{error}</p> : <p className="hint">Loading…</p>}</section>;
-  const row = (m: { id: string; installed: boolean; bytes: number | null; download_bytes?: number | null }, about: string, using: boolean) => {
+  const row = (m: { id: string; installed: boolean; bytes: number | null; download_bytes?: number | null }, about: string, using: boolean, usable = false) => {
     const busy = pull.pulling?.name === m.id;
+    if (switching?.name === m.id) return switchRow(m.id, about);
     return (
       <tr key={m.id} data-model={m.id}>
         <td>
@@ -61,7 +103,14 @@ export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; 
           {busy ? (
             <PullProgress pull={pull} />
           ) : m.installed ? (
-            <button onClick={() => void remove(m.id)}>Remove</button>
+            <>
+              {usable && !using && (
+                <button onClick={() => void use(m.id)} disabled={switching !== null}>
+                  Use
+                </button>
+              )}
+              <button onClick={() => void remove(m.id)}>Remove</button>
+            </>
           ) : (
             <button onClick={() => pull.start(m.id)} disabled={pull.pulling !== null}>
               Get
@@ -71,6 +120,25 @@ export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; 
       </tr>
     );
   };
+  const switchRow = (name: string, about: string) => (
+    <tr key={name} data-model={name}>
+      <td>
+        <strong>{name}</strong>
+        <div className="path">{about}</div>
+      </td>
+      <td colSpan={3} className="actions">
+        <span className="pull" role="status" aria-label={`Switching to ${name}`}>
+          <progress value={switching?.total ? switching.done : undefined} max={switching?.total || undefined} />
+          <span className="pull-bytes">{switching?.total ? `embedding ${switching.done} of ${switching.total} passages; searches use the old vectors meanwhile` : 'loading the model…'}</span>
+          <button onClick={() => switchCtl.current?.abort()}>Stop</button>
+        </span>
+      </td>
+    </tr>
+  );
+  const embedding = list.models.filter((m) => m.kind === 'embedding');
+  const rerankers = list.models.filter((m) => m.kind === 'reranker');
+  const fromOllama = inUse.embedding.startsWith('ollama:') ? inUse.embedding : null;
+  const about = (m: List['models'][number]): string => `${m.dimension}-dimensional vectors, up to ${m.max_tokens} tokens · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`;
   return (
     <section className="page" aria-label="Models">
       <h2>Models</h2>
@@ -79,14 +147,55 @@ export function Models({ kb, version, pull, inUse, onChanged }: { kb: KbBridge; 
       {note && <p className="note">{note}</p>}
       <h3>Search by meaning (embedding models)</h3>
       <table className="grid">
-        <tbody>{list.models.map((m) => row(m, `${m.dimension}-dimensional vectors, up to ${m.max_tokens} tokens · ${m.repo}`, m.id === inUse.embedding))}</tbody>
+        <tbody>
+          {embedding.map((m) => row(m, about(m), m.id === inUse.embedding, true))}
+          {fromOllama && switching?.name !== fromOllama && (
+            <tr data-model={fromOllama}>
+              <td>
+                <strong>{fromOllama}</strong>
+                <span className="badge">in use</span>
+                <div className="path">served by Ollama</div>
+              </td>
+              <td>–</td>
+              <td className="ok">Ollama</td>
+              <td />
+            </tr>
+          )}
+          {switching?.name.startsWith('ollama:') && switching.name !== inUse.embedding && switchRow(switching.name, 'served by Ollama')}
+        </tbody>
+      </table>
+      <form
+        className="row"
+        aria-label="Use an Ollama embedding model"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ollamaName.trim()) void use(`ollama:${ollamaName.trim()}`);
+        }}
+      >
+        <input aria-label="Ollama embedding model" list="ollama-models" placeholder="or one Ollama serves: nomic-embed-text, mxbai-embed-large, bge-m3…" value={ollamaName} onChange={(e) => setOllamaName(e.target.value)} />
+        <datalist id="ollama-models">
+          {ollamaModels.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+        <button type="submit" disabled={!ollamaName.trim() || switching !== null}>
+          Use from Ollama
+        </button>
+      </form>
+      <p className="hint">Switching embeds every passage again with the new model; searches use the old vectors until it is done.</p>
+      <h3>Reranking (cross-encoders)</h3>
+      <table className="grid">
+        <tbody>{rerankers.map((m) => row(m, `re-scores the best hits, up to ${m.max_tokens} tokens a pair · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`, m.id === inUse.reranker, true))}</tbody>
       </table>
       <h3>Audio and video (speech models)</h3>
       <table className="grid">
         <tbody>{list.speech_models.map((m) => row(m, m.about, m.id === inUse.speech))}</tbody>
       </table>
       <h3>Import a model</h3>
-      <p className="hint">A folder in the Hugging Face layout (config.json, tokenizer.json, onnx/…) is an embedding model; a whisper.cpp .bin file is a speech model.</p>
+      <p className="hint">
+        A folder in the Hugging Face layout (config.json, tokenizer.json, onnx/…) is an embedding model or, if it is a one-label classifier, a reranker; under a name of your own, kb reads
+        how it pools and its prompts from its sentence-transformers files. A whisper.cpp .bin file is a speech model.
+      </p>
       {kb.app ? (
         <div className="row">
           <button onClick={() => void pickAndImport('folder')}>Import a model folder…</button>

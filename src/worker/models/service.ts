@@ -104,17 +104,14 @@ export class ModelService {
     return (await this.embeddingStore()).list().some((m) => m.id === name && m.kind === 'reranker');
   }
 
-  /** kb models use for a reranker: checks that it loads, then sets rerank.model and turns search.rerank on. */
-  async useReranker(name: string): Promise<string> {
+  /** Before kb models use makes it the reranker: it is installed, and it loads. */
+  async checkReranker(name: string): Promise<void> {
     const store = await this.embeddingStore();
     const info = store.list().find((m) => m.id === name && m.kind === 'reranker');
     if (!info) throw new KbError('INVALID_ARGUMENT', `${name} is not a reranker kb has`);
     if (!info.installed) throw new KbError('MODEL_MISSING', `${name} is not installed — run: kb models pull ${name}`);
     const { CrossEncoder } = await import('../embed/cross-encoder.js');
     await (await CrossEncoder.load(store.pathOf(name), name, info.max_tokens)).close();
-    const { setDataDirSetting } = await import('../config/write.js');
-    await setDataDirSetting(this.core.dataDir, ['rerank', 'model'], name);
-    return setDataDirSetting(this.core.dataDir, ['search', 'rerank'], true);
   }
 
   async removeSpeech(name: string): Promise<void> {

@@ -12,6 +12,8 @@ import { blend, rerankText } from './blend.js';
 
 export class RerankService {
   private modelP?: Promise<CrossEncoder | Unavailable>;
+  /** The rerank.model modelP was loaded for: the Settings view or kb models use may change it. */
+  private loaded?: string;
 
   constructor(private readonly core: Core) {}
 
@@ -34,7 +36,9 @@ export class RerankService {
   }
 
   private open(): Promise<CrossEncoder | Unavailable> {
+    if (this.modelP && this.loaded !== this.core.config.rerank.model) this.close();
     if (!this.modelP) {
+      this.loaded = this.core.config.rerank.model;
       const where = this.locate();
       if ('unavailable' in where) return Promise.resolve(where);
       const p = import('../embed/cross-encoder.js').then((m) => m.CrossEncoder.load(where.dir, this.core.config.rerank.model, where.maxTokens));
