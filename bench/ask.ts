@@ -14,6 +14,7 @@ import { defaultConfig } from '../src/shared/config.js';
 import { openEngine } from '../src/worker/index.js';
 import { ask } from '../src/worker/ask/ask.js';
 import { gate } from '../src/worker/ask/gate.js';
+import { similarityCalibration } from './ask-similarity.js';
 import { loadCranfield } from './cranfield.js';
 import { trainModel } from './corpus.js';
 import { withVectors } from './hybrid.js';
@@ -68,6 +69,7 @@ async function gateFigures(): Promise<{ lines: string[]; answerableRefused: numb
       if (score > bestScore + 1e-9) [bestScore, pick] = [score, [C, S]];
     }
   const leaked = U.filter((x) => !refused(x, t.min_coverage, t.min_strength)).map((x) => x.q);
+  const meaning = await similarityCalibration(await cranfieldIndex(), c.queries, unanswerable());
   const pct = (xs: number[], p: number): string => percentile([...xs].sort((a, b) => a - b), p).toFixed(2);
   return {
     answerableRefused: rate(A, t.min_coverage, t.min_strength),
@@ -79,6 +81,7 @@ async function gateFigures(): Promise<{ lines: string[]; answerableRefused: numb
       `  thresholds meeting both targets (coverage, strength): ${ok.length ? `${ok.length} of the 13×9 grid, coverage ${Math.min(...ok.map((o) => o[0])).toFixed(2)}–${Math.max(...ok.map((o) => o[0])).toFixed(2)}, strength ${Math.min(...ok.map((o) => o[1])).toFixed(2)}–${Math.max(...ok.map((o) => o[1])).toFixed(2)}` : 'none'}`,
       `  held out: thresholds chosen on half of each set (${pick[0].toFixed(2)}, ${pick[1].toFixed(2)}) refuse ${(100 * rate(half(U, 1), ...pick)).toFixed(1)}% of the other half's unanswerable, ${(100 * rate(half(A, 1), ...pick)).toFixed(1)}% of its answerable`,
       ...(leaked.length ? [`  answered although unanswerable: ${leaked.map((q) => `“${q}”`).join(', ')}`] : []),
+      ...meaning,
     ],
   };
 }

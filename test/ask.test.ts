@@ -3,10 +3,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gate } from '../src/worker/ask/gate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOllamaStub, type OllamaStub } from '../scripts/ollama-stub.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
-import type { AskProgress } from '../src/shared/wire.js';
+import type { AskProgress, SearchResult } from '../src/shared/wire.js';
 import { checkAnswer } from '../src/worker/ask/check.js';
 import { mergeHits, packSources } from '../src/worker/ask/sources.js';
 import { engineIn, kbAsync, tempDir, writeTree } from './helpers.js';
@@ -211,5 +212,30 @@ describe('sources and checks', () => {
     expect(c.cited).toEqual([1, 2, 3]);
     expect(c.invalid).toEqual([4]);
     expect(c.uncited).toEqual(['Gamma.', 'Delta.']);
+  });
+});
+
+describe('the refusal gate by meaning (ask.gate.min_similarity)', () => {
+  /** One passage that holds 10% of the question's words, weakly, and is `similarity` from it by meaning. */
+  const found = (similarity: number | null): SearchResult =>
+    ({
+      results: [
+        {
+          matched_terms: ['git'],
+          retrieval: { vector_score: similarity, explain: { coverage: 0.1, bm25_raw: -0.5 } },
+        },
+      ],
+    }) as unknown as SearchResult;
+  const words = { min_coverage: 0.6, min_strength: 2 };
+
+  it('lets words alone decide unless a threshold is set', () => {
+    expect(gate(found(0.95), 1, words)).toMatchObject({ refuse: true, similarity: 0.95 });
+  });
+
+  it('lets a question through when a passage is similar enough by meaning, and only then', () => {
+    expect(gate(found(0.8), 1, { ...words, min_similarity: 0.7 })).toMatchObject({ refuse: false, similarity: 0.8 });
+    expect(gate(found(0.6), 1, { ...words, min_similarity: 0.7 }).refuse).toBe(true);
+    // Without vectors (no model bound, or Ollama down) the threshold cannot apply.
+    expect(gate(found(null), 1, { ...words, min_similarity: 0.7 })).toMatchObject({ refuse: true, similarity: null });
   });
 });

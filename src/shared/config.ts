@@ -200,6 +200,12 @@ export const ConfigSchema = z
           .object({
             min_coverage: z.number().min(0).max(1).default(0.6),
             min_strength: z.number().nonnegative().default(2),
+            /**
+             * With an embedding model bound, a passage this similar to the question (cosine, -1..1) lets
+             * it through even when words say no (a paraphrase). Unset: words alone decide. Set it for
+             * the model in use from npm run bench -- ask (see docs/architecture.md, "the refusal gate").
+             */
+            min_similarity: z.number().min(-1).max(1).optional(),
           })
           .prefault({}),
       })

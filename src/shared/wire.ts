@@ -317,7 +317,7 @@ export const AskResultSchema = versioned({
   /** Sentences of the answer that cite no source. */
   uncited_sentences: z.array(z.string()).default([]),
   /** Why the refusal gate decided as it did: the best passage's share of the question's words, and its strength. */
-  evidence: z.object({ coverage: z.number(), strength: z.number() }).optional(),
+  evidence: z.object({ coverage: z.number(), strength: z.number(), similarity: z.number().nullable().optional() }).optional(),
   took_ms: z.number().nonnegative(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;

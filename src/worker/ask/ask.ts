@@ -45,7 +45,7 @@ export async function ask(engine: Engine, config: Config['ask'], call: AskCall):
     // An answer is read from passages: a document found by its name alone has none to give.
     const found = { ...searched, results: searched.results.filter((h) => !h.retrieval.by_name) };
     const verdict = gate(found, engine.evidenceUnit(), config.gate);
-    const evidence = { coverage: round(verdict.coverage), strength: round(verdict.strength) };
+    const evidence = { coverage: round(verdict.coverage), strength: round(verdict.strength), similarity: verdict.similarity === null ? null : round(verdict.similarity) };
     const base = { schema_version: SCHEMA_VERSION, question: call.question, invalid_citations: [] as number[], uncited_sentences: [] as string[], evidence };
     const took = (): number => Math.round(performance.now() - t0);
 

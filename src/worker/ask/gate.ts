@@ -4,11 +4,16 @@
 // rare word matched once). Either one is enough to go on: a short question whose words a passage holds
 // all of, or a long one a passage answers with many of its rarer words. Calibrated on Cranfield
 // against off-topic questions: npm run bench -- ask.
+// With an embedding model bound, meaning can be a third way in: a passage whose vector is at least
+// min_similarity (cosine) from the question's. Off unless set: where "similar" begins differs from one
+// model family to another, and only a model's real weights can say where (bench/ask.ts prints the
+// threshold for the model the bench index was embedded with; docs/architecture.md says how).
 import type { SearchResult } from '../../shared/wire.js';
 
 export interface GateThresholds {
   min_coverage: number;
   min_strength: number;
+  min_similarity?: number | undefined;
 }
 
 export interface GateVerdict {
@@ -17,17 +22,22 @@ export interface GateVerdict {
   coverage: number;
   /** Highest BM25 of one passage, in rare-word units. */
   strength: number;
+  /** Highest cosine similarity of one passage to the question; null without vectors. */
+  similarity: number | null;
 }
 
 export function gate(found: SearchResult, unit: number, t: GateThresholds): GateVerdict {
   let coverage = 0;
   let strength = 0;
+  let similarity: number | null = null;
   for (const h of found.results) {
+    if (h.retrieval.vector_score !== null) similarity = Math.max(similarity ?? -1, h.retrieval.vector_score);
     const e = h.retrieval.explain;
     if (!e) continue;
     // A one-word question has no coverage figure: a passage that holds the word covers all of it.
     coverage = Math.max(coverage, e.coverage ?? (h.matched_terms.length > 0 ? 1 : 0));
     if (e.bm25_raw !== null) strength = Math.max(strength, Math.abs(e.bm25_raw) / Math.max(unit, 1e-9));
   }
-  return { refuse: coverage < t.min_coverage && strength < t.min_strength, coverage, strength };
+  const byMeaning = t.min_similarity !== undefined && similarity !== null && similarity >= t.min_similarity;
+  return { refuse: coverage < t.min_coverage && strength < t.min_strength && !byMeaning, coverage, strength, similarity };
 }

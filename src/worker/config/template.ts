@@ -91,6 +91,7 @@ ask:                          # kb ask and the ask panel: answers through a loca
   gate:                       # refuse without asking the model when the documents hold too little:
     min_coverage: 0.6         #   the best passage holds less of the question's words than this (idf-weighted)
     min_strength: 2           #   and its BM25 is below this many rare-word matches (npm run bench -- ask)
+    # min_similarity: 0.5     #   unless a passage is this similar by meaning (per model; bench -- ask prints it)
 
 ui:                           # the app (and kb serve's page)
   theme: system               # system, light or dark
