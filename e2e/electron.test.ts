@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
 import { docx } from '../scripts/format-fixtures.js';
 import { makePdf } from '../scripts/make-test-pdf.js';
-import { repoRoot, tempDir, writeTree } from '../test/helpers.js';
+import { makeTestModel } from '../scripts/make-test-model.js';
+import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { kb, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
 if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
@@ -72,6 +74,37 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await win.screenshot({ path: join(repoRoot, 'test-results/electron-docx.png') });
     } finally {
       await app.close();
+    }
+  }, 120_000);
+
+  it('switches search by meaning to a model Ollama serves from the Models view, and reranks once typing pauses', async () => {
+    execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/walrus.md': '# Walruses\n\nThe walrus swims in the Arctic sea and eats clams.\n' });
+    const ollama = await startOllamaStub({ models: ['llama3.2:latest', 'nomic-embed-text:latest'] });
+    const data = join(dir, 'data');
+    const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['models', 'import', makeTestModel({ arch: 'tiny', out: join(dir, 'ce'), crossEncoder: true }), '--as', 'ms-marco-MiniLM-L-6-v2'], { env }).code).toBe(0);
+    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: data, KB_OLLAMA_HOST: ollama.url } });
+    try {
+      const win = await app.firstWindow();
+      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await ingestInApp(app, [join(dir, 'notes')]);
+      await win.locator('.ingest-summary').getByText(/1 added/).waitFor();
+      await win.locator('header nav').getByRole('button', { name: 'Models', exact: true }).click();
+      await win.getByLabel('Ollama embedding model', { exact: true }).fill('nomic-embed-text');
+      await win.getByRole('button', { name: 'Use from Ollama' }).click();
+      await expect.poll(() => win.locator('.note').innerText(), { timeout: 60_000 }).toMatch(/Searching by meaning with ollama:nomic-embed-text/);
+      await win.locator('tr[data-model="ms-marco-MiniLM-L-6-v2"]').getByRole('button', { name: 'Use' }).click();
+      await expect.poll(() => win.locator('.note').innerText()).toMatch(/reranked by ms-marco-MiniLM-L-6-v2/);
+      await win.locator('header nav').getByRole('button', { name: 'Search', exact: true }).click();
+      await win.getByText('Explain ranking').click();
+      await win.getByLabel('Search').pressSequentially('walrus arctic', { delay: 30 });
+      await expect.poll(() => win.locator('.hit').first().locator('.explain').innerText()).toMatch(/meaning\s+#1[\s\S]*reranked/);
+      await win.screenshot({ path: join(repoRoot, 'test-results/electron-models.png') });
+    } finally {
+      await app.close();
+      await ollama.close();
     }
   }, 120_000);
 

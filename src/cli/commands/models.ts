@@ -2,6 +2,7 @@ import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { existsSync, statSync } from 'node:fs';
 import { DEFAULT_MODEL, type Engine, type FileProgress } from '../../worker/index.js';
 import { countBar } from '../progress.js';
+import { embeddingRun } from './reindex.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson } from '../output.js';
 
@@ -77,17 +78,7 @@ async function transcribeWaiting(engine: Engine, g: GlobalOptions): Promise<{ fi
 
 export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const bar = await countBar(g);
-    const ctl = new AbortController();
-    const onSigint = (): void => ctl.abort();
-    process.once('SIGINT', onSigint);
-    let r;
-    try {
-      r = await engine.useModel(name, { onProgress: (p) => bar?.update('embedding', p.done, p.total), signal: ctl.signal });
-    } finally {
-      process.off('SIGINT', onSigint);
-      bar?.stop();
-    }
+    const r = await embeddingRun(g, (opts) => engine.useModel(name, opts));
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
     else if (r.kind === 'reranker') line(`Searches are reranked by ${r.model} now` + dim(` (rerank.model and search.rerank in ${displayPath(r.config_updated)}; kb search --no-rerank skips it)`));
     else if (r.cancelled) line(`Interrupted: searches still use ${r.previous ?? 'no'} vectors. Run kb models use ${name} again to resume.`);

@@ -2,24 +2,25 @@ import { type GlobalOptions, withEngine } from '../context.js';
 import { EXIT, dim, displayPath, line, printJson, yellow } from '../output.js';
 import { countBar } from '../progress.js';
 import { plural } from '../../shared/words.js';
+import type { ReindexProgress } from '../../shared/wire.js';
+
+/** Embedding everything with a progress bar; Ctrl-C stops it without switching (the next run resumes). */
+export async function embeddingRun<T>(g: GlobalOptions, run: (opts: { onProgress: (p: ReindexProgress) => void; signal: AbortSignal }) => Promise<T>): Promise<T> {
+  const bar = await countBar(g);
+  const ctl = new AbortController();
+  const onSigint = (): void => ctl.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await run({ onProgress: (p) => bar?.update('embedding', p.done, p.total), signal: ctl.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
+    bar?.stop();
+  }
+}
 
 export async function reindexCommand(flags: { model?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    const bar = await countBar(g);
-    const ctl = new AbortController();
-    const onSigint = (): void => ctl.abort();
-    process.once('SIGINT', onSigint);
-    let r;
-    try {
-      r = await engine.reindex({
-        ...(flags.model ? { model: flags.model } : {}),
-        onProgress: (p) => bar?.update('embedding', p.done, p.total),
-        signal: ctl.signal,
-      });
-    } finally {
-      process.off('SIGINT', onSigint);
-      bar?.stop();
-    }
+    const r = await embeddingRun(g, (opts) => engine.reindex({ ...(flags.model ? { model: flags.model } : {}), ...opts }));
     if (g.json) printJson(r);
     else if (r.cancelled) {
       line(yellow(`Interrupted after ${plural(r.resumed + r.embedded, 'chunk')}: searches still use the previous vectors. Run kb reindex again to resume.`));

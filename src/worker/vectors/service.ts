@@ -32,8 +32,9 @@ export class VectorService {
 
   private choice(ref = this.embeddingModel): EmbeddingChoice {
     const { embedding, ask } = this.core.config;
-    // The prefixes set in the config are for the configured model, not for one being switched to.
-    const overrides = ref === this.embeddingModel ? { query_prefix: embedding.query_prefix, passage_prefix: embedding.passage_prefix } : {};
+    // Prefixes set in the config apply to whichever model is in use: a switch keeps them, so every
+    // process that reads this config computes the same fingerprint for the new table.
+    const overrides = { query_prefix: embedding.query_prefix, passage_prefix: embedding.passage_prefix };
     return { ref, overrides, ollamaHost: process.env.KB_OLLAMA_HOST || ask.ollama_host };
   }
 
