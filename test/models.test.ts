@@ -101,7 +101,7 @@ describe.skipIf(!hasCorpora)('kb models', () => {
   it('is reachable from the CLI, with the hub address from KB_HF_ENDPOINT', async () => {
     const env = { KB_DATA_DIR: join(work, 'cli'), KB_CONFIG: join(work, 'none.yaml'), KB_HF_ENDPOINT: endpoint };
     const list = kb(['models', 'list', '--json'], { env }).json() as { models: { id: string; installed: boolean }[] };
-    expect(list.models.map((m) => m.id)).toEqual(['all-MiniLM-L6-v2', 'multilingual-e5-small', 'bge-small-en-v1.5']);
+    expect(list.models.map((m) => m.id)).toEqual(['all-MiniLM-L6-v2', 'multilingual-e5-small', 'bge-small-en-v1.5', 'ms-marco-MiniLM-L-6-v2', 'bge-reranker-base']);
     const pull = await kbAsync(['models', 'pull', 'bge-small-en-v1.5', '--json'], { env });
     expect(pull.code).toBe(0);
     expect(pull.json()).toMatchObject({ model: { id: 'bge-small-en-v1.5', installed: true } });

@@ -111,7 +111,7 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
       expect(ReindexResultSchema.safeParse(second).success).toBe(true);
       expect(second).toMatchObject({ model: BGE, cancelled: false, resumed: first.embedded, embedded: total - first.embedded });
       expect(second.config_updated).toBe(join(data, 'config.yaml'));
-      expect(readFileSync(join(data, 'config.yaml'), 'utf8')).toMatch(/embedding:\s+model: bge-small-en-v1\.5/);
+      expect(readFileSync(join(data, 'config.yaml'), 'utf8')).toMatch(/embedding:\s+provider: onnx\s+model: bge-small-en-v1\.5/);
       // The builder searches with the new model at once.
       const after = await builder.search({ query: 'fox', mode: 'vector', top: 500 });
       expect(after.vector).toEqual({ status: 'ok' });
