@@ -117,6 +117,7 @@ describe.skipIf(!hasChromium || !corpora)('your own models in the app (kb serve)
     searches.splice(0);
     await page.getByLabel('Search').pressSequentially('quick brown fox', { delay: 40 });
     await expect.poll(() => page.locator('.hit').first().locator('.explain').innerText()).toMatch(/reranked[\s\S]*was #\d+/);
+    expect(await page.locator('.meta').innerText()).toMatch(/· reranked/);
     const typed = searches.filter((s) => s.rerank === false);
     const reranked = searches.filter((s) => s.rerank === true);
     // Every keystroke asked for fused hits; only the pause after the last one asked for reranking.

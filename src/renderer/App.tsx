@@ -345,6 +345,8 @@ export function App({ kb }: { kb: KbBridge }) {
                   {result.returned} of {result.total_matches_estimated ? '~' : ''}
                   {result.total_matches} in {result.took_ms} ms
                   {result.vector?.status === 'unavailable' ? ' · by words only' : ''}
+                  {result.rerank?.status === 'ok' ? ' · reranked' : ''}
+                  {result.rerank?.status === 'unavailable' && <span title={result.rerank.reason}> · not reranked: {result.rerank.reason}</span>}
                 </p>
               )}
             </section>
