@@ -1,0 +1,60 @@
+// The preview pane's content for a hit: which span to read (the cited lines with some around them,
+// else the cited page, stretch of time or region), and that span as numbered lines with the cited
+// ones marked, scrolled so the first marked line sits a third of the way down.
+import type { SearchHit, Span } from '../../shared/wire.js';
+
+export interface PreviewLine {
+  /** The file's line number (text, code, Markdown); null where a span has no lines of its own. */
+  n: number | null;
+  text: string;
+  marked: boolean;
+}
+
+/** What `engine.get` reads for the preview: the cited lines and `context` more each side, or the cited span. */
+export function previewTarget(hit: SearchHit, context: number): string {
+  const c = hit.citation;
+  if (c.kind === 'lines') return `${c.path}#L${Math.max(1, c.start - context)}-L${c.end + context}`;
+  return c.uri;
+}
+
+/** The span as lines, the hit's passage marked, `rows` of them from where the mark is best seen. */
+export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation'>, rows: number): PreviewLine[] {
+  const raw = span.text.replace(/\r\n?/g, '\n').split('\n');
+  let lines: PreviewLine[];
+  const c = hit.citation;
+  if (c.kind === 'lines' && span.citation.kind === 'lines') {
+    const first = span.citation.start;
+    lines = raw.map((text, i) => ({ n: first + i, text, marked: first + i >= c.start && first + i <= c.end }));
+  } else {
+    lines = raw.map((text) => ({ n: null, text, marked: false }));
+    markPassage(lines, hit.text);
+  }
+  return windowAround(lines, rows);
+}
+
+/** Marks the lines of `lines` that hold the passage (found by its opening words, whitespace aside). */
+function markPassage(lines: PreviewLine[], passage: string): void {
+  const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  const joined: { at: number; line: number }[] = [];
+  let text = '';
+  lines.forEach((l, i) => {
+    joined.push({ at: text.length, line: i });
+    text += `${norm(l.text)} `;
+  });
+  const head = norm(passage).slice(0, 60);
+  if (!head) return;
+  const start = text.indexOf(head);
+  if (start < 0) return;
+  const end = start + norm(passage).length;
+  for (const [k, j] of joined.entries()) {
+    const lineEnd = joined[k + 1]?.at ?? text.length;
+    if (j.at < end && lineEnd > start) lines[j.line]!.marked = true;
+  }
+}
+
+function windowAround(lines: PreviewLine[], rows: number): PreviewLine[] {
+  if (lines.length <= rows) return lines;
+  const first = Math.max(0, lines.findIndex((l) => l.marked));
+  const from = Math.min(Math.max(0, first - Math.floor(rows / 3)), lines.length - rows);
+  return lines.slice(from, from + rows);
+}
