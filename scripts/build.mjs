@@ -30,6 +30,7 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  jsx: 'automatic',
 });
 
 // Shipped as is beside the bundle: tesseract.js starts its worker thread from a file path.

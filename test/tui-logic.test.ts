@@ -66,7 +66,7 @@ describe('the preview of a hit', () => {
   it('reads the cited lines with context, numbers them and marks the cited ones', () => {
     const h = hit({ kind: 'lines', start: 12, end: 13, uri: 'file:///n/a.md#L12-L13', path: '/n/a.md' }, 'line 12\nline 13');
     expect(previewTarget(h, 5)).toBe('/n/a.md#L7-L18');
-    expect(previewTarget({ ...h, citation: { ...h.citation, start: 2, end: 3 } }, 5)).toBe('/n/a.md#L1-L8');
+    expect(previewTarget({ ...h, citation: { kind: 'lines', start: 2, end: 3, uri: '', path: '/n/a.md' } }, 5)).toBe('/n/a.md#L1-L8');
     const text = Array.from({ length: 12 }, (_, i) => `line ${7 + i}`).join('\n');
     const lines = previewLines(h, { text, citation: { kind: 'lines', start: 7, end: 18, uri: '', path: '/n/a.md' } }, 20);
     expect(lines[0]).toEqual({ n: 7, text: 'line 7', marked: false });
@@ -80,6 +80,13 @@ describe('the preview of a hit', () => {
     expect(lines).toHaveLength(12);
     expect(lines.findIndex((l) => l.marked)).toBe(4);
     expect(lines[4]!.n).toBe(80);
+  });
+
+  it('scrolls a citation longer than the pane to the line holding the matched word', () => {
+    const h = { ...hit({ kind: 'lines', start: 10, end: 60, uri: '', path: '/n/a.md' }, 'x'), matched_terms: ['walrus'] };
+    const text = Array.from({ length: 70 }, (_, i) => (i + 1 === 50 ? 'the walrus line' : `l${i + 1}`)).join('\n');
+    const lines = previewLines(h, { text, citation: { kind: 'lines', start: 1, end: 70, uri: '', path: '/n/a.md' } }, 12);
+    expect(lines[4]).toEqual({ n: 50, text: 'the walrus line', marked: true });
   });
 
   it('marks a passage on a PDF page by its words, across the page’s own line breaks', () => {

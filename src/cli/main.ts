@@ -126,6 +126,12 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--top <k>', 'how many passages to retrieve (default: ask.top, 8)').argParser(wholeNumber(1, 50)))
     .action((words: string[], flags: { top?: number }) => run(() => askCommand(words, flags, globals()))());
 
+  program
+    .command('tui')
+    .description('search as you type in the terminal: hits, the cited span, Enter opens it in $EDITOR at the line')
+    .argument('[query...]', 'start with this query')
+    .action((words: string[]) => run(async () => (await import('./commands/tui.js')).tuiCommand(words, globals()))());
+
   simple('ls', 'list documents: indexed, waiting (for a speech model or OCR) or failed, and why', lsCommand);
 
   program

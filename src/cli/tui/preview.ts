@@ -1,6 +1,7 @@
 // The preview pane's content for a hit: which span to read (the cited lines with some around them,
 // else the cited page, stretch of time or region), and that span as numbered lines with the cited
-// ones marked, scrolled so the first marked line sits a third of the way down.
+// ones marked, scrolled so the first marked line sits a third of the way down — or, for a citation
+// longer than the pane, the first line holding a word the query matched.
 import type { SearchHit, Span } from '../../shared/wire.js';
 
 export interface PreviewLine {
@@ -29,7 +30,7 @@ export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation
     lines = raw.map((text) => ({ n: null, text, marked: false }));
     markPassage(lines, hit.text);
   }
-  return windowAround(lines, rows);
+  return windowAround(lines, rows, hit.matched_terms);
 }
 
 /** Marks the lines of `lines` that hold the passage (found by its opening words, whitespace aside). */
@@ -52,9 +53,15 @@ function markPassage(lines: PreviewLine[], passage: string): void {
   }
 }
 
-function windowAround(lines: PreviewLine[], rows: number): PreviewLine[] {
+/** The window of `rows` lines: a long citation scrolled to its first line holding a matched word. */
+function windowAround(lines: PreviewLine[], rows: number, words: string[]): PreviewLine[] {
   if (lines.length <= rows) return lines;
-  const first = Math.max(0, lines.findIndex((l) => l.marked));
+  const lower = words.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
+  const holds = (l: PreviewLine): boolean => l.marked && lower.some((w) => l.text.toLowerCase().includes(w));
+  const firstMarked = Math.max(0, lines.findIndex((l) => l.marked));
+  const withWord = lines.findIndex(holds);
+  // The citation's start when the word is in view from there, else the word's line.
+  const first = withWord >= 0 && withWord - firstMarked >= rows - Math.floor(rows / 3) ? withWord : firstMarked;
   const from = Math.min(Math.max(0, first - Math.floor(rows / 3)), lines.length - rows);
   return lines.slice(from, from + rows);
 }

@@ -1,0 +1,48 @@
+// `kb tui [QUERY]`: the terminal UI (Ink) over the engine in this process, as the other commands use
+// it. It needs a terminal; piped, it says so and points at kb search.
+import { spawn, spawnSync } from 'node:child_process';
+import { type GlobalOptions, withEngine } from '../context.js';
+import { EXIT, line } from '../output.js';
+
+export async function tuiCommand(words: string[], g: GlobalOptions): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    line('kb tui needs a terminal (stdin and stdout are not one here); kb search QUERY prints hits instead.');
+    return EXIT.usage;
+  }
+  return withEngine(g, async (engine) => {
+    const [{ render }, { createElement }, { TuiApp }, { editorFromEnv }, { osc52 }] = await Promise.all([
+      import('ink'),
+      import('react'),
+      import('../tui/App.js'),
+      import('../tui/editor.js'),
+      import('../tui/osc52.js'),
+    ]);
+    const app = render(
+      createElement(TuiApp, {
+        search: (p) => engine.search(p),
+        get: (target) => engine.get(target, 20_000),
+        run: async (launch, { wait }) => {
+          if (wait) {
+            const r = spawnSync(launch.command, launch.args, { stdio: 'inherit' });
+            if (r.error) throw r.error;
+            return;
+          }
+          // The system opener returns at once; its app outlives kb tui.
+          await new Promise<void>((resolve, reject) => {
+            const child = spawn(launch.command, launch.args, { stdio: 'ignore', detached: true });
+            child.once('error', reject);
+            child.once('spawn', () => {
+              child.unref();
+              resolve();
+            });
+          });
+        },
+        copy: (text) => process.stdout.write(osc52(text)),
+        editor: editorFromEnv(),
+        initialQuery: words.join(' '),
+      }),
+      { exitOnCtrlC: false },
+    );
+    await app.waitUntilExit();
+  });
+}

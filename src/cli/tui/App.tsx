@@ -1,0 +1,178 @@
+// `kb tui`: search as you type in the terminal. A query goes to the engine on every keystroke and the
+// newest answer wins; the list shows each hit with its citation, the preview the cited span itself;
+// Enter opens the source at its span, Ctrl-Y (y in the list) copies the citation. The engine and the
+// outside world (running an editor, the clipboard) come in as props, so tests drive it whole.
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { DOC_TYPES, type DocType, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
+import { editorLaunch, type Launch, systemOpener } from './editor.js';
+import { Help, HitRow, Preview } from './parts.js';
+import { type PreviewLine, previewLines, previewTarget } from './preview.js';
+
+export interface TuiProps {
+  search: (p: SearchParams) => Promise<SearchResult>;
+  get: (target: string) => Promise<Span>;
+  /** Runs a program with the terminal handed over to it (the editor), or detached (the opener). */
+  run: (launch: Launch, opts: { wait: boolean }) => Promise<void>;
+  copy: (text: string) => void;
+  editor: string | null;
+  platform?: NodeJS.Platform;
+  initialQuery?: string;
+}
+
+const TEXT_TYPES = new Set(['markdown', 'note', 'code']);
+const TYPES: (DocType | null)[] = [null, ...DOC_TYPES];
+
+/** How Enter opens a hit: text at its line in the editor, everything else with the system opener. */
+export function launchFor(hit: SearchHit, editor: string | null, platform: NodeJS.Platform = process.platform): { launch: Launch; wait: boolean } {
+  const c = hit.citation;
+  if (editor && TEXT_TYPES.has(hit.source.type)) return { launch: editorLaunch(editor, c.path, c.kind === 'lines' ? c.start : undefined), wait: true };
+  return { launch: systemOpener(c.path, platform), wait: false };
+}
+
+export function TuiApp(props: TuiProps) {
+  const { exit, suspendTerminal } = useApp();
+  const stdout = useStdout().stdout as NodeJS.WriteStream;
+  const [query, setQuery] = useState(props.initialQuery ?? '');
+  const [typeAt, setTypeAt] = useState(0);
+  const [result, setResult] = useState<SearchResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [inList, setInList] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ hit: SearchHit; lines: PreviewLine[] } | null>(null);
+  const latest = useRef(0);
+  const rows = stdout.rows || 24;
+  const cols = stdout.columns || 80;
+  const side = cols >= 100;
+  const type = TYPES[typeAt] ?? null;
+
+  // Every keystroke searches; an answer to an older query never replaces a newer one.
+  useEffect(() => {
+    const q = query.trim();
+    const n = ++latest.current;
+    if (!q) {
+      setResult(null);
+      return;
+    }
+    props.search({ query: q, prefix: !query.endsWith(' '), top: 20, ...(type ? { type } : {}) }).then(
+      (r) => {
+        if (n !== latest.current) return;
+        setResult(r);
+        setError(null);
+        setSelected(0);
+      },
+      (e: Error) => n === latest.current && setError(e.message),
+    );
+  }, [query, type, props.search]);
+
+  const hits = result?.results ?? [];
+  const hit = hits[Math.min(selected, hits.length - 1)];
+  const previewRows = side ? rows - 4 : Math.max(4, Math.floor((rows - 4) / 2));
+  useEffect(() => {
+    if (!hit) {
+      setPreview(null);
+      return;
+    }
+    let live = true;
+    props.get(previewTarget(hit, previewRows)).then(
+      (span) => live && setPreview({ hit, lines: previewLines(hit, span, previewRows) }),
+      (e: Error) => live && setPreview({ hit, lines: [{ n: null, text: e.message, marked: false }] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [hit, previewRows, props.get]);
+
+  const open = useCallback(
+    (h: SearchHit) => {
+      const { launch, wait } = launchFor(h, props.editor, props.platform);
+      const go = wait ? suspendTerminal(() => props.run(launch, { wait })) : props.run(launch, { wait });
+      void go.then(
+        () => setStatus(`opened ${h.citation.label ?? h.citation.path}`),
+        (e: Error) => setStatus(`could not open it: ${e.message}`),
+      );
+    },
+    [props.editor, props.platform, props.run, suspendTerminal],
+  );
+
+  useInput((input, key) => {
+    if (help) return setHelp(false);
+    if (key.ctrl && input === 'c') return exit();
+    const move = (d: number): void => {
+      setSelected((s) => Math.max(0, Math.min(hits.length - 1, s + d)));
+      setInList(true);
+    };
+    if (key.downArrow || (key.ctrl && input === 'n')) return move(1);
+    if (key.upArrow || (key.ctrl && input === 'p')) return move(-1);
+    // After the arrows: some terminals report an arrow's escape sequence with escape set as well.
+    if (key.escape) return exit();
+    if (key.tab) return setTypeAt((t) => (t + (key.shift ? TYPES.length - 1 : 1)) % TYPES.length);
+    if (key.return) return hit ? open(hit) : undefined;
+    const copy = (): void => {
+      if (!hit) return;
+      props.copy(hit.citation.uri);
+      setStatus(`copied ${hit.citation.uri}`);
+    };
+    if (key.ctrl && input === 'y') return copy();
+    if (key.ctrl && input === 'u') return setQuery('');
+    if (inList && input === 'y') return copy();
+    if (input === '?' && (inList || !query)) return setHelp(true);
+    if (key.backspace || key.delete) {
+      setInList(false);
+      return setQuery((q) => q.slice(0, -1));
+    }
+    if (input && !key.ctrl && !key.meta) {
+      setInList(false);
+      setStatus(null);
+      setQuery((q) => q + input);
+    }
+  });
+
+  const listHeight = side ? rows - 3 : rows - 4 - previewRows;
+  const perHit = 3;
+  const visible = Math.max(1, Math.floor(listHeight / perHit));
+  const from = Math.max(0, Math.min(selected - Math.floor(visible / 2), hits.length - visible));
+  const meta = result
+    ? `${result.returned} of ${result.total_matches_estimated ? '~' : ''}${result.total_matches} · ${result.took_ms} ms${result.vector?.status === 'unavailable' ? ' · by words only' : ''}`
+    : query.trim()
+      ? 'searching…'
+      : 'type to search';
+  return (
+    <Box flexDirection="column" height={rows}>
+      <Box>
+        <Text bold color="blue">
+          kb{' '}
+        </Text>
+        <Text>
+          {query}
+          <Text inverse> </Text>
+        </Text>
+      </Box>
+      <Text dimColor wrap="truncate-end">
+        {type ? `type: ${type} · ` : ''}
+        {meta}
+        {'  ·  ? keys · Esc quits'}
+      </Text>
+      {help ? (
+        <Help />
+      ) : (
+        <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
+          <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>
+            {error && <Text color="red">{error}</Text>}
+            {hits.slice(from, from + visible).map((h, i) => (
+              <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} />
+            ))}
+          </Box>
+          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} note={null} />}
+        </Box>
+      )}
+      {status && (
+        <Text dimColor wrap="truncate-end">
+          {status}
+        </Text>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,133 @@
+// kb tui's Ink app over a real engine (ink-testing-library renders it to a string): typing searches,
+// the preview shows the cited lines marked, ↓ moves, Enter opens the editor at the line, Ctrl-Y copies
+// the citation, ? shows the keys, Tab filters by type, Esc quits.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TuiApp, type TuiProps } from '../src/cli/tui/App.js';
+import type { Launch } from '../src/cli/tui/editor.js';
+import { type Engine, openEngine } from '../src/worker/index.js';
+import { kb, writeTree } from './helpers.js';
+
+let dir: string;
+let engine: Engine;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kb-tui-'));
+  // Sections long enough to be chunks of their own, so a hit cites a few lines of a long file.
+  const section = (name: string, extra = ''): string =>
+    `## ${name}\n\n${Array.from({ length: 14 }, (_, i) => `${name} line ${i + 1}: the tide came in and went out again over the flats.`).join('\n')}\n${extra}`;
+  await writeTree(dir, {
+    'notes/field.md': `# Field notes\n\n${section('Monday')}\n${section('Tuesday', 'The walrus hauled out on the ice floe at dawn.\n')}\n${section('Wednesday')}`,
+    'notes/other.txt': 'A heron stood in the reeds; no walrus here, only birds.\n',
+    'code/walrus.py': 'def walrus_count(herd):\n    return len(herd)\n',
+  });
+  engine = await openEngine({ dataDir: join(dir, 'data') });
+  await engine.ingest([join(dir, 'notes'), join(dir, 'code')]);
+});
+afterAll(async () => {
+  engine?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function start(extra: Partial<TuiProps> = {}) {
+  const runs: { launch: Launch; wait: boolean }[] = [];
+  const copies: string[] = [];
+  const app = render(
+    createElement(TuiApp, {
+      search: (p) => engine.search(p),
+      get: (t) => engine.get(t, 20_000),
+      run: async (launch, { wait }) => void runs.push({ launch, wait }),
+      copy: (t) => void copies.push(t),
+      editor: 'vim',
+      platform: 'linux',
+      ...extra,
+    }),
+  );
+  const frame = (): string => app.lastFrame() ?? '';
+  const type = async (s: string): Promise<void> => {
+    for (const ch of s) {
+      app.stdin.write(ch);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  return { app, frame, type, runs, copies };
+}
+
+describe('kb tui', () => {
+  it('searches as you type, and previews the cited lines numbered with the hit marked', async () => {
+    const t = start();
+    await t.type('walrus hauled ice');
+    await expect.poll(t.frame).toMatch(/› Field notes \(markdown\)/);
+    const top = (await engine.search({ query: 'walrus hauled ice', top: 1 })).results[0]!;
+    const c = top.citation as { kind: string; start: number; end: number };
+    expect(c.kind).toBe('lines');
+    expect(t.frame()).toContain(`field.md · L${c.start}–${c.end}`);
+    // The preview: the cited lines numbered and marked with the gutter bar, scrolled to the line with
+    // the words (the citation is longer than the pane); the lines after the citation are not marked.
+    await expect.poll(t.frame).toMatch(new RegExp(`▌\\s*${c.end} The walrus hauled out on the ice floe at dawn\\.`));
+    expect(t.frame()).toMatch(new RegExp(`▌\\s*${c.end - 1} `));
+    expect(t.frame()).toMatch(new RegExp(`  ${c.end + 2} ## Wednesday`));
+    t.app.unmount();
+  });
+
+  it('moves with ↓, opens the source at its line in the editor with Enter, and copies the citation with Ctrl-Y', async () => {
+    const t = start({ initialQuery: 'walrus' });
+    await expect.poll(t.frame).toMatch(/walrus/);
+    await expect.poll(() => (t.frame().match(/\(markdown\)|\(note\)|\(code\)/g) ?? []).length).toBeGreaterThan(1);
+    const selectedLine = (): string | undefined => t.frame().split('\n').find((l) => l.startsWith('›'));
+    const first = selectedLine();
+    t.app.stdin.write('\x1B[B'); // ↓
+    await expect.poll(selectedLine).not.toBe(first);
+    t.app.stdin.write('\x1B[A'); // ↑
+    await expect.poll(selectedLine).toBe(first);
+    const hits = await engine.search({ query: 'walrus', top: 20 });
+    const top = hits.results[0]!;
+    t.app.stdin.write('\r');
+    await expect.poll(() => t.runs.length).toBe(1);
+    const c = top.citation as { kind: string; start: number };
+    expect(t.runs[0]).toEqual({ launch: { command: 'vim', args: [`+${c.start}`, top.citation.path] }, wait: true });
+    t.app.stdin.write('\x19'); // Ctrl-Y
+    await expect.poll(() => t.copies).toEqual([top.citation.uri]);
+    await expect.poll(t.frame).toMatch(/copied file:\/\//);
+    t.app.unmount();
+  });
+
+  it('opens a hit that is not text with the system opener, and without an editor a text file too', async () => {
+    const t = start({ initialQuery: 'walrus', editor: null });
+    await expect.poll(t.frame).toMatch(/› /);
+    t.app.stdin.write('\r');
+    await expect.poll(() => t.runs.length).toBe(1);
+    expect(t.runs[0]!.launch.command).toBe('xdg-open');
+    expect(t.runs[0]!.wait).toBe(false);
+    t.app.unmount();
+  });
+
+  it('filters by type with Tab, shows the keys with ?, and quits with Esc', async () => {
+    const t = start();
+    await t.type('?');
+    await expect.poll(t.frame).toMatch(/kb tui — keys[\s\S]*Enter[\s\S]*OSC 52/);
+    t.app.stdin.write('x'); // any key closes the help
+    await expect.poll(t.frame).not.toMatch(/kb tui — keys/);
+    await t.type('walrus');
+    await expect.poll(t.frame).toMatch(/walrus\.py|field\.md/);
+    for (let i = 0; i < 3; i++) t.app.stdin.write('\t'); // all → markdown → note → code
+    await expect.poll(t.frame).toMatch(/type: code · 1 of 1/);
+    expect(t.frame()).toMatch(/walrus\.py/);
+    expect(t.frame()).not.toMatch(/field\.md · L/);
+    t.app.stdin.write('\x1B');
+    await expect.poll(() => t.frame()).toBeDefined();
+    t.app.unmount();
+  });
+});
+
+describe('kb tui without a terminal', () => {
+  it('says it needs one and points at kb search', () => {
+    const r = kb(['tui', 'walrus'], { env: { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/kb tui needs a terminal.*kb search QUERY/);
+  });
+});
