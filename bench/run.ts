@@ -16,6 +16,7 @@ import { benchPdf } from './pdf.js';
 import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
 import { benchRerank } from './rerank.js';
+import { benchTui } from './tui.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
@@ -33,6 +34,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   'pdf-layout': benchPdfLayout,
   ocr: benchOcr,
   ui: benchUi,
+  tui: benchTui,
   ask: benchAsk,
   audio: benchAudio,
   watch: benchWatch,

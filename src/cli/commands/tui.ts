@@ -41,7 +41,10 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
         editor: editorFromEnv(),
         initialQuery: words.join(' '),
       }),
-      { exitOnCtrlC: false },
+      // 60 frames a second at most: a keystroke's hits are drawn within 17 ms of arriving. Interactive
+      // whatever CI says (stdin and stdout are a terminal: checked above); on the alternate screen, so
+      // quitting gives the terminal back as it was.
+      { exitOnCtrlC: false, maxFps: 60, interactive: true, alternateScreen: true },
     );
     await app.waitUntilExit();
   });

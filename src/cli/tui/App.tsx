@@ -18,6 +18,8 @@ export interface TuiProps {
   editor: string | null;
   platform?: NodeJS.Platform;
   initialQuery?: string;
+  /** Called once a query's hits are on screen (npm run bench -- tui times keystroke → this). */
+  onShown?: (query: string) => void;
 }
 
 const TEXT_TYPES = new Set(['markdown', 'note', 'code']);
@@ -66,6 +68,11 @@ export function TuiApp(props: TuiProps) {
       (e: Error) => n === latest.current && setError(e.message),
     );
   }, [query, type, props.search]);
+
+  const onShown = props.onShown;
+  useEffect(() => {
+    if (result) onShown?.(result.query);
+  }, [result, onShown]);
 
   const hits = result?.results ?? [];
   const hit = hits[Math.min(selected, hits.length - 1)];
