@@ -5,7 +5,8 @@ import { build } from 'esbuild';
 
 // Pure-JS dependencies made of many small modules load faster bundled (zod alone takes ~50 ms to
 // import as separate files); everything else, native or not, stays in node_modules.
-const BUNDLED = ['zod', 'stopword'];
+// Ink (kb tui) and React with it: ~40 packages of small modules, 300 ms to import unbundled.
+const BUNDLED = ['zod', 'stopword', 'ink', 'react'];
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
@@ -26,11 +27,14 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  external: deps.filter((d) => !BUNDLED.includes(d)),
+  // react-devtools-core: Ink imports it only when DEV=true, and it is not installed.
+  external: [...deps.filter((d) => !BUNDLED.includes(d)), 'react-devtools-core'],
   sourcemap: 'linked',
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   jsx: 'automatic',
+  // Bundled CommonJS (Ink's signal-exit, stack-utils) requires Node's built-ins: give ESM a require.
+  banner: { js: "import { createRequire as __kbCreateRequire } from 'node:module'; const require = __kbCreateRequire(import.meta.url);" },
 });
 
 // Shipped as is beside the bundle: tesseract.js starts its worker thread from a file path.

@@ -1,26 +1,37 @@
 // `kb tui [QUERY]`: the terminal UI (Ink) over the engine in this process, as the other commands use
 // it. It needs a terminal; piped, it says so and points at kb search.
 import { spawn, spawnSync } from 'node:child_process';
-import { type GlobalOptions, withEngine } from '../context.js';
-import { EXIT, line } from '../output.js';
+import type { GlobalOptions } from '../context.js';
+import { EXIT, line, reportError } from '../output.js';
 
 export async function tuiCommand(words: string[], g: GlobalOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     line('kb tui needs a terminal (stdin and stdout are not one here); kb search QUERY prints hits instead.');
     return EXIT.usage;
   }
-  return withEngine(g, async (engine) => {
-    const [{ render }, { createElement }, { TuiApp }, { editorFromEnv }, { osc52 }] = await Promise.all([
+  const { openEngine, resolveSettings } = await import('../../worker/index.js');
+  let settings;
+  try {
+    settings = await resolveSettings(g.dataDir, { lenient: false });
+  } catch (e) {
+    return reportError(e, false);
+  }
+  for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
+  // The first frame does not wait for the index: the engine opens while Ink draws, and the first
+  // search waits for it.
+  const opening = openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems });
+  opening.catch(() => undefined);
+  try {
+    const [{ render }, { tuiElement }, { editorFromEnv }, { osc52 }] = await Promise.all([
       import('ink'),
-      import('react'),
       import('../tui/App.js'),
       import('../tui/editor.js'),
       import('../tui/osc52.js'),
     ]);
     const app = render(
-      createElement(TuiApp, {
-        search: (p) => engine.search(p),
-        get: (target) => engine.get(target, 20_000),
+      tuiElement({
+        search: async (p) => (await opening).search(p),
+        get: async (target) => (await opening).get(target, 20_000),
         run: async (launch, { wait }) => {
           if (wait) {
             const r = spawnSync(launch.command, launch.args, { stdio: 'inherit' });
@@ -47,5 +58,11 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
       { exitOnCtrlC: false, maxFps: 60, interactive: true, alternateScreen: true },
     );
     await app.waitUntilExit();
-  });
+    await opening; // a failure to open is the command's error, said after the terminal is back
+    return EXIT.ok;
+  } catch (e) {
+    return reportError(e, false);
+  } finally {
+    (await opening.catch(() => null))?.close();
+  }
 }

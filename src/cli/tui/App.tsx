@@ -58,7 +58,7 @@ export function TuiApp(props: TuiProps) {
       setResult(null);
       return;
     }
-    props.search({ query: q, prefix: !query.endsWith(' '), top: 20, ...(type ? { type } : {}) }).then(
+    props.search({ query: q, prefix: !query.endsWith(' '), top: 12, ...(type ? { type } : {}) }).then(
       (r) => {
         if (n !== latest.current) return;
         setResult(r);
@@ -182,4 +182,9 @@ export function TuiApp(props: TuiProps) {
       )}
     </Box>
   );
+}
+
+/** The app as an element, for `render` (kb tui imports React only through this module). */
+export function tuiElement(props: TuiProps) {
+  return <TuiApp {...props} />;
 }
