@@ -2,6 +2,7 @@
 // the preview shows the cited lines marked, ↓ moves, Enter opens the editor at the line, Ctrl-Y copies
 // the citation, ? shows the keys, Tab filters by type, Esc quits.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TuiApp, type TuiProps } from '../src/cli/tui/App.js';
 import type { Launch } from '../src/cli/tui/editor.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
+import { startOllamaStub } from '../scripts/ollama-stub.js';
 import { kb, writeTree } from './helpers.js';
 
 let dir: string;
@@ -121,6 +123,61 @@ describe('kb tui', () => {
     t.app.stdin.write('\x1B');
     await expect.poll(() => t.frame()).toBeDefined();
     t.app.unmount();
+  });
+});
+
+describe('kb tui asks', () => {
+  it('streams the answer to the query asked as a question, its sources numbered; Enter opens one, Esc goes back', async () => {
+    const stub = await startOllamaStub({ chat: { tokens: ['The walrus hauled out', ' on the ice floe at dawn [1].'] } });
+    const asker = await openEngine({ dataDir: join(dir, 'data'), config: { ask: { ollama_host: stub.url } } });
+    try {
+      const t = start({ ask: (question, o) => asker.ask({ question, ...o }) });
+      await t.type('walrus hauled ice');
+      await expect.poll(t.frame).toMatch(/› Field notes/);
+      t.app.stdin.write('\x01'); // Ctrl-A
+      await expect.poll(t.frame).toMatch(/Q: walrus hauled ice/);
+      await expect.poll(t.frame).toMatch(/The walrus hauled out on the ice floe at dawn \[1\]\./);
+      await expect.poll(t.frame).toMatch(/\[1\] field\.md · L\d+/);
+      expect(t.frame()).toMatch(/llama3\.2 · \d+ ms/);
+      t.app.stdin.write('\r');
+      await expect.poll(() => t.runs.length).toBe(1);
+      expect(t.runs[0]!.launch.args[1]).toBe(join(dir, 'notes/field.md'));
+      t.app.stdin.write('\x1B');
+      await expect.poll(t.frame).toMatch(/› Field notes/);
+      t.app.unmount();
+    } finally {
+      asker.close();
+      await stub.close();
+    }
+  });
+
+  it('says when the documents do not hold the answer, and when Ollama is not running', async () => {
+    // A port nothing listens on (fetch refuses well-known ones like 9 outright).
+    const port = await new Promise<number>((r) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as AddressInfo).port;
+        srv.close(() => r(p));
+      });
+    });
+    const down = await openEngine({ dataDir: join(dir, 'data'), config: { ask: { ollama_host: `http://127.0.0.1:${port}` } } });
+    try {
+      const t = start({ ask: (question, o) => down.ask({ question, ...o }) });
+      await t.type('who won the football world cup');
+      await expect.poll(t.frame).toMatch(/searching…|of \d+|0 of 0/);
+      t.app.stdin.write('\x01');
+      await expect.poll(t.frame).toMatch(/Not in your documents/);
+      t.app.stdin.write('\x1B');
+      await expect.poll(t.frame).not.toMatch(/Q: who won/); // back to the hits (an Esc alone, not Alt+the next key)
+      t.app.stdin.write('\x15'); // Ctrl-U
+      await t.type('walrus hauled ice');
+      await expect.poll(t.frame).toMatch(/› Field notes/);
+      t.app.stdin.write('\x01');
+      await expect.poll(t.frame).toMatch(new RegExp(`Ollama is not running at http://127\\.0\\.0\\.1:${port}[\\s\\S]*the sources kb found are below`));
+      expect(t.frame()).toMatch(/\[1\] field\.md/);
+      t.app.unmount();
+    } finally {
+      down.close();
+    }
   });
 });
 

@@ -32,6 +32,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
       tuiElement({
         search: async (p) => (await opening).search(p),
         get: async (target) => (await opening).get(target, 20_000),
+        ask: async (question, { onProgress, signal }) => (await opening).ask({ question, onProgress, signal }),
         run: async (launch, { wait }) => {
           if (wait) {
             const r = spawnSync(launch.command, launch.args, { stdio: 'inherit' });

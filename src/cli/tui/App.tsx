@@ -4,7 +4,8 @@
 // outside world (running an editor, the clipboard) come in as props, so tests drive it whole.
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DOC_TYPES, type DocType, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
+import { type AskProgress, type AskResult, DOC_TYPES, type DocType, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
+import { AskPane, type AskState } from './AskPane.js';
 import { editorLaunch, type Launch, systemOpener } from './editor.js';
 import { Help, HitRow, Preview } from './parts.js';
 import { type PreviewLine, previewLines, previewTarget } from './preview.js';
@@ -18,6 +19,8 @@ export interface TuiProps {
   editor: string | null;
   platform?: NodeJS.Platform;
   initialQuery?: string;
+  /** The query asked as a question (Ctrl-A): sources, then the answer's tokens, as progress. */
+  ask?: (question: string, opts: { onProgress: (p: AskProgress) => void; signal: AbortSignal }) => Promise<AskResult>;
   /** Called once a query's hits are on screen (npm run bench -- tui times keystroke → this). */
   onShown?: (query: string) => void;
 }
@@ -44,6 +47,8 @@ export function TuiApp(props: TuiProps) {
   const [help, setHelp] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const [preview, setPreview] = useState<{ hit: SearchHit; lines: PreviewLine[] } | null>(null);
+  const [asking, setAsking] = useState<AskState | null>(null);
+  const askCtl = useRef<AbortController | null>(null);
   const latest = useRef(0);
   const rows = stdout.rows || 24;
   const cols = stdout.columns || 80;
@@ -104,9 +109,43 @@ export function TuiApp(props: TuiProps) {
     [props.editor, props.platform, props.run, suspendTerminal],
   );
 
+  const startAsk = useCallback(() => {
+    const question = query.trim();
+    if (!question || !props.ask) return;
+    askCtl.current?.abort();
+    const ctl = new AbortController();
+    askCtl.current = ctl;
+    setSelected(0);
+    setAsking({ question, text: '', sources: [], result: null, error: null });
+    const update = (f: (a: AskState) => AskState): void => setAsking((a) => (a && !ctl.signal.aborted ? f(a) : a));
+    props
+      .ask(question, {
+        signal: ctl.signal,
+        onProgress: (p) => update((a) => (p.kind === 'sources' ? { ...a, sources: p.sources } : { ...a, text: a.text + p.text })),
+      })
+      .then(
+        (result) => update((a) => ({ ...a, result, sources: result.sources })),
+        (e: Error) => update((a) => ({ ...a, error: e.message })),
+      );
+  }, [query, props.ask]);
+
   useInput((input, key) => {
     if (help) return setHelp(false);
     if (key.ctrl && input === 'c') return exit();
+    if (asking) {
+      // The answer's view: move through its sources, open one, Esc back to the hits.
+      const n = asking.sources.length;
+      if (key.downArrow || (key.ctrl && input === 'n')) return setSelected((s) => Math.min(n - 1, s + 1));
+      if (key.upArrow || (key.ctrl && input === 'p')) return setSelected((s) => Math.max(0, s - 1));
+      if (key.return && asking.sources[selected]) return open(asking.sources[selected]!.hit);
+      if (key.escape) {
+        askCtl.current?.abort();
+        setSelected(0);
+        return setAsking(null);
+      }
+      return;
+    }
+    if ((key.ctrl && input === 'a') || (inList && input === 'a')) return startAsk();
     const move = (d: number): void => {
       setSelected((s) => Math.max(0, Math.min(hits.length - 1, s + d)));
       setInList(true);
@@ -164,6 +203,8 @@ export function TuiApp(props: TuiProps) {
       </Text>
       {help ? (
         <Help />
+      ) : asking ? (
+        <AskPane ask={asking} selected={selected} rows={rows - 3} />
       ) : (
         <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
           <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>

@@ -72,6 +72,7 @@ export const KEYS: [string, string][] = [
   ['↑ ↓  Ctrl-P Ctrl-N', 'move through the hits'],
   ['Enter', 'open the source at its span ($VISUAL/$EDITOR at the line; else the system opener)'],
   ['Ctrl-Y, or y in the list', 'copy the citation (OSC 52: works over SSH)'],
+  ['Ctrl-A, or a in the list', 'ask the query as a question (Ollama); its [n] sources open with Enter'],
   ['Tab / Shift-Tab', 'only one type of document: all, markdown, text, code, pdf, …'],
   ['Ctrl-U', 'clear the query'],
   ['?  (empty query, or in the list)', 'this help'],
