@@ -213,7 +213,7 @@ export function TuiApp(props: TuiProps) {
               <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} />
             ))}
           </Box>
-          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} note={null} />}
+          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} />}
         </Box>
       )}
       {status && (

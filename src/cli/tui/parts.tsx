@@ -32,7 +32,7 @@ export function Snippet({ text, highlights }: { text: string; highlights: [numbe
 
 export function HitRow({ hit, active }: { hit: SearchHit; active: boolean }) {
   return (
-    <Box flexDirection="column" marginBottom={0}>
+    <Box flexDirection="column">
       <Text wrap="truncate-end" bold={active} inverse={active}>
         {active ? '› ' : '  '}
         {hit.source.title || hit.citation.path.split(/[\\/]/).pop()} <Text dimColor>({hit.source.type})</Text>
@@ -48,14 +48,13 @@ export function HitRow({ hit, active }: { hit: SearchHit; active: boolean }) {
   );
 }
 
-export function Preview({ lines, title, note }: { lines: PreviewLine[]; title: string; note: string | null }) {
+export function Preview({ lines, title }: { lines: PreviewLine[]; title: string }) {
   const width = Math.max(0, ...lines.map((l) => (l.n === null ? 0 : String(l.n).length)));
   return (
     <Box flexDirection="column" flexGrow={1} paddingLeft={1}>
       <Text bold wrap="truncate-end">
         {title}
       </Text>
-      {note && <Text dimColor>{note}</Text>}
       {lines.map((l, i) => (
         <Text key={i} wrap="truncate-end" inverse={l.marked}>
           {l.marked ? '▌' : ' '}

@@ -140,7 +140,6 @@ export class ModelStore {
   private async check(dir: string, id: string, from: string): Promise<Manifest | null> {
     const embedding = modelSpec(id);
     const reranker = rerankerSpec(id);
-    const { CrossEncoder } = await import('./cross-encoder.js');
     if (embedding) {
       const e = await Embedder.load(dir, embedding).catch((err: unknown) => {
         if (err instanceof KbError && /dimensional/.test(err.message)) {
@@ -151,6 +150,7 @@ export class ModelStore {
       await e.close();
       return null;
     }
+    const { CrossEncoder } = await import('./cross-encoder.js');
     if (reranker) {
       await (await CrossEncoder.load(dir, id, reranker.maxTokens)).close();
       return null;

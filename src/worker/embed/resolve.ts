@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TextEmbedder } from './provider.js';
-import { MODELS, modelSpec, OLLAMA_PREFIXES, RERANKERS, rerankerSpec } from './registry.js';
+import { MODELS, modelSpec, OLLAMA_PREFIXES, rerankerSpec } from './registry.js';
 import { type EmbeddingSpec, ollamaModelOf } from './spec.js';
 
 export const MANIFEST = 'kb-model.json';
@@ -52,11 +52,6 @@ export interface Unavailable {
   retry?: boolean;
   /** Asked for by name (kb reindex --model, kb models use): an unknown name is the caller's mistake. */
   code?: 'INVALID_ARGUMENT' | 'MODEL_MISSING';
-}
-
-/** Names a model kb could use, whether or not it is installed. */
-export function knownNames(modelsDir: string): string[] {
-  return [...MODELS.map((m) => m.id), ...RERANKERS.map((m) => m.id), ...importedNames(modelsDir)];
 }
 
 /** Folders imported under names of their own (they carry a manifest). */
