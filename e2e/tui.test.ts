@@ -38,9 +38,10 @@ describe.skipIf(!hasTmux)('kb tui in tmux', () => {
     await expect.poll(screen, { timeout: 15_000 }).toMatch(/type to search/);
     tmux('send-keys', '-t', SESSION, '-l', 'walrus hauled');
     await expect.poll(screen, { timeout: 10_000 }).toMatch(/› Field notes \(markdown\)/);
+    // The preview follows the list (its span is read after the hits arrive).
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/▌\s*\d+ The walrus hauled out on the ice floe at dawn\./);
     const s = screen();
     expect(s).toMatch(/field\.md · L\d+/);
-    expect(s).toMatch(/▌\s*\d+ The walrus hauled out on the ice floe at dawn\./);
     const line = /▌\s*(\d+) The walrus hauled/.exec(s)![1];
     tmux('send-keys', '-t', SESSION, 'Enter');
     await expect.poll(() => existsSync(join(dir, 'editor-args')), { timeout: 10_000 }).toBe(true);
