@@ -33,6 +33,9 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   jsx: 'automatic',
+  // React (kb tui) chooses its build by NODE_ENV when it runs; a user's shell has none, which would
+  // mean the development build: several times slower a render, and its warnings on the terminal.
+  define: { 'process.env.NODE_ENV': '"production"' },
   // Bundled CommonJS (Ink's signal-exit, stack-utils) requires Node's built-ins: give ESM a require.
   banner: { js: "import { createRequire as __kbCreateRequire } from 'node:module'; const require = __kbCreateRequire(import.meta.url);" },
 });

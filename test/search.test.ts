@@ -25,6 +25,7 @@ beforeAll(async () => {
     'code/engine.ts': '/** Opens the engine. */\nexport async function openEngine(dir: string) {\n  return dir;\n}\n',
     'notes/long.txt': 'The quick brown fox jumps over the lazy dog near the river bank at dawn.',
     'notes/partial.txt': 'A fox was seen near the river.',
+    'notes/stats.md': '# Measurements\n\nThe correlation between the two gauges was weak; correlated errors were ruled out.\n',
     'notes/francais.md': '# Voyage\n\nLe train de Paris à Lyon part à huit heures du matin, il est toujours à l’heure.\n',
   });
   engine = await openEngine({ dataDir: join(dir, 'data'), config: {} });
@@ -77,6 +78,18 @@ describe('lexical search', () => {
     expect((await engine.search({ query: 'kn', prefix: true })).results).toHaveLength(0);
     // Without --prefix a two-letter fragment is a whole word, and too short for substring search.
     expect((await engine.search({ query: 'kn' })).results).toHaveLength(0);
+  });
+
+  it('finds a word typed past its stem by that stem, not by substrings', async () => {
+    // The index holds "correl" for correlation: "correlati"* begins no index term.
+    const r = await engine.search({ query: 'correlati', prefix: true, mode: 'lexical', explain: true });
+    expect(r.results[0]?.citation.path).toBe(join(dir, 'notes/stats.md'));
+    expect(r.results[0]?.retrieval.explain?.fts_query).toBe('"correl"');
+    const hl = r.results[0]!.snippet_highlights.map(([a, b]) => r.results[0]!.snippet.slice(a, b).toLowerCase());
+    expect(hl).toEqual(expect.arrayContaining(['correlation', 'correlated']));
+    // A word that begins no stem at all still falls back to substrings.
+    const sub = await engine.search({ query: 'orrelati', prefix: true, mode: 'lexical', explain: true });
+    expect(sub.results[0]?.retrieval.explain?.fts_query).toMatch(/^substring/);
   });
 
   it('finds Korean and Japanese words inside longer runs (trigram)', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../src/shared/wire.js';
 import { editorFromEnv, editorLaunch, splitCommand, systemOpener } from '../src/cli/tui/editor.js';
 import { osc52 } from '../src/cli/tui/osc52.js';
+import { snippetParts } from '../src/cli/tui/parts.js';
 import { previewLines, previewTarget } from '../src/cli/tui/preview.js';
 
 describe('opening the source in an editor', () => {
@@ -96,5 +97,22 @@ describe('the preview of a hit', () => {
     const lines = previewLines(h, { text: page, citation: h.citation }, 20);
     expect(lines.map((l) => l.marked)).toEqual([false, true, true, true, false]);
     expect(lines.every((l) => l.n === null)).toBe(true);
+  });
+});
+
+describe('a hit’s snippet on one line', () => {
+  it('highlights the matched words where they are, line breaks and runs of spaces folded after the split', () => {
+    const text = 'Setup\n\n  Installing   git on Debian\nis done with apt.';
+    const at = (w: string): [number, number] => [text.indexOf(w), text.indexOf(w) + w.length];
+    const parts = snippetParts(text, [at('git'), at('Installing')], 80);
+    expect(parts.filter((p) => p.hl).map((p) => p.s)).toEqual(['Installing', 'git']);
+    expect(parts.map((p) => p.s).join('')).toBe('Setup Installing git on Debian is done with apt.');
+  });
+
+  it('keeps only what a row could show, so a paragraph-long snippet costs a frame nothing', () => {
+    const text = 'word '.repeat(400) + 'needle';
+    const parts = snippetParts(text, [[text.length - 6, text.length]], 40);
+    expect(parts.map((p) => p.s).join('').length).toBe(80);
+    expect(parts.some((p) => p.hl)).toBe(false);
   });
 });

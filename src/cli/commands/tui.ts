@@ -22,7 +22,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
   const opening = openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems });
   opening.catch(() => undefined);
   try {
-    const [{ render }, { tuiElement }, { editorFromEnv }, { osc52 }] = await Promise.all([
+    const [{ render }, { tuiElement, MAX_FPS }, { editorFromEnv }, { osc52 }] = await Promise.all([
       import('ink'),
       import('../tui/App.js'),
       import('../tui/editor.js'),
@@ -53,10 +53,9 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
         editor: editorFromEnv(),
         initialQuery: words.join(' '),
       }),
-      // 60 frames a second at most: a keystroke's hits are drawn within 17 ms of arriving. Interactive
-      // whatever CI says (stdin and stdout are a terminal: checked above); on the alternate screen, so
-      // quitting gives the terminal back as it was.
-      { exitOnCtrlC: false, maxFps: 60, interactive: true, alternateScreen: true },
+      // Interactive whatever CI says (stdin and stdout are a terminal: checked above); on the
+      // alternate screen, so quitting gives the terminal back as it was.
+      { exitOnCtrlC: false, maxFps: MAX_FPS, interactive: true, alternateScreen: true },
     );
     await app.waitUntilExit();
     await opening; // a failure to open is the command's error, said after the terminal is back

@@ -25,6 +25,15 @@ export interface TuiProps {
   onShown?: (query: string) => void;
 }
 
+/**
+ * Ink's frame limit, as high as it goes: its throttle puts a frame off by a whole interval after the
+ * latest change (not the first), which held a keystroke's hits back by up to 50 ms at 60 fps. What
+ * changes fast (an answer's tokens) is gathered here instead (TOKEN_FRAME_MS).
+ */
+export const MAX_FPS = 1000;
+/** An answer streaming in is drawn at most this often. */
+const TOKEN_FRAME_MS = 33;
+
 const TEXT_TYPES = new Set(['markdown', 'note', 'code']);
 const TYPES: (DocType | null)[] = [null, ...DOC_TYPES];
 
@@ -40,9 +49,21 @@ export function TuiApp(props: TuiProps) {
   const stdout = useStdout().stdout as NodeJS.WriteStream;
   const [query, setQuery] = useState(props.initialQuery ?? '');
   const [typeAt, setTypeAt] = useState(0);
-  const [result, setResult] = useState<SearchResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState(0);
+  // One state for an answer, and a selection that belongs to the answer it was made in: a search's
+  // answer is then a single render (Ink renders each state change outside input on its own).
+  const [found, setFound] = useState<{ result: SearchResult | null; error: string | null }>({ result: null, error: null });
+  const { result, error } = found;
+  const [pick, setPick] = useState<{ of: SearchResult | null; i: number }>({ of: null, i: 0 });
+  const selected = pick.of === result ? pick.i : 0;
+  const current = useRef(result);
+  current.current = result;
+  const setSelected = useCallback((to: number | ((s: number) => number)) => {
+    setPick((p) => {
+      const of = current.current;
+      const s = p.of === of ? p.i : 0;
+      return { of, i: typeof to === 'function' ? to(s) : to };
+    });
+  }, []);
   const [inList, setInList] = useState(false);
   const [help, setHelp] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -60,17 +81,12 @@ export function TuiApp(props: TuiProps) {
     const q = query.trim();
     const n = ++latest.current;
     if (!q) {
-      setResult(null);
+      setFound({ result: null, error: null });
       return;
     }
     props.search({ query: q, prefix: !query.endsWith(' '), top: 12, ...(type ? { type } : {}) }).then(
-      (r) => {
-        if (n !== latest.current) return;
-        setResult(r);
-        setError(null);
-        setSelected(0);
-      },
-      (e: Error) => n === latest.current && setError(e.message),
+      (r) => n === latest.current && setFound({ result: r, error: null }),
+      (e: Error) => n === latest.current && setFound((f) => ({ ...f, error: e.message })),
     );
   }, [query, type, props.search]);
 
@@ -118,14 +134,33 @@ export function TuiApp(props: TuiProps) {
     setSelected(0);
     setAsking({ question, text: '', sources: [], result: null, error: null });
     const update = (f: (a: AskState) => AskState): void => setAsking((a) => (a && !ctl.signal.aborted ? f(a) : a));
+    let tokens = '';
+    let flush: NodeJS.Timeout | null = null;
+    const drawTokens = (): void => {
+      if (flush) clearTimeout(flush);
+      flush = null;
+      const text = tokens;
+      tokens = '';
+      if (text) update((a) => ({ ...a, text: a.text + text }));
+    };
     props
       .ask(question, {
         signal: ctl.signal,
-        onProgress: (p) => update((a) => (p.kind === 'sources' ? { ...a, sources: p.sources } : { ...a, text: a.text + p.text })),
+        onProgress: (p) => {
+          if (p.kind === 'sources') return update((a) => ({ ...a, sources: p.sources }));
+          tokens += p.text;
+          flush ??= setTimeout(drawTokens, TOKEN_FRAME_MS);
+        },
       })
       .then(
-        (result) => update((a) => ({ ...a, result, sources: result.sources })),
-        (e: Error) => update((a) => ({ ...a, error: e.message })),
+        (result) => {
+          drawTokens();
+          update((a) => ({ ...a, result, sources: result.sources }));
+        },
+        (e: Error) => {
+          drawTokens();
+          update((a) => ({ ...a, error: e.message }));
+        },
       );
   }, [query, props.ask]);
 
@@ -210,10 +245,10 @@ export function TuiApp(props: TuiProps) {
           <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>
             {error && <Text color="red">{error}</Text>}
             {hits.slice(from, from + visible).map((h, i) => (
-              <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} />
+              <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} cols={cols} />
             ))}
           </Box>
-          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} />}
+          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} cols={cols} />}
         </Box>
       )}
       {status && (

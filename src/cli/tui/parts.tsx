@@ -5,16 +5,38 @@ import { Box, Text } from 'ink';
 import type { SearchHit } from '../../shared/wire.js';
 import type { PreviewLine } from './preview.js';
 
-/** The snippet with its highlight ranges drawn inverse. */
-export function Snippet({ text, highlights }: { text: string; highlights: [number, number][] }) {
+/**
+ * A line cut to what a row of `cols` cells could show (a character takes one or two): Ink measures
+ * every character of a text it truncates, and a paragraph-long line made each frame ~10 ms slower.
+ */
+export const fit = (s: string, cols: number): string => (s.length > 2 * cols ? s.slice(0, 2 * cols) : s);
+
+/**
+ * The snippet on one line, split at its highlight ranges. The ranges index the snippet as stored, so
+ * its line breaks and runs of spaces are folded part by part, after the split; what a row of `cols`
+ * could not show is left out.
+ */
+export function snippetParts(text: string, highlights: [number, number][], cols: number): { s: string; hl: boolean }[] {
   const parts: { s: string; hl: boolean }[] = [];
   let at = 0;
+  let room = 2 * cols;
+  const push = (s: string, hl: boolean): void => {
+    const folded = s.replace(/\s+/g, ' ').slice(0, Math.max(0, room));
+    room -= folded.length;
+    if (folded) parts.push({ s: folded, hl });
+  };
   for (const [a, b] of [...highlights].sort((x, y) => x[0] - y[0])) {
-    if (a > at) parts.push({ s: text.slice(at, a), hl: false });
-    if (b > Math.max(a, at)) parts.push({ s: text.slice(Math.max(a, at), b), hl: true });
+    if (a > at) push(text.slice(at, a), false);
+    if (b > Math.max(a, at)) push(text.slice(Math.max(a, at), b), true);
     at = Math.max(at, b);
   }
-  if (at < text.length) parts.push({ s: text.slice(at), hl: false });
+  if (at < text.length) push(text.slice(at), false);
+  return parts;
+}
+
+/** The snippet with its matched words drawn inverse. */
+export function Snippet({ text, highlights, cols }: { text: string; highlights: [number, number][]; cols: number }) {
+  const parts = snippetParts(text, highlights, cols);
   return (
     <Text wrap="truncate-end">
       {parts.map((p, i) =>
@@ -30,36 +52,36 @@ export function Snippet({ text, highlights }: { text: string; highlights: [numbe
   );
 }
 
-export function HitRow({ hit, active }: { hit: SearchHit; active: boolean }) {
+export function HitRow({ hit, active, cols }: { hit: SearchHit; active: boolean; cols: number }) {
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end" bold={active} inverse={active}>
         {active ? '› ' : '  '}
-        {hit.source.title || hit.citation.path.split(/[\\/]/).pop()} <Text dimColor>({hit.source.type})</Text>
+        {fit(hit.source.title || (hit.citation.path.split(/[\\/]/).pop() ?? ''), cols)} <Text dimColor>({hit.source.type})</Text>
       </Text>
       <Text wrap="truncate-end" color="cyan">
         {'  '}
-        {hit.citation.label ?? hit.citation.uri}
+        {fit(hit.citation.label ?? hit.citation.uri, cols)}
       </Text>
       <Box paddingLeft={2}>
-        <Snippet text={hit.snippet.replace(/\s+/g, ' ')} highlights={hit.snippet_highlights} />
+        <Snippet text={hit.snippet} highlights={hit.snippet_highlights} cols={cols} />
       </Box>
     </Box>
   );
 }
 
-export function Preview({ lines, title }: { lines: PreviewLine[]; title: string }) {
+export function Preview({ lines, title, cols }: { lines: PreviewLine[]; title: string; cols: number }) {
   const width = Math.max(0, ...lines.map((l) => (l.n === null ? 0 : String(l.n).length)));
   return (
     <Box flexDirection="column" flexGrow={1} paddingLeft={1}>
       <Text bold wrap="truncate-end">
-        {title}
+        {fit(title, cols)}
       </Text>
       {lines.map((l, i) => (
         <Text key={i} wrap="truncate-end" inverse={l.marked}>
           {l.marked ? '▌' : ' '}
           {l.n !== null ? <Text dimColor={!l.marked}>{String(l.n).padStart(width)} </Text> : null}
-          {l.text.replace(/\t/g, '  ') || ' '}
+          {fit(l.text.replace(/\t/g, '  '), cols) || ' '}
         </Text>
       ))}
     </Box>

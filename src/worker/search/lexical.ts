@@ -7,13 +7,16 @@ import { type QueryWord, analyze } from './analyze.js';
 import { Candidates } from './candidates.js';
 import type { Filters } from './filters.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
-import type { ParsedQuery } from './query.js';
+import { type ParsedQuery, stem, type Term } from './query.js';
 import { rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
 
 export type { LexicalHit, LexicalResult } from './lexical-result.js';
 
 const FTS_OPERATORS = new Set(['and', 'or', 'not', 'near']);
+/** A stem tried for a half-typed word is this long at least, and at most this many letters shorter. */
+const STEM_MIN = 5;
+const STEM_MAX_CUT = 5;
 
 export class LexicalSearcher {
   private readonly src: Candidates;
@@ -63,11 +66,36 @@ export class LexicalSearcher {
       return fts ? merge(fts, sub, limit) : sub;
     }
     if (fts && fts.total === 0) {
+      const stemmed = this.stemOfHalfWord(q);
+      if (stemmed) {
+        const again = rankFts(this.src, this.config, stemmed, q.phrases, filters, limit, false);
+        if (again.total > 0) return again;
+      }
       // Nothing by whole words: try the words as substrings (identifiers, partial words).
       const words = q.terms.map((t) => t.text).filter((w) => w.length >= 3);
       if (words.length > 0) return substringSearch(this.src, words, filters, limit);
     }
     return fts ?? NO_HITS;
+  }
+
+  /**
+   * The index holds stems, so a word typed past its stem finds nothing as a prefix: "correlati"* is
+   * no index term's beginning, the index having "correl" for correlation. The half-typed word is
+   * then replaced by the indexed stems it begins with (the longest first, down to five letters and
+   * at most five letters short of what was typed), matched as whole words.
+   */
+  private stemOfHalfWord(q: ParsedQuery): Term[] | null {
+    const half = q.terms.find((t) => t.prefix);
+    if (!half || !/^[a-z]+$/.test(half.text)) return null;
+    const stems: Term[] = [];
+    for (let k = half.text.length - 1; k >= Math.max(STEM_MIN, half.text.length - STEM_MAX_CUT); k--) {
+      const beginning = half.text.slice(0, k);
+      if (stem(beginning) === beginning && this.src.stats.occurs(beginning)) {
+        stems.push({ text: beginning, stem: beginning, prefix: false, count: 1 });
+        break;
+      }
+    }
+    return stems.length > 0 ? [...q.terms.filter((t) => t !== half), ...stems] : null;
   }
 
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {

@@ -143,16 +143,20 @@ export class Searcher {
     const filters = { tags: p.tags.map((t) => t.toLowerCase()), type: p.type, path: p.path, lang: p.lang };
     const q = parseQuery(p.query, { prefix: p.prefix });
     const k = p.top * this.config.search.candidates_factor;
+    // The query is embedded first; LanceDB then searches on its own threads while the words are
+    // looked up here, so the two halves overlap.
+    const qv = q.kind === 'empty' ? undefined : await sem.embedQuery(p.query);
+    const nearest = qv
+      ? sem.nearest(qv, k, {
+          type: filters.type,
+          lang: filters.lang?.toLowerCase(),
+          tags: filters.tags,
+          pathDocs: filters.path ? this.lexical.docsMatching(filters.path) : undefined,
+        })
+      : Promise.resolve([]);
+    nearest.catch(() => undefined); // awaited below; a lexical error must not leave it unhandled
     const lex = p.mode === 'hybrid' ? this.lexical.search(q, filters, k) : null;
-    const vec =
-      q.kind === 'empty'
-        ? []
-        : await sem.search(p.query, k, {
-            type: filters.type,
-            lang: filters.lang?.toLowerCase(),
-            tags: filters.tags,
-            pathDocs: filters.path ? this.lexical.docsMatching(filters.path) : undefined,
-          });
+    const vec = await nearest;
     // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
     const ids = this.reader.rowidsOf(vec.map((v) => v.chunk_id));
     const vecList = vec.flatMap((v) => (ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : []));

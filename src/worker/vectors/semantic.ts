@@ -47,8 +47,12 @@ export function fingerprintOf(spec: EmbeddingSpec): string {
   });
 }
 
+/** Query vectors kept (a few KB each). */
+const RECENT_QUERIES = 64;
+
 export class Semantic {
   private inflight = 0;
+  private readonly recent = new Map<string, Float32Array>();
   private closeRequested = false;
   /** Chunks are embedded on a thread of their own, started on the first sync (see embed/threaded.ts). */
   private passages?: PassageEmbedder;
@@ -178,15 +182,39 @@ export class Semantic {
     for (const id of docIds) await this.store.setTags(id, feed.tagsOf(id));
   }
 
-  async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
+  /**
+   * A query's vector. The last few are kept: the app asks again for the same text once typing pauses
+   * (to rerank), and a backspace returns to a query just embedded.
+   */
+  async embedQuery(query: string): Promise<Float32Array | undefined> {
+    const known = this.recent.get(query);
+    if (known) {
+      this.recent.delete(query); // most recent last
+      this.recent.set(query, known);
+      return known;
+    }
     this.inflight++;
     try {
       const [q] = await this.embedder.embed([query], 'query');
-      return q ? await this.store.search(q, k, filter) : [];
+      if (q) {
+        this.recent.set(query, q);
+        if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value!);
+      }
+      return q;
     } finally {
       this.inflight--;
       if (this.closeRequested && this.inflight === 0) void this.embedder.close();
     }
+  }
+
+  /** The nearest chunks to a vector; LanceDB searches on its own threads. */
+  nearest(vector: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]> {
+    return this.store.search(vector, k, filter);
+  }
+
+  async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
+    const q = await this.embedQuery(query);
+    return q ? await this.nearest(q, k, filter) : [];
   }
 
   /** Stops the embedding thread (it starts again on the next sync). */
