@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../src/shared/wire.js';
 import { editorFromEnv, editorLaunch, splitCommand, systemOpener } from '../src/cli/tui/editor.js';
 import { osc52 } from '../src/cli/tui/osc52.js';
+import { answerParts } from '../src/cli/tui/AskPane.js';
 import { snippetParts } from '../src/cli/tui/parts.js';
 import { previewLines, previewTarget } from '../src/cli/tui/preview.js';
 
@@ -114,5 +115,18 @@ describe('a hit’s snippet on one line', () => {
     const parts = snippetParts(text, [[text.length - 6, text.length]], 40);
     expect(parts.map((p) => p.s).join('').length).toBe(80);
     expect(parts.some((p) => p.hl)).toBe(false);
+  });
+});
+
+describe('an answer’s [n] marks', () => {
+  it('are found in the text, several in one bracket each a mark of its own', () => {
+    const parts = answerParts('Tides turn [1]. Both [2, 3] agree; [12] too, but not [x].');
+    expect(parts.filter((p) => p.n !== null).map((p) => [p.s, p.n])).toEqual([
+      ['[1]', 1],
+      ['[2]', 2],
+      ['[3]', 3],
+      ['[12]', 12],
+    ]);
+    expect(parts.map((p) => p.s).join('')).toBe('Tides turn [1]. Both [2][3] agree; [12] too, but not [x].');
   });
 });

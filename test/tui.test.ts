@@ -10,6 +10,7 @@ import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TuiApp, type TuiProps } from '../src/cli/tui/App.js';
 import type { Launch } from '../src/cli/tui/editor.js';
+import { filtersOf } from '../src/cli/tui/filters.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { startOllamaStub } from '../scripts/ollama-stub.js';
 import { kb, writeTree } from './helpers.js';
@@ -28,7 +29,8 @@ beforeAll(async () => {
     'code/walrus.py': 'def walrus_count(herd):\n    return len(herd)\n',
   });
   engine = await openEngine({ dataDir: join(dir, 'data') });
-  await engine.ingest([join(dir, 'notes'), join(dir, 'code')]);
+  await engine.ingest([join(dir, 'notes')], { tags: ['field'] });
+  await engine.ingest([join(dir, 'code')]);
 });
 afterAll(async () => {
   engine?.close();
@@ -126,22 +128,68 @@ describe('kb tui', () => {
   });
 });
 
+describe('kb tui filters', () => {
+  it('cycles through the types the index holds, then its tags, with Tab; Shift-Tab goes back', async () => {
+    const t = start({ filters: async () => filtersOf(engine.list()) });
+    await t.type('walrus');
+    await expect.poll(t.frame).toMatch(/walrus\.py/);
+    // all → markdown → note → code → #field: only the types there are (no pdf, no audio…), then tags.
+    for (const want of [/type: markdown · /, /type: note · /, /type: code · 1 of 1/, /tag: #field · /]) {
+      t.app.stdin.write('\t');
+      await expect.poll(t.frame).toMatch(want);
+    }
+    await expect.poll(t.frame).toMatch(/field\.md · L/);
+    expect(t.frame()).not.toMatch(/walrus\.py/);
+    t.app.stdin.write('\t'); // round to everything
+    await expect.poll(t.frame).not.toMatch(/tag: #field/);
+    await expect.poll(t.frame).toMatch(/walrus\.py/);
+    t.app.stdin.write('\x1B[Z'); // Shift-Tab: back to the last, the tag
+    await expect.poll(t.frame).toMatch(/tag: #field · /);
+    t.app.unmount();
+  });
+
+  it('offers only indexed documents’ types and their tags, the most used tag first', () => {
+    const d = (type: 'pdf' | 'markdown' | 'audio', tags: string[], status: 'indexed' | 'failed' = 'indexed') => ({ type, tags, status });
+    expect(filtersOf([d('pdf', ['b', 'a']), d('markdown', ['a']), d('audio', ['z'], 'failed')])).toEqual([
+      {},
+      { type: 'markdown' },
+      { type: 'pdf' },
+      { tag: 'a' },
+      { tag: 'b' },
+    ]);
+  });
+});
+
 describe('kb tui asks', () => {
   it('streams the answer to the query asked as a question, its sources numbered; Enter opens one, Esc goes back', async () => {
-    const stub = await startOllamaStub({ chat: { tokens: ['The walrus hauled out', ' on the ice floe at dawn [1].'] } });
+    const stub = await startOllamaStub({ chat: { tokens: ['The walrus hauled out', ' on the ice floe at dawn [1].', ' The tide went out [2].'] } });
     const asker = await openEngine({ dataDir: join(dir, 'data'), config: { ask: { ollama_host: stub.url } } });
     try {
+      // The same question asked outright: what [2] will be.
+      const second = (await asker.ask({ question: 'walrus hauled ice' })).sources.find((s) => s.n === 2)!.hit;
       const t = start({ ask: (question, o) => asker.ask({ question, ...o }) });
       await t.type('walrus hauled ice');
       await expect.poll(t.frame).toMatch(/› Field notes/);
       t.app.stdin.write('\x01'); // Ctrl-A
       await expect.poll(t.frame).toMatch(/Q: walrus hauled ice/);
-      await expect.poll(t.frame).toMatch(/The walrus hauled out on the ice floe at dawn \[1\]\./);
+      // The answer wraps in its pane (55 of 100 columns; the preview of the chosen source beside it).
+      await expect.poll(t.frame).toMatch(/The walrus hauled out on the ice floe at\s.*\n.*dawn \[1\]\. The tide went out \[2\]\./);
       await expect.poll(t.frame).toMatch(/\[1\] field\.md · L\d+/);
       expect(t.frame()).toMatch(/llama3\.2 · \d+ ms/);
+      // Both cited sources carry a dot; the first is chosen, and previewed beside the answer.
+      expect(t.frame()).toMatch(/•\[1\] field\.md/);
+      expect(t.frame()).toMatch(/•\[2\] /);
       t.app.stdin.write('\r');
       await expect.poll(() => t.runs.length).toBe(1);
       expect(t.runs[0]!.launch.args[1]).toBe(join(dir, 'notes/field.md'));
+      // 2 jumps to [2]: its passage previewed (its label is the preview's title), Enter opens it there.
+      const label = second.citation.label!;
+      t.app.stdin.write('2');
+      await expect.poll(() => t.frame().split(label).length - 1).toBe(2);
+      t.app.stdin.write('\r');
+      await expect.poll(() => t.runs.length).toBe(2);
+      const c = second.citation as { kind: string; start?: number; path: string };
+      expect(t.runs[1]!.launch.args).toEqual(c.kind === 'lines' ? [`+${c.start}`, c.path] : [c.path]);
       t.app.stdin.write('\x1B');
       await expect.poll(t.frame).toMatch(/› Field notes/);
       t.app.unmount();
@@ -172,7 +220,9 @@ describe('kb tui asks', () => {
       await t.type('walrus hauled ice');
       await expect.poll(t.frame).toMatch(/› Field notes/);
       t.app.stdin.write('\x01');
-      await expect.poll(t.frame).toMatch(new RegExp(`Ollama is not running at http://127\\.0\\.0\\.1:${port}[\\s\\S]*the sources kb found are below`));
+      // Said in the answer's pane, wrapped there (the first source previewed beside it).
+      await expect.poll(t.frame).toMatch(new RegExp(`Ollama is not running at .*\\nhttp://127\\.0\\.0\\.1:${port}\\.`));
+      expect(t.frame()).toMatch(/the sources kb\s.*\n.*found are below/);
       expect(t.frame()).toMatch(/\[1\] field\.md/);
       t.app.unmount();
     } finally {

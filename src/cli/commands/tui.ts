@@ -22,16 +22,18 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
   const opening = openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems });
   opening.catch(() => undefined);
   try {
-    const [{ render }, { tuiElement, MAX_FPS }, { editorFromEnv }, { osc52 }] = await Promise.all([
+    const [{ render }, { tuiElement, MAX_FPS }, { editorFromEnv }, { osc52 }, { filtersOf }] = await Promise.all([
       import('ink'),
       import('../tui/App.js'),
       import('../tui/editor.js'),
       import('../tui/osc52.js'),
+      import('../tui/filters.js'),
     ]);
     const app = render(
       tuiElement({
         search: async (p) => (await opening).search(p),
         get: async (target) => (await opening).get(target, 20_000),
+        filters: async () => filtersOf((await opening).list()),
         ask: async (question, { onProgress, signal }) => (await opening).ask({ question, onProgress, signal }),
         run: async (launch, { wait }) => {
           if (wait) {

@@ -4,9 +4,10 @@
 // outside world (running an editor, the clipboard) come in as props, so tests drive it whole.
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type AskProgress, type AskResult, DOC_TYPES, type DocType, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
+import { type AskProgress, type AskResult, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
 import { AskPane, type AskState } from './AskPane.js';
 import { editorLaunch, type Launch, systemOpener } from './editor.js';
+import { EVERY_TYPE, type Filter, filterLabel, filterParams } from './filters.js';
 import { Help, HitRow, Preview } from './parts.js';
 import { type PreviewLine, previewLines, previewTarget } from './preview.js';
 
@@ -21,6 +22,8 @@ export interface TuiProps {
   initialQuery?: string;
   /** The query asked as a question (Ctrl-A): sources, then the answer's tokens, as progress. */
   ask?: (question: string, opts: { onProgress: (p: AskProgress) => void; signal: AbortSignal }) => Promise<AskResult>;
+  /** What Tab cycles through (filters.ts); without it, every type of document. */
+  filters?: () => Promise<Filter[]>;
   /** Called once a query's hits are on screen (npm run bench -- tui times keystroke → this). */
   onShown?: (query: string) => void;
 }
@@ -35,7 +38,6 @@ export const MAX_FPS = 1000;
 const TOKEN_FRAME_MS = 33;
 
 const TEXT_TYPES = new Set(['markdown', 'note', 'code']);
-const TYPES: (DocType | null)[] = [null, ...DOC_TYPES];
 
 /** How Enter opens a hit: text at its line in the editor, everything else with the system opener. */
 export function launchFor(hit: SearchHit, editor: string | null, platform: NodeJS.Platform = process.platform): { launch: Launch; wait: boolean } {
@@ -48,7 +50,8 @@ export function TuiApp(props: TuiProps) {
   const { exit, suspendTerminal } = useApp();
   const stdout = useStdout().stdout as NodeJS.WriteStream;
   const [query, setQuery] = useState(props.initialQuery ?? '');
-  const [typeAt, setTypeAt] = useState(0);
+  const [filters, setFilters] = useState<Filter[]>(EVERY_TYPE);
+  const [filterAt, setFilterAt] = useState(0);
   // One state for an answer, and a selection that belongs to the answer it was made in: a search's
   // answer is then a single render (Ink renders each state change outside input on its own).
   const [found, setFound] = useState<{ result: SearchResult | null; error: string | null }>({ result: null, error: null });
@@ -74,7 +77,7 @@ export function TuiApp(props: TuiProps) {
   const rows = stdout.rows || 24;
   const cols = stdout.columns || 80;
   const side = cols >= 100;
-  const type = TYPES[typeAt] ?? null;
+  const filter = filters[filterAt] ?? {};
 
   // Every keystroke searches; an answer to an older query never replaces a newer one.
   useEffect(() => {
@@ -84,11 +87,25 @@ export function TuiApp(props: TuiProps) {
       setFound({ result: null, error: null });
       return;
     }
-    props.search({ query: q, prefix: !query.endsWith(' '), top: 12, ...(type ? { type } : {}) }).then(
+    props.search({ query: q, prefix: !query.endsWith(' '), top: 12, ...filterParams({ type: filter.type, tag: filter.tag }) }).then(
       (r) => n === latest.current && setFound({ result: r, error: null }),
       (e: Error) => n === latest.current && setFound((f) => ({ ...f, error: e.message })),
     );
-  }, [query, type, props.search]);
+  }, [query, filter.type, filter.tag, props.search]);
+
+  // What the index holds, asked again each time Tab comes back round to everything.
+  const atAll = filterAt === 0;
+  useEffect(() => {
+    if (!atAll || !props.filters) return;
+    let live = true;
+    props.filters().then(
+      (f) => live && setFilters(f),
+      () => undefined, // the engine's own error shows with the first search
+    );
+    return () => {
+      live = false;
+    };
+  }, [atAll, props.filters]);
 
   const onShown = props.onShown;
   useEffect(() => {
@@ -97,8 +114,11 @@ export function TuiApp(props: TuiProps) {
 
   const hits = result?.results ?? [];
   const hit = hits[Math.min(selected, hits.length - 1)];
+  // What the preview shows: the hit chosen in the list, or the source chosen under an answer.
+  const focus = asking ? asking.sources[Math.min(selected, asking.sources.length - 1)]?.hit : hit;
   const previewRows = side ? rows - 4 : Math.max(4, Math.floor((rows - 4) / 2));
   useEffect(() => {
+    const hit = focus;
     if (!hit) {
       setPreview(null);
       return;
@@ -111,7 +131,7 @@ export function TuiApp(props: TuiProps) {
     return () => {
       live = false;
     };
-  }, [hit, previewRows, props.get]);
+  }, [focus, previewRows, props.get]);
 
   const open = useCallback(
     (h: SearchHit) => {
@@ -172,7 +192,10 @@ export function TuiApp(props: TuiProps) {
       const n = asking.sources.length;
       if (key.downArrow || (key.ctrl && input === 'n')) return setSelected((s) => Math.min(n - 1, s + 1));
       if (key.upArrow || (key.ctrl && input === 'p')) return setSelected((s) => Math.max(0, s - 1));
-      if (key.return && asking.sources[selected]) return open(asking.sources[selected]!.hit);
+      if (key.return && focus) return open(focus);
+      // [n] in the answer: its digit jumps to that source.
+      const jump = /^[1-9]$/.test(input) ? asking.sources.findIndex((s) => s.n === Number(input)) : -1;
+      if (jump >= 0) return setSelected(jump);
       if (key.escape) {
         askCtl.current?.abort();
         setSelected(0);
@@ -189,7 +212,7 @@ export function TuiApp(props: TuiProps) {
     if (key.upArrow || (key.ctrl && input === 'p')) return move(-1);
     // After the arrows: some terminals report an arrow's escape sequence with escape set as well.
     if (key.escape) return exit();
-    if (key.tab) return setTypeAt((t) => (t + (key.shift ? TYPES.length - 1 : 1)) % TYPES.length);
+    if (key.tab) return setFilterAt((t) => (t + (key.shift ? filters.length - 1 : 1)) % filters.length);
     if (key.return) return hit ? open(hit) : undefined;
     const copy = (): void => {
       if (!hit) return;
@@ -232,14 +255,19 @@ export function TuiApp(props: TuiProps) {
         </Text>
       </Box>
       <Text dimColor wrap="truncate-end">
-        {type ? `type: ${type} · ` : ''}
+        {filterLabel(filter) ? `${filterLabel(filter)} · ` : ''}
         {meta}
         {'  ·  ? keys · Esc quits'}
       </Text>
       {help ? (
         <Help />
       ) : asking ? (
-        <AskPane ask={asking} selected={selected} rows={rows - 3} />
+        <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
+          <Box flexDirection="column" width={side ? '55%' : '100%'} height={listHeight}>
+            <AskPane ask={asking} selected={selected} rows={listHeight} />
+          </Box>
+          {preview && focus && preview.hit === focus && <Preview lines={preview.lines} title={focus.citation.label ?? focus.citation.path} cols={cols} />}
+        </Box>
       ) : (
         <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
           <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>
