@@ -6,7 +6,7 @@ import { editorFromEnv, editorLaunch, splitCommand, systemOpener } from '../src/
 import { osc52 } from '../src/cli/tui/osc52.js';
 import { answerParts } from '../src/cli/tui/AskPane.js';
 import { snippetParts } from '../src/cli/tui/parts.js';
-import { previewLines, previewTarget } from '../src/cli/tui/preview.js';
+import { lineTime, previewLines, previewTarget } from '../src/cli/tui/preview.js';
 
 describe('opening the source in an editor', () => {
   it('puts the line where each editor wants it', () => {
@@ -128,5 +128,13 @@ describe('an answer’s [n] marks', () => {
       ['[12]', 12],
     ]);
     expect(parts.map((p) => p.s).join('')).toBe('Tides turn [1]. Both [2][3] agree; [12] too, but not [x].');
+  });
+});
+
+describe('a transcript line’s time', () => {
+  it('reads minutes, and hours when there are any; other lines have none', () => {
+    expect(lineTime('[1:02.5–1:07.0] and so on')).toEqual({ start: 62.5, end: 67 });
+    expect(lineTime('[1:00:02.0–1:00:09.5] later')).toEqual({ start: 3602, end: 3609.5 });
+    expect(lineTime('no time here')).toBeNull();
   });
 });

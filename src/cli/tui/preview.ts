@@ -1,7 +1,8 @@
-// The preview pane's content for a hit: which span to read (the cited lines with some around them,
-// else the cited page, stretch of time or region), and that span as numbered lines with the cited
-// ones marked, scrolled so the first marked line sits a third of the way down — or, for a citation
-// longer than the pane, the first line holding a word the query matched.
+// The preview pane's content for a hit: which span to read (the cited lines with some around them, the
+// cited stretch of a recording with a minute around it, else the cited page or region), and that span
+// as lines — numbered in a file, timed in a transcript — with the cited ones marked, scrolled so the
+// first marked line sits a third of the way down — or, for a citation longer than the pane, the first
+// line holding a word the query matched.
 import type { SearchHit, Span } from '../../shared/wire.js';
 
 export interface PreviewLine {
@@ -11,11 +12,26 @@ export interface PreviewLine {
   marked: boolean;
 }
 
-/** What `engine.get` reads for the preview: the cited lines and `context` more each side, or the cited span. */
+/** Seconds of a recording's transcript read around the cited stretch. */
+const TIME_CONTEXT_S = 60;
+
+/**
+ * What `engine.get` reads for the preview: the cited lines and `context` more each side, the cited
+ * stretch of a recording and a minute each side, or the cited span.
+ */
 export function previewTarget(hit: SearchHit, context: number): string {
   const c = hit.citation;
   if (c.kind === 'lines') return `${c.path}#L${Math.max(1, c.start - context)}-L${c.end + context}`;
+  if (c.kind === 'time') return `${c.path}#t=${Math.max(0, c.start - TIME_CONTEXT_S)},${c.end + TIME_CONTEXT_S}`;
   return c.uri;
+}
+
+/** A transcript line's stretch, from its "[1:02.5–1:07.0]" opening (hours when there are any). */
+export function lineTime(line: string): { start: number; end: number } | null {
+  const m = /^\[([\d:.]+)–([\d:.]+)\]/.exec(line);
+  if (!m) return null;
+  const secs = (clock: string): number => clock.split(':').reduce((t, part) => t * 60 + Number(part), 0);
+  return { start: secs(m[1]!), end: secs(m[2]!) };
 }
 
 /** The span as lines, the hit's passage marked, `rows` of them from where the mark is best seen. */
@@ -26,6 +42,12 @@ export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation
   if (c.kind === 'lines' && span.citation.kind === 'lines') {
     const first = span.citation.start;
     lines = raw.map((text, i) => ({ n: first + i, text, marked: first + i >= c.start && first + i <= c.end }));
+  } else if (c.kind === 'time') {
+    // Each transcript line says its time: the cited stretch is the lines inside it.
+    lines = raw.map((text) => {
+      const t = lineTime(text);
+      return { n: null, text, marked: t !== null && t.end > c.start && t.start < c.end };
+    });
   } else {
     lines = raw.map((text) => ({ n: null, text, marked: false }));
     markPassage(lines, hit.text);
