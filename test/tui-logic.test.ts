@@ -6,7 +6,7 @@ import { editorFromEnv, editorLaunch, splitCommand, systemOpener } from '../src/
 import { osc52 } from '../src/cli/tui/osc52.js';
 import { answerParts } from '../src/cli/tui/AskPane.js';
 import { snippetParts } from '../src/cli/tui/parts.js';
-import { lineTime, previewLines, previewTarget } from '../src/cli/tui/preview.js';
+import { lineTime, previewLines, previewTarget, wrap } from '../src/cli/tui/preview.js';
 
 describe('opening the source in an editor', () => {
   it('puts the line where each editor wants it', () => {
@@ -97,7 +97,24 @@ describe('the preview of a hit', () => {
     const page = 'Results\nThe flow separates at the\ntrailing edge when the angle\ngrows. Further work follows.\nReferences';
     const lines = previewLines(h, { text: page, citation: h.citation }, 20);
     expect(lines.map((l) => l.marked)).toEqual([false, true, true, true, false]);
+    // Paragraphs a blank line apart on the page, one space apart in the passage.
+    const spaced = previewLines(h, { text: 'Results\n\nThe flow separates at the\n\ntrailing edge when the angle grows.\n\nEnd', citation: h.citation }, 20);
+    expect(spaced.map((l) => l.marked)).toEqual([false, false, true, true, true, false, false]);
     expect(lines.every((l) => l.n === null)).toBe(true);
+  });
+
+  it('wraps a page’s paragraphs at the pane’s width, the marked one marked on every row it takes', () => {
+    const h = hit({ kind: 'page', page: 2, uri: 'file:///p/a.pdf#page=2', path: '/p/a.pdf' }, 'The flow separates at the trailing edge when the angle grows.');
+    const page = 'Intro words here.\nThe flow separates at the trailing edge when the angle grows.\nEnd.';
+    const lines = previewLines(h, { text: page, citation: h.citation }, 20, 24);
+    expect(lines.map((l) => [l.text, l.marked])).toEqual([
+      ['Intro words here.', false],
+      ['The flow separates at', true],
+      ['the trailing edge when', true],
+      ['the angle grows.', true],
+      ['End.', false],
+    ]);
+    expect(wrap('a supercalifragilistic word', 10)).toEqual(['a', 'supercalif', 'ragilistic', 'word']);
   });
 });
 

@@ -177,15 +177,16 @@ describe('kb tui asks', () => {
       await expect.poll(t.frame).toMatch(/\[1\] field\.md · L\d+/);
       expect(t.frame()).toMatch(/llama3\.2 · \d+ ms/);
       // Both cited sources carry a dot; the first is chosen, and previewed beside the answer.
-      expect(t.frame()).toMatch(/•\[1\] field\.md/);
-      expect(t.frame()).toMatch(/•\[2\] /);
+      expect(t.frame()).toMatch(/›•\[1\] field\.md/);
+      expect(t.frame()).toMatch(/ •\[2\] /);
       t.app.stdin.write('\r');
       await expect.poll(() => t.runs.length).toBe(1);
       expect(t.runs[0]!.launch.args[1]).toBe(join(dir, 'notes/field.md'));
       // 2 jumps to [2]: its passage previewed (its label is the preview's title), Enter opens it there.
       const label = second.citation.label!;
       t.app.stdin.write('2');
-      await expect.poll(() => t.frame().split(label).length - 1).toBe(2);
+      await expect.poll(t.frame).toMatch(/›•\[2\] /);
+      await expect.poll(() => t.frame().split(label).length - 1).toBe(2); // the preview follows
       t.app.stdin.write('\r');
       await expect.poll(() => t.runs.length).toBe(2);
       const c = second.citation as { kind: string; start?: number; path: string };

@@ -117,6 +117,8 @@ export function TuiApp(props: TuiProps) {
   // What the preview shows: the hit chosen in the list, or the source chosen under an answer.
   const focus = asking ? asking.sources[Math.min(selected, asking.sources.length - 1)]?.hit : hit;
   const previewRows = side ? rows - 4 : Math.max(4, Math.floor((rows - 4) / 2));
+  // Beside the list (45%) or an answer (55%), less its padding and the ▌ gutter; or the whole row.
+  const previewWidth = Math.max(20, (side ? Math.floor(cols * (asking ? 0.45 : 0.55)) : cols) - 3);
   useEffect(() => {
     const hit = focus;
     if (!hit) {
@@ -125,13 +127,13 @@ export function TuiApp(props: TuiProps) {
     }
     let live = true;
     props.get(previewTarget(hit, previewRows)).then(
-      (span) => live && setPreview({ hit, lines: previewLines(hit, span, previewRows) }),
+      (span) => live && setPreview({ hit, lines: previewLines(hit, span, previewRows, previewWidth) }),
       (e: Error) => live && setPreview({ hit, lines: [{ n: null, text: e.message, marked: false }] }),
     );
     return () => {
       live = false;
     };
-  }, [focus, previewRows, props.get]);
+  }, [focus, previewRows, previewWidth, props.get]);
 
   const open = useCallback(
     (h: SearchHit) => {

@@ -73,6 +73,7 @@ export function AskPane({ ask, selected, rows }: { ask: AskState; selected: numb
       {ask.sources.length > 0 && <Text bold>Sources (1–9 or ↑/↓ choose, Enter opens, Esc back to the hits)</Text>}
       {ask.sources.map((s, i) => (
         <Text key={s.n} wrap="truncate-end" inverse={i === selected} dimColor={cited.size > 0 && !cited.has(s.n) && i !== selected}>
+          {i === selected ? '›' : ' '}
           {cited.has(s.n) ? '•' : ' '}[{s.n}] <Text color="cyan">{s.hit.citation.label ?? s.hit.citation.uri}</Text>
         </Text>
       ))}

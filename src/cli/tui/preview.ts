@@ -34,8 +34,12 @@ export function lineTime(line: string): { start: number; end: number } | null {
   return { start: secs(m[1]!), end: secs(m[2]!) };
 }
 
-/** The span as lines, the hit's passage marked, `rows` of them from where the mark is best seen. */
-export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation'>, rows: number): PreviewLine[] {
+/**
+ * The span as lines, the hit's passage marked, `rows` of them from where the mark is best seen. Lines
+ * of a file are cut at the pane's edge, as an editor shows them; a page's, a scan's or a transcript's
+ * lines are paragraphs, so they are wrapped at `width` instead.
+ */
+export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation'>, rows: number, width = Infinity): PreviewLine[] {
   const raw = span.text.replace(/\r\n?/g, '\n').split('\n');
   let lines: PreviewLine[];
   const c = hit.citation;
@@ -52,7 +56,32 @@ export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation
     lines = raw.map((text) => ({ n: null, text, marked: false }));
     markPassage(lines, hit.text);
   }
+  if (lines.some((l) => l.n === null)) lines = lines.flatMap((l) => (l.n === null ? wrap(l.text, width).map((text) => ({ ...l, text })) : [l]));
   return windowAround(lines, rows, hit.matched_terms);
+}
+
+/** Greedy word wrap at `width` characters; a word longer than a line is cut. */
+export function wrap(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let w = word;
+    while (w.length > width) {
+      if (line) out.push(line);
+      out.push(w.slice(0, width));
+      w = w.slice(width);
+      line = '';
+    }
+    if (!line) line = w;
+    else if (line.length + 1 + w.length <= width) line += ` ${w}`;
+    else {
+      out.push(line);
+      line = w;
+    }
+  }
+  if (line) out.push(line);
+  return out;
 }
 
 /** Marks the lines of `lines` that hold the passage (found by its opening words, whitespace aside). */
@@ -62,7 +91,8 @@ function markPassage(lines: PreviewLine[], passage: string): void {
   let text = '';
   lines.forEach((l, i) => {
     joined.push({ at: text.length, line: i });
-    text += `${norm(l.text)} `;
+    // A blank line adds nothing: the passage's own text has its paragraphs one space apart.
+    if (norm(l.text)) text += `${norm(l.text)} `;
   });
   const head = norm(passage).slice(0, 60);
   if (!head) return;
