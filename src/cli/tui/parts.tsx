@@ -106,10 +106,13 @@ export function Help() {
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>kb tui — keys</Text>
       {KEYS.map(([k, what]) => (
-        <Text key={k} wrap="truncate-end">
-          <Text color="cyan">{k.padEnd(34)}</Text>
-          {what}
-        </Text>
+        // The keys in a column of their own; what they do wraps beside them in 80 columns.
+        <Box key={k}>
+          <Box width={34} flexShrink={0}>
+            <Text color="cyan">{k}</Text>
+          </Box>
+          <Text wrap="wrap">{what}</Text>
+        </Box>
       ))}
       <Text dimColor>Any key closes this.</Text>
     </Box>
