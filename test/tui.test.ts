@@ -130,7 +130,7 @@ describe('kb tui', () => {
 
 describe('kb tui filters', () => {
   it('cycles through the types the index holds, then its tags, with Tab; Shift-Tab goes back', async () => {
-    const t = start({ filters: async () => filtersOf(engine.list()) });
+    const t = start({ filters: async () => filtersOf(engine.facets()) });
     await t.type('walrus');
     await expect.poll(t.frame).toMatch(/walrus\.py/);
     // all → markdown → note → code → #field: only the types there are (no pdf, no audio…), then tags.
@@ -148,15 +148,24 @@ describe('kb tui filters', () => {
     t.app.unmount();
   });
 
-  it('offers only indexed documents’ types and their tags, the most used tag first', () => {
-    const d = (type: 'pdf' | 'markdown' | 'audio', tags: string[], status: 'indexed' | 'failed' = 'indexed') => ({ type, tags, status });
-    expect(filtersOf([d('pdf', ['b', 'a']), d('markdown', ['a']), d('audio', ['z'], 'failed')])).toEqual([
-      {},
-      { type: 'markdown' },
-      { type: 'pdf' },
-      { tag: 'a' },
-      { tag: 'b' },
-    ]);
+  it('offers the types the index holds and its tags, the most used tag first', () => {
+    expect(engine.facets()).toEqual({ types: ['markdown', 'note', 'code'], tags: [{ name: 'field', documents: 2 }] });
+    expect(filtersOf({ types: ['pdf'], tags: [{ name: 'b' }, { name: 'a' }] })).toEqual([{}, { type: 'pdf' }, { tag: 'b' }, { tag: 'a' }]);
+  });
+
+  it('leaves out what only failed documents have: a filter that could find nothing', async () => {
+    const d = await mkdtemp(join(tmpdir(), 'kb-facets-'));
+    try {
+      await writeTree(d, { 'docs/broken.pdf': 'not a pdf at all', 'docs/ok.md': '# Fine\n\nwords here\n' });
+      const e = await openEngine({ dataDir: join(d, 'data') });
+      await e.ingest([join(d, 'docs/broken.pdf')], { tags: ['broken'] });
+      await e.ingest([join(d, 'docs/ok.md')], { tags: ['fine'] });
+      expect(e.list().find((x) => x.type === 'pdf')?.status).toBe('failed');
+      expect(e.facets()).toEqual({ types: ['markdown'], tags: [{ name: 'fine', documents: 1 }] });
+      e.close();
+    } finally {
+      await rm(d, { recursive: true, force: true });
+    }
   });
 });
 

@@ -33,7 +33,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
       tuiElement({
         search: async (p) => (await opening).search(p),
         get: async (target) => (await opening).get(target, 20_000),
-        filters: async () => filtersOf((await opening).list()),
+        filters: async () => filtersOf((await opening).facets()),
         ask: async (question, { onProgress, signal }) => (await opening).ask({ question, onProgress, signal }),
         run: async (launch, { wait }) => {
           if (wait) {

@@ -93,20 +93,6 @@ export function TuiApp(props: TuiProps) {
     );
   }, [query, filter.type, filter.tag, props.search]);
 
-  // What the index holds, asked again each time Tab comes back round to everything.
-  const atAll = filterAt === 0;
-  useEffect(() => {
-    if (!atAll || !props.filters) return;
-    let live = true;
-    props.filters().then(
-      (f) => live && setFilters(f),
-      () => undefined, // the engine's own error shows with the first search
-    );
-    return () => {
-      live = false;
-    };
-  }, [atAll, props.filters]);
-
   const onShown = props.onShown;
   useEffect(() => {
     if (result) onShown?.(result.query);
@@ -214,7 +200,18 @@ export function TuiApp(props: TuiProps) {
     if (key.upArrow || (key.ctrl && input === 'p')) return move(-1);
     // After the arrows: some terminals report an arrow's escape sequence with escape set as well.
     if (key.escape) return exit();
-    if (key.tab) return setFilterAt((t) => (t + (key.shift ? filters.length - 1 : 1)) % filters.length);
+    if (key.tab) {
+      // Leaving everything, the index is asked what it holds now (its types, its tags).
+      const step = (list: Filter[]): void => setFilterAt((t) => (t + (key.shift ? list.length - 1 : 1)) % list.length);
+      if (filterAt !== 0 || !props.filters) return step(filters);
+      return void props.filters().then(
+        (f) => {
+          setFilters(f);
+          step(f);
+        },
+        () => step(filters),
+      );
+    }
     if (key.return) return hit ? open(hit) : undefined;
     const copy = (): void => {
       if (!hit) return;

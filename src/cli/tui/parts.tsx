@@ -2,6 +2,7 @@
 // words highlighted), the preview of its cited span, and the key help. Colour goes with NO_COLOR
 // (Ink's chalk honours it); the marks stay visible without it (inverse, and a ▌ gutter).
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { SearchHit } from '../../shared/wire.js';
 import type { PreviewLine } from './preview.js';
 
@@ -52,7 +53,8 @@ export function Snippet({ text, highlights, cols }: { text: string; highlights: 
   );
 }
 
-export function HitRow({ hit, active, cols }: { hit: SearchHit; active: boolean; cols: number }) {
+/** Memoised, as is the preview: a keystroke then redraws the query line, not every hit. */
+export const HitRow = memo(function HitRow({ hit, active, cols }: { hit: SearchHit; active: boolean; cols: number }) {
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end" bold={active} inverse={active}>
@@ -68,9 +70,9 @@ export function HitRow({ hit, active, cols }: { hit: SearchHit; active: boolean;
       </Box>
     </Box>
   );
-}
+});
 
-export function Preview({ lines, title, cols }: { lines: PreviewLine[]; title: string; cols: number }) {
+export const Preview = memo(function Preview({ lines, title, cols }: { lines: PreviewLine[]; title: string; cols: number }) {
   const width = Math.max(0, ...lines.map((l) => (l.n === null ? 0 : String(l.n).length)));
   return (
     <Box flexDirection="column" flexGrow={1} paddingLeft={1}>
@@ -86,7 +88,7 @@ export function Preview({ lines, title, cols }: { lines: PreviewLine[]; title: s
       ))}
     </Box>
   );
-}
+});
 
 export const KEYS: [string, string][] = [
   ['type', 'edit the query (the last word is a prefix)'],
