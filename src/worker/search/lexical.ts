@@ -81,21 +81,19 @@ export class LexicalSearcher {
   /**
    * The index holds stems, so a word typed past its stem finds nothing as a prefix: "correlati"* is
    * no index term's beginning, the index having "correl" for correlation. The half-typed word is
-   * then replaced by the indexed stems it begins with (the longest first, down to five letters and
-   * at most five letters short of what was typed), matched as whole words.
+   * then replaced by the longest indexed stem it begins with (five letters at least, at most five
+   * letters short of what was typed), matched as a whole word.
    */
   private stemOfHalfWord(q: ParsedQuery): Term[] | null {
     const half = q.terms.find((t) => t.prefix);
     if (!half || !/^[a-z]+$/.test(half.text)) return null;
-    const stems: Term[] = [];
     for (let k = half.text.length - 1; k >= Math.max(STEM_MIN, half.text.length - STEM_MAX_CUT); k--) {
       const beginning = half.text.slice(0, k);
       if (stem(beginning) === beginning && this.src.stats.occurs(beginning)) {
-        stems.push({ text: beginning, stem: beginning, prefix: false, count: 1 });
-        break;
+        return [...q.terms.filter((t) => t !== half), { text: beginning, stem: beginning, prefix: false, count: 1 }];
       }
     }
-    return stems.length > 0 ? [...q.terms.filter((t) => t !== half), ...stems] : null;
+    return null;
   }
 
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {

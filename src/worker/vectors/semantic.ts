@@ -212,11 +212,6 @@ export class Semantic {
     return this.store.search(vector, k, filter);
   }
 
-  async search(query: string, k: number, filter: VectorFilter): Promise<VectorHit[]> {
-    const q = await this.embedQuery(query);
-    return q ? await this.nearest(q, k, filter) : [];
-  }
-
   /** Stops the embedding thread (it starts again on the next sync). */
   async closePassageThread(): Promise<void> {
     const t = this.passages;
