@@ -50,6 +50,10 @@ describe.skipIf(!hasTmux)('kb tui in tmux', () => {
     expect(Number(args.split(' ')[0]!.slice(1))).toBeLessThanOrEqual(Number(line));
     // Back from the editor, the UI is drawn again; Esc quits and the terminal is given back.
     await expect.poll(screen).toMatch(/opened field\.md/);
+    // Stacked at 80 columns; resized to 120, the preview moves beside the list.
+    expect(screen()).not.toMatch(/› Field notes \(markdown\) +field\.md · L/);
+    tmux('resize-window', '-t', SESSION, '-x', '120', '-y', '30');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/› Field notes \(markdown\) +field\.md · L/);
     tmux('send-keys', '-t', SESSION, 'Escape');
     await expect.poll(() => spawnSync('tmux', ['has-session', '-t', SESSION]).status, { timeout: 10_000 }).not.toBe(0);
   }, 60_000);

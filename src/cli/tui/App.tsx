@@ -2,7 +2,7 @@
 // newest answer wins; the list shows each hit with its citation, the preview the cited span itself;
 // Enter opens the source at its span, Ctrl-Y (y in the list) copies the citation. The engine and the
 // outside world (running an editor, the clipboard) come in as props, so tests drive it whole.
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput, useStdout, useWindowSize } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type AskProgress, type AskResult, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
 import { AskPane, type AskState } from './AskPane.js';
@@ -74,6 +74,7 @@ export function TuiApp(props: TuiProps) {
   const [asking, setAsking] = useState<AskState | null>(null);
   const askCtl = useRef<AbortController | null>(null);
   const latest = useRef(0);
+  useWindowSize(); // drawn again, to the new size, when the terminal is resized
   const rows = stdout.rows || 24;
   const cols = stdout.columns || 80;
   const side = cols >= 100;
