@@ -128,6 +128,26 @@ describe('kb tui', () => {
   });
 });
 
+describe('kb tui beside the app', () => {
+  it('searches an index another process is writing: what the app adds meanwhile is found', async () => {
+    const app = await openEngine({ dataDir: join(dir, 'data') });
+    try {
+      const t = start();
+      await t.type('narwhal');
+      await expect.poll(t.frame).toMatch(/0 of 0/);
+      await writeTree(dir, { 'later/arctic.md': '# Arctic\n\nA narwhal surfaced by the ice edge.\n' });
+      await app.ingest([join(dir, 'later')]);
+      t.app.stdin.write(' '); // the same query again, as the next keystroke sends it
+      await expect.poll(t.frame).toMatch(/› Arctic \(markdown\)/);
+      await expect.poll(t.frame).toMatch(/▌\s*3 A narwhal surfaced by the ice edge\./);
+      t.app.unmount();
+      await app.remove(join(dir, 'later/arctic.md'));
+    } finally {
+      app.close();
+    }
+  });
+});
+
 describe('kb tui filters', () => {
   it('cycles through the types the index holds, then its tags, with Tab; Shift-Tab goes back', async () => {
     const t = start({ filters: async () => filtersOf(engine.facets()) });
