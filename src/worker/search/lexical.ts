@@ -79,10 +79,10 @@ export class LexicalSearcher {
   }
 
   /**
-   * The index holds stems, so a word typed past its stem finds nothing as a prefix: "correlati"* is
-   * no index term's beginning, the index having "correl" for correlation. The half-typed word is
-   * then replaced by the longest indexed stem it begins with (five letters at least, at most five
-   * letters short of what was typed), matched as a whole word.
+   * The index holds stems. FTS5 stems a prefix too ("conside"* is "consid"*), but a word cut where
+   * the stemmer cannot shorten it begins no index term: "correlati"*, the index having "correl" for
+   * correlation. The half-typed word is then replaced by the longest indexed stem it begins with
+   * (five letters at least, at most five letters short of what was typed), matched as a whole word.
    */
   private stemOfHalfWord(q: ParsedQuery): Term[] | null {
     const half = q.terms.find((t) => t.prefix);
