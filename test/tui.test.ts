@@ -100,6 +100,15 @@ describe('kb tui', () => {
     t.app.unmount();
   });
 
+  it('takes a paste as one line of the query: its newlines open nothing', async () => {
+    const t = start();
+    t.app.stdin.write('\x1b[200~walrus\nhauled\r\n\tice\x1b[201~'); // bracketed paste
+    await expect.poll(t.frame).toMatch(/^kb walrus hauled ice/);
+    await expect.poll(t.frame).toMatch(/› Field notes \(markdown\)/);
+    expect(t.runs).toEqual([]);
+    t.app.unmount();
+  });
+
   it('opens a hit that is not text with the system opener, and without an editor a text file too', async () => {
     const t = start({ initialQuery: 'walrus', editor: null });
     await expect.poll(t.frame).toMatch(/› /);

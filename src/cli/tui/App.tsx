@@ -2,7 +2,7 @@
 // newest answer wins; the list shows each hit with its citation, the preview the cited span itself;
 // Enter opens the source at its span, Ctrl-Y (y in the list) copies the citation. The engine and the
 // outside world (running an editor, the clipboard) come in as props, so tests drive it whole.
-import { Box, Text, useApp, useInput, useStdout, useWindowSize } from 'ink';
+import { Box, Text, useApp, useInput, usePaste, useStdout, useWindowSize } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type AskProgress, type AskResult, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
 import { AskPane, type AskState } from './AskPane.js';
@@ -232,6 +232,16 @@ export function TuiApp(props: TuiProps) {
       setStatus(null);
       setQuery((q) => q + input);
     }
+  });
+
+  // A paste (bracketed: the terminal marks it) goes into the query as one line — its newlines would
+  // otherwise arrive as Enter and open a hit.
+  usePaste((text) => {
+    if (help || asking) return;
+    const line = text.replace(/[\p{Cc}\s]+/gu, ' ');
+    setInList(false);
+    setStatus(null);
+    setQuery((q) => (q + line).slice(0, 1000));
   });
 
   const listHeight = side ? rows - 3 : rows - 4 - previewRows;
