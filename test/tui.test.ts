@@ -100,6 +100,35 @@ describe('kb tui', () => {
     t.app.unmount();
   });
 
+  it('says when nothing matches, naming the filter; on an empty index, how to add files', async () => {
+    const t = start({ indexEmpty: async () => !engine.anyIndexed() });
+    await t.type('zzyzx');
+    await expect.poll(t.frame).toMatch(/No hits for “zzyzx”\./);
+    t.app.unmount();
+    const d = await mkdtemp(join(tmpdir(), 'kb-empty-'));
+    const none = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      const u = render(
+        createElement(TuiApp, {
+          search: (p) => none.search(p),
+          get: (x) => none.get(x),
+          run: async () => undefined,
+          copy: () => undefined,
+          editor: null,
+          indexEmpty: async () => !none.anyIndexed(),
+        }),
+      );
+      // Said at the start, and again when a search finds nothing.
+      await expect.poll(() => u.lastFrame() ?? '').toMatch(/Nothing is indexed yet\.[\s\S]*kb add ~\/notes/);
+      u.stdin.write('walrus');
+      await expect.poll(() => u.lastFrame() ?? '').toMatch(/kb walrus\n0 of 0[\s\S]*Nothing is indexed yet\./);
+      u.unmount();
+    } finally {
+      none.close();
+      await rm(d, { recursive: true, force: true });
+    }
+  });
+
   it('takes a paste as one line of the query: its newlines open nothing', async () => {
     const t = start();
     t.app.stdin.write('\x1b[200~walrus\nhauled\r\n\tice\x1b[201~'); // bracketed paste
@@ -174,6 +203,10 @@ describe('kb tui filters', () => {
     await expect.poll(t.frame).toMatch(/walrus\.py/);
     t.app.stdin.write('\x1B[Z'); // Shift-Tab: back to the last, the tag
     await expect.poll(t.frame).toMatch(/tag: #field · /);
+    // Only the code has a herd, and it is not tagged: nothing found says which filter hid it.
+    t.app.stdin.write('\x15');
+    await t.type('herd');
+    await expect.poll(t.frame).toMatch(/No hits for “herd” \(tag: #field — Tab for the\s+others\)\./);
     t.app.unmount();
   });
 

@@ -25,7 +25,7 @@ import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
 import { ModelService } from './models/service.js';
 import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedChunk, type InspectedDocument, listDocuments } from './read/inspect.js';
-import { type Facets, indexFacets } from './read/facets.js';
+import { anyIndexed, type Facets, indexFacets } from './read/facets.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
 import { VectorService } from './vectors/service.js';
@@ -118,6 +118,8 @@ export class Engine {
   list = (): DocumentSummary[] => listDocuments(this.#core);
   /** The types and tags a search can be narrowed to (kb tui's Tab). */
   facets = (): Facets => indexFacets(this.#core);
+  /** Whether anything at all can be found (kb tui says how to add files when not). */
+  anyIndexed = (): boolean => anyIndexed(this.#core);
   inspectDoc = (idOrPath: string): InspectedDocument => inspectDocument(this.#core, idOrPath);
   inspectChunk = (id: string): InspectedChunk => inspectChunk(this.#core, id);
   source = (docId: string): DocumentSource => documentSource(this.#core, docId);

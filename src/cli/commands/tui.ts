@@ -34,6 +34,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
         search: async (p) => (await opening).search(p),
         get: async (target) => (await opening).get(target, 20_000),
         filters: async () => filtersOf((await opening).facets()),
+        indexEmpty: async () => !(await opening).anyIndexed(),
         ask: async (question, { onProgress, signal }) => (await opening).ask({ question, onProgress, signal }),
         run: async (launch, { wait }) => {
           if (wait) {

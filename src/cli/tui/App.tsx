@@ -8,7 +8,7 @@ import { type AskProgress, type AskResult, type SearchHit, type SearchParams, ty
 import { AskPane, type AskState } from './AskPane.js';
 import { editorLaunch, type Launch, systemOpener } from './editor.js';
 import { EVERY_TYPE, type Filter, filterLabel, filterParams } from './filters.js';
-import { Help, HitRow, Preview } from './parts.js';
+import { Help, HitRow, Nothing, Preview } from './parts.js';
 import { type PreviewLine, previewLines, previewTarget } from './preview.js';
 
 export interface TuiProps {
@@ -24,6 +24,8 @@ export interface TuiProps {
   ask?: (question: string, opts: { onProgress: (p: AskProgress) => void; signal: AbortSignal }) => Promise<AskResult>;
   /** What Tab cycles through (filters.ts); without it, every type of document. */
   filters?: () => Promise<Filter[]>;
+  /** Whether nothing at all is indexed (asked when a search finds nothing, to say what to do). */
+  indexEmpty?: () => Promise<boolean>;
   /** Called once a query's hits are on screen (npm run bench -- tui times keystroke → this). */
   onShown?: (query: string) => void;
 }
@@ -93,6 +95,16 @@ export function TuiApp(props: TuiProps) {
       (e: Error) => n === latest.current && setFound((f) => ({ ...f, error: e.message })),
     );
   }, [query, filter.type, filter.tag, props.search]);
+
+  // An empty index says how to fill it, at the start and when a search finds nothing; asked until
+  // it says "not empty".
+  const [empty, setEmpty] = useState<boolean | null>(null);
+  const nothing = result !== null && result.results.length === 0;
+  const idle = !query.trim();
+  useEffect(() => {
+    if (!(nothing || idle) || empty === false || !props.indexEmpty) return;
+    props.indexEmpty().then(setEmpty, () => undefined);
+  }, [nothing, idle, empty, props.indexEmpty]);
 
   const onShown = props.onShown;
   useEffect(() => {
@@ -282,6 +294,7 @@ export function TuiApp(props: TuiProps) {
         <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
           <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>
             {error && <Text color="red">{error}</Text>}
+            {!error && (nothing || (idle && empty)) && <Nothing query={result?.query ?? ''} filter={filterLabel(filter)} empty={empty === true} />}
             {hits.slice(from, from + visible).map((h, i) => (
               <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} cols={cols} />
             ))}

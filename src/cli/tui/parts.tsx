@@ -90,6 +90,23 @@ export const Preview = memo(function Preview({ lines, title, cols }: { lines: Pr
   );
 });
 
+/** What a search that found nothing says: how to fill an empty index, or what to try. */
+export function Nothing({ query, filter, empty }: { query: string; filter: string | null; empty: boolean }) {
+  if (empty) {
+    return (
+      <Box flexDirection="column">
+        <Text bold>Nothing is indexed yet.</Text>
+        <Text wrap="wrap">Add a folder, kept in sync: kb add ~/notes — or files once: kb ingest FILE…, or drop them into the app. Then search here.</Text>
+      </Box>
+    );
+  }
+  return (
+    <Text wrap="wrap" dimColor>
+      No hits for “{query}”{filter ? ` (${filter} — Tab for the others)` : ''}.
+    </Text>
+  );
+}
+
 export const KEYS: [string, string][] = [
   ['type', 'edit the query (the last word is a prefix)'],
   ['↑ ↓  Ctrl-P Ctrl-N', 'move through the hits'],

@@ -23,3 +23,8 @@ export function indexFacets(core: Core): Facets {
     .all() as { name: string; documents: number }[];
   return { types: DOC_TYPES.filter((t) => present.has(t)), tags };
 }
+
+/** Whether any document is indexed: the first such row, not a count. */
+export function anyIndexed(core: Core): boolean {
+  return core.db.prepare("SELECT EXISTS(SELECT 1 FROM documents WHERE status = 'indexed') AS yes").pluck().get() === 1;
+}
