@@ -256,7 +256,8 @@ export function TuiApp(props: TuiProps) {
     setQuery((q) => (q + line).slice(0, 1000));
   });
 
-  const listHeight = side ? rows - 3 : rows - 4 - previewRows;
+  // Stacked, the preview takes the lower half; with no hit to preview, the list has it all.
+  const listHeight = side || (!asking && hits.length === 0) ? rows - 3 : rows - 4 - previewRows;
   const perHit = 3;
   const visible = Math.max(1, Math.floor(listHeight / perHit));
   const from = Math.max(0, Math.min(selected - Math.floor(visible / 2), hits.length - visible));
