@@ -17,6 +17,7 @@ import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
 import { benchRerank } from './rerank.js';
 import { benchTui } from './tui.js';
+import { benchTyping } from './typing.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
@@ -35,6 +36,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ocr: benchOcr,
   ui: benchUi,
   tui: benchTui,
+  typing: benchTyping,
   ask: benchAsk,
   audio: benchAudio,
   watch: benchWatch,

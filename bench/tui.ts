@@ -44,8 +44,12 @@ const KEY_EVERY_MS = 100;
 
 async function keystrokes(dataDir: string, words: string[]): Promise<number[]> {
   // kb tui's bundle runs React's production build (scripts/build.mjs defines NODE_ENV); so must this.
+  // React reads it once, when loaded: the benchmarks after this one get the environment back.
+  const env = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   const [{ render }, { createElement }, { TuiApp, MAX_FPS }] = await Promise.all([import('ink'), import('react'), import('../src/cli/tui/App.js')]);
+  if (env === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = env;
   const engine = await openEngine({ dataDir });
   await engine.syncVectors();
   await engine.backgroundWork();

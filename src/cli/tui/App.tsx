@@ -119,15 +119,15 @@ export function TuiApp(props: TuiProps) {
   // Beside the list (45%) or an answer (55%), less its padding and the ▌ gutter; or the whole row.
   const previewWidth = Math.max(20, (side ? Math.floor(cols * (asking ? 0.45 : 0.55)) : cols) - 3);
   useEffect(() => {
-    const hit = focus;
-    if (!hit) {
+    const shown = focus;
+    if (!shown) {
       setPreview(null);
       return;
     }
     let live = true;
-    props.get(previewTarget(hit, previewRows)).then(
-      (span) => live && setPreview({ hit, lines: previewLines(hit, span, previewRows, previewWidth) }),
-      (e: Error) => live && setPreview({ hit, lines: [{ n: null, text: e.message, marked: false }] }),
+    props.get(previewTarget(shown, previewRows)).then(
+      (span) => live && setPreview({ hit: shown, lines: previewLines(shown, span, previewRows, previewWidth) }),
+      (e: Error) => live && setPreview({ hit: shown, lines: [{ n: null, text: e.message, marked: false }] }),
     );
     return () => {
       live = false;
