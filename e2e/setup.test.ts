@@ -146,12 +146,28 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await expect.poll(() => page.getByLabel('Ollama model').locator('option').allInnerTexts()).toEqual(['llama3.2', 'qwen2.5:7b']);
     await page.getByLabel('Ollama model').selectOption('qwen2.5:7b');
     await expect.poll(() => page.locator('[data-note="ask.model"]').innerText()).toMatch(/in effect now/);
+    // Refused in words, the setting's name not repeated twice (it stands beside the field).
     await page.getByLabel('Passages per question').fill('0');
     await page.getByLabel('Passages per question').blur();
-    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toMatch(/ask\.top/);
+    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toBe('Not saved: at least 1 passage.');
     await page.getByLabel('Passages per question').fill('12');
     await page.getByLabel('Passages per question').blur();
-    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toMatch(/in effect now/);
+    await expect.poll(() => page.locator('[data-note="ask.top"]').innerText()).toMatch(/^Saved 12: in effect now/);
+    // Ollama's address: only HTTP is accepted; emptied, the default comes back — saved, and said so.
+    const host = page.getByLabel('Ollama address');
+    await host.fill('ftp://example.com:11434');
+    await host.press('Enter');
+    await expect.poll(() => page.locator('[data-note="ask.ollama_host"]').innerText()).toMatch(/^Not saved: Ollama is reached over HTTP/);
+    expect(await page.locator('[data-note="ask.ollama_host"]').innerText()).not.toMatch(/ask\.ollama_host/);
+    await host.fill('http://127.0.0.1:11500');
+    await host.press('Enter');
+    await expect.poll(() => page.locator('[data-note="ask.ollama_host"]').innerText()).toMatch(/^Saved http:\/\/127\.0\.0\.1:11500/);
+    expect(readFileSync(join(data, 'config.yaml'), 'utf8')).toMatch(/ollama_host: http:\/\/127\.0\.0\.1:11500/);
+    await host.fill('');
+    await host.press('Enter');
+    await expect.poll(() => page.locator('[data-note="ask.ollama_host"]').innerText()).toMatch(/^Back to the default, http:\/\/127\.0\.0\.1:11434/);
+    expect(await host.inputValue()).toBe('http://127.0.0.1:11434');
+    expect(readFileSync(join(data, 'config.yaml'), 'utf8')).not.toMatch(/ollama_host/);
     await page.getByLabel('Theme').selectOption('dark');
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme)).toBe('dark');
     const text = readFileSync(join(data, 'config.yaml'), 'utf8');
@@ -249,7 +265,7 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     if (corpora) {
       const scan = page.locator('.library tr', { hasText: 'scan.pdf' });
       expect(await scan.locator('.status').innerText()).toBe('waiting');
-      expect(await scan.locator('.reason').first().innerText()).toMatch(/need.*OCR language.*ocr\.languages/);
+      expect(await scan.locator('.reason').first().innerText()).toMatch(/need.*OCR language.*tick it under Settings › OCR languages/);
     }
     await page.getByRole('button', { name: 'Re-index all' }).click();
     await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
@@ -302,15 +318,27 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await expect.poll(() => page.locator('.hit .title').allInnerTexts()).toEqual([expect.stringMatching(/^Trip plan/)]);
   }, 60_000);
 
-  it.skipIf(!corpora)('Models: import a model from a path on the serving machine (its error first), then remove it', async () => {
+  it.skipIf(!corpora)('Models: import a model from a path on the serving machine (its error beside the form, in view), then remove it', async () => {
     const dir = await tempDir();
-    const { page } = await open(join(dir, 'data'));
+    // A small window: the import form is far below the top of the page.
+    const { page } = await open(join(dir, 'data'), { viewport: { width: 800, height: 700 } });
     await nav(page, 'Models').click();
     await page.getByLabel('Model path').fill(join(dir, 'nowhere'));
     await page.getByLabel('Import as').fill('bge-small-en-v1.5');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.locator('.page .error').innerText()).toMatch(/no model folder at .*nowhere/);
+    const said = page.locator('[data-said="import"]');
+    await expect.poll(() => said.innerText()).toMatch(/no model folder at .*nowhere/);
+    // Next to the form, and on screen without scrolling; nothing at the top of the page.
+    const box = (await said.boundingBox())!;
+    expect(box.y).toBeGreaterThan(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(700);
+    const form = (await page.getByLabel('Model path').boundingBox())!;
+    expect(box.y - (form.y + form.height)).toBeLessThan(60);
+    expect(await page.locator('.page > .error:not(.said)').count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-models-import-error.png') });
+    // Typing another path clears it: it no longer applies.
     await page.getByLabel('Model path').fill(modelDir);
+    expect(await said.count()).toBe(0);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('Imported bge-small-en-v1.5').waitFor({ timeout: 30_000 });
     const row = page.locator('tr[data-model="bge-small-en-v1.5"]');

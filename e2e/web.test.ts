@@ -171,6 +171,52 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await host.stop();
   }, 60_000);
 
+  it('typing faster than pages render: the page on screen is the top hit’s, drawn once, its marks its own passage’s', async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, 'docs'));
+    // One PDF a word, each cited on another page: every keystroke opens another document at another page.
+    const words = ['alder', 'alpaca', 'alpine', 'altitude', 'altimeter'];
+    for (const [i, w] of words.entries()) {
+      // Big enough (over 128 KB) that pdf.js fetches a page's part of the file by range when it is asked for.
+      const filler = (n: number, k: number): string => `Filler line ${k} of page ${n + 1} about nothing in particular ${((n * 7919 + k * 104729) ** 2).toString(36)}.`;
+      const about = (x: string, n: number) => [`Page ${n + 1} tells of the ${x} and nothing else.`, `The ${x} is described at length on this page only.`, `Every line here repeats the ${x} so it ranks first.`];
+      // alpaca.pdf also has a guanaco, far from its alpaca: another page, another part of the file.
+      const pages = Array.from({ length: 400 }, (_, n) => ({ lines: n === 100 + i ? about(w, n) : n === 389 && w === 'alpaca' ? about('guanaco', n) : Array.from({ length: 30 }, (_, k) => filler(n, k)) }));
+      writeFileSync(join(dir, 'docs', `${w}.pdf`), await makePdf({ pages }));
+    }
+    const data = join(dir, 'data');
+    expect(kb(['ingest', join(dir, 'docs')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    const host = await kbServe(data);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(host.url);
+    // Once alpaca.pdf is open, its parts come slowly (800 ms): the guanaco's page, far into the file, is
+    // still on its way when the next hit replaces it — as when typing goes faster than pages are drawn.
+    let hold = false;
+    await page.route(/\/doc\//, async (route) => {
+      if (hold && route.request().headers()['range']) await new Promise((res) => setTimeout(res, 800));
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByLabel('Search').fill('alpaca');
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="102"]').waitFor();
+    hold = true;
+    await page.getByLabel('Search').fill('guanaco');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^alpaca\.pdf · p\. 390/);
+    await page.waitForTimeout(100);
+    hold = false;
+    await page.getByLabel('Search').fill('altimeter');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^altimeter\.pdf · p\. 105/);
+    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="105"]').waitFor();
+    await page.waitForTimeout(1500); // any render still on its way would have drawn by now
+    expect(await page.locator('.pdf-holder canvas').count()).toBe(1);
+    expect(await page.locator('.pdf-holder .textLayer').count()).toBe(1);
+    const marked = await page.locator('.textLayer .hl-span').allInnerTexts();
+    expect(marked.length).toBeGreaterThan(0);
+    for (const t of marked) expect(t).not.toMatch(/alder|alpaca|alpine|altitude/);
+    expect(marked.join(' ')).toMatch(/altimeter/);
+    await page.close();
+    await host.stop();
+  }, 60_000);
+
   it('a broken file in a drop is reported with its reason; the rest is indexed and nothing indexed before is lost', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'keep.md': '# Keep\n\nthe heron stays indexed\n' });
@@ -197,8 +243,11 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/1 added · 1 failed/);
     expect(await page.locator('.ingest-errors').innerText()).toMatch(/broken\.pdf[\s\S]*(PARSE|CORRUPT|INVALID)/);
-    // The failure names the user's file, not the server's copy of it.
-    expect(await page.locator('.ingest-errors .path').innerText()).toBe('broken.pdf');
+    // The failure names the user's file, not the server's copy of it, and only once.
+    const failure = await page.locator('.ingest-errors li').innerText();
+    expect(failure).toMatch(/^broken\.pdf /);
+    expect(failure).not.toMatch(/uploads/);
+    expect(failure.match(/broken\.pdf/g)).toHaveLength(1);
     await page.getByLabel('Search').fill('heron');
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^keep\.md/);
     await page.close();
@@ -342,6 +391,14 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
     await page.goto(host.url);
     const png = readFileSync(join(corporaDir()!, 'images/tesseract.js/testocr.png'));
+    // Every line the list of files shows while it runs, to see that none claimed more than was known.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        for (const li of Array.from(document.querySelectorAll<HTMLElement>('.ingest-files li'))) seen.push(`${li.dataset.outcome} ${li.querySelector('.name')?.textContent ?? ''}`);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await drop(page, [
       { name: 'jfk.mp3', type: 'audio/mpeg', bytes: readFileSync(join(corporaDir()!, 'audio/jfk.mp3')) },
       { name: 'scan-cut.png', type: 'image/png', bytes: png.subarray(0, 3000) },
@@ -355,22 +412,55 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     expect(await page.locator('.ingest-errors').innerText()).toMatch(/scan-cut\.png[\s\S]*PARSE_FAILED[\s\S]*could not be decoded/);
     expect(await page.locator('.ingest-summary').innerText()).toMatch(/1 audio file waits for a speech model/);
     await page.screenshot({ path: join(ARTIFACTS, 'web-drop-summary.png') });
+    const seen = new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen));
+    // A scan is listed as waiting for its text until OCR has read it; the damaged one is never ✓ added.
+    expect([...seen].filter((l) => l.endsWith(' scan-cut.png') && !l.startsWith('failed') && !l.startsWith('waiting'))).toEqual([]);
+    expect(seen.has('added notes.md')).toBe(true);
+    expect([...seen].some((l) => l.endsWith(' testocr.png') && l.startsWith('added'))).toBe(false);
     await page.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: 'Library' }).click();
     const row = (name: string) => page.locator('.library tbody tr', { hasText: name });
     await expect.poll(() => page.locator('.library tbody tr').count()).toBe(4);
     expect(await row('jfk.mp3').getAttribute('data-status')).toBe('waiting');
-    expect(await row('jfk.mp3').locator('.reason').innerText()).toMatch(/waiting for a speech model: run kb models pull whisper-base\.en/);
+    // In the app, the next step is the view and its button, not a command.
+    expect(await row('jfk.mp3').locator('.reason').innerText()).toMatch(/waiting for a speech model: get whisper-base\.en under Models/);
+    expect(await row('jfk.mp3').locator('.reason').innerText()).not.toMatch(/kb models/);
     expect(await row('scan-cut.png').getAttribute('data-status')).toBe('failed');
     expect(await row('scan-cut.png').locator('.reason').innerText()).toMatch(/PARSE_FAILED/);
     expect(await row('testocr.png').getAttribute('data-status')).toBe('indexed');
     expect(await row('notes.md').getAttribute('data-status')).toBe('indexed');
     expect(await page.locator('.library-head').innerText()).toMatch(/4 documents[\s\S]*1 failed[\s\S]*1 waiting/);
+    // Sorted by name at first; the recording's length; a failed file's real size; the dropped file's own name.
+    expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['jfk.mp3', 'Notes', 'scan-cut.png', 'testocr.png']);
+    expect(await row('jfk.mp3').innerText()).toMatch(/0:11/);
+    expect(await row('scan-cut.png').innerText()).toMatch(/3 KB/);
+    expect(await row('jfk.mp3').locator('.path').first().innerText()).toBe('jfk.mp3 (uploaded)');
+    // By status, failed first; by size, largest first on a second click.
+    await page.locator('.library th').getByRole('button', { name: /Status/ }).click();
+    expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('scan-cut.png');
+    await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
+    await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
+    expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('jfk.mp3');
+    // "1 failed" shows just that one; a filter that matches nothing says so and offers them all back.
+    await page.locator('.library-head').getByRole('button', { name: '1 failed' }).click();
+    expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['scan-cut.png']);
+    await page.getByLabel('Filter documents').fill('otter');
+    expect(await page.locator('.library .none').innerText()).toMatch(/No document failed matches “otter”/);
+    await page.locator('.library .none').getByRole('button', { name: 'Show all 4' }).click();
+    expect(await page.locator('.library tbody tr').count()).toBe(4);
     await page.screenshot({ path: join(ARTIFACTS, 'web-library-status.png'), fullPage: true });
     // The same words as kb ls, for the same files.
     const ls = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string }[] };
     for (const d of ls.documents) expect(await row(d.path.split('/').pop()!).getAttribute('data-status')).toBe(d.status);
+    // A title opened from the Library is shown alone: the last query's unrelated hits go.
+    await page.getByLabel('Search').fill('heron');
+    await expect.poll(() => page.locator('.hit').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Library' }).click();
+    await row('testocr.png').getByRole('button', { name: 'testocr.png' }).click();
+    await expect.poll(() => page.locator('.viewer').innerText()).toMatch(/testocr\.png/);
+    expect(await page.getByLabel('Search').inputValue()).toBe('');
+    expect(await page.locator('.hit').count()).toBe(0);
     await page.close();
   }, 120_000);
 

@@ -181,6 +181,8 @@ describe('first contact with kb', () => {
     const word = (name: string): string | undefined => ls.stdout.split('\n').find((l) => l.endsWith(name))?.split(/\s+/)[1];
     expect(word('notes.md')).toBe('indexed');
     expect(word('talk.wav')).toBe('waiting');
+    // A recording says how long it is.
+    expect(ls.stdout.split('\n').find((l) => l.endsWith('talk.wav'))).toMatch(/ \d+:\d\d {2}\S*talk\.wav$/);
     expect(word('truncated.png')).toBe('failed');
     expect(word('blank.png')).toBe('failed');
     expect(ls.stdout).not.toMatch(/stale/);

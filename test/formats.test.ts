@@ -192,6 +192,50 @@ describe.skipIf(!haveWordFiles)('Word files made by Word', () => {
   });
 });
 
+describe('text as presentation programs store it', () => {
+  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const rels = (x: [string, string, string][]): string =>
+    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${x.map(([i, t, g]) => `<Relationship Id="${i}" Type="${t}" Target="${g}"/>`).join('')}</Relationships>`;
+  const ODF = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+
+  it('reads runs joined by a line break, a tab or a soft return as the words they are (PowerPoint)', async () => {
+    const z = new JSZip();
+    z.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>');
+    z.file('_rels/.rels', rels([['rId1', `${REL}/officeDocument`, 'ppt/presentation.xml']]));
+    z.file('ppt/presentation.xml', `<?xml version="1.0"?><p:presentation ${A}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`);
+    z.file('ppt/_rels/presentation.xml.rels', rels([['rId1', `${REL}/slide`, 'slides/slide1.xml']]));
+    const paras = ['<a:r><a:t>Provider</a:t></a:r><a:br/><a:r><a:t>Available now</a:t></a:r>', '<a:r><a:t>Quality\tAssurance team</a:t></a:r>', '<a:r><a:t>Soft</a:t></a:r><a:r><a:t>_x000B_Return here</a:t></a:r>'];
+    z.file('ppt/slides/slide1.xml', `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody>${paras.map((p) => `<a:p>${p}</a:p>`).join('')}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`);
+    const d = await tempDir();
+    writeFileSync(join(d, 'deck.pptx'), await z.generateAsync({ type: 'uint8array' }));
+    const e = await engineIn(join(d, 'data'));
+    await e.ingest([join(d, 'deck.pptx')]);
+    for (const q of ['"Provider Available"', '"Quality Assurance"', '"Soft Return"']) expect((await e.search({ query: q, mode: 'lexical' })).results[0]?.citation, q).toMatchObject({ kind: 'slide', slide: 1 });
+    const text = (await e.get(`${join(d, 'deck.pptx')}#slide=1`, 2000)).text;
+    expect(text).toContain('Provider\nAvailable now\nQuality Assurance team\nSoft\nReturn here');
+    expect(text).not.toMatch(/ {2}|_x000B_|\u000b/);
+  });
+
+  it('reads a slide’s table, drawn or embedded as an object (OpenOffice Impress)', async () => {
+    const o = new JSZip();
+    o.file('mimetype', 'application/vnd.oasis.opendocument.presentation', { compression: 'STORE' });
+    const drawn = '<draw:frame><table:table><table:table-row><table:table-cell><text:p>Marmalade</text:p></table:table-cell><table:table-cell><text:p>Quince<text:line-break/>jelly<text:tab/>pot</text:p></table:table-cell></table:table-row></table:table></draw:frame>';
+    const embedded = '<draw:frame><draw:object xlink:href="./Object 1" xlink:type="simple"/></draw:frame>';
+    o.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:presentation><draw:page draw:name="p1">${drawn}</draw:page><draw:page draw:name="p2">${embedded}</draw:page></office:presentation></office:body></office:document-content>`);
+    o.file('Object 1/content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:spreadsheet><table:table table:name="Sheet1"><table:table-row><table:table-cell><text:p>Harbour</text:p></table:table-cell><table:table-cell><text:p>Lighthouse keepers</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>`);
+    o.file('META-INF/manifest.xml', '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>');
+    const d = await tempDir();
+    writeFileSync(join(d, 'deck.odp'), await o.generateAsync({ type: 'uint8array' }));
+    const e = await engineIn(join(d, 'data'));
+    await e.ingest([join(d, 'deck.odp')]);
+    expect(e.list()[0]!.chunks).toBeGreaterThan(0);
+    expect((await e.search({ query: '"quince jelly pot"', mode: 'lexical' })).results[0]?.citation).toMatchObject({ kind: 'slide', slide: 1 });
+    expect((await e.search({ query: '"lighthouse keepers"', mode: 'lexical' })).results[0]?.citation).toMatchObject({ kind: 'slide', slide: 2 });
+    expect((await e.get(`${join(d, 'deck.odp')}#slide=2`, 2000)).text).toMatch(/Harbour \| Lighthouse keepers/);
+  });
+});
+
 describe('a saved web page', () => {
   it('is read without the scripts, styles and pictures its browser saved beside it', async () => {
     const top = await tempDir('kb-saved-');

@@ -175,16 +175,20 @@ describe('ingest', () => {
     const engine = await engineIn();
     const ctl = new AbortController();
     const seen: number[] = [];
+    const finished: string[] = [];
     const s = await engine.ingest([dir], {
       signal: ctl.signal,
       onProgress: (p) => {
         if (p.phase !== 'ingest') return;
+        // Each file as it is finished, with what became of it; the file being read next apart.
+        if (p.finished) return void finished.push(p.finished.outcome);
         seen.push(p.done);
         if (p.done === 5) ctl.abort();
       },
     });
-    expect(s.added).toBe(5);
+    expect(s).toMatchObject({ added: 5, cancelled: true, not_read: 15 });
     expect(seen.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(finished).toEqual(['added', 'added', 'added', 'added', 'added']);
     expect((await engine.ingest([dir])).added).toBe(15);
   });
 });

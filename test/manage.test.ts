@@ -101,6 +101,30 @@ describe('documents found by their file name and title', () => {
   });
 });
 
+describe('a file’s own name typed', () => {
+  it('ranks that file first, even when other passages hold its words more often', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'gazette.txt': 'BILLING CODE 4910-13-P. Billing code for the bill, png scans of the bill and the billing office.\n',
+      'bill.png.txt': 'A note about nothing much.\n',
+      'bill.md': '# Receipt\n\nThe bill came on Monday.\n',
+    });
+    const engine = await engineIn();
+    try {
+      await engine.ingest([dir]);
+      const r = await engine.search({ query: 'bill.md', mode: 'lexical' });
+      // bill.md's own passage holds "bill" and is found by it; typed as its name, it goes first.
+      expect(r.results[0]).toMatchObject({ citation: { path: join(dir, 'bill.md') }, retrieval: { by_name: true } });
+      expect(r.results.filter((h) => h.doc_id === r.results[0]!.doc_id)).toHaveLength(1);
+      expect(r.results[0]!.score).toBeGreaterThanOrEqual(r.results[1]?.score ?? 0);
+      // Not typed as a name: the passages rank as they do.
+      expect((await engine.search({ query: 'billing code', mode: 'lexical' })).results[0]!.citation.path).toBe(join(dir, 'gazette.txt'));
+    } finally {
+      engine.close();
+    }
+  });
+});
+
 describe('names that point at no file in particular', () => {
   it('adds no documents by name when the words are in the names of very many (note-001.md … and "note")', async () => {
     const dir = await tempDir();

@@ -119,24 +119,73 @@ describe.skipIf(!corpora)('OCR', () => {
     expect((await engine.search({ query: 'herons', mode: 'lexical' })).results[0]!.citation).toMatchObject({ page: 1 });
   });
 
-  it('can be cancelled, leaving the rest pending for the next run', async () => {
+  it('can be cancelled: it says what it stopped, and leaves no image half-read (none waits for an OCR that never comes)', async () => {
     const dir = await tempDir();
     for (const n of ['a', 'b', 'c']) writeFileSync(join(dir, `${n}.png`), readFileSync(image('simple.png')));
     writeFileSync(join(dir, 'd.png'), readFileSync(image('testocr.png')));
     const engine = await engineIn(join(dir, 'data'));
     const ctl = new AbortController();
+    const finished: string[] = [];
     const first = await engine.ingest([dir], {
       signal: ctl.signal,
       onProgress: (p) => {
+        if (p.finished) finished.push(`${p.finished.path.slice(dir.length + 1)} ${p.finished.outcome}`);
         if (p.phase === 'ocr' && p.done === 1) ctl.abort();
       },
     });
-    expect(first.added).toBe(4);
-    expect(first.ocr?.pending).toBeGreaterThan(0);
-    expect(first.ocr!.pages + first.ocr!.pending).toBe(4);
+    // Each image was listed as waiting for its text, never as added before OCR read it.
+    expect(finished).toEqual(['a.png waiting', 'b.png waiting', 'c.png waiting', 'd.png waiting']);
+    // Cancelled as the second image was being read: that one is finished, the last two are not touched.
+    expect(first).toMatchObject({ cancelled: true, added: 2, not_read: 2 });
+    expect(engine.list().map((d) => [d.path.slice(dir.length + 1), d.status])).toEqual([
+      ['a.png', 'indexed'],
+      ['b.png', 'indexed'],
+    ]);
     const second = await engine.ingest([dir]);
-    expect(second).toMatchObject({ unchanged: 4, ocr: { pages: first.ocr!.pending, pending: 0 } });
+    expect(second).toMatchObject({ added: 2, unchanged: 2, ocr: { pages: 2, pending: 0 } });
     expect((await engine.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation.path).toBe(join(dir, 'd.png'));
+  });
+
+  it('reads what waits for OCR by itself while an engine keeps up: at its start, and when the OCR languages change', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'a.png'), readFileSync(image('testocr.png')));
+    writeFileSync(join(dir, 'b.png'), readFileSync(image('simple.png')));
+    const data = join(dir, 'data');
+    // A one-shot engine (as kb ingest is) with no data for its OCR language: the pages wait.
+    const once = await engineIn(data, { ocr: { languages: 'xyz' } });
+    expect((await once.ingest([join(dir, 'a.png')])).ocr).toMatchObject({ pending: 1 });
+    once.close();
+    // A long-lived engine (the app, kb serve, kb watch) with English: it reads them without being asked.
+    const app = await engineIn(data, {}, {});
+    const events: string[] = [];
+    const done = new Promise<void>((resolve) =>
+      app.keepUp((e) => {
+        events.push(`${e.task} ${e.phase}`);
+        if (e.phase === 'done') resolve();
+      }),
+    );
+    await done;
+    expect(events).toContain('ocr running');
+    expect(events.at(-1)).toBe('ocr done');
+    expect(app.list()[0]).toMatchObject({ status: 'indexed' });
+    expect((await app.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation).toMatchObject({ kind: 'region', path: join(dir, 'a.png') });
+    // Set to a language with no data, a new image waits; set back, it is read with no ingest asked for.
+    await app.setSetting('ocr.languages', 'xyz');
+    expect((await app.ingest([join(dir, 'b.png')])).ocr).toMatchObject({ pending: 1 });
+    const again = new Promise<void>((resolve) => app.keepUp((e) => e.phase === 'done' && resolve()));
+    await app.setSetting('ocr.languages', 'eng');
+    await again;
+    expect(app.list().find((d) => d.path.endsWith('b.png'))).toMatchObject({ status: 'indexed' });
+  });
+
+  it('cites a scan still waiting for OCR, found by its name, as its whole frame — never an empty region', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'bill.png'), readFileSync(image('testocr.png')));
+    const engine = await engineIn(join(dir, 'data'), { ocr: { languages: 'xyz' } });
+    await engine.ingest([dir]);
+    const hit = (await engine.search({ query: 'bill.png', mode: 'lexical' })).results[0]!;
+    expect(hit.citation).toMatchObject({ kind: 'region', x: 0, y: 0, w: 640, h: 480, path: join(dir, 'bill.png') });
+    expect(hit.source.reason).toMatch(/waiting for OCR|needs/);
   });
 
   it('is skipped when turned off: images are not indexed, and a scan-only PDF says why it has no text', async () => {

@@ -27,6 +27,7 @@ beforeAll(async () => {
     'notes/partial.txt': 'A fox was seen near the river.',
     'notes/stats.md': '# Measurements\n\nThe correlation between the two gauges was weak; correlated errors were ruled out.\n',
     'notes/francais.md': '# Voyage\n\nLe train de Paris à Lyon part à huit heures du matin, il est toujours à l’heure.\n',
+    'notes/colophon.md': "# Colophon\n\nWell, we’re just writing it down. Published by O'Reilly Media Inc; the e-mail’s footer is read-only.\n",
   });
   engine = await openEngine({ dataDir: join(dir, 'data'), config: {} });
   await engine.ingest([join(dir, 'notes')], { tags: ['notes'] });
@@ -69,6 +70,19 @@ describe('lexical search', () => {
     const r = await engine.search({ query: "'fox NOT lazy'" });
     expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['partial.txt']);
     await expect(engine.search({ query: "'fox AND ('" })).rejects.toMatchObject({ code: 'QUERY_INVALID' });
+    // Not closed yet (typing): said so, and searched as words meanwhile, not silently as something else.
+    const open = await engine.search({ query: "'NEAR(fox", prefix: true });
+    expect(open.notice).toMatch(/not finished: close it with '/);
+    expect(r.notice).toBeUndefined();
+  });
+
+  it('matches a quoted phrase with an apostrophe or a hyphen as the text holds it, whichever apostrophe either uses', async () => {
+    for (const q of ['"we’re just writing"', `"we're just writing"`, '"O’Reilly Media Inc"', `"O'Reilly Media Inc"`, '"e-mail’s footer"', `"e-mail's footer is read-only"`]) {
+      const r = await engine.search({ query: q, mode: 'lexical' });
+      expect(r.results[0]?.citation.path, q).toBe(join(dir, 'notes/colophon.md'));
+    }
+    // Still a phrase: the same words out of order are not it.
+    expect((await engine.search({ query: '"writing just we’re"', mode: 'lexical' })).results.filter((h) => h.citation.path.endsWith('colophon.md'))).toEqual([]);
   });
 
   it('treats the last word as a prefix while typing', async () => {

@@ -17,7 +17,13 @@ describe('opening the source in an editor', () => {
     expect(editorLaunch('code --wait', '/n/a.md', 12)).toEqual({ command: 'code', args: ['--wait', '-g', '/n/a.md:12'] });
     expect(editorLaunch('hx', '/n/a.md', 12).args).toEqual(['/n/a.md:12']);
     expect(editorLaunch('subl', '/n/a.md', 12).args).toEqual(['/n/a.md:12']);
-    expect(editorLaunch('ed', '/n/a.md', 12).args).toEqual(['/n/a.md']);
+    // An editor kb does not know gets +LINE FILE, which vi, emacs, nano, micro, kak, joe and mg all take.
+    expect(editorLaunch('ed', '/n/a.md', 12).args).toEqual(['+12', '/n/a.md']);
+    expect(editorLaunch('/opt/bin/my-editor --flag', '/n/a.md', 4)).toEqual({ command: '/opt/bin/my-editor', args: ['--flag', '+4', '/n/a.md'] });
+    // ui.editor_command wins over the environment, and is used as written.
+    expect(editorFromEnv({ VISUAL: 'vim' }, 'subl {path}:{line}')).toBe('subl {path}:{line}');
+    expect(editorLaunch('subl {path}:{line}', '/n/my notes.md', 12)).toEqual({ command: 'subl', args: ['/n/my notes.md:12'] });
+    expect(editorLaunch('"/Applications/Edit App" --line {line} {path}', '/n/a.md')).toEqual({ command: '/Applications/Edit App', args: ['--line', '1', '/n/a.md'] });
     expect(editorLaunch('vim', '/n/a.md').args).toEqual(['/n/a.md']);
     expect(editorLaunch('"/Applications/My Editor/bin/code" -n', '/n/a.md', 2)).toEqual({ command: '/Applications/My Editor/bin/code', args: ['-n', '-g', '/n/a.md:2'] });
   });

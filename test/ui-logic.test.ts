@@ -92,9 +92,61 @@ describe('PDF passage highlight', () => {
     expect(marked.map((i) => spans[i]!.text)).toEqual(left.slice(0, 3));
   });
 
+  it('marks only inside the passage’s own block: a phrase the page repeats in another column, or a word in the margin, stays unmarked', () => {
+    // Three columns of a Federal Register page; the cited passage is the first column's paragraph.
+    const col = (x: number, lines: string[], top = 100) => lines.map((text, i) => ({ text, left: x, right: x + 160, top: top + i * 12, bottom: top + 10 + i * 12 }));
+    const first = col(36, ['For service information identified in', 'this AD, contact the manufacturer at', 'its customer support office. Fax:', '555 0100; email: support@example.com.']);
+    const second = col(210, ['The FAA has reviewed the comments', 'For service information identified in', 'that notice, contact the same office.', 'Fax: 555 0199; email: other@example.com.']);
+    const third = col(384, ['Related rules in this part are found', 'For service information identified in', 'paragraph (h) of this AD. Fax: 555.']);
+    const margin = [{ text: 'email:', left: 570, right: 600, top: 400, bottom: 410 }, { text: 'Fax:', left: 8, right: 30, top: 700, bottom: 710 }];
+    const spans = [...second, ...first, ...third, ...margin];
+    const marked = spansToMark(spans, 'For service information identified in this AD, contact the manufacturer at its customer support office. Fax: 555 0100; email: support@example.com.');
+    expect(marked.map((i) => spans[i]!.text)).toEqual(first.map((s) => s.text));
+  });
+
+  it('follows a passage that runs on into the next column, and no further', () => {
+    const a = ['The committee met in March to discuss', 'the budget of the regional harbour'];
+    const b = ['authority and its plans for dredging', 'the northern channel before winter.', 'Unrelated notes follow in this column'];
+    const spans = [
+      ...a.map((text, i) => ({ text, left: 36, right: 290, top: 700 + i * 12, bottom: 710 + i * 12 })),
+      ...b.map((text, i) => ({ text, left: 320, right: 580, top: 80 + i * 12, bottom: 90 + i * 12 })),
+    ];
+    const marked = spansToMark(spans, 'The committee met in March to discuss the budget of the regional harbour authority and its plans for dredging the northern channel before winter.');
+    expect(marked.map((i) => spans[i]!.text)).toEqual([...a, ...b.slice(0, 2)]);
+  });
+
   it('marks short-word spans by the passage start and end, and only those that belong to it', () => {
     const words = ['a', 'cat', 'sat', 'on', 'the', 'mat', 'by', 'a', 'dog'].map((w, i) => ({ text: w, left: i * 20, right: i * 20 + 15, top: 0, bottom: 10 }));
     expect(spansToMark(words, 'sat on the mat')).toEqual([2, 3, 4, 5]);
     expect(spansToMark(words, '')).toEqual([]);
+  });
+});
+
+describe('the engine’s next steps, as the app says them (inApp)', () => {
+  it('names the view and button where the app has one, and says a command is for a terminal where it has none', async () => {
+    const { inApp } = await import('../src/renderer/lib/in-app.js');
+    const { waitingForSpeechModel } = await import('../src/worker/ingest/binary.js');
+    const { VECTOR_UNAVAILABLE } = await import('../src/worker/search/search.js');
+    const { embeddingPullFailed, speechPullFailed } = await import('../src/worker/models/offline-help.js');
+    const { KbError } = await import('../src/shared/errors.js');
+    const { MODELS } = await import('../src/worker/embed/registry.js');
+    const { WHISPER_MODELS } = await import('../src/worker/audio/whisper-models.js');
+    const offline = new KbError('UNREADABLE', 'cannot reach the hub');
+    const said = [
+      waitingForSpeechModel('whisper-base.en'),
+      VECTOR_UNAVAILABLE,
+      (embeddingPullFailed(offline, MODELS[0]!, 'https://hub') as Error).message,
+      (speechPullFailed(offline, WHISPER_MODELS[0]!, 'https://hub') as Error).message,
+      '1 of 3 documents (kb ls says why)',
+      'whisper-base.en is not installed, so audio and video are not transcribed (kb models pull whisper-base.en, or kb models import FILE)',
+      'all-MiniLM-L6-v2: 10 vectors for 12 chunks (run: kb reindex, or any ingest, to bring them in step)',
+      'Ollama 0.5 at http://127.0.0.1:11434, but llama3.2 is not pulled (run: ollama pull llama3.2); kb ask shows sources only',
+    ].map(inApp);
+    expect(said[0]).toBe('waiting for a speech model: get whisper-base.en under Models (or import a model file there)');
+    expect(said[1]).toMatch(/get all-MiniLM-L6-v2 under Models/);
+    expect(said[2]).toMatch(/import it under Models › Import a model, as all-MiniLM-L6-v2$/);
+    expect(said[4]).toBe('1 of 3 documents (the Library says why)');
+    expect(said[7]).toMatch(/\(in a terminal: ollama pull llama3\.2\); Ask shows sources only$/);
+    for (const s of said) expect(s).not.toMatch(/\bkb (models|ls|reindex|ingest|ask)\b/);
   });
 });

@@ -196,7 +196,9 @@ Menu.setApplicationMenu(
         addFolder: () => void pick('openDirectory'),
         preferences: () => showMain().webContents.send('kb:message', { type: 'event', event: 'app:preferences', data: {} }),
         toggleAsk,
-        help: () => void shell.openExternal('https://www.npmjs.com/package/kb'),
+        // kb's own documentation, shipped with it (npm's "kb" package is someone else's): the README,
+        // opened in the system's viewer for Markdown; offline like everything else.
+        help: () => void shell.openPath(join(app.getAppPath(), 'README.md')),
       },
       process.platform,
     ),

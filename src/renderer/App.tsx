@@ -47,7 +47,8 @@ export function App({ kb }: { kb: KbBridge }) {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState(0);
   const [pinned, setPinned] = useState<SearchHit | null>(null);
-  const [docs, setDocs] = useState<number | null>(null);
+  /** Documents in the index (searchable or waiting), and how many of the rows failed. */
+  const [docs, setDocs] = useState<{ count: number; failed: number } | null>(null);
   /** Every tag in the index with how many documents carry it, most used first. */
   const [tagCounts, setTagCounts] = useState<[string, number][]>([]);
   const [engine, setEngine] = useState('connecting…');
@@ -126,7 +127,8 @@ export function App({ kb }: { kb: KbBridge }) {
   useEffect(() => {
     kb.list({}).then(
       (l) => {
-        setDocs(l.documents.length);
+        const failed = l.documents.filter((d) => d.status === 'failed').length;
+        setDocs({ count: l.documents.length - failed, failed });
         const counts = new Map<string, number>();
         for (const d of l.documents) for (const t of d.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
         setTagCounts([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
@@ -134,6 +136,21 @@ export function App({ kb }: { kb: KbBridge }) {
       () => undefined,
     );
   }, [kb, version]);
+
+  // While files are added, the footer's count follows (every second, not per file: a list is not free).
+  useEffect(() => {
+    if (!ingest.state.running) return;
+    const tick = setInterval(() => {
+      kb.list({}).then(
+        (l) => {
+          const failed = l.documents.filter((d) => d.status === 'failed').length;
+          setDocs({ count: l.documents.length - failed, failed });
+        },
+        () => undefined,
+      );
+    }, 1000);
+    return () => clearInterval(tick);
+  }, [kb, ingest.state.running]);
 
   // Search as you type (see latest-only.ts: no debounce delay, no stale answers).
   const searcher = useMemo(
@@ -155,6 +172,7 @@ export function App({ kb }: { kb: KbBridge }) {
     if (!q) {
       searcher.clear();
       setResult(null);
+      setError(null);
       return;
     }
     const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
@@ -190,31 +208,36 @@ export function App({ kb }: { kb: KbBridge }) {
         e.preventDefault();
         setPinned(null);
         setSelected((s) => Math.max(s - 1, 0));
+      } else if (e.key === 'Escape' && asking) {
+        // The drawer closes as a dialog does; its question and answer stay for when it opens again.
+        e.preventDefault();
+        setAsking(false);
+        input.current?.focus();
       } else if (e.key === 'Enter' && document.activeElement === input.current && result?.results.length) {
         e.preventDefault();
         viewer.current?.focus(); // open: the viewer takes the keyboard (scrolling), Ctrl-K comes back
       }
     },
-    [result, view],
+    [result, view, asking],
   );
   useEffect(() => {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onKey]);
 
-  /** A Library row opened: the document found by its own name and path, shown at its start. */
+  /**
+   * A Library row opened: the document found by its own name and path, shown at its start, alone —
+   * the previous query's hits have nothing to do with it. Rejects with why, which the row says.
+   */
   const openDocument = async (d: DocumentSummary): Promise<void> => {
     const name = d.path.split(/[\\/]/).pop() ?? d.path;
     const glob = d.path.replace(/[*?[\]{}()!]/g, '\\$&');
-    try {
-      const r = await kb.search({ query: name, path: glob, top: 1, mode: 'lexical' });
-      if (!r.results[0]) throw new Error(`${name} has nothing to show yet${d.reason ? `: ${d.reason}` : ''}`);
-      setView('search');
-      setPinned(r.results[0]);
-    } catch (e) {
-      setError((e as Error).message);
-      setView('search');
-    }
+    const r = await kb.search({ query: name, path: glob, top: 1, mode: 'lexical' });
+    if (!r.results[0]) throw new Error(`${name} has nothing to show yet${d.reason ? `: ${d.reason}` : ''}`);
+    setQuery('');
+    setResult(null);
+    setView('search');
+    setPinned(r.results[0]);
   };
 
   const hits = result?.results ?? [];
@@ -298,7 +321,7 @@ export function App({ kb }: { kb: KbBridge }) {
       <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} kb={kb} />
       <main className={asking ? 'with-ask' : undefined}>
         {view === 'library' ? (
-          <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={(d) => void openDocument(d)} speech={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
+          <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={openDocument} speech={<SpeechModelButton pull={pull} name={speechModel(settings)} />} />
         ) : view === 'folders' ? (
           <Folders kb={kb} version={version} onChanged={refresh} />
         ) : view === 'models' ? (
@@ -319,7 +342,19 @@ export function App({ kb }: { kb: KbBridge }) {
             <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={list}>
               {error && <p className="error">{error}</p>}
               {!query && !ingest.state.running && <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />}
-              {result && hits.length === 0 && <p className="none">No matches for “{result.query}”.</p>}
+              {result?.notice && (
+                <p className="warn notice" role="status">
+                  {result.notice}
+                </p>
+              )}
+              {result && hits.length === 0 && (docs?.count === 0 && !ingest.state.running ? (
+                <div className="none" role="status">
+                  <p>Nothing is indexed yet, so nothing can match “{result.query}”.</p>
+                  <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />
+                </div>
+              ) : (
+                <p className="none">No matches for “{result.query}”{type || tags.trim() ? ' with these filters' : ''}.</p>
+              ))}
               <ol>
                 {hits.map((h, i) => (
                   <HitRow
@@ -371,7 +406,7 @@ export function App({ kb }: { kb: KbBridge }) {
         </aside>
       </main>
       <footer>
-        {docs === null ? '' : `${docs} document${docs === 1 ? '' : 's'}`} · engine {engine}
+        {docs === null ? '' : `${docs.count} document${docs.count === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`} · engine {engine}
         {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
         {background && <BackgroundNote e={background} />}
       </footer>

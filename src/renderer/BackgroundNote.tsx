@@ -1,14 +1,20 @@
-// The footer's word on work a model's arrival started: embedding every passage, or transcribing.
+// The footer's word on work going on by itself: embedding every passage, transcribing, reading scans.
 import type { BackgroundEvent } from '../shared/api';
 
+const WORDS: Record<BackgroundEvent['task'], { what: string; done: string; running: string }> = {
+  embedding: { what: 'search by meaning', done: 'search by meaning is on', running: 'embedding passages' },
+  transcribing: { what: 'audio', done: 'waiting audio transcribed', running: 'transcribing' },
+  ocr: { what: 'OCR', done: 'waiting scans read', running: 'reading scans (OCR), page' },
+};
+
 export function BackgroundNote({ e }: { e: BackgroundEvent }) {
-  const what = e.task === 'embedding' ? 'search by meaning' : 'audio';
-  if (e.phase === 'failed') return <span className="error"> · {what}: {e.message}</span>;
-  if (e.phase === 'done') return <span className="note"> · {e.task === 'embedding' ? 'search by meaning is on' : 'waiting audio transcribed'}</span>;
+  const w = WORDS[e.task];
+  if (e.phase === 'failed') return <span className="error"> · {w.what}: {e.message}</span>;
+  if (e.phase === 'done') return <span className="note"> · {w.done}</span>;
   return (
-    <span role="status">
+    <span role="status" data-background={e.task}>
       {' '}
-      · {e.task === 'embedding' ? 'embedding passages' : 'transcribing'} {e.done} of {e.total}
+      · {w.running} {e.done} of {e.total}
     </span>
   );
 }

@@ -4,6 +4,7 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { SearchHit } from '../shared/wire';
 import { Highlighted } from './Highlighted';
+import { inApp } from './lib/in-app';
 import { waitsForSpeechModel } from './lib/speech';
 
 export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void; speech: ReactNode }) {
@@ -21,7 +22,7 @@ export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchH
       <div className="label">{hit.citation.label}</div>
       {hit.source.total_chunks === 0 ? (
         <div className="snippet waiting-note" data-reason>
-          {hit.source.reason ?? 'nothing in it to search yet'}
+          {inApp(hit.source.reason) ?? 'nothing in it to search yet'}
           {waitsForSpeechModel(hit.source.reason) && <div>{speech}</div>}
         </div>
       ) : (

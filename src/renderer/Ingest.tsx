@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
 import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } from './lib/drop';
+import { inApp } from './lib/in-app';
 
 export interface IngestState {
   running: boolean;
@@ -15,8 +16,8 @@ export interface IngestState {
   current: string | null;
   /** A long PDF being read: its pages read so far. */
   pages: number | null;
-  /** Files finished in this run, newest last. */
-  files: string[];
+  /** Files finished in this run and what became of each, newest last. */
+  files: Finished[];
   /** Dropped in a browser: each server copy's path → the file's path in the drop, as the user knows it. */
   names: ReadonlyMap<string, string>;
   summary: IngestSummary | null;
@@ -24,6 +25,8 @@ export interface IngestState {
   /** Folders dropped on the desktop app, which the summary offers to keep in sync. */
   folders: string[];
 }
+
+export type Finished = NonNullable<IngestProgress['finished']>;
 
 const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], names: new Map(), summary: null, error: null, folders: [] };
 
@@ -47,13 +50,14 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
             onProgress: (d) => {
               const p = d as IngestProgress;
               setState((s) => {
-                const files = p.phase === 'ingest' && s.current && s.current !== p.path ? [...s.files.slice(-199), s.current] : s.files;
-                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), pages: p.pages ?? null, files };
+                // Only what the engine says a file became is listed: never a ✓ before it is known.
+                if (p.finished) return { ...s, done: p.done, total: p.total, files: [...s.files.slice(-199), p.finished], current: s.current === p.finished.path ? null : s.current };
+                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), pages: p.pages ?? null };
               });
             },
           },
         );
-        setState((s) => ({ ...s, running: false, summary, current: null, files: s.current ? [...s.files, s.current] : s.files }));
+        setState((s) => ({ ...s, running: false, summary, current: null }));
       } catch (e) {
         const message = mine.signal.aborted ? 'cancelled: what was already indexed stays indexed' : (e as Error).message;
         setState((s) => ({ ...s, running: false, error: message }));
@@ -100,6 +104,9 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
   return { state, addPaths, addDrop, addFiles, reindex, cancel, dismiss };
 }
 
+/** Every kind of file kb reads, in words (the drop target and the first-run step say it). */
+export const KINDS = 'Markdown, notes, code, PDFs, scans and photos, audio and video, Word and OpenDocument, slides, spreadsheets and CSV, web pages, e-books, mail';
+
 /** A visible drop target while something is dragged over the window. */
 export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
   const [over, setOver] = useState(false);
@@ -143,7 +150,7 @@ export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
     <div className="drop-target" aria-hidden>
       <div>
         <strong>Drop to add to kb</strong>
-        <span>Files and folders: Markdown, notes, code, PDFs, images, audio</span>
+        <span>Files and folders: {KINDS}</span>
       </div>
     </div>
   );
@@ -184,9 +191,9 @@ export function IngestPanel({ state, onCancel, onDismiss, kb }: { state: IngestS
             </div>
           )}
           {files.length > 0 && (
-            <ul className="ingest-files">
+            <ul className="ingest-files" aria-label="Files so far">
               {files.slice(-5).map((f) => (
-                <li key={f}>✓ {base(known(names, f))}</li>
+                <FileLine key={f.path} f={f} name={base(known(names, f.path))} />
               ))}
             </ul>
           )}
@@ -201,6 +208,29 @@ export function IngestPanel({ state, onCancel, onDismiss, kb }: { state: IngestS
         </div>
       )}
     </section>
+  );
+}
+
+const MARKS: Record<Finished['outcome'], [string, string]> = {
+  added: ['✓', 'added'],
+  updated: ['✓', 'updated'],
+  moved: ['✓', 'moved'],
+  unchanged: ['✓', 'unchanged'],
+  waiting: ['…', 'added; its text is read next'],
+  skipped: ['–', 'skipped'],
+  failed: ['✗', 'failed'],
+};
+
+/** One finished file: what became of it, in a mark and in words (a failure with its reason). */
+function FileLine({ f, name }: { f: Finished; name: string }) {
+  const [mark, words] = MARKS[f.outcome];
+  return (
+    <li className={`outcome-${f.outcome}`} data-outcome={f.outcome} title={f.message ? `${name}: ${f.message}` : `${name}: ${words}`}>
+      <span className="mark" aria-hidden>
+        {mark}
+      </span>{' '}
+      <span className="name">{name}</span> <span className="words">{f.outcome === 'failed' && f.message ? inApp(f.message) : words}</span>
+    </li>
   );
 }
 
@@ -231,12 +261,22 @@ function KeepInSync({ kb, folders }: { kb: KbBridge; folders: string[] }) {
 }
 
 function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; names: ReadonlyMap<string, string>; onDismiss: () => void }) {
-  const parts = [`${s.added} added`, s.updated && `${s.updated} updated`, s.unchanged && `${s.unchanged} unchanged`, s.moved && `${s.moved} moved`, s.failed && `${s.failed} failed`].filter(Boolean);
+  const parts = [
+    `${s.added} added`,
+    s.updated && `${s.updated} updated`,
+    s.unchanged && `${s.unchanged} unchanged`,
+    s.moved && `${s.moved} moved`,
+    s.failed && `${s.failed} failed`,
+    s.not_read && `${s.not_read} not read`,
+  ].filter(Boolean);
+  // Pages left waiting are read by the engine by itself (engine.keepUp), which the footer shows.
+  const later = s.ocr?.pending ? ` · ${s.ocr.pending} page${s.ocr.pending === 1 ? '' : 's'} still to read by OCR, in the background` : '';
   return (
-    <div className="ingest-summary">
+    <div className="ingest-summary" data-cancelled={s.cancelled ? 'yes' : undefined}>
       <div className="ingest-head">
         <span>
-          {parts.join(' · ')} in {(s.took_ms / 1000).toFixed(1)} s{s.ocr?.pending ? ` · OCR continues for ${s.ocr.pending} pages` : ''}
+          {s.cancelled ? 'Cancelled: ' : ''}
+          {parts.join(' · ')} in {(s.took_ms / 1000).toFixed(1)} s{later}
         </span>
         <button onClick={onDismiss}>Close</button>
       </div>
@@ -248,8 +288,8 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
           <ul>
             {s.errors.map((e) => (
               <li key={e.path}>
-                <strong>{base(known(names, e.path))}</strong> <code>{e.code}</code> {e.message}
-                <div className="path">{known(names, e.path)}</div>
+                <strong>{base(known(names, e.path))}</strong> <code>{e.code}</code> {inApp(e.message)}
+                {known(names, e.path) !== base(known(names, e.path)) && <div className="path">{known(names, e.path)}</div>}
               </li>
             ))}
           </ul>
@@ -263,7 +303,7 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
           <ul>
             {s.warnings.map((w, i) => (
               <li key={`${w.path}-${i}`}>
-                <strong>{base(known(names, w.path))}</strong> <code>{w.code}</code> {w.message}
+                <strong>{base(known(names, w.path))}</strong> <code>{w.code}</code> {inApp(w.message)}
               </li>
             ))}
           </ul>
@@ -271,7 +311,7 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
       )}
       {s.transcribed?.waiting ? (
         <p className="hint">
-          {s.transcribed.waiting} audio file{s.transcribed.waiting === 1 ? ' waits' : 's wait'} for a speech model (kb models pull whisper-base.en)
+          {s.transcribed.waiting} audio file{s.transcribed.waiting === 1 ? ' waits' : 's wait'} for a speech model: get it under Models, or with the button beside the recording
         </p>
       ) : null}
       {s.skipped.length > 0 && (

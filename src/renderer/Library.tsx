@@ -1,100 +1,196 @@
-// The library: every indexed document with its status and error, to remove or index again.
-import { type ReactNode, useEffect, useState } from 'react';
+// The library: every indexed document with its status and error, sorted as the person chooses, the
+// failed or waiting ones a click away, to open, remove or index again.
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { KbBridge } from '../shared/api';
+import { inApp } from './lib/in-app';
 import type { DocumentSummary } from '../shared/wire';
+import { shownPath } from './lib/shown-path';
 import { waitsForSpeechModel } from './lib/speech';
+import { Said, useSayings } from './Said';
 
+/** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
+const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
 
-export function Library({ kb, version, onReindex, onChanged, onOpen, speech }: { kb: KbBridge; version: number; onReindex: (paths: string[]) => void; onChanged: () => void; onOpen: (d: DocumentSummary) => void; speech: ReactNode }) {
+type SortKey = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated';
+const COLUMNS: [SortKey, string][] = [
+  ['title', 'Document'],
+  ['type', 'Type'],
+  ['chunks', 'Passages'],
+  ['size', 'Size'],
+  ['status', 'Status'],
+  ['updated', 'Updated'],
+];
+/** Failed first when sorting by status: those are what a person looks for. */
+const STATUS_ORDER: Record<DocumentSummary['status'], number> = { failed: 0, waiting: 1, indexed: 2 };
+const byTitle = (a: DocumentSummary, b: DocumentSummary): number => a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true });
+const ORDER: Record<SortKey, (a: DocumentSummary, b: DocumentSummary) => number> = {
+  title: byTitle,
+  type: (a, b) => a.type.localeCompare(b.type),
+  chunks: (a, b) => a.chunks - b.chunks,
+  size: (a, b) => a.size - b.size,
+  status: (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
+  updated: (a, b) => a.updated_at.localeCompare(b.updated_at),
+};
+
+type Only = DocumentSummary['status'] | null;
+
+export function Library({
+  kb,
+  version,
+  onReindex,
+  onChanged,
+  onOpen,
+  speech,
+}: {
+  kb: KbBridge;
+  version: number;
+  onReindex: (paths: string[]) => void;
+  onChanged: () => void;
+  /** Opens a document; rejects with why it cannot be shown, said in its row. */
+  onOpen: (d: DocumentSummary) => Promise<void>;
+  speech: ReactNode;
+}) {
   const [docs, setDocs] = useState<DocumentSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
+  const [only, setOnly] = useState<Only>(null);
+  const [sort, setSort] = useState<{ key: SortKey; down: boolean }>({ key: 'title', down: false });
+  const { sayings, say, fail } = useSayings<string>();
   useEffect(() => {
     kb.list({}).then(
-      (l) => setDocs(l.documents),
+      (l) => {
+        setDocs(l.documents);
+        setError(null);
+      },
       (e: Error) => setError(e.message),
     );
   }, [kb, version]);
   const remove = async (d: DocumentSummary): Promise<void> => {
+    say(d.doc_id, null);
     if (!window.confirm(`Remove “${d.title}” from kb? The file itself is not touched.`)) return;
     try {
       await kb.remove({ target: d.doc_id });
       onChanged();
     } catch (e) {
-      setError((e as Error).message);
+      fail(d.doc_id, e);
     }
   };
-  if (error) return <p className="error">{error}</p>;
-  if (!docs) return <p className="hint">Loading…</p>;
-  const f = filter.toLowerCase();
-  const shown = docs.filter((d) => !f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f)));
+  const open = (d: DocumentSummary): void => {
+    say(d.doc_id, null);
+    onOpen(d).catch((e: unknown) => fail(d.doc_id, e));
+  };
+  const shown = useMemo(() => {
+    if (!docs) return [];
+    const f = filter.trim().toLowerCase();
+    const kept = docs.filter((d) => (!only || d.status === only) && (!f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f))));
+    const cmp = ORDER[sort.key];
+    // Ties (same type, same status…) fall back to the name, so the order never looks random.
+    return kept.sort((a, b) => (sort.down ? -1 : 1) * (cmp(a, b) || byTitle(a, b)));
+  }, [docs, filter, only, sort]);
+  if (!docs) return <section className="library" aria-label="Library">{error ? <p className="error" role="alert">{error}</p> : <p className="hint">Loading…</p>}</section>;
   const failed = docs.filter((d) => d.status === 'failed').length;
   const waiting = docs.filter((d) => d.status === 'waiting').length;
+  const pick = (s: Only) => setOnly((o) => (o === s ? null : s));
+  const sortBy = (key: SortKey) => setSort((s) => ({ key, down: s.key === key ? !s.down : key === 'updated' }));
   return (
     <section className="library" aria-label="Library">
+      {error && <p className="error" role="alert">{error}</p>}
       <div className="library-head">
-        <strong>
+        <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
           {docs.length} document{docs.length === 1 ? '' : 's'}
-        </strong>
-        {failed > 0 && <span className="error">{failed} failed</span>}
-        {waiting > 0 && <span className="waiting">{waiting} waiting</span>}
+        </button>
+        {failed > 0 && (
+          <button className={only === 'failed' ? 'on error' : 'error'} aria-pressed={only === 'failed'} onClick={() => pick('failed')} title="Show only the documents that failed">
+            {failed} failed
+          </button>
+        )}
+        {waiting > 0 && (
+          <button className={only === 'waiting' ? 'on waiting' : 'waiting'} aria-pressed={only === 'waiting'} onClick={() => pick('waiting')} title="Show only the documents still waiting">
+            {waiting} waiting
+          </button>
+        )}
         <input type="search" placeholder="Filter by name, path or tag" aria-label="Filter documents" value={filter} onChange={(e) => setFilter(e.target.value)} />
         <button onClick={() => onReindex(docs.map((d) => d.path))} disabled={docs.length === 0}>
           Re-index all
         </button>
       </div>
-      <table>
-        <thead>
-          <tr>
-            <th>Document</th>
-            <th>Type</th>
-            <th>Chunks</th>
-            <th>Size</th>
-            <th>Status</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((d) => (
-            <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
-              <td>
-                <div className="title">
-                  {d.status === 'failed' ? (
-                    d.title
-                  ) : (
-                    <button className="link" onClick={() => onOpen(d)} title="Open it">
-                      {d.title}
-                    </button>
-                  )}
-                </div>
-                <div className="path" title={d.path}>
-                  {d.path}
-                </div>
-                {d.tags.length > 0 && <div className="tags">{d.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
-              </td>
-              <td>{d.type}</td>
-              <td>{d.chunks}</td>
-              <td>{size(d.size)}</td>
-              <td>
-                {/* The same word and reason as kb ls: indexed, waiting or failed. */}
-                <span className={`status status-${d.status}`}>{d.status}</span>
-                {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{d.reason}</div>}
-                {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
-                {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
-              </td>
-              <td className="actions">
-                <button onClick={() => onReindex([d.path])} title="Read the file again">
-                  Re-index
-                </button>
-                <button onClick={() => void remove(d)} title="Remove from kb">
-                  Remove
-                </button>
-              </td>
+      {docs.length === 0 ? (
+        <p className="none">Nothing added yet: drop files or folders anywhere on this window, or use Add files… in Search.</p>
+      ) : shown.length === 0 ? (
+        <p className="none" role="status">
+          No document {only ? `${only} ` : ''}matches{filter.trim() ? ` “${filter.trim()}”` : ''}.{' '}
+          <button
+            className="link"
+            onClick={() => {
+              setFilter('');
+              setOnly(null);
+            }}
+          >
+            Show all {docs.length}
+          </button>
+        </p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              {COLUMNS.map(([key, name]) => (
+                <th key={key} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
+                  <button className="sort" onClick={() => sortBy(key)}>
+                    {name}
+                    {sort.key === key ? (sort.down ? ' ↓' : ' ↑') : ''}
+                  </button>
+                </th>
+              ))}
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {shown.map((d) => (
+              <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
+                <td>
+                  <div className="title">
+                    {d.status === 'failed' ? (
+                      d.title
+                    ) : (
+                      <button className="link" onClick={() => open(d)} title="Open it">
+                        {d.title}
+                      </button>
+                    )}
+                  </div>
+                  <div className="path" title={d.path}>
+                    {shownPath(d.path)}
+                  </div>
+                  {d.tags.length > 0 && <div className="tags">{d.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
+                  <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
+                </td>
+                <td>{d.type}</td>
+                <td>{d.chunks}</td>
+                <td>
+                  {d.size > 0 ? size(d.size) : '–'}
+                  {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
+                </td>
+                <td>
+                  {/* The same word and reason as kb ls: indexed, waiting or failed. */}
+                  <span className={`status status-${d.status}`}>{d.status}</span>
+                  {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
+                  {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
+                  {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
+                </td>
+                <td className="path">{d.updated_at.slice(0, 10)}</td>
+                <td className="actions">
+                  <button onClick={() => onReindex([d.path])} title="Read the file again">
+                    Re-index
+                  </button>
+                  <button onClick={() => void remove(d)} title="Remove from kb">
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

@@ -78,7 +78,12 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
   useEffect(() => {
     let cancelled = false;
     const el = holder.current!;
-    el.replaceChildren();
+    // Each render draws into a stage of its own. Typing moves from hit to hit faster than a page
+    // renders: a render overtaken by the next one must leave no canvas, text layer or mark behind
+    // (the marks of one page drawn over another were all wrong).
+    const stage = document.createElement('div');
+    stage.className = 'pdf-stage';
+    el.replaceChildren(stage);
     setState('loading');
     (async () => {
       const lib = await pdfjs();
@@ -86,6 +91,7 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
       if (cancelled) return;
       setPages(doc.numPages);
       const p = await doc.getPage(Math.min(page, doc.numPages));
+      if (cancelled) return;
       const width = el.clientWidth || 800;
       const viewport = p.getViewport({ scale: width / p.getViewport({ scale: 1 }).width });
       const canvas = document.createElement('canvas');
@@ -104,10 +110,12 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
       layer.style.setProperty('--total-scale-factor', String(viewport.scale));
       el.style.width = `${viewport.width}px`;
       el.style.height = `${viewport.height}px`;
-      el.append(canvas, layer);
+      stage.append(canvas, layer);
       await p.render({ canvas, viewport, transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined }).promise;
+      if (cancelled) return;
       const text = new lib.TextLayer({ textContentSource: p.streamTextContent(), container: layer, viewport });
       await text.render();
+      if (cancelled) return;
       const spans = [...layer.querySelectorAll('span')].filter((s) => !s.classList.contains('markedContent'));
       // The passage is marked on the page it is cited on, not on the pages around it.
       const marked = page !== cited ? [] : spansToMark(
@@ -118,11 +126,15 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
         passage,
       );
       for (const i of marked) spans[i]!.classList.add('hl-span');
-      spans[marked[0] ?? -1]?.scrollIntoView({ block: 'center' });
-      if (!cancelled) setState('ready');
+      layer.dataset.passage = passage.slice(0, 80);
+      // The cited passage in the middle of the pane; another page from its top, below the page bar.
+      if (marked.length > 0) spans[marked[0]!]!.scrollIntoView({ block: 'center' });
+      else el.scrollIntoView({ block: 'start' });
+      setState('ready');
     })().catch((e: Error) => !cancelled && setState(e.message));
     return () => {
       cancelled = true;
+      stage.remove();
     };
   }, [url, page, cited, passage]);
   const go = (n: number): void => setPage(Math.max(1, Math.min(pages ?? n, n)));

@@ -4,6 +4,7 @@
 // mail rendered by the engine with the cited paragraphs, slide, rows or message marked.
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { HitActions } from './HitActions';
+import { inApp } from './lib/in-app';
 import { waitsForSpeechModel } from './lib/speech';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
@@ -20,7 +21,7 @@ export function Viewer({ hit, query = '', kb, editor, waiting }: { hit: SearchHi
       <HitActions hit={hit} kb={kb} editor={editor} />
       {hit.source.total_chunks === 0 && (
         <div className="waiting-note" role="note">
-          {hit.source.reason ?? 'There is nothing in it to search yet.'}
+          {inApp(hit.source.reason) ?? 'There is nothing in it to search yet.'}
           {waitsForSpeechModel(hit.source.reason) && <div>{waiting}</div>}
         </div>
       )}
@@ -53,7 +54,19 @@ function DocFrame({ url, uri, title, query }: { url: string; uri: string; title:
   const fragment = uri.slice(uri.indexOf('#') + 1);
   // The query's words are marked in the rendition, as in the hit's snippet.
   const src = `${url}/view?at=${encodeURIComponent(fragment)}${query.trim() ? `&q=${encodeURIComponent(query.trim().slice(0, 200))}` : ''}#kb-hit`;
-  return <iframe className="docview" key={src} src={src} sandbox="" title={`${title}, at the cited passage`} referrerPolicy="no-referrer" />;
+  // The engine reads the file again to render it (a big Word file takes a few seconds the first time):
+  // until the frame has loaded, say so instead of showing an empty frame.
+  const [loaded, setLoaded] = useState<string | null>(null);
+  return (
+    <div className="docview-holder" data-state={loaded === src ? 'ready' : 'loading'}>
+      {loaded !== src && (
+        <p className="hint docview-loading" role="status">
+          Opening {title} at the cited passage…
+        </p>
+      )}
+      <iframe className="docview" key={src} src={src} sandbox="" title={`${title}, at the cited passage`} referrerPolicy="no-referrer" onLoad={() => setLoaded(src)} />
+    </div>
+  );
 }
 
 function useText(url: string): { text: string | null; failed: string | null } {

@@ -53,10 +53,11 @@ export type ModelPullProgress = z.infer<typeof ModelPullProgressSchema>;
 
 /**
  * The `background` event, sent to every window: work a model's arrival started — embedding every chunk
- * (search turns hybrid when it is done) or transcribing the audio that waited.
+ * (search turns hybrid when it is done) or transcribing the audio that waited — or work an ingest left
+ * behind that the engine does by itself (OCR of waiting scans, vectors).
  */
 export const BackgroundEventSchema = z.object({
-  task: z.enum(['embedding', 'transcribing']),
+  task: z.enum(['embedding', 'transcribing', 'ocr']),
   phase: z.enum(['running', 'done', 'failed']),
   done: z.number().nonnegative(),
   total: z.number().nonnegative(),

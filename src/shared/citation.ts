@@ -152,7 +152,8 @@ function shorten(s: string, max = 40): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-function formatClock(s: number): string {
+/** Seconds as a clock: 754 → `12:34` (a recording's moment or length). */
+export function formatClock(s: number): string {
   const m = Math.floor(s / 60);
   const sec = Math.floor(s % 60);
   return `${m}:${String(sec).padStart(2, '0')}`;

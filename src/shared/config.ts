@@ -153,7 +153,7 @@ export const ConfigSchema = z
          */
         max_tokens: z.number().int().min(16).max(512).default(48),
         /** The app re-ranks once typing has paused this long, never per keystroke. */
-        pause_ms: z.number().int().nonnegative().default(300),
+        pause_ms: z.number('a number of milliseconds').int('a whole number of milliseconds').nonnegative('0 ms or more').default(300),
       })
       .prefault({}),
     audio: z
@@ -178,11 +178,14 @@ export const ConfigSchema = z
     ask: z
       .object({
         /** The Ollama server; KB_OLLAMA_HOST overrides. */
-        ollama_host: z.string().url().default('http://127.0.0.1:11434'),
+        ollama_host: z
+          .string()
+          .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), 'Ollama is reached over HTTP: an address like http://127.0.0.1:11434')
+          .default('http://127.0.0.1:11434'),
         /** The Ollama model that answers (ollama list); KB_OLLAMA_MODEL overrides. */
         model: z.string().min(1).default('llama3.2'),
         /** How many passages hybrid search retrieves for a question, before merging and packing. */
-        top: z.number().int().positive().max(50).default(8),
+        top: z.number('a number of passages').int('a whole number of passages').min(1, 'at least 1 passage').max(50, 'at most 50 passages').default(8),
         /** Context window asked of the model (num_ctx), capped by what /api/show says it has. */
         num_ctx: z.number().int().min(1024).default(8192),
         /** Tokens kept free for the answer when the sources are packed into the context. */
@@ -220,6 +223,11 @@ export const ConfigSchema = z
          * vscode://file/{path}:{line}, idea://open?file={path}&line={line}, subl://open?url=file://{path}&line={line}.
          */
         editor_uri: z.string().regex(/\{path\}/, 'the URI must hold {path}').default('vscode://file/{path}:{line}'),
+        /**
+         * kb tui's Enter on a text hit: a command with {path} and {line} filled in (e.g. subl {path}:{line},
+         * code -g {path}:{line}); unset: $VISUAL or $EDITOR, opened at the line in the form each takes.
+         */
+        editor_command: z.string().regex(/\{path\}/, 'the command must hold {path}').optional(),
       })
       .prefault({}),
     log: z

@@ -126,6 +126,8 @@ export const SearchResultSchema = versioned({
   vector: ComponentStatusSchema.optional(),
   /** Present when reranking was asked for: ok, or why the hits are in fused order. */
   rerank: ComponentStatusSchema.optional(),
+  /** For people: how the query was read when not as typed (an FTS5 expression left unfinished). */
+  notice: z.string().optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -179,6 +181,10 @@ export const IngestSummarySchema = versioned({
    */
   warnings: z.array(IngestErrorSchema),
   took_ms: z.number().nonnegative(),
+  /** Cancelled before the end: what was read stays indexed, the rest was not touched. */
+  cancelled: z.boolean().optional(),
+  /** Cancelled: files found but not read, and new files whose text (scan, recording) was not read yet — none of them indexed. */
+  not_read: z.number().int().nonnegative().optional(),
 });
 export type IngestSummary = z.infer<typeof IngestSummarySchema>;
 
@@ -210,6 +216,8 @@ export const DocumentSummarySchema = z.object({
   author: z.string().optional(),
   /** Its own date, ISO 8601 (written, published, sent). */
   created: z.string().optional(),
+  /** A recording's length in seconds. */
+  duration: z.number().nonnegative().optional(),
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
@@ -260,6 +268,16 @@ export const IngestProgressSchema = z.object({
   path: z.string().optional(),
   /** ingest, a long PDF: its pages read and searchable so far (they are committed a window at a time). */
   pages: z.number().int().nonnegative().optional(),
+  /** ingest: a file just finished, and how — so a list of files shows what really became of each. */
+  finished: z
+    .object({
+      path: z.string(),
+      /** waiting: written, its words still to be read (OCR, transcription) — it may yet fail. */
+      outcome: z.enum(['added', 'updated', 'unchanged', 'moved', 'waiting', 'failed', 'skipped']),
+      /** Why it failed or was skipped. */
+      message: z.string().optional(),
+    })
+    .optional(),
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 
@@ -365,6 +383,12 @@ export const KbStatusSchema = versioned({
       vectors: z.number().int().nonnegative(),
       originals: z.number().int().nonnegative(),
       models: z.number().int().nonnegative(),
+      /** Files dropped in a browser, kept by kb serve (uploads/). */
+      uploads: z.number().int().nonnegative().optional(),
+      /** OCR language data unpacked for tesseract (ocr/). */
+      ocr: z.number().int().nonnegative().optional(),
+      /** The rest: logs, temporary files. The parts add up to total. */
+      other: z.number().int().nonnegative().optional(),
     })
     .optional(),
 });

@@ -26,7 +26,7 @@ export class Core {
     this.repo = new Repo(db);
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
     registerPathMatch(db);
-    this.searcher = new Searcher(db, config);
+    this.searcher = new Searcher(db, config, (sha) => this.blobs.pathOf(sha));
   }
 
   assertWritable(what: string): void {

@@ -20,6 +20,8 @@ import { SpeechService } from './audio/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
 import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
+import { Upkeep } from './ingest/upkeep.js';
+import type { BackgroundEvent } from '../shared/api.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
@@ -73,6 +75,8 @@ export class Engine {
   /** The log this engine opened itself (closed with it); a host's log stays the host's. */
   readonly #ownLog: Log | null;
   #closed = false;
+  /** Set by keepUp(): the left-over work of ingests, done by itself. */
+  #upkeep: Upkeep | null = null;
 
   /** Use openEngine(): it checks the config and opens the data dir. */
   constructor(core: Core, opts: OpenEngineOptions) {
@@ -96,7 +100,23 @@ export class Engine {
   }
 
   // Documents in and out
-  ingest = (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => this.#ingest.ingest(paths, opts);
+  ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
+    try {
+      return await this.#ingest.ingest(paths, opts);
+    } finally {
+      this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
+    }
+  };
+  /**
+   * For long-lived hosts (the app's worker, kb serve, kb watch): do the work ingests left behind (OCR
+   * of waiting scans, transcripts once a speech model is there, vectors) now and whenever more may be
+   * left, telling `onEvent` how it goes. A one-shot command never calls it.
+   */
+  keepUp = (onEvent: (e: BackgroundEvent) => void = () => undefined): void => {
+    this.#upkeep ??= new Upkeep((o) => this.#ingest.leftovers(o), this.#core.log);
+    this.#upkeep.listen(onEvent);
+    this.#upkeep.kick();
+  };
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
   remove = (idOrPath: string): Promise<RemoveResult> => removeDocuments(this.#core, this.#vectors, idOrPath);
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
@@ -178,7 +198,12 @@ export class Engine {
 
   // Settings (the app's Settings view)
   settings = (): Promise<Settings> => this.#settings.get();
-  setSetting = (key: SettingKey, value: string | number | boolean): Promise<SettingSet> => this.#settings.set(key, value);
+  setSetting = async (key: SettingKey, value: string | number | boolean): Promise<SettingSet> => {
+    const r = await this.#settings.set(key, value);
+    // New OCR languages may read the pages the old ones could not.
+    if (key === 'ocr.languages') this.#upkeep?.kick();
+    return r;
+  };
 
   // Upkeep
   doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#configProblems);
@@ -188,6 +213,7 @@ export class Engine {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#upkeep?.stop();
     this.#ingest.close();
     this.#speech.release();
     this.#vectors.close();

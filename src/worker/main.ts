@@ -35,7 +35,7 @@ try {
   const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems, reconcile: true, log });
   serveEngine(engine, t, KB_VERSION, log);
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
-  // Collections: what changed while kb was closed, then watched. Audio left to transcribe last (a pass
+  // Collections: what changed while kb was closed, then watched. Work left over last (a pass
   // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile. Each
   // step's failure is logged and the next still runs.
   void (async () => {
@@ -45,8 +45,9 @@ try {
       log.error(errorFields(e), 'watching collections failed: changes are picked up on the next start');
       return null;
     });
-    const heard = await engine.transcribePending().catch((e: unknown) => log.error(errorFields(e), 'transcribing waiting audio failed'));
-    if (heard && heard.files + heard.failed > 0) log.info(heard, 'waiting audio transcribed');
+    // What ingests left behind (scans waiting for OCR, audio waiting to be transcribed, passages
+    // without vectors) is done now and whenever an ingest leaves more; every window hears how it goes.
+    engine.keepUp((e) => t.send({ type: 'event', event: 'background', data: e }));
   })();
   process.on('disconnect', () => {
     log.info({}, 'worker stopping: its host went away');

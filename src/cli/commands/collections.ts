@@ -75,6 +75,12 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
     });
     if (!g.json) line(`Watching ${engine.collections().map((c) => c.name).join(', ')} (Ctrl-C stops)`);
     else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
+    // Scans left waiting for OCR, recordings whose speech model arrived, passages without vectors.
+    engine.keepUp((e) => {
+      if (e.phase === 'running') return;
+      if (g.json) line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'background', ...e }));
+      else line(e.phase === 'failed' ? red(`${e.task} failed: ${e.message ?? ''}`) : dim(`${e.task === 'ocr' ? 'waiting scans read' : e.task === 'transcribing' ? 'waiting audio transcribed' : 'vectors brought up to date'}`));
+    });
     await stopped;
     await w.close();
   });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
+import { formatClock } from '../../shared/citation.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
@@ -25,7 +26,9 @@ export async function lsCommand(g: GlobalOptions): Promise<number> {
       const word = d.status.padEnd(7);
       const status = d.status === 'failed' ? red(word) : d.status === 'waiting' ? yellow(word) : word;
       const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref ' : red('missing');
-      line(`${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${displayPath(d.path)}`);
+      // A recording's length before its path (the path stays last, whole, for tools that cut at it).
+      const length = d.duration !== undefined ? `${formatClock(d.duration)}  ` : '';
+      line(`${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`);
       if (d.reason) line(dim(`    ${d.reason}`));
     }
     const count = (s: string): number => documents.filter((d) => d.status === s).length;

@@ -53,7 +53,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
           });
         },
         copy: (text) => process.stdout.write(osc52(text)),
-        editor: editorFromEnv(),
+        editor: editorFromEnv(process.env, settings.config.ui.editor_command),
         initialQuery: words.join(' '),
       }),
       // Interactive whatever CI says (stdin and stdout are a terminal: checked above); on the

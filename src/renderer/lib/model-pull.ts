@@ -2,6 +2,7 @@
 // that waits for a speech model — with its progress, Cancel, and what it ended in.
 import { useCallback, useRef, useState } from 'react';
 import type { KbBridge, ModelPullProgress } from '../../shared/api';
+import { inApp } from './in-app';
 
 export interface PullState {
   name: string;
@@ -48,7 +49,7 @@ export function useModelPull(kb: KbBridge, onInstalled: () => void): ModelPull {
             setOutcome({ name, ok: true, message: `${name} is installed (${megabytes(r.model.bytes ?? 0)})` });
             onInstalled();
           },
-          (e: Error) => setOutcome({ name, ok: false, message: mine.signal.aborted ? `Cancelled: ${name} was not installed. Getting it again resumes the download.` : e.message }),
+          (e: Error) => setOutcome({ name, ok: false, message: mine.signal.aborted ? `Cancelled: ${name} was not installed. Getting it again resumes the download.` : inApp(e.message) }),
         )
         .finally(() => {
           ctl.current = null;

@@ -5,7 +5,9 @@ import { useRef } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { Settings } from '../../shared/settings';
 import { type ModelPull, megabytes } from '../lib/model-pull';
+import { inApp } from '../lib/in-app';
 import { AddFolder } from './Folders';
+import { KINDS } from '../Ingest';
 import { PullProgress } from './Models';
 
 export interface SetupState {
@@ -39,7 +41,7 @@ export function FirstRun({ kb, setup, pull, onFiles, onPaths, onChanged }: { kb:
             <button className="primary" onClick={() => void pickFiles()}>
               Add files…
             </button>{' '}
-            Markdown, notes, code, PDFs, scans, images and audio — or drop files and folders anywhere on this window.
+            {KINDS} — or drop files and folders anywhere on this window.
             <input
               ref={picker}
               type="file"
@@ -75,7 +77,7 @@ export function FirstRun({ kb, setup, pull, onFiles, onPaths, onChanged }: { kb:
         )}
         {needOllama && o && (
           <li data-step="ollama">
-            <strong>Answers to questions</strong> (Ask) come from Ollama on this machine: <span className="warn">{o.detail}</span>
+            <strong>Answers to questions</strong> (Ask) come from Ollama on this machine: <span className="warn">{inApp(o.detail)}</span>
           </li>
         )}
       </ul>

@@ -4,22 +4,32 @@
 import { useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { IngestProgress } from '../../shared/wire';
+import { Said, useSayings } from '../Said';
 
 type Collection = Result<'collections.list'>['collections'][number];
 
 export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: number; onChanged: () => void }) {
   const [list, setList] = useState<Collection[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A failed Forget is said in that folder's row.
+  const { sayings, say, fail } = useSayings<string>();
   useEffect(() => {
-    kb['collections.list']({}).then((r) => setList(r.collections), (e: Error) => setError(e.message));
+    kb['collections.list']({}).then(
+      (r) => {
+        setList(r.collections);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
   }, [kb, version]);
   const forget = async (c: Collection): Promise<void> => {
+    say(c.name, null);
     if (!window.confirm(`Stop keeping ${c.root} in sync? Its ${c.documents} documents leave kb; the files themselves are not touched.`)) return;
     try {
       await kb['collections.forget']({ name: c.name });
       onChanged();
     } catch (e) {
-      setError((e as Error).message);
+      fail(c.name, e);
     }
   };
   return (
@@ -51,6 +61,7 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
                     {c.glob ? ` · only ${c.glob}` : ''}
                   </div>
                   {c.tags.length > 0 && <div className="tags">{c.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
+                  <Said said={sayings[c.name]} as="div" place={c.name} />
                 </td>
                 <td>{c.documents}</td>
                 <td>
@@ -119,7 +130,10 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
             if (path.trim()) void add(path.trim());
           }}
         >
-          <input aria-label="Folder path" placeholder="~/notes, or a full path on the machine running kb serve" value={path} onChange={(e) => setPath(e.target.value)} />
+          <input aria-label="Folder path" placeholder="~/notes, or a full path on the machine running kb serve" value={path} onChange={(e) => {
+            setPath(e.target.value);
+            setError(null);
+          }} />
           {!compact && <input aria-label="Folder tags" placeholder="tags (optional)" value={tags} onChange={(e) => setTags(e.target.value)} />}
           <button type="submit" disabled={!path.trim() || busy !== null}>
             Add folder
@@ -127,8 +141,7 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
         </form>
       )}
       {busy && <p className="hint" role="status">{busy}</p>}
-      {error && <p className="error" role="alert">{error}</p>}
-      {done && <p className="note">{done}</p>}
+      <Said said={error ? { ok: false, text: error } : done ? { ok: true, text: done } : null} place="add-folder" />
     </div>
   );
 }

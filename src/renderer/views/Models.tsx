@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { ReindexProgress } from '../../shared/wire';
 import { type ModelPull, megabytes } from '../lib/model-pull';
+import { Said, useSayings } from '../Said';
 
 type List = Result<'models.list'>;
 type InUse = { embedding: string; speech: string; reranker: string };
@@ -31,7 +32,8 @@ export function Models({
   const [importPath, setImportPath] = useState('');
   const [importAs, setImportAs] = useState('');
   const [ollamaName, setOllamaName] = useState('');
-  const [note, setNote] = useState<string | null>(null);
+  // Each outcome beside what was pressed: a model's row (by its name), the Ollama form, the import form.
+  const { sayings, say, fail } = useSayings<string>();
   const [switching, setSwitching] = useState<{ name: string; done: number; total: number } | null>(null);
   const switchCtl = useRef<AbortController | null>(null);
   useEffect(() => {
@@ -39,43 +41,46 @@ export function Models({
   }, [kb, version, pull.outcome]);
 
   const remove = async (name: string): Promise<void> => {
+    say(name, null);
     if (!window.confirm(`Remove ${name}? It can be downloaded again.`)) return;
     try {
       await kb['models.remove']({ name });
-      setNote(`Removed ${name}`);
+      say('import', null);
+      say(name, { ok: true, text: `Removed ${name}` });
       onChanged();
     } catch (e) {
-      setError((e as Error).message);
+      fail(name, e);
     }
   };
   const importModel = async (path: string): Promise<void> => {
-    setError(null);
-    setNote(`Importing ${path}…`);
+    say('import', { ok: true, text: `Importing ${path}…` });
     try {
       const r = await kb['models.import']({ path, ...(importAs.trim() ? { as: importAs.trim() } : {}) });
-      setNote(`Imported ${r.model.id}`);
+      say('import', { ok: true, text: `Imported ${r.model.id}` });
+      say(r.model.id, null);
       setImportPath('');
       onChanged();
     } catch (e) {
-      setNote(null);
-      setError((e as Error).message);
+      fail('import', e);
     }
   };
   const use = async (name: string): Promise<void> => {
     if (switchCtl.current) return;
     const ctl = new AbortController();
     switchCtl.current = ctl;
-    setError(null);
-    setNote(null);
+    // A name typed for Ollama answers beside the Ollama form; a listed model in its row.
+    const place = name.startsWith('ollama:') ? 'ollama' : name;
+    say(place, null);
     setSwitching({ name, done: 0, total: 0 });
     try {
       const r = await kb['models.use']({ name }, { signal: ctl.signal, onProgress: (d) => setSwitching({ name, ...(d as ReindexProgress) }) });
-      if (r.kind === 'reranker') setNote(`Searches are reranked by ${r.model} once typing pauses`);
-      else if (r.cancelled) setNote(`Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.`);
-      else setNote(r.embedded > 0 ? `Searching by meaning with ${r.model}: embedded ${r.embedded} passages` : `${r.model} is in use`);
+      if (r.kind === 'reranker') say(place, { ok: true, text: `Searches are reranked by ${r.model} once typing pauses` });
+      else if (r.cancelled) say(place, { ok: true, text: `Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.` });
+      else say(place, { ok: true, text: r.embedded > 0 ? `Searching by meaning with ${r.model}: embedded ${r.embedded} passages` : `${r.model} is in use` });
       onChanged();
     } catch (e) {
-      setError(ctl.signal.aborted ? `Stopped: searches still use the previous vectors. Use ${name} again to resume.` : (e as Error).message);
+      if (ctl.signal.aborted) say(place, { ok: true, text: `Stopped: searches still use the previous vectors. Use ${name} again to resume.` });
+      else fail(place, e);
     } finally {
       switchCtl.current = null;
       setSwitching(null);
@@ -90,12 +95,14 @@ export function Models({
   const row = (m: { id: string; installed: boolean; bytes: number | null; download_bytes?: number | null }, about: string, using: boolean, usable = false) => {
     const busy = pull.pulling?.name === m.id;
     if (switching?.name === m.id) return switchRow(m.id, about);
+    const pulled = pull.outcome?.name === m.id ? pull.outcome : null;
     return (
       <tr key={m.id} data-model={m.id}>
         <td>
           <strong>{m.id}</strong>
           {using && <span className="badge">in use</span>}
           <div className="path">{about}</div>
+          <Said said={sayings[m.id] ?? (pulled && { ok: pulled.ok, text: pulled.message })} as="div" place={m.id} />
         </td>
         <td>{m.installed ? megabytes(m.bytes ?? 0) : m.download_bytes ? `${megabytes(m.download_bytes)} to download` : '–'}</td>
         <td className={m.installed ? 'ok' : 'muted'}>{m.installed ? 'installed' : 'not installed'}</td>
@@ -112,7 +119,13 @@ export function Models({
               <button onClick={() => void remove(m.id)}>Remove</button>
             </>
           ) : (
-            <button onClick={() => pull.start(m.id)} disabled={pull.pulling !== null}>
+            <button
+              onClick={() => {
+                say(m.id, null);
+                pull.start(m.id);
+              }}
+              disabled={pull.pulling !== null}
+            >
               Get
             </button>
           )}
@@ -143,8 +156,6 @@ export function Models({
     <section className="page" aria-label="Models">
       <h2>Models</h2>
       {error && <p className="error" role="alert">{error}</p>}
-      {pull.outcome && <p className={pull.outcome.ok ? 'note' : 'error'}>{pull.outcome.message}</p>}
-      {note && <p className="note">{note}</p>}
       <h3>Search by meaning (embedding models)</h3>
       <table className="grid">
         <tbody>
@@ -172,7 +183,16 @@ export function Models({
           if (ollamaName.trim()) void use(`ollama:${ollamaName.trim()}`);
         }}
       >
-        <input aria-label="Ollama embedding model" list="ollama-models" placeholder="or one Ollama serves: nomic-embed-text, mxbai-embed-large, bge-m3…" value={ollamaName} onChange={(e) => setOllamaName(e.target.value)} />
+        <input
+          aria-label="Ollama embedding model"
+          list="ollama-models"
+          placeholder="or one Ollama serves: nomic-embed-text, mxbai-embed-large, bge-m3…"
+          value={ollamaName}
+          onChange={(e) => {
+            setOllamaName(e.target.value);
+            if (!sayings.ollama?.ok) say('ollama', null);
+          }}
+        />
         <datalist id="ollama-models">
           {ollamaModels.map((m) => (
             <option key={m} value={m} />
@@ -182,6 +202,7 @@ export function Models({
           Use from Ollama
         </button>
       </form>
+      <Said said={sayings.ollama} place="ollama" />
       <p className="hint">Switching embeds every passage again with the new model; searches use the old vectors until it is done.</p>
       <h3>Reranking (cross-encoders)</h3>
       <table className="grid">
@@ -209,13 +230,22 @@ export function Models({
             if (importPath.trim()) void importModel(importPath.trim());
           }}
         >
-          <input aria-label="Model path" placeholder="~/models/my-model, or a full path on the machine running kb serve" value={importPath} onChange={(e) => setImportPath(e.target.value)} />
+          <input
+            aria-label="Model path"
+            placeholder="~/models/my-model, or a full path on the machine running kb serve"
+            value={importPath}
+            onChange={(e) => {
+              setImportPath(e.target.value);
+              say('import', null);
+            }}
+          />
           <input aria-label="Import as" placeholder="as (optional)" value={importAs} onChange={(e) => setImportAs(e.target.value)} />
           <button type="submit" disabled={!importPath.trim()}>
             Import
           </button>
         </form>
       )}
+      <Said said={sayings.import} place="import" />
     </section>
   );
 }

@@ -2,21 +2,25 @@
 // list), how many passages it reads, OCR languages (those installed here), the theme, the editor links
 // open in, and where the data lives. Each change is checked and written to config.yaml by the engine
 // (comments kept), which says whether it is in effect now or after a restart.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import type { SettingKey, Settings as SettingsData } from '../../shared/settings';
+import { inApp } from '../lib/in-app';
 
 export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: SettingsData | null; onChanged: () => void }) {
   const [notes, setNotes] = useState<Partial<Record<SettingKey, { ok: boolean; text: string }>>>({});
   if (!settings) return <section className="page" aria-label="Settings"><p className="hint">Loading…</p></section>;
   const v = settings.values;
-  const save = async (key: SettingKey, value: string | number | boolean): Promise<void> => {
+  /** Saves one setting and says what happened beside it; resolves to the value now in the file (null: refused). */
+  const save = async (key: SettingKey, value: string | number | boolean): Promise<string | null> => {
     try {
       const r = await kb['settings.set']({ key, value });
       setNotes((n) => ({ ...n, [key]: { ok: true, text: r.note } }));
       onChanged();
+      return String(r.value);
     } catch (e) {
       setNotes((n) => ({ ...n, [key]: { ok: false, text: (e as Error).message } }));
+      return null;
     }
   };
   const note = (key: SettingKey) => {
@@ -25,7 +29,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
     return (
       <>
         {env && <span className="hint">set by {env} in kb’s environment</span>}
-        {n && <span className={n.ok ? 'note' : 'error'} role={n.ok ? 'status' : 'alert'} data-note={key}>{n.text}</span>}
+        {n && <span className={n.ok ? 'note' : 'error'} role={n.ok ? 'status' : 'alert'} data-note={key}>{inApp(n.text)}</span>}
       </>
     );
   };
@@ -36,12 +40,12 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
       <h2>Settings</h2>
       <h3>Answers (Ollama)</h3>
       <p className={o.reachable && o.model_pulled ? 'note' : 'warn'} data-ollama={o.reachable ? 'up' : 'down'}>
-        {o.detail}
+        {inApp(o.detail)}
       </p>
       <div className="form">
         <label>
           Ollama address
-          <TextSetting value={String(v['ask.ollama_host'] ?? '')} label="Ollama address" onSave={(s) => void save('ask.ollama_host', s)} />
+          <TextSetting value={String(v['ask.ollama_host'] ?? '')} label="Ollama address" onSave={(s) => save('ask.ollama_host', s)} />
         </label>
         {note('ask.ollama_host')}
         <label>
@@ -56,13 +60,13 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
               ))}
             </select>
           ) : (
-            <TextSetting value={String(v['ask.model'] ?? '')} label="Ollama model" onSave={(s) => void save('ask.model', s)} />
+            <TextSetting value={String(v['ask.model'] ?? '')} label="Ollama model" onSave={(s) => save('ask.model', s)} />
           )}
         </label>
         {note('ask.model')}
         <label>
           Passages read per question
-          <input aria-label="Passages per question" type="number" min={1} max={50} defaultValue={Number(v['ask.top'] ?? 8)} onBlur={(e) => void save('ask.top', Number(e.target.value))} />
+          <TextSetting type="number" value={String(v['ask.top'] ?? 8)} label="Passages per question" onSave={(s) => save('ask.top', s === '' ? '' : Number(s))} />
         </label>
         {note('ask.top')}
       </div>
@@ -110,7 +114,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         {note('ui.theme')}
         <label>
           Open in editor
-          <TextSetting value={String(v['ui.editor_uri'] ?? '')} label="Editor link" onSave={(s) => void save('ui.editor_uri', s)} />
+          <TextSetting value={String(v['ui.editor_uri'] ?? '')} label="Editor link" onSave={(s) => save('ui.editor_uri', s)} />
         </label>
         {note('ui.editor_uri')}
         <p className="hint">
@@ -133,15 +137,21 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
   );
 }
 
-/** A text setting saved when it loses focus or on Enter, not per keystroke. */
-function TextSetting({ value, label, onSave }: { value: string; label: string; onSave: (v: string) => void }) {
+/**
+ * A setting typed in, saved when it loses focus or on Enter, not per keystroke. Emptied, it is sent
+ * empty: the engine puts the default back and says so. It shows the value in effect after each save.
+ */
+function TextSetting({ value, label, onSave, type = 'text' }: { value: string; label: string; onSave: (v: string) => Promise<string | null>; type?: 'text' | 'number' }) {
   const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
   const commit = (): void => {
-    if (text.trim() && text.trim() !== value) onSave(text.trim());
+    // A refused value stays in the box beside its error, to be corrected; a saved one shows as saved.
+    if (text.trim() !== value) void onSave(text.trim()).then((saved) => saved !== null && setText(saved));
   };
   return (
     <input
       aria-label={label}
+      type={type}
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={commit}

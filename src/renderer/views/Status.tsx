@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { DoctorReport } from '../../shared/wire';
 import { megabytes } from '../lib/model-pull';
+import { inApp } from '../lib/in-app';
 
 export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const [status, setStatus] = useState<Result<'index.status'> | null>(null);
@@ -33,12 +34,15 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
           <dt>Audio</dt>
           <dd>{status.speech.installed ? status.speech.model : `waits for ${status.speech.model}`}</dd>
           <dt>Answers</dt>
-          <dd>{status.llm.detail}</dd>
+          <dd>{inApp(status.llm.detail)}</dd>
           {d && (
             <>
               <dt>On disk</dt>
               <dd>
                 {megabytes(d.total)} in all: index {megabytes(d.index)}, vectors {megabytes(d.vectors)}, kept originals {megabytes(d.originals)}, models {megabytes(d.models)}
+                {d.uploads ? `, files dropped in the browser ${megabytes(d.uploads)}` : ''}
+                {d.ocr ? `, OCR language data ${megabytes(d.ocr)}` : ''}
+                {d.other ? `, logs and the rest ${megabytes(d.other)}` : ''}
               </dd>
             </>
           )}
@@ -61,7 +65,7 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
         <ul className="checks">
           {report.checks.map((c) => (
             <li key={c.name} className={c.status} data-check={c.name}>
-              <strong>{c.name}</strong> <span>{c.status}</span> — {c.detail}
+              <strong>{c.name}</strong> <span>{c.status}</span> — {inApp(c.detail)}
             </li>
           ))}
         </ul>

@@ -96,6 +96,7 @@ ask:                          # kb ask and the ask panel: answers through a loca
 ui:                           # the app (and kb serve's page)
   theme: system               # system, light or dark
   editor_uri: "vscode://file/{path}:{line}"  # "Open in editor" on a hit: {path}, {line}, {column} are filled in
+  # editor_command: "subl {path}:{line}"   # kb tui's Enter: a command with {path} and {line}; unset: $VISUAL or $EDITOR
 
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries

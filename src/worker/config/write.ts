@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { CONFIG_FILE } from './load.js';
 
-export async function setDataDirSetting(dataDir: string, path: string[], value: string | number | boolean): Promise<string> {
+/** Sets one key in the data dir's config.yaml; `undefined` takes it out (its default applies again). */
+export async function setDataDirSetting(dataDir: string, path: string[], value: string | number | boolean | undefined): Promise<string> {
   const { Document, parseDocument } = await import('yaml');
   const file = join(dataDir, CONFIG_FILE);
   let text = '';
@@ -23,7 +24,9 @@ export async function setDataDirSetting(dataDir: string, path: string[], value: 
     doc = new Document({});
     doc.commentBefore = [parsed.commentBefore, parsed.comment].filter(Boolean).join('\n') || null;
   }
-  doc.setIn(path, value);
+  if (value === undefined) {
+    if (doc.hasIn(path)) doc.deleteIn(path);
+  } else doc.setIn(path, value);
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, doc.toString(), { mode: 0o600 });
   await rename(tmp, file);

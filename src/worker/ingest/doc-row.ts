@@ -1,4 +1,5 @@
 // The one place a document's row is built, for every kind of file and for a file that failed.
+import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { DocType } from '../../shared/wire.js';
 import type { DocRow } from '../store/repo.js';
@@ -54,6 +55,13 @@ export function failedDocRow(path: string, root: string, error: string): DocRow 
   const ext = extname(path).toLowerCase();
   const format = structuredFormat(path);
   const type: DocType = format ? TYPE_OF[format] : ext === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/.test(ext) ? 'image' : AUDIO_EXT.has(ext) ? 'audio' : 'note';
-  const facts = { docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20), path, root, hash: '', size: 0, mtime: 0, copy: false, existing: null };
+  // Its size as it is on disk (the Library shows it); 0 only when the file cannot be seen at all.
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    st = undefined; // unreadable (permissions, a loop): no size to show
+  }
+  const facts = { docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20), path, root, hash: '', size: st?.isFile() ? st.size : 0, mtime: 0, copy: false, existing: null };
   return docRow(facts, { type, title: basename(path), status: 'failed', error });
 }

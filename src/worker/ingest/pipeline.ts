@@ -51,6 +51,19 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
   });
 }
 
+/**
+ * What a list of files may say of one just written: a scan or a recording whose words are still to
+ * be read is waiting, not added — it can still fail (no text on the page).
+ */
+function finishedAs(repo: Repo, path: string, outcome: FileOutcome, message?: string): NonNullable<IngestProgress['finished']> {
+  if (outcome === 'added' || outcome === 'updated') {
+    const doc = repo.documents.byPath(path);
+    const facts = doc && (doc.type === 'pdf' || doc.type === 'image' || doc.type === 'audio') ? repo.documents.withFacts(doc.id) : undefined;
+    if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) return { path, outcome: 'waiting' };
+  }
+  return { path, outcome, ...(message ? { message } : {}) };
+}
+
 function emptySummary(): IngestSummary {
   return { schema_version: SCHEMA_VERSION, added: 0, updated: 0, unchanged: 0, moved: 0, failed: 0, skipped: [], errors: [], warnings: [], took_ms: 0 };
 }
@@ -97,12 +110,15 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
           summary.moved++;
           summary.updated++;
         } else summary[r]++;
-        opts.onOutcome?.(f.path, typeof r === 'object' ? 'skipped' : r);
+        const outcome = typeof r === 'object' ? 'skipped' : r;
+        opts.onOutcome?.(f.path, outcome);
+        if (onProgress) onProgress({ phase: 'ingest', done: done + 1, total: files.length, finished: finishedAs(ctx.repo, f.path, outcome, typeof r === 'object' ? r.skip : undefined) });
       } catch (e) {
         const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
         summary.failed++;
         summary.errors.push({ path: f.path, code: err.code, message: err.message });
         opts.onOutcome?.(f.path, 'failed');
+        onProgress?.({ phase: 'ingest', done: done + 1, total: files.length, finished: { path: f.path, outcome: 'failed', message: `${err.code}: ${err.message}` } });
         try {
           recordFailure(ctx.repo, f.path, f.root, err);
         } catch {
@@ -122,6 +138,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
     batch.commit();
   }
   opts.onProgress?.({ phase: 'ingest', done, total: files.length });
+  if (done < files.length) summary.not_read = files.length - done;
   summary.took_ms = Math.round(performance.now() - started);
   return summary;
 }

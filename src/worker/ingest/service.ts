@@ -11,6 +11,7 @@ import { docState } from '../read/doc-state.js';
 import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
 import type { FileOutcome } from './pipeline.js';
+import { inTransaction } from '../store/tx.js';
 
 export interface IngestCallOptions {
   tags?: string[];
@@ -31,8 +32,28 @@ export class IngestService {
     private readonly vectors: VectorService,
   ) {}
 
+  /** The leftovers pass running now, stopped when an ingest starts (the ingest's own passes take it over). */
+  private leftoversRun: { ctl: AbortController; done: Promise<unknown> } | null = null;
+  /** Ingests running now: the leftovers pass waits for none of them to be left. */
+  private ingesting = 0;
+
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
     if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
+    this.ingesting++;
+    try {
+      // One OCR or transcription pass at a time: a leftovers pass stops after its current page.
+      const running = this.leftoversRun;
+      if (running) {
+        running.ctl.abort();
+        await running.done;
+      }
+      return await this.ingestNow(paths, opts);
+    } finally {
+      this.ingesting--;
+    }
+  }
+
+  private async ingestNow(paths: string[], opts: IngestCallOptions): Promise<IngestSummary> {
     const started = performance.now();
     const core = this.core;
     core.assertWritable('add files to it');
@@ -58,6 +79,7 @@ export class IngestService {
         if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
         late.push(...t.errors);
       }
+      if (opts.signal?.aborted) this.forgetUnread(summary, outcomes);
       const { settleSummary } = await import('./settle.js');
       settleSummary(summary, late, outcomes, (p) => {
         const d = core.repo.documents.byPath(p);
@@ -98,6 +120,82 @@ export class IngestService {
     }
   }
 
+  /**
+   * Cancelled: the files this run added whose words were never read (a photo before its OCR, a
+   * recording before its transcript) are taken out again, and counted as not read. Nothing is left
+   * half-done; what earlier runs left waiting stays for the leftovers pass.
+   */
+  private forgetUnread(summary: IngestSummary, outcomes: Map<string, FileOutcome>): void {
+    const { repo } = this.core;
+    const unread: string[] = [];
+    for (const [path, outcome] of outcomes) {
+      if (outcome !== 'added') continue;
+      const doc = repo.documents.byPath(path);
+      const facts = doc && repo.documents.withFacts(doc.id);
+      if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) unread.push(path);
+    }
+    if (unread.length > 0) {
+      inTransaction(repo.db, () => {
+        for (const path of unread) {
+          const doc = repo.documents.byPath(path);
+          if (doc) repo.documents.delete(doc.id);
+        }
+      });
+      for (const path of unread) outcomes.set(path, 'skipped');
+      summary.added -= unread.length;
+    }
+    summary.cancelled = true;
+    summary.not_read = (summary.not_read ?? 0) + unread.length;
+    if (summary.ocr) summary.ocr.pending = repo.ocr.pending().length;
+    if (summary.transcribed) summary.transcribed.pending = 0;
+  }
+
+  /**
+   * The work ingests left behind — pages waiting for OCR, recordings waiting to be transcribed (once
+   * a speech model is there), passages without vectors — done now, in that order. Stopped by the
+   * signal, or by an ingest starting (which does the same passes itself). Returns what it did.
+   */
+  async leftovers(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<{ ocr: number; transcribed: number; embedded: number }> {
+    const done = { ocr: 0, transcribed: 0, embedded: 0 };
+    if (this.ingesting > 0 || this.leftoversRun || this.core.readOnly) return done;
+    const ctl = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, ctl.signal]) : ctl.signal;
+    const work = (async () => {
+      const core = this.core;
+      const pass = { signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) };
+      if (core.config.ocr.enabled && core.repo.ocr.pending().length > 0) {
+        const { runOcr } = await import('./pipeline.js');
+        this.parser ??= (await import('./pipeline.js')).createParsePool();
+        const ctx = { repo: core.repo, blobs: core.blobs, config: core.config, parser: this.parser, dataDir: core.dataDir, speechModelReady: () => this.speech.ready(), force: false };
+        const r = await runOcr({ ...ctx, ocr: () => this.ocr() }, pass);
+        done.ocr = r.pages;
+        core.wordsChanged();
+      }
+      if (!signal.aborted && core.config.audio.enabled && this.speech.ready()) {
+        const t = await this.speech.runPass(pass);
+        done.transcribed = t.files;
+      }
+      if (!signal.aborted) {
+        const onVectors = opts.onProgress;
+        const v = await this.vectors.with((sem) => sem.sync({ ifChanged: true, signal, ...(onVectors ? { onProgress: (p: ReindexProgress) => onVectors({ phase: 'embed', ...p }) } : {}) }));
+        if (!('unavailable' in v)) done.embedded = v.embedded;
+      }
+      return done;
+    })();
+    this.leftoversRun = { ctl, done: work.catch(() => undefined) };
+    try {
+      return await work;
+    } finally {
+      this.leftoversRun = null;
+    }
+  }
+
+  /** Whether anything is left for the leftovers pass to do now. */
+  hasLeftovers(): boolean {
+    const { repo, config } = this.core;
+    return (config.ocr.enabled && repo.ocr.pending().length > 0) || (config.audio.enabled && this.speech.ready() && repo.transcripts.pending().length > 0);
+  }
+
   private ocr(): Promise<Ocr> {
     // ocr.languages changed while the engine runs (Settings): a worker with the new languages.
     if (this.ocrP && this.ocrLanguages !== this.core.config.ocr.languages) {
@@ -125,6 +223,7 @@ export class IngestService {
   }
 
   close(): void {
+    this.leftoversRun?.ctl.abort();
     void this.parser?.close();
     void this.ocrP?.then((o) => o.close(), () => undefined);
   }

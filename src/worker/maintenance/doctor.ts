@@ -74,13 +74,13 @@ async function ocrCheck(core: Core): Promise<DoctorCheck> {
   const langs = ocrLanguagesStatus(core.config.ocr);
   const pending = core.repo.ocr.pending().length;
   if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };
-  if (pending > 0) return { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (the next kb ingest reads them); ${langs.detail}` };
+  if (pending > 0) return { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (read while the app, kb serve or kb watch runs, or by the next kb ingest); ${langs.detail}` };
   const unreadable = core.repo.ocr.unreadable();
   if (unreadable.pages > 0) {
     return {
       name: 'OCR',
       status: 'warn',
-      detail: `${plural(unreadable.pages, 'page')} of ${plural(unreadable.docs, 'document')} need an OCR language that is not installed (kb ls says which; install it, add it to ocr.languages, then any kb ingest reads them again); ${langs.detail}`,
+      detail: `${plural(unreadable.pages, 'page')} of ${plural(unreadable.docs, 'document')} need an OCR language that is not installed (kb ls says which; install it and add it to ocr.languages: kb reads them again); ${langs.detail}`,
     };
   }
   return { name: 'OCR', status: 'ok', detail: langs.detail };

@@ -19,14 +19,19 @@ async function bytesUnder(dir: string): Promise<number> {
   return n;
 }
 
-export async function diskUsage(dataDir: string): Promise<{ total: number; index: number; vectors: number; originals: number; models: number }> {
+export async function diskUsage(dataDir: string): Promise<{ total: number; index: number; vectors: number; originals: number; models: number; uploads: number; ocr: number; other: number }> {
   const sqlite = await Promise.all(['kb.sqlite', 'kb.sqlite-wal', 'kb.sqlite-shm'].map((f) => stat(join(dataDir, f)).then((s) => s.size, () => 0)));
   // models/ holds the embedding models and models/whisper/ the speech models.
-  const [vectors, originals, models, total] = await Promise.all([
+  const [vectors, originals, models, uploads, ocr, total] = await Promise.all([
     bytesUnder(join(dataDir, 'vectors')),
     bytesUnder(join(dataDir, 'blobs')),
     bytesUnder(join(dataDir, 'models')),
+    bytesUnder(join(dataDir, 'uploads')),
+    bytesUnder(join(dataDir, 'ocr')),
     bytesUnder(dataDir),
   ]);
-  return { total, index: sqlite.reduce((a, b) => a + b, 0), vectors, originals, models };
+  const index = sqlite.reduce((a, b) => a + b, 0);
+  // Every part is named, so the parts the Status view lists add up to the total it says.
+  const other = Math.max(0, total - index - vectors - originals - models - uploads - ocr);
+  return { total, index, vectors, originals, models, uploads, ocr, other };
 }

@@ -10,6 +10,9 @@ export interface DocState {
   reason: string | null;
 }
 
+/** Who does the waiting work: any running engine that keeps up (engine.keepUp), or the next ingest. */
+const WHO = 'kb does it while the app, kb serve or kb watch runs, or at the next kb ingest';
+
 export function docState(d: DocWithFacts): DocState {
   if (d.status === 'failed' || d.latest_failed) {
     const reason = d.error ?? 'the file could not be read';
@@ -17,8 +20,8 @@ export function docState(d: DocWithFacts): DocState {
   }
   if (d.transcript_status === 'waiting') return { status: 'waiting', reason: d.error ?? 'waiting for a speech model' };
   if (d.chunk_count === 0) {
-    if (d.transcript_status === 'pending') return { status: 'waiting', reason: 'waiting to be transcribed (the next kb ingest, or the app, does it)' };
-    if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? 'waiting for OCR (the next kb ingest, or the app, does it)' };
+    if (d.transcript_status === 'pending') return { status: 'waiting', reason: `waiting to be transcribed (${WHO})` };
+    if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? `waiting for OCR (${WHO})` };
     // Read, but in a script whose language data is not installed: it waits for that data (the error
     // says which pages and what to install).
     if (d.ocr_unreadable > 0) return { status: 'waiting', reason: d.error?.replace(/^MODEL_MISSING: /, '') ?? 'needs an OCR language that is not installed' };

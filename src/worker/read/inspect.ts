@@ -34,6 +34,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
     updated_at: new Date(d.updated_at).toISOString(),
     ...(d.author ? { author: d.author } : {}),
     ...(d.created ? { created: d.created } : {}),
+    ...(d.duration != null ? { duration: d.duration } : {}),
   }));
 }
 

@@ -68,7 +68,7 @@ export class NameSearcher {
   /**
    * Documents whose file name holds every word typed, and documents with no passages yet whose title
    * does (a title with passages is searched as part of them already: counting it again here would rank
-   * by title twice). `skip`: documents the passages found already. Costs well under a millisecond on
+   * by title twice). `skip`: documents the passages found already (unless named exactly). Costs well under a millisecond on
    * 13,000 documents: no ranking, a limit, and the title query only over the documents waiting.
    */
   find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): NameMatch[] {
@@ -99,7 +99,9 @@ export class NameSearcher {
     const seen = new Set<string>();
     const out: NameMatch[] = [];
     for (const r of [...names, ...titles]) {
-      if (seen.has(r.id) || skip.has(r.id) || out.length >= limit) continue;
+      // A document the passages found already comes back only when the query is its very name: that
+      // name typed means that file, which goes first (a page saying "BILLING" must not beat bill.png).
+      if (seen.has(r.id) || (skip.has(r.id) && !exactly(r)) || out.length >= limit) continue;
       seen.add(r.id);
       const doc = this.docs.withFacts(r.id);
       if (doc) out.push({ doc, firstChunk: this.firstChunkQ.get(r.id)?.rowid ?? null, exact: exactly(r) });

@@ -45,6 +45,15 @@ export function stem(w: string): string {
   return /^[a-z]+$/.test(w) ? stemmer(w) : w;
 }
 
+/**
+ * A phrase's words as the index holds them: FTS5's unicode61 and analyze.ts cut at every character
+ * that is not a letter, digit or mark, so "we’re" is "we re" and "O'Reilly" is "o reilly" there. Cut
+ * the same way, a quoted phrase with an apostrophe or a hyphen matches the text it was copied from.
+ */
+function phraseWords(s: string): string[] {
+  return [...s.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}\p{M}]+/gu)].map((m) => m[0]);
+}
+
 function words(s: string): string[] {
   return [...s.toLowerCase().normalize('NFKC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/, '').replace(/['’]/g, ''));
 }
@@ -56,6 +65,18 @@ export function ftsString(s: string): string {
 
 /** Shortest last word matched as a prefix while typing (CJK goes through the trigram index instead). */
 export const MIN_PREFIX = 3;
+
+/**
+ * What to tell the person about how their query was read: a single quote opens a raw FTS5 expression,
+ * and one left open (`'NEAR(git`) is searched as plain words until it is closed.
+ */
+export function queryNotice(input: string): { notice: string } | Record<string, never> {
+  const q = input.trim();
+  if (q.length >= 2 && q.startsWith("'") && !q.endsWith("'")) {
+    return { notice: "This FTS5 expression is not finished: close it with ' to run it as written. Until then its words are searched as words." };
+  }
+  return {};
+}
 
 export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuery {
   const q = input.trim().slice(0, 4000);
@@ -71,7 +92,7 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   let m: RegExpExecArray | null;
   while ((m = re.exec(q))) {
     rest += q.slice(last, m.index) + ' ';
-    const w = words(m[1]!);
+    const w = phraseWords(m[1]!);
     if (w.length > 1) phrases.push(w);
     else if (w.length === 1) rest += ` ${w[0]} `;
     last = re.lastIndex;

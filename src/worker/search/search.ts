@@ -1,5 +1,7 @@
 // A search request end to end: validate, parse, retrieve, and shape hits into the wire format.
 import { HitReader } from '../store/hits.js';
+import { Originals } from '../store/originals.js';
+import { imageBox } from '../read/image-box.js';
 import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
@@ -22,7 +24,7 @@ import { type NameMatch, NameSearcher } from './names.js';
 import { docState } from '../read/doc-state.js';
 import type { Filters } from './filters.js';
 import type { ParsedQuery } from './query.js';
-import { parseQuery } from './query.js';
+import { parseQuery, queryNotice } from './query.js';
 import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
 import { describeIssues } from '../../shared/issues.js';
@@ -49,13 +51,25 @@ export class Searcher {
   private readonly reader: HitReader;
   private readonly names: NameSearcher;
 
+  private readonly originals: Originals;
+
   constructor(
     db: Db,
     private readonly config: Config,
+    /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
+    private readonly blobPath: (sha256: string) => string = () => '',
   ) {
     this.lexical = new LexicalSearcher(db, config);
     this.reader = new HitReader(db);
     this.names = new NameSearcher(db);
+    this.originals = new Originals(db);
+  }
+
+  /** A waiting scan is cited as its whole frame, read from the file or its stored copy; never an empty region. */
+  private wholeImage(d: { id: string; path: string }): Anchor {
+    const blob = this.originals.of(d.id)?.blob;
+    const box = imageBox(blob ? [this.blobPath(blob), d.path] : [d.path]);
+    return box ? { kind: 'region', x: 0, y: 0, w: box.w, h: box.h } : { kind: 'page', page: 1 };
   }
 
   private validate(input: SearchParams): ResolvedSearchParams {
@@ -105,6 +119,7 @@ export class Searcher {
       returned: results.length,
       took_ms: round(performance.now() - started),
       lexical: { status: 'ok' },
+      ...queryNotice(p.query),
       ...(p.mode === 'hybrid' ? { vector: { status: 'unavailable' as const, reason: vectorUnavailable } } : {}),
     };
   }
@@ -226,6 +241,7 @@ export class Searcher {
       returned: results.length,
       took_ms: round(performance.now() - started),
       ...(lex ? { lexical: { status: 'ok' as const } } : {}),
+      ...queryNotice(p.query),
       vector: { status: 'ok' },
     };
   }
@@ -237,8 +253,16 @@ export class Searcher {
    * with no passages yet (a recording waiting for a speech model) comes with the reason.
    */
   private withNames(results: SearchHit[], p: ResolvedSearchParams, q: ParsedQuery, filters: Filters): SearchHit[] {
-    const matches = this.names.find(p.query, q, filters, p.top, new Set(results.map((r) => r.doc_id)));
-    if (matches.length === 0) return results;
+    const found = new Set(results.map((r) => r.doc_id));
+    const all = this.names.find(p.query, q, filters, p.top, found);
+    if (all.length === 0) return results;
+    // Named exactly and found by its passages too: its best passage goes first.
+    const top = results[0]?.score ?? 1;
+    const named = new Set(all.filter((m) => m.exact && found.has(m.doc.id)).map((m) => m.doc.id));
+    const firsts = results.filter((r, i) => named.has(r.doc_id) && results.findIndex((x) => x.doc_id === r.doc_id) === i);
+    const lifted = firsts.map((h) => ({ ...h, score: Math.max(h.score, top), retrieval: { ...h.retrieval, by_name: true } }));
+    const others = results.filter((r) => !firsts.includes(r));
+    const matches = all.filter((m) => !found.has(m.doc.id));
     const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
     const byName = (m: NameMatch, score: number): SearchHit => {
       const retrieval: Retrieval = { method, lexical_rank: null, lexical_score: null, vector_rank: null, vector_score: null, fusion_score: null, by_name: true };
@@ -248,10 +272,9 @@ export class Searcher {
       }
       return this.chunkless(m, score, retrieval);
     };
-    const top = results[0]?.score ?? 1;
     const exact = matches.filter((m) => m.exact).map((m) => byName(m, top));
     const rest = matches.filter((m) => !m.exact).map((m) => byName(m, top));
-    const merged = [...exact, ...results.slice(0, 1), ...rest, ...results.slice(1)].slice(0, p.top);
+    const merged = [...lifted, ...exact, ...others.slice(0, 1), ...rest, ...others.slice(1)].slice(0, p.top);
     return merged.map((h, i) => ({ ...h, rank: i + 1 }));
   }
 
@@ -264,7 +287,7 @@ export class Searcher {
         : d.type === 'pdf'
           ? { kind: 'page', page: 1 }
           : d.type === 'image'
-            ? { kind: 'region', x: 0, y: 0, w: 0, h: 0 }
+            ? this.wholeImage(d)
             : { kind: 'lines', start: 1, end: 1 };
     const reason = docState(d).reason ?? undefined;
     return {

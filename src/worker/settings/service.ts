@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { ConfigSchema } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import { describeIssues } from '../../shared/issues.js';
 import { SETTING_KEYS, SETTINGS, type SettingKey, type SettingSet, type Settings } from '../../shared/settings.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
+import type { z } from 'zod';
 import type { Core } from '../core.js';
 import { CONFIG_FILE } from '../config/load.js';
 
@@ -27,6 +27,16 @@ function setPath(tree: Tree, path: string[], value: unknown): void {
     node = node[k] as Tree;
   }
   node[path[path.length - 1]!] = value;
+}
+
+function unsetPath(tree: Tree, path: string[]): void {
+  const parent = getPath(tree, path.slice(0, -1));
+  if (parent !== null && typeof parent === 'object') delete (parent as Tree)[path[path.length - 1]!];
+}
+
+/** zod's issues as words, without their paths (zod's own phrasing when the schema gives none). */
+function issueWords(error: z.ZodError): string {
+  return error.issues.map((i) => i.message).join('; ');
 }
 
 export class SettingsService {
@@ -63,30 +73,39 @@ export class SettingsService {
     };
   }
 
+  /**
+   * Changes one setting. An empty text is no value: the key leaves config.yaml and its default is back
+   * (a setting with no default refuses it). The note says in words what happened.
+   */
   async set(key: SettingKey, value: Value): Promise<SettingSet> {
     this.core.assertWritable('change its settings');
     const path = key.split('.');
+    const cleared = typeof value === 'string' && value.trim() === '';
     // Checked as the whole config would be with the new value: a wrong type or a bad URL is refused
     // before config.yaml is touched.
     const next = structuredClone(this.tree());
-    setPath(next, path, value);
+    if (cleared) unsetPath(next, path);
+    else setPath(next, path, value);
     const parsed = ConfigSchema.safeParse(next);
-    if (!parsed.success) throw new KbError('CONFIG_INVALID', `${key}: ${describeIssues(parsed.error)}`);
-    const checked = getPath(parsed.data as unknown as Tree, path) as Value;
+    // The app shows this beside the field, so the field's name is not repeated: only what is wrong.
+    if (!parsed.success) throw new KbError('CONFIG_INVALID', `Not saved: ${cleared ? 'this setting needs a value' : issueWords(parsed.error)}.`);
+    const checked = getPath(parsed.data as unknown as Tree, path);
+    if (typeof checked !== 'string' && typeof checked !== 'number' && typeof checked !== 'boolean') throw new KbError('CONFIG_INVALID', 'Not saved: this setting needs a value.');
     const { setDataDirSetting } = await import('../config/write.js');
-    const file = await setDataDirSetting(this.core.dataDir, path, checked);
+    const file = await setDataDirSetting(this.core.dataDir, path, cleared ? undefined : checked);
     const { live, env } = SETTINGS[key];
     if (live) setPath(this.tree(), path, checked);
     else this.restartNeeded.add(key);
-    this.core.log.info({ key, live }, 'setting changed');
+    this.core.log.info({ key, live, cleared }, 'setting changed');
     const wins = env && process.env[env] ? ` — but ${env} is set in kb's environment and still wins` : '';
+    const what = cleared ? `Back to the default, ${String(checked)}` : `Saved ${String(checked)}`;
     return {
       schema_version: SCHEMA_VERSION,
       key,
       value: checked,
       file,
       applied: live ? 'live' : 'restart',
-      note: (live ? 'in effect now' : 'saved; takes effect when the app or kb serve restarts') + wins,
+      note: `${what}: ${live ? 'in effect now' : 'takes effect when the app or kb serve restarts'}${wins}`,
     };
   }
 }

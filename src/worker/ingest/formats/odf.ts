@@ -69,7 +69,29 @@ function textBlocks(body: XmlNode): DocBlock[] {
   return out;
 }
 
-function slideBlocks(pres: XmlNode): { blocks: DocBlock[]; groups: BlockGroup[] } {
+/**
+ * The text of a frame's embedded object (OpenOffice Impress keeps a slide's table as an embedded
+ * spreadsheet or text: `draw:object xlink:href="./Object 1"`, its own `Object 1/content.xml`): its
+ * tables a row a line, its paragraphs as they are. Read before the slides, from the package itself.
+ */
+async function embeddedObjects(zip: Awaited<ReturnType<typeof openZip>>, root: XmlNode): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const o of all(root, 'draw:object')) {
+    const href = (o.getAttribute('xlink:href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+    if (!href || out.has(href) || href.includes('..')) continue;
+    const xml = await zipText(zip, `${href}/content.xml`);
+    if (!xml) continue;
+    const doc = parseXml(xml, `${href}/content.xml`);
+    const body = first(doc, 'office:body');
+    if (!body) continue;
+    const tables = all(body, 'table:table').map(tableText).filter((t) => t);
+    const text = tables.length > 0 ? tables.join('\n') : all(body, 'text:p').map((p) => tidy(odfText(p))).filter((t) => t).join('\n');
+    if (text) out.set(href, text);
+  }
+  return out;
+}
+
+function slideBlocks(pres: XmlNode, objects: ReadonlyMap<string, string>): { blocks: DocBlock[]; groups: BlockGroup[] } {
   const blocks: DocBlock[] = [];
   const groups: BlockGroup[] = [];
   elements(pres)
@@ -81,7 +103,18 @@ function slideBlocks(pres: XmlNode): { blocks: DocBlock[]; groups: BlockGroup[] 
       for (const frame of all(page, 'draw:frame')) {
         const inNotes = isInNotes(frame, page);
         if (inNotes) continue;
-        const text = all(frame, 'text:p').map((p) => tidy(odfText(p))).filter((t) => t).join('\n');
+        // A table drawn on the slide is read a row a line, as a Word or PowerPoint table is.
+        const tables = all(frame, 'table:table');
+        const inTables = new Set(tables.flatMap((t) => all(t, 'text:p')));
+        const object = first(frame, 'draw:object');
+        const href = (object?.getAttribute('xlink:href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+        const text = [
+          ...all(frame, 'text:p').filter((p) => !inTables.has(p)).map((p) => tidy(odfText(p))),
+          ...tables.map(tableText),
+          objects.get(href) ?? '',
+        ]
+          .filter((t) => t)
+          .join('\n');
         if (!text) continue;
         if (!title && frame.getAttribute('presentation:class') === 'title') title = text;
         else body.push(text);
@@ -124,6 +157,6 @@ export async function readOdf(bytes: Uint8Array, limits: ZipLimits, format: 'odt
   }
   const pres = first(root, 'office:presentation');
   if (!pres) throw new KbError('PARSE_FAILED', 'not a presentation (content.xml has no office:presentation)');
-  const { blocks, groups } = slideBlocks(pres);
+  const { blocks, groups } = slideBlocks(pres, await embeddedObjects(zip, pres));
   return { ...base, title: base.title ?? groups[0]?.name ?? null, blocks, groups, cite: 'slide' };
 }

@@ -30,13 +30,14 @@ function paragraphText(p: XmlNode): string {
   const visit = (n: XmlNode): void => {
     for (const c of Array.from(n.childNodes)) {
       if (c.nodeType !== 1) continue;
-      if (c.localName === 'a:t') s += c.textContent ?? '';
+      // A soft return typed into a run is a vertical tab (_x000B_ where XML cannot hold it): a line break.
+      if (c.localName === 'a:t') s += (c.textContent ?? '').replace(/\u000b|_x000B_/g, '\n');
       else if (c.localName === 'a:br') s += '\n';
       else visit(c);
     }
   };
   visit(p);
-  return s.replace(/[ \t\u00a0]+/g, ' ').trim();
+  return s.replace(/[ \t\f\u00a0]+/g, ' ').replace(/ *\n */g, '\n').trim();
 }
 
 const placeholder = (sp: XmlNode): string | null => first(sp, 'p:ph')?.getAttribute('type') ?? (first(sp, 'p:ph') ? 'body' : null);

@@ -112,8 +112,8 @@ export function unreadableMessage(what: string, confidence: number, languages: s
     ? `needs OCR language ${code} (tesseract sees ${guess!.script} script)`
     : 'needs an OCR language that is not installed (its script could not be told)';
   const how = code
-    ? `install it (Debian: apt-get install tesseract-ocr-${code.replace(/_/g, '-')}; or npm install @tesseract.js-data/${code} in kb's folder), add ${code} to ocr.languages (Settings), then index the file again`
-    : `install the language data of the document's script (Debian: tesseract-ocr-<code>, or npm install @tesseract.js-data/<code>), add it to ocr.languages (Settings), then index the file again`;
+    ? `install it (Debian: apt-get install tesseract-ocr-${code.replace(/_/g, '-')}; or npm install @tesseract.js-data/${code} in kb's folder), add ${code} to ocr.languages (Settings): kb reads it again then`
+    : `install the language data of the document's script (Debian: tesseract-ocr-<code>, or npm install @tesseract.js-data/<code>), add it to ocr.languages (Settings): kb reads it again then`;
   return `${what} ${needs}: read with ${languages} it scored ${Math.round(confidence)} of 100, too low to index; ${how}`;
 }
 
