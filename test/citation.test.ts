@@ -29,7 +29,8 @@ describe('citation URIs', () => {
     ['/b.xlsx', { kind: 'rows', start: 3, end: 3, sheet: 'Q3 & Q4' }, 'sheet=Q3%20%26%20Q4&row=3', 'b.xlsx · Q3 & Q4 row 3'],
     ['/p.html', { kind: 'text', start: 'rock-solid, a & b', end: 'the end' }, ':~:text=rock%2Dsolid%2C%20a%20%26%20b,the%20end', 'p.html · “rock-solid, a & b”'],
     ['/p.html', { kind: 'text', start: 'only start' }, ':~:text=only%20start', 'p.html · “only start”'],
-    ['/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18' }, 'epubcfi(/6/14[chap05]!/4/2,/10,/18)', 'b.epub · ch. 7'],
+    // Read from a URI alone, the chapter as a reader counts it is not known: the file of the reading order.
+    ['/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18' }, 'epubcfi(/6/14[chap05]!/4/2,/10,/18)', 'b.epub · part 7'],
     ['/m.mbox', { kind: 'msg', id: 'abc@example.org' }, 'msg=abc%40example.org', 'm.mbox · message <abc@example.org>'],
   ] as const)('%s#%s round-trips and reads as "%s"', (path, anchor, fragment, label) => {
     const c = makeCitation(path, anchor);
@@ -38,9 +39,20 @@ describe('citation URIs', () => {
     expect(citationLabel(c, path.slice(1))).toBe(label);
   });
 
+  it('labels an e-book passage by its chapter as a reader counts them, when the index knows it', () => {
+    const c = makeCitation('/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18', chapter: 5 });
+    expect(c.uri).toBe('file:///b.epub#epubcfi(/6/14[chap05]!/4/2,/10,/18)');
+    expect(citationLabel(c, 'b.epub')).toBe('b.epub · ch. 5');
+  });
+
   it('reads RFC 7111 open ranges and text fragments with a prefix and suffix', () => {
     expect(parseCitationUri('file:///c.csv#row=5-*')).toMatchObject({ kind: 'rows', start: 5, end: Number.MAX_SAFE_INTEGER });
-    expect(parseCitationUri('file:///p.html#:~:text=an-,start%20here,end%20here,-after')).toMatchObject({ kind: 'text', start: 'start here', end: 'end here' });
+    expect(parseCitationUri('file:///p.html#:~:text=an-,start%20here,end%20here,-after')).toMatchObject({ kind: 'text', start: 'start here', end: 'end here', prefix: 'an', suffix: 'after' });
+    // Written back as browsers read it: prefix-,start,end,-suffix, each part's own - and , encoded.
+    const c = makeCitation('/p.html', { kind: 'text', start: 'the report', end: 'its end', prefix: 'read-only', suffix: 'next' });
+    expect(c.uri).toBe('file:///p.html#:~:text=read%2Donly-,the%20report,its%20end,-next');
+    expect(parseCitationUri(c.uri)).toMatchObject({ kind: 'text', start: 'the report', end: 'its end', prefix: 'read-only', suffix: 'next' });
+    expect(parseCitationUri('file:///p.html#:~:text=only%20start,-after')).toMatchObject({ kind: 'text', start: 'only start', suffix: 'after' });
   });
 
   it('encodes Windows drive paths', () => {

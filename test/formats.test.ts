@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/engine.js';
 import * as F from '../scripts/format-fixtures.js';
+import { makeCitation } from '../src/shared/citation.js';
+import type { Anchor } from '../src/shared/wire.js';
 import type { Engine } from '../src/worker/engine.js';
 import { engineIn, kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
@@ -189,6 +191,83 @@ describe.skipIf(!haveWordFiles)('Word files made by Word', () => {
     const hit = (await e.search({ query: 'tachyon', mode: 'lexical' })).results[0];
     expect(hit?.citation.label).toMatch(/^(foot|end)notes\.docx · ¶/);
     e.close();
+  });
+});
+
+describe('zip limits set from real files', () => {
+  it('opens a sheet that compresses as well as real ones do (up to ~300×), and refuses a bomb (~1,000×)', async () => {
+    const { openZip, zipLimitsOf } = await import('../src/worker/ingest/formats/zip.js');
+    const { ConfigSchema } = await import('../src/shared/config.js');
+    const limits = zipLimitsOf(ConfigSchema.parse({}).ingest);
+    // Rows of styled empty cells with a value now and then: the shape of a sparse real sheet.
+    let x = 7;
+    const rows: string[] = [];
+    for (let r = 1; r <= 200_000; r++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      rows.push(r % 200 === 0 ? `<row><c s="3"><v>${x % 1000}</v></c></row>` : '<row><c s="1"/><c s="2"/></row>');
+    }
+    const sheet = new JSZip();
+    sheet.file('xl/worksheets/sheet1.xml', `<worksheet><sheetData>${rows.join('')}</sheetData></worksheet>`);
+    const sparse = await sheet.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    const ratio = 6_200_000 / sparse.length;
+    expect(ratio).toBeGreaterThan(250); // more than twice what the old limit (100×) let through
+    await expect(openZip(sparse, limits, 'an Excel workbook')).resolves.toBeDefined();
+    const bomb = new JSZip();
+    bomb.file('xl/worksheets/sheet1.xml', new Uint8Array(16 * 1024 * 1024));
+    await expect(openZip(await bomb.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits, 'an Excel workbook')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    // Many entries each under the ratio still meet the bound on the whole.
+    await expect(openZip(sparse, { ...limits, max_expanded_bytes: 1_000_000 }, 'an Excel workbook')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+  });
+});
+
+describe('an e-book’s chapters', () => {
+  it('are numbered as a reader counts them: the title page and contents are not chapters', async () => {
+    const d = await tempDir();
+    const book = await F.epub([
+      { title: 'Title Page', paras: ['Sea Tales, by Herman M'] },
+      { title: 'Contents', paras: ['Beginnings', 'The Storm', 'The Calm'] },
+      { title: 'Beginnings', paras: [F.filler(4, 1)] },
+      { title: 'The Storm', paras: [F.filler(4, 2)] },
+      { title: 'The Calm', paras: ['The albatross circled the mast at dawn.'] },
+    ]);
+    writeFileSync(join(d, 'tales.epub'), book);
+    const e = await engineIn(join(d, 'data'));
+    await e.ingest([join(d, 'tales.epub')]);
+    const hit = (await e.search({ query: 'albatross', mode: 'lexical' })).results[0]!;
+    expect(hit.citation.label).toMatch(/^tales\.epub · ch\. 3\b/);
+    expect(hit.citation.uri).toMatch(/#epubcfi\(\/6\/10\[/);
+  });
+});
+
+describe('a web page’s text fragments', () => {
+  it('begin and end on whole words, as browsers match them, and carry the words around them where their own repeat', async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `sentence${i} tells the committee about harbour dredging plans`).join(' ');
+    // Two long paragraphs (a chunk each) that open with the same words.
+    const twice = (tail: string): string => `The harbour report was read aloud ${F.filler(12, tail.length)} ${tail}`;
+    const [p1, p2] = [twice('first by the chair'), twice('again by the clerk')];
+    const page = `<!doctype html><html><head><title>Minutes</title></head><body><main><h1>Minutes</h1><p>${long}</p><p>${p1}</p><p>${p2}</p></main></body></html>`;
+    const d = await tempDir();
+    writeFileSync(join(d, 'minutes.html'), page);
+    const e = await engineIn(join(d, 'data'));
+    await e.ingest([join(d, 'minutes.html')]);
+    const doc = e.inspectDoc(join(d, 'minutes.html'));
+    expect(doc.chunks.length).toBeGreaterThan(2);
+    const words = new Set(`Minutes ${long} ${p1} ${p2}`.split(/\s+/));
+    for (const c of doc.chunks) {
+      const a = c.anchor as { kind: string; start: string; end?: string; prefix?: string };
+      expect(a.kind).toBe('text');
+      // Every word quoted is a whole word of the page: a cut word ("to" of "told") matches nothing.
+      for (const w of [...a.start.split(' '), ...(a.end ?? '').split(' ').filter(Boolean)]) expect(words.has(w), `${w} in ${JSON.stringify(a)}`).toBe(true);
+      // And kb get on the citation gives back a text holding the chunk's own first words.
+      const uri = makeCitation(join(d, 'minutes.html'), c.anchor as Anchor).uri;
+      expect((await e.get(uri, 100_000)).text).toContain(a.start);
+    }
+    // "The harbour report was read aloud" opens both: the second passage's fragment names what precedes
+    // it (the first one's last words), and kb get follows it to the second paragraph, not the first.
+    const second = (await e.search({ query: '"again by the clerk"', mode: 'lexical' })).results[0]!;
+    expect(second.citation.uri).toMatch(/#:~:text=by%20the%20chair-,The%20harbour/);
+    expect((await e.get(second.citation.uri, 100_000)).text).toContain('again by the clerk');
+    expect((await e.get(second.citation.uri, 100_000)).text).not.toContain('first by the chair');
   });
 });
 

@@ -32,9 +32,25 @@ const slide = z.object({ kind: z.literal('slide'), slide: pos, slide_end: pos.op
 /** RFC 7111 `#row=12-40`, the header being row 1; a workbook's sheet as `#sheet=Name&row=12-40`. */
 const rows = z.object({ kind: z.literal('rows'), start: pos, end: pos, sheet: z.string().optional() });
 /** A W3C text fragment `#:~:text=start,end`: the passage's first words, and its last. */
-const text = z.object({ kind: z.literal('text'), start: z.string().min(1), end: z.string().min(1).optional() });
+const text = z.object({
+  kind: z.literal('text'),
+  start: z.string().min(1),
+  end: z.string().min(1).optional(),
+  /** Words just before the passage, where its first words occur earlier too (the directive's `prefix-`). */
+  prefix: z.string().min(1).optional(),
+  /** Words just after it, where its last words occur again before it ends (`-suffix`). */
+  suffix: z.string().min(1).optional(),
+});
 /** An EPUB CFI `#epubcfi(/6/14!/4/2/10)` (a range CFI when the passage spans several blocks). */
-const cfi = z.object({ kind: z.literal('cfi'), cfi: z.string().min(1) });
+const cfi = z.object({
+  kind: z.literal('cfi'),
+  cfi: z.string().min(1),
+  /**
+   * The chapter's number as a reader counts them (cover, title page and contents not counted); for the
+   * label only — a CFI counts every file of the reading order. Absent for front matter.
+   */
+  chapter: z.number().int().positive().optional(),
+});
 /** `#msg=<Message-ID>`: one message of a mailbox (its ordinal, 1-based, when it has no Message-ID). */
 const msg = z.object({ kind: z.literal('msg'), id: z.string().min(1) });
 

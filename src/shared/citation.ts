@@ -39,7 +39,7 @@ export function anchorFragment(a: Anchor): string {
       return a.sheet === undefined ? r : `sheet=${encodeURIComponent(a.sheet)}&${r}`;
     }
     case 'text':
-      return `:~:text=${textDirective(a.start)}${a.end ? `,${textDirective(a.end)}` : ''}`;
+      return `:~:text=${a.prefix ? `${textDirective(a.prefix)}-,` : ''}${textDirective(a.start)}${a.end ? `,${textDirective(a.end)}` : ''}${a.suffix ? `,-${textDirective(a.suffix)}` : ''}`;
     case 'cfi':
       return `epubcfi(${a.cfi})`;
     case 'msg':
@@ -66,10 +66,13 @@ function structuredAnchor(frag: string): Anchor | null {
     return { kind: 'rows', start, end, ...(m[1] !== undefined ? { sheet: decodeURIComponent(m[1]) } : {}) };
   }
   if ((m = frag.match(/^:~:text=(.+)$/))) {
-    // prefix- and -suffix parts narrow a match in browsers; kb reads the span from start and end alone.
-    const parts = m[1]!.split('&')[0]!.split(',').filter((p) => !p.endsWith('-') && !p.startsWith('-')).map((p) => decodeURIComponent(p));
+    // prefix- and -suffix parts say which occurrence of the quoted words is meant, as browsers read them.
+    const all = m[1]!.split('&')[0]!.split(',');
+    const prefix = all[0]?.endsWith('-') ? decodeURIComponent(all.shift()!.slice(0, -1)) : undefined;
+    const suffix = all.length > 1 && all[all.length - 1]!.startsWith('-') ? decodeURIComponent(all.pop()!.slice(1)) : undefined;
+    const parts = all.map((p) => decodeURIComponent(p));
     if (parts.length === 0 || parts.length > 2 || !parts[0]) return null;
-    return parts[1] ? { kind: 'text', start: parts[0], end: parts[1] } : { kind: 'text', start: parts[0] };
+    return { kind: 'text', start: parts[0], ...(parts[1] ? { end: parts[1] } : {}), ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}) };
   }
   if ((m = frag.match(/^epubcfi\((.+)\)$/))) return { kind: 'cfi', cfi: m[1]! };
   if ((m = frag.match(/^msg=(.+)$/))) return { kind: 'msg', id: decodeURIComponent(m[1]!) };
@@ -137,8 +140,9 @@ export function citationLabel(c: Citation, displayPath: string): string {
       where = `${displayPath} · “${shorten(c.start)}”`;
       break;
     case 'cfi': {
+      // A CFI counts the cover and title page as files of the reading order; a reader does not.
       const spine = /^\/\d+\/(\d+)/.exec(c.cfi);
-      where = spine ? `${displayPath} · ch. ${Number(spine[1]) / 2}` : `${displayPath} · ${c.cfi}`;
+      where = c.chapter !== undefined ? `${displayPath} · ch. ${c.chapter}` : spine ? `${displayPath} · part ${Number(spine[1]) / 2}` : `${displayPath} · ${c.cfi}`;
       break;
     }
     case 'msg':

@@ -17,7 +17,7 @@ ingest:
   max_image_pixels: 100000000      # images above 100 megapixels fail with TOO_LARGE before decoding
   max_document_bytes: 209715200    # Word, slides, spreadsheets, web pages, e-books, mail above 200 MB fail with TOO_LARGE
   zip_max_expanded_bytes: 1073741824   # a docx/xlsx/epub/… inflating to more than 1 GB is refused (TOO_LARGE)
-  zip_max_ratio: 100               # one entry (over 1 MB) inflating more than 100× its size is refused as a zip bomb
+  zip_max_ratio: 500               # one entry (over 1 MB) inflating more than 500× is a zip bomb (real sheets reach ~200×)
   ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
 
 chunking:

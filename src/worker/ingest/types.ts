@@ -30,5 +30,5 @@ export interface ChunkingOptions {
 }
 
 /** Bump when a parser's output for the same bytes changes, so documents are re-chunked. */
-export const PARSER_VERSION = 2;
+export const PARSER_VERSION = 3;
 export const CHUNKER_VERSION = 1;

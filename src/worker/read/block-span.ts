@@ -92,11 +92,17 @@ export function blockRange(doc: BlockDoc, anchor: Anchor): BlockRange | null {
         return i;
       };
       const start = squash(anchor.start);
-      const at = joined.indexOf(start);
+      // The words before it (prefix-) say which occurrence is meant; the words after (-suffix), which end.
+      const pre = anchor.prefix ? squash(anchor.prefix) : '';
+      const withPrefix = pre ? joined.indexOf(`${pre} ${start}`) : -1;
+      const at = withPrefix >= 0 ? withPrefix + pre.length + 1 : joined.indexOf(start);
       if (at < 0 || !start) return null;
       const from = blockOf(at);
-      const endAt = anchor.end ? joined.indexOf(squash(anchor.end), at + start.length) : -1;
-      const to = endAt < 0 ? blockOf(at + start.length - 1) : blockOf(endAt + squash(anchor.end ?? '').length - 1);
+      const end = squash(anchor.end ?? '');
+      const post = anchor.suffix ? squash(anchor.suffix) : '';
+      const withSuffix = end && post ? joined.indexOf(`${end} ${post}`, at + start.length) : -1;
+      const endAt = withSuffix >= 0 ? withSuffix : end ? joined.indexOf(end, at + start.length) : -1;
+      const to = endAt < 0 ? blockOf(at + start.length - 1) : blockOf(endAt + end.length - 1);
       return { from, to, group: doc.blocks[from]!.group };
     }
     case 'cfi': {

@@ -36,6 +36,8 @@ export interface BlockGroup {
   name: string;
   /** EPUB: the spine step (`/6/14[chap05]`); mail: the Message-ID or ordinal. */
   key?: string;
+  /** EPUB: the chapter's number as a reader counts them (front matter has none). */
+  chapter?: number;
   /** Tables: the header row (row 1), repeated at the top of every chunk. */
   header?: string[];
   /** Mail: From, To, Date, Subject, shown above the message. */
@@ -56,11 +58,54 @@ export interface BlockDoc {
   cite: 'para' | 'slide' | 'rows' | 'text' | 'cfi' | 'msg' | 'lines';
 }
 
-/** First and last words of a passage, as a W3C text fragment quotes them. */
-export function textFragment(text: string, words = 6): Extract<Anchor, { kind: 'text' }> {
-  const w = text.split(/\s+/).filter((x) => x.length > 0);
-  if (w.length <= words * 2) return { kind: 'text', start: w.join(' ') };
-  return { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
+const squash = (t: string): string => t.replace(/\s+/g, ' ').trim();
+
+/**
+ * First and last words of a passage, as a W3C text fragment quotes them. Browsers match a fragment on
+ * whole words, so it begins and ends on them. Where its first words occur earlier in the document (or
+ * its last words again inside it), the words just before (after) it go along as prefix- (-suffix), so
+ * the fragment finds this passage and no other. `at`: where the passage starts in `whole`, squashed.
+ */
+export function textFragment(text: string, words = 6, whole?: { text: string; at: number }): Extract<Anchor, { kind: 'text' }> {
+  const w = squash(text).split(' ').filter((x) => x.length > 0);
+  const anchor: Extract<Anchor, { kind: 'text' }> =
+    w.length <= words * 2 ? { kind: 'text', start: w.join(' ') } : { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
+  if (!whole) return anchor;
+  const doc = whole.text.toLowerCase();
+  const start = anchor.start.toLowerCase();
+  if (doc.indexOf(start) < whole.at && whole.at > 0) {
+    const before = whole.text.slice(0, whole.at).trim().split(' ').slice(-3).join(' ');
+    if (before) anchor.prefix = before;
+  }
+  if (anchor.end) {
+    const end = anchor.end.toLowerCase();
+    const stop = whole.at + squash(text).length;
+    const first = doc.indexOf(end, whole.at + start.length);
+    if (first >= 0 && first + end.length < stop) {
+      const after = whole.text.slice(stop).trim().split(' ').slice(0, 3).join(' ');
+      if (after) anchor.suffix = after;
+    }
+  }
+  return anchor;
+}
+
+/** The document's text squashed to single spaces, and where each block starts in it. */
+const wholeText = new WeakMap<BlockDoc, { text: string; starts: Map<DocBlock, number> }>();
+function wholeOf(doc: BlockDoc): { text: string; starts: Map<DocBlock, number> } {
+  let w = wholeText.get(doc);
+  if (!w) {
+    const starts = new Map<DocBlock, number>();
+    let text = '';
+    for (const b of doc.blocks) {
+      const t = squash(b.text);
+      if (!t) continue;
+      starts.set(b, text.length);
+      text += `${t} `;
+    }
+    w = { text, starts };
+    wholeText.set(doc, w);
+  }
+  return w;
 }
 
 /** Steps shared by two CFI paths, then the rest of each: `/4/2,/10,/18` (EPUB CFI 3.1, "Ranges"). */
@@ -75,7 +120,7 @@ export function cfiRange(spine: string, a: string, b: string): string {
 }
 
 /** The anchor of a run of blocks, in the document's own citation kind. */
-function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string): Anchor {
+function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string, offset = 0): Anchor {
   if (first.anchor) return first.anchor;
   switch (doc.cite) {
     case 'para':
@@ -86,10 +131,16 @@ function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string):
       const sheet = doc.groups[first.group]?.name;
       return { kind: 'rows', start: first.unit, end: last.unit, ...(sheet ? { sheet } : {}) };
     }
-    case 'text':
-      return textFragment(text);
+    case 'text': {
+      const whole = wholeOf(doc);
+      const base = whole.starts.get(first);
+      return textFragment(text, 6, base === undefined ? undefined : { text: whole.text, at: base + offset });
+    }
     case 'cfi':
-      return { kind: 'cfi', cfi: cfiRange(doc.groups[first.group]?.key ?? '/6/2', first.key ?? '/4', last.key ?? '/4') };
+    case 'cfi': {
+      const chapter = doc.groups[first.group]?.chapter;
+      return { kind: 'cfi', cfi: cfiRange(doc.groups[first.group]?.key ?? '/6/2', first.key ?? '/4', last.key ?? '/4'), ...(chapter ? { chapter } : {}) };
+    }
     case 'msg':
       return { kind: 'msg', id: doc.groups[first.group]?.key ?? String(first.unit) };
     case 'lines':
@@ -165,12 +216,21 @@ function pack(doc: BlockDoc, blocks: DocBlock[], heading: string, header: string
     const run = nonEmpty.slice(p.startLine - 1, p.endLine);
     const body = run.map((b) => b.text.trim()).join('\n\n');
     // One block longer than the chunk limit (a huge paragraph, a slide full of text) is cut into
-    // windows that all cite it: the citation unit is the block.
-    for (let i = 0; i < body.length; i += room * 2) {
-      const part = body.length <= room * 2 ? body : body.slice(i, i + room * 2);
+    // windows that all cite it: the citation unit is the block. Cut between words, never inside one
+    // (a text fragment quoting half a word finds nothing in a browser).
+    for (let i = 0; i < body.length; ) {
+      let end = Math.min(body.length, i + room * 2);
+      if (end < body.length) {
+        const space = body.slice(i + room, end).search(/\s\S*$/);
+        if (space >= 0) end = i + room + space;
+      }
+      const part = body.slice(i, end).trim();
       const text = header ? `${header}\n${part}` : part;
-      out.push({ text, heading, anchor: anchorOf(doc, run[0]!, run[run.length - 1]!, part) });
-      if (body.length <= room * 2) break;
+      // Where the window starts in the block's squashed text (for a text fragment's prefix).
+      const offset = squash(body.slice(0, i)).length + (i > 0 ? 1 : 0);
+      if (part) out.push({ text, heading, anchor: anchorOf(doc, run[0]!, run[run.length - 1]!, part, offset) });
+      i = end;
+      while (i < body.length && /\s/.test(body[i]!)) i++;
     }
   }
 }

@@ -11,6 +11,9 @@ import { openZip, zipText, type ZipLimits } from './zip.js';
 
 const text = (n: XmlNode | null): string | null => n?.textContent?.replace(/\s+/g, ' ').trim() || null;
 
+/** What opens a book before its first chapter, by its name in the contents or its file's id. */
+const FRONT_MATTER = /^(cover|title ?page|titlepage|half ?title|contents|table of contents|toc|copyright|dedication|epigraph|frontmatter|front matter|imprint|colophon)\b/i;
+
 /** Chapter file → its label in the table of contents (EPUB 3 nav or EPUB 2 NCX). */
 async function tocLabels(read: (href: string) => Promise<string | null>, manifest: Map<string, { href: string; type: string; props: string }>, tocId: string | null): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
@@ -74,6 +77,7 @@ export async function readEpub(bytes: Uint8Array, limits: ZipLimits, markup: boo
 
   const blocks: DocBlock[] = [];
   const groups: BlockGroup[] = [];
+  let chapters = 0;
   for (const [j, ref] of elements(spineEl).filter((e) => e.localName === 'itemref').entries()) {
     const idref = ref.getAttribute('idref') ?? '';
     const item = manifest.get(idref);
@@ -87,7 +91,12 @@ export async function readEpub(bytes: Uint8Array, limits: ZipLimits, markup: boo
     const found = domBlocks(body, { rootPath: `/${bodyStep}`, markup });
     const g = groups.length;
     const firstHeading = found.find((b) => b.heading !== undefined && b.text)?.text;
-    groups.push({ name: labels.get(item.href) ?? firstHeading ?? (document.title.trim() || `Chapter ${j + 1}`), key: `/${spineStep}/${(j + 1) * 2}[${idref}]` });
+    const name = labels.get(item.href) ?? firstHeading ?? (document.title.trim() || `Chapter ${j + 1}`);
+    // Chapters are numbered as a reader counts them: front matter (cover, title page, contents,
+    // copyright, dedication) and files with no text are not chapters.
+    const front = FRONT_MATTER.test(name) || FRONT_MATTER.test(idref) || /\bnav\b/.test(item.props) || !found.some((b) => b.text.trim());
+    if (!front) chapters++;
+    groups.push({ name, key: `/${spineStep}/${(j + 1) * 2}[${idref}]`, ...(front ? {} : { chapter: chapters }) });
     for (const b of found) blocks.push({ text: b.text, html: b.html, unit: blocks.length + 1, group: g, key: b.path, ...(b.heading !== undefined ? { heading: b.heading } : {}) });
   }
   if (groups.length === 0) throw new KbError('PARSE_FAILED', 'the e-book has no readable chapters');
