@@ -59,14 +59,14 @@ export function shortQueries(queries: string[], ref: ReferenceBm25): string[] {
   });
 }
 
-interface Prepared {
+export interface Prepared {
   c: SmartCollection;
   dataDir: string;
   ref: ReferenceBm25;
   sets: { label: 'full' | 'short'; queries: string[] }[];
 }
 
-async function prepare(name: string, dir: string): Promise<Prepared> {
+export async function prepare(name: string, dir: string): Promise<Prepared> {
   const c = loadSmart(dir, name);
   const work = benchDir(`ranking-${name}`);
   const docsDir = join(work, 'docs');

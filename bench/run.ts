@@ -18,6 +18,7 @@ import { benchRanking } from './ranking.js';
 import { benchRerank } from './rerank.js';
 import { benchTui } from './tui.js';
 import { benchTyping } from './typing.js';
+import { benchTypos } from './typos.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
 import type { BenchResult } from './util.js';
@@ -37,6 +38,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   ui: benchUi,
   tui: benchTui,
   typing: benchTyping,
+  typos: benchTypos,
   ask: benchAsk,
   audio: benchAudio,
   watch: benchWatch,

@@ -318,6 +318,38 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await expect.poll(() => page.locator('.hit .title').allInnerTexts()).toEqual([expect.stringMatching(/^Trip plan/)]);
   }, 60_000);
 
+  it('small things a new user meets: an empty index offers Add files, a typo is corrected (and can be declined), an unfinished FTS5 query says so, Esc closes Ask, Ask at 800 px leaves the viewer room', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const { page } = await open(data, { ollama: false });
+    await page.getByLabel('Search').fill('deployment');
+    await expect.poll(() => page.locator('.results .none').innerText()).toMatch(/Nothing is indexed yet/);
+    expect(await page.locator('.results .none').getByRole('button', { name: 'Add files…' }).count()).toBe(1);
+    await writeTree(dir, { 'in/deploy.md': '# Deployment\n\nThe deployment pipeline supports a rollback to the previous release.\n', 'in/cook.md': '# Bread\n\nKnead the dough.\n' });
+    await page.getByLabel('Choose files').setInputFiles([join(dir, 'in/deploy.md'), join(dir, 'in/cook.md')]);
+    await page.locator('.ingest[data-state="done"]').waitFor();
+    await page.getByLabel('Search').fill('deploymnet rollbak');
+    await expect.poll(() => page.locator('.corrected').innerText()).toMatch(/Showing results for deployment rollback · search for deploymnet rollbak instead/);
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^deploy\.md/);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-typo-corrected.png') });
+    await page.locator('.corrected').getByRole('button').click();
+    await expect.poll(() => page.locator('.results .none').innerText()).toMatch(/No matches for “deploymnet rollbak”/);
+    expect(await page.locator('.corrected').count()).toBe(0);
+    await page.getByLabel('Search').fill("'NEAR(deployment");
+    await expect.poll(() => page.locator('.notice').innerText()).toMatch(/not finished: close it with '/);
+    // Ask: Esc closes the drawer; in a narrow window the viewer keeps its width beside it.
+    await page.setViewportSize({ width: 800, height: 700 });
+    await page.getByLabel('Search').fill('deployment');
+    await page.locator('.hit').first().click();
+    await page.locator('header nav').getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('.ask-drawer').isVisible()).toBe(true);
+    const viewer = (await page.locator('.viewer').boundingBox())!;
+    expect(viewer.width).toBeGreaterThan(380);
+    await page.screenshot({ path: join(ARTIFACTS, 'setup-ask-narrow.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.ask-drawer').isVisible()).toBe(false);
+  }, 60_000);
+
   it.skipIf(!corpora)('Models: import a model from a path on the serving machine (its error beside the form, in view), then remove it', async () => {
     const dir = await tempDir();
     // A small window: the import form is far below the top of the page.

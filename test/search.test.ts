@@ -85,6 +85,25 @@ describe('lexical search', () => {
     expect((await engine.search({ query: '"writing just we’re"', mode: 'lexical' })).results.filter((h) => h.citation.path.endsWith('colophon.md'))).toEqual([]);
   });
 
+  it('corrects a word the index does not hold to the one it does, says so, and searches as typed when asked', async () => {
+    const r = await engine.search({ query: 'kneed the duogh', mode: 'lexical' });
+    expect(r.corrected).toEqual({ query: 'knead the dough', words: [{ from: 'kneed', to: 'knead' }, { from: 'duogh', to: 'dough' }] });
+    expect(r.query).toBe('kneed the duogh');
+    expect(r.results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));
+    // Typed while typing too: the last word, once no indexed word begins with it.
+    expect((await engine.search({ query: 'brown foxx', prefix: true, mode: 'lexical' })).corrected?.query).toBe('brown fox');
+    // Capitals kept; words the index holds untouched; a quoted phrase exact.
+    expect((await engine.search({ query: 'Kneed', mode: 'lexical' })).corrected?.query).toBe('Knead');
+    expect((await engine.search({ query: 'knead dough', mode: 'lexical' })).corrected).toBeUndefined();
+    expect((await engine.search({ query: '"kneed the dough"', mode: 'lexical' })).corrected).toBeUndefined();
+    // A word being typed that indexed words begin with is no typo.
+    expect((await engine.search({ query: 'punctu', prefix: true, mode: 'lexical' })).corrected).toBeUndefined();
+    // As typed: nothing is corrected, and nothing found.
+    const asTyped = await engine.search({ query: 'kneed the duogh', mode: 'lexical', correct: false });
+    expect(asTyped.corrected).toBeUndefined();
+    expect(asTyped.results).toEqual([]);
+  });
+
   it('treats the last word as a prefix while typing', async () => {
     expect((await engine.search({ query: 'bread kne', prefix: true })).results[0]?.matched_terms.sort()).toEqual(['bread', 'kne']);
     expect((await engine.search({ query: 'kne', prefix: true })).results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));

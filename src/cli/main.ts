@@ -80,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--rerank', 're-score the best hits with the cross-encoder (rerank.model; search.rerank turns it on by default)')
     .option('--no-rerank', 'fused order, whatever search.rerank says')
     .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
+    .option('--no-correct', 'search the words as typed: no correction of words the index does not hold')
     .action((words: string[], flags: SearchFlags) =>
       run(() => searchCommand(words, flags, globals()))(),
     );

@@ -43,6 +43,8 @@ export function App({ kb }: { kb: KbBridge }) {
   const [type, setType] = useState<DocType | ''>('');
   const [tags, setTags] = useState('');
   const [explain, setExplain] = useState(false);
+  /** The query text to search as typed, its correction turned down ("search for … instead"). */
+  const [asTyped, setAsTyped] = useState<string | null>(null);
   const [result, setResult] = useState<SearchResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState(0);
@@ -176,7 +178,7 @@ export function App({ kb }: { kb: KbBridge }) {
       return;
     }
     const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
-    const params: SearchParams = { query: q, prefix: !query.endsWith(' '), top, explain, tags: tagList, ...(type ? { type } : {}) };
+    const params: SearchParams = { query: q, prefix: !query.endsWith(' '), top, explain, tags: tagList, ...(type ? { type } : {}), ...(asTyped === q ? { correct: false } : {}) };
     if (!rerank.on) {
       searcher.submit(params);
       return;
@@ -186,7 +188,7 @@ export function App({ kb }: { kb: KbBridge }) {
     searcher.submit({ ...params, rerank: false });
     const later = setTimeout(() => searcher.submit({ ...params, rerank: true }), rerank.pauseMs);
     return () => clearTimeout(later);
-  }, [query, type, tags, explain, searcher, version, top, rerank.on, rerank.pauseMs]);
+  }, [query, type, tags, explain, searcher, version, top, rerank.on, rerank.pauseMs, asTyped]);
   useEffect(() => setTop(PAGE), [query, type, tags]);
 
   const onKey = useCallback(
@@ -342,6 +344,14 @@ export function App({ kb }: { kb: KbBridge }) {
             <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={list}>
               {error && <p className="error">{error}</p>}
               {!query && !ingest.state.running && <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />}
+              {result?.corrected && (
+                <p className="corrected" role="status">
+                  Showing results for <strong>{result.corrected.query}</strong> ·{' '}
+                  <button className="link" onClick={() => setAsTyped(result.query.trim())}>
+                    search for {result.query.trim()} instead
+                  </button>
+                </p>
+              )}
               {result?.notice && (
                 <p className="warn notice" role="status">
                   {result.notice}

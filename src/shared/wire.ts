@@ -128,6 +128,12 @@ export const SearchResultSchema = versioned({
   rerank: ComponentStatusSchema.optional(),
   /** For people: how the query was read when not as typed (an FTS5 expression left unfinished). */
   notice: z.string().optional(),
+  /**
+   * Words of the query the index does not hold, corrected against its vocabulary (typos): the query
+   * searched instead, and each word changed. `query` above stays the text as typed; search again with
+   * `correct: false` for that text as it is.
+   */
+  corrected: z.object({ query: z.string(), words: z.array(z.object({ from: z.string(), to: z.string() })) }).optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -146,6 +152,7 @@ export const SearchParamsSchema = z.object({
   /** How hybrid mode combines the two lists: rank-based RRF, or a weighted sum of normalised scores. */
   fusion: z.enum(['rrf', 'convex']).default('rrf').describe('hybrid: rank fusion (rrf) or weighted normalised scores (convex)'),
   rerank: z.boolean().optional().describe('re-score the best hits with the cross-encoder (default: the search.rerank setting)'),
+  correct: z.boolean().default(true).describe('correct words the index does not hold (typos) against its vocabulary'),
 });
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;

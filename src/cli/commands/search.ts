@@ -16,6 +16,8 @@ export interface SearchFlags {
   prefix?: boolean;
   /** true with --rerank, false with --no-rerank, absent: the search.rerank setting. */
   rerank?: boolean;
+  /** false with --no-correct: words the index does not hold are searched as typed. */
+  correct?: boolean;
 }
 
 /** Flags are parsed by commander (choices, numbers); the engine checks the whole against SearchParamsSchema. */
@@ -31,6 +33,7 @@ export async function searchCommand(words: string[], flags: SearchFlags, g: Glob
 function printHuman(r: SearchResult, explain: boolean): void {
   if (r.vector?.status === 'unavailable' && r.mode !== 'lexical') line(dim(`(${r.vector.reason})`));
   if (r.rerank?.status === 'unavailable') line(dim(`(not reranked: ${r.rerank.reason})`));
+  if (r.corrected) line(yellow(`Showing results for ${r.corrected.query} · search for the words as typed with --no-correct`));
   if (r.results.length === 0) {
     line(r.query.trim() ? 'No matches.' : 'Empty query: type some words to search for.');
     return;

@@ -26,12 +26,23 @@ async function reranked(core: Core, vectors: VectorService, reranker: RerankServ
   const started = performance.now();
   const top = params.top ?? core.config.search.top;
   const r = await answer(core, vectors, { ...params, top: Math.max(top, reranker.candidates) });
-  const { hits, status } = await reranker.rerank(params.query, r.results);
+  const { hits, status } = await reranker.rerank(r.corrected?.query ?? params.query, r.results);
   const results = hits.slice(0, top);
   return { ...r, results, returned: results.length, took_ms: Math.round((performance.now() - started) * 100) / 100, rerank: status };
 }
 
+/**
+ * Words the index does not hold are corrected first (both halves then search the corrected query);
+ * the result says so, keeping the query as typed. Not in vector mode: meaning has no typos to fix.
+ */
 async function answer(core: Core, vectors: VectorService, params: SearchParams): Promise<SearchResult> {
+  const fix = params.correct === false || params.mode === 'vector' || !params.query.trim() ? null : core.searcher.correction(params.query, params.prefix === true);
+  if (!fix) return searchAsTyped(core, vectors, params);
+  const r = await searchAsTyped(core, vectors, { ...params, query: fix.query });
+  return { ...r, query: params.query, corrected: fix };
+}
+
+async function searchAsTyped(core: Core, vectors: VectorService, params: SearchParams): Promise<SearchResult> {
   const p = { top: core.config.search.top, ...params };
   const { searcher } = core;
   if (p.mode === 'lexical') return searcher.search(p);

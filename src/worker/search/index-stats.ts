@@ -117,6 +117,32 @@ export class IndexStats {
    * Whether some chunk holds this word (or these words, one after the other): the first row of its
    * doclist, a seek, where counting its chunks (fts5vocab) would walk the whole list of a common word.
    */
+  /**
+   * Whether these letters are written somewhere in the text (the trigram index, case-insensitive): the
+   * index holds stems, and this says a word such as "deployment" is one people wrote, not just a
+   * string whose stem is held.
+   */
+  written(word: string): boolean {
+    const key = `~${word}`;
+    let yes = this.occursCache.get(key);
+    if (yes === undefined) {
+      yes = this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${word.replace(/[%_]/g, '')}%`) !== undefined;
+      this.occursCache.set(key, yes);
+    }
+    return yes;
+  }
+
+  /** Whether some index term begins with these letters (a word still being typed): one seek. */
+  begins(prefix: string): boolean {
+    const key = `${prefix}*`;
+    let yes = this.occursCache.get(key);
+    if (yes === undefined) {
+      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(`${ftsString(prefix)}*`) !== undefined;
+      this.occursCache.set(key, yes);
+    }
+    return yes;
+  }
+
   occurs(words: string): boolean {
     let yes = this.occursCache.get(words);
     if (yes === undefined) {

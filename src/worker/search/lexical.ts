@@ -7,6 +7,7 @@ import { type QueryWord, analyze } from './analyze.js';
 import { Candidates } from './candidates.js';
 import type { Filters } from './filters.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
+import { corrections } from './spelling.js';
 import { type ParsedQuery, stem, type Term } from './query.js';
 import { rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
@@ -76,6 +77,24 @@ export class LexicalSearcher {
       if (words.length > 0) return substringSearch(this.src, words, filters, limit);
     }
     return fts ?? NO_HITS;
+  }
+
+  /** The words of a query the index does not hold, each with the indexed word most likely meant (spelling.ts). */
+  spelling(q: ParsedQuery): [string, string][] {
+    this.checkGeneration();
+    const stats = this.src.stats;
+    return corrections(q, {
+      occurs: (w) => stats.occurs(w),
+      // A word being typed is no typo while index words begin with it, or it begins with an indexed
+      // word (typed past its stem: "deploym" for deployment, the index holding "deploy").
+      begins: (w) => {
+        if (stats.begins(w)) return true;
+        for (let k = w.length - 1; k >= Math.max(STEM_MIN, w.length - STEM_MAX_CUT); k--) if (stats.occurs(w.slice(0, k))) return true;
+        return false;
+      },
+      written: (w) => stats.written(w),
+      docFreq: (stems) => stats.docFreq(stems),
+    });
   }
 
   /**

@@ -25,6 +25,7 @@ import { docState } from '../read/doc-state.js';
 import type { Filters } from './filters.js';
 import type { ParsedQuery } from './query.js';
 import { parseQuery, queryNotice } from './query.js';
+import { correctedQuery } from './spelling.js';
 import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
 import { describeIssues } from '../../shared/issues.js';
@@ -78,6 +79,16 @@ export class Searcher {
       throw new KbError('INVALID_ARGUMENT', describeIssues(parsedParams.error));
     }
     return parsedParams.data;
+  }
+
+  /**
+   * The query with the words the index does not hold corrected (spelling.ts), or null when every word
+   * is held (or none has a correction one edit away).
+   */
+  correction(query: string, prefix: boolean): NonNullable<SearchResult['corrected']> | null {
+    const q = parseQuery(query, { prefix });
+    const fixes = this.lexical.spelling(q);
+    return fixes.length > 0 ? { query: correctedQuery(query, fixes), words: fixes.map(([from, to]) => ({ from, to })) } : null;
   }
 
   /** Lexical search; in hybrid or vector mode, says why vectors are unavailable. */

@@ -1,0 +1,89 @@
+// Typos: a query word the index does not hold is corrected against the index's own vocabulary, as a
+// search box does ("deploymnet rollbak" → "deployment rollback"). Only words that match nothing are
+// touched, so a query whose words all occur is searched as typed. The candidates are the words one
+// edit away (a letter dropped, doubled, swapped with its neighbour or mistyped — most typing slips),
+// kept when the index holds them, and the one many passages use wins: the index says which word was
+// meant, not a dictionary of some other language or field.
+import { isStopword, type ParsedQuery, stem } from './query.js';
+
+/** What the index is asked: does a word occur (as FTS5 stems it), and in how many passages. */
+export interface Vocabulary {
+  occurs(word: string): boolean;
+  /** Some index term begins with these letters (a word still being typed). */
+  begins(prefix: string): boolean;
+  /** The letters are written somewhere in the text as they stand (not only their stem). */
+  written(word: string): boolean;
+  docFreq(stems: string[]): Map<string, number>;
+}
+
+/** Words shorter than this are left alone: one edit away from a short word is too many other words. */
+const MIN_LENGTH = 4;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+interface Candidate {
+  word: string;
+  /** A neighbour swap (the commonest slip) or a change at the first letter (the rarest). */
+  swap: boolean;
+  firstKept: boolean;
+}
+
+/** Every word one edit away: deletions, neighbour swaps, replacements, insertions (Damerau distance 1). */
+export function oneEditAway(w: string): Candidate[] {
+  const out = new Map<string, Candidate>();
+  const add = (word: string, swap: boolean): void => {
+    if (word !== w && word.length > 0 && !out.has(word)) out.set(word, { word, swap, firstKept: word[0] === w[0] });
+  };
+  for (let i = 0; i < w.length; i++) add(w.slice(0, i) + w.slice(i + 1), false);
+  for (let i = 0; i + 1 < w.length; i++) add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2), true);
+  for (let i = 0; i < w.length; i++) for (const c of LETTERS) add(w.slice(0, i) + c + w.slice(i + 1), false);
+  for (let i = 0; i <= w.length; i++) for (const c of LETTERS) add(w.slice(0, i) + c + w.slice(i), false);
+  return [...out.values()];
+}
+
+/** The word the index most likely meant by `w`, or null when none is one edit away. */
+export function bestCorrection(w: string, vocab: Vocabulary): string | null {
+  const byStem = new Map<string, Candidate>();
+  for (const c of oneEditAway(w)) {
+    if (isStopword(c.word)) continue;
+    const s = stem(c.word);
+    const seen = byStem.get(s);
+    // One surface form per stem: the swap, else the one keeping the first letter, else the first found.
+    if (!seen || (c.swap && !seen.swap) || (c.firstKept && !seen.firstKept)) byStem.set(s, c);
+  }
+  // Held as a stem, and written as such in the text: "validely" shares the stem of "valid" but nobody
+  // wrote it, so it is no correction of "validly".
+  const held = [...byStem.entries()].filter(([, c]) => vocab.occurs(c.word) && vocab.written(c.word));
+  if (held.length === 0) return null;
+  const df = vocab.docFreq(held.map(([s]) => s));
+  const score = ([s, c]: [string, Candidate]): number => Math.log1p(df.get(s) ?? 0) + (c.firstKept ? 2 : 0) + (c.swap ? 1 : 0);
+  held.sort((a, b) => score(b) - score(a) || a[1].word.localeCompare(b[1].word));
+  return held[0]![1].word;
+}
+
+/**
+ * The corrections a parsed query needs: [typed, meant] for each of its words the index does not
+ * hold. Quoted phrases are exact by intent and never corrected; a word still being typed (the last,
+ * while typing) only when no index word begins with it.
+ */
+export function corrections(q: ParsedQuery, vocab: Vocabulary): [string, string][] {
+  if (q.kind !== 'terms') return [];
+  const out: [string, string][] = [];
+  for (const t of q.terms) {
+    if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH) continue;
+    if (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text)) continue;
+    const meant = bestCorrection(t.text, vocab);
+    if (meant) out.push([t.text, meant]);
+  }
+  return out;
+}
+
+/** The query as typed with each corrected word replaced, its capitals kept. */
+export function correctedQuery(query: string, fixes: [string, string][]): string {
+  let out = query;
+  for (const [from, to] of fixes) {
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${from}(?![\\p{L}\\p{N}])`, 'giu'), (m) =>
+      m === m.toUpperCase() ? to.toUpperCase() : m[0] === m[0]!.toUpperCase() ? to[0]!.toUpperCase() + to.slice(1) : to,
+    );
+  }
+  return out;
+}
