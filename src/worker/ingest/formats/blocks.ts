@@ -136,7 +136,6 @@ function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string, 
       const base = whole.starts.get(first);
       return textFragment(text, 6, base === undefined ? undefined : { text: whole.text, at: base + offset });
     }
-    case 'cfi':
     case 'cfi': {
       const chapter = doc.groups[first.group]?.chapter;
       return { kind: 'cfi', cfi: cfiRange(doc.groups[first.group]?.key ?? '/6/2', first.key ?? '/4', last.key ?? '/4'), ...(chapter ? { chapter } : {}) };
