@@ -153,6 +153,28 @@ function docs(): { tex: string; truth: Truth }[] {
   const p = new Prose(7);
   const paras = (n: number, words: number): string[] => Array.from({ length: n }, () => p.para(words));
 
+  // LaTeX's own article with its default page geometry: the running heads (myheadings: the authors on
+  // even pages, the short title on odd ones, the page number at the outer edge) sit ~12% down the page,
+  // well inside the band an 8% margin looks at; page 1 has no head, its page number at the foot.
+  {
+    const q = new Prose(71);
+    const pages: TexPage[] = [];
+    for (let i = 0; i < 5; i++) {
+      const h = heading(q);
+      const ps = Array.from({ length: 3 }, () => q.para(55));
+      pages.push({ tex: `${i === 0 ? '\\section*{Soil moisture under hedgerows}\n' : ''}\\section*{${h}}\n${ps.join('\n\n')}`, flows: [body([...(i === 0 ? ['Soil moisture under hedgerows'] : []), h, ...ps])] });
+    }
+    const pre = [
+      '\\documentclass[11pt,twoside]{article}',
+      '\\pagestyle{myheadings}\\markboth{Quentin Arbuckle and Yolanda Fenwick}{Hedgerow soil moisture}',
+      '\\setlength{\\parindent}{1em}\\setlength{\\parskip}{4pt}',
+      '\\begin{document}\\thispagestyle{plain}',
+    ].join('\n');
+    const tex = `${pre}\n${pages.map((x) => x.tex).join('\n\\clearpage\n')}\n\\end{document}\n`;
+    const heads = (n: number): string[] => (n === 1 ? ['1'] : [String(n), n % 2 === 0 ? 'Quentin Arbuckle and Yolanda Fenwick' : 'Hedgerow soil moisture']);
+    out.push({ tex, truth: { name: 'latex-heads', layout: '1 column, LaTeX running heads 12% down', producer: 'pdfLaTeX', pages: pages.map((x, i) => ({ page: i + 1, flows: x.flows, furniture: heads(i + 1) })) } });
+  }
+
   // One column, four pages, alternating headers, a section heading.
   {
     const pages: TexPage[] = [];
@@ -337,6 +359,150 @@ async function interleaved(): Promise<{ pdf: Uint8Array; truth: Truth }> {
   return { pdf: await doc.save({ useObjectStreams: false }), truth };
 }
 
+/** What sits at a page's top and bottom, drawn by pagedDoc: each line its text, height above the page's foot and size. */
+interface Furniture {
+  text: string;
+  /** Distance of the baseline from the page's top (negative: from its bottom), in points. */
+  from: number;
+  size: number;
+  /** left, right or centre. */
+  align: 'left' | 'right' | 'centre';
+}
+
+/**
+ * A document of whole paragraphs page by page, one column or two, with whatever furniture each page has:
+ * the short documents (a memo, minutes of two pages) and the journal articles whose running heads sit
+ * well inside the page (~12% down, as LaTeX's default geometry puts them) and whose first page has a
+ * journal's footer and no running head.
+ */
+async function pagedDoc(o: {
+  name: string;
+  layout: string;
+  seed: number;
+  pages: number;
+  columns: 1 | 2;
+  /** Where the body starts and ends, from the page's top and bottom. */
+  top: number;
+  bottom: number;
+  size: number;
+  furniture: (page: number) => Furniture[];
+  /** Text before the body on page 1 (a title, a byline): content, not furniture. */
+  opening?: string[];
+}): Promise<{ pdf: Uint8Array; truth: Truth }> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.TimesRoman);
+  const bold = await doc.embedFont(StandardFonts.TimesRomanBold);
+  const p = new Prose(o.seed);
+  const [W, H] = [612, 792];
+  const lead = o.size * 1.25;
+  const gap = 18;
+  const colW = (W - 144 - gap * (o.columns - 1)) / o.columns;
+  const truth: Truth = { name: o.name, layout: o.layout, producer: 'pdf-lib', pages: [] };
+  for (let n = 1; n <= o.pages; n++) {
+    const page = doc.addPage([W, H]);
+    const flows: string[] = [];
+    let y = H - o.top;
+    if (n === 1 && o.opening) {
+      for (const [i, t] of o.opening.entries()) {
+        const size = i === 0 ? o.size + 6 : o.size + 1;
+        page.drawText(t, { x: 72, y, size, font: i === 0 ? bold : font });
+        y -= size * 1.6;
+        flows.push(t);
+      }
+      y -= lead;
+    }
+    const rows = Math.floor((y - o.bottom) / lead);
+    for (let c = 0; c < o.columns; c++) {
+      let r = 0;
+      for (;;) {
+        const para = p.para(50);
+        const ls = breakLines(para, font, o.size, colW);
+        if (r + ls.length > rows) break;
+        for (const l of ls) page.drawText(l, { x: 72 + c * (colW + gap), y: y - r++ * lead, size: o.size, font });
+        r++; // a blank line between paragraphs
+        flows.push(para);
+      }
+    }
+    const furniture = o.furniture(n);
+    for (const f of furniture) {
+      const w = font.widthOfTextAtSize(f.text, f.size);
+      const x = f.align === 'left' ? 72 : f.align === 'right' ? W - 72 - w : (W - w) / 2;
+      page.drawText(f.text, { x, y: f.from >= 0 ? H - f.from : -f.from, size: f.size, font });
+    }
+    truth.pages.push({ page: n, flows: [body(flows)], furniture: furniture.map((f) => f.text) });
+  }
+  return { pdf: await doc.save({ useObjectStreams: false }), truth };
+}
+
+/** The classes of short documents and journal heads: what a hidden set of real PDFs leaked on. */
+function pagedDocs(): Parameters<typeof pagedDoc>[0][] {
+  const head = (text: string, from: number, size: number, align: Furniture['align']): Furniture => ({ text, from, size, align });
+  return [
+    // A one-page memo: a letterhead line and the date above, an address and "Confidential" below.
+    {
+      name: 'short-memo',
+      layout: '1 page, letterhead and footer',
+      seed: 31,
+      pages: 1,
+      columns: 1,
+      top: 110,
+      bottom: 90,
+      size: 11,
+      opening: ['Memorandum on the quay works'],
+      furniture: () => [head('Northwind Harbour Trust', 40, 9, 'left'), head('Wednesday 4 March 2026', 40, 9, 'right'), head('Northwind Harbour Trust, 12 Quay Street, Port Elwin', -40, 8, 'centre'), head('Confidential', -28, 8, 'centre')],
+    },
+    // Minutes of two pages: a header that differs on page 2 ("continued"), "Page N of 2" below.
+    {
+      name: 'short-minutes',
+      layout: '2 pages, header and page count',
+      seed: 32,
+      pages: 2,
+      columns: 1,
+      top: 100,
+      bottom: 80,
+      size: 11,
+      opening: ['Minutes of the orchard committee'],
+      furniture: (n) => [head(n === 1 ? 'Orchard Valley Cooperative · Minutes' : 'Orchard Valley Cooperative · Minutes (continued)', 42, 9, 'left'), head(`Page ${n} of 2`, -36, 9, 'right')],
+    },
+    // A journal article set by LaTeX: running heads ~12% down the page (authors on even pages, the short
+    // title on odd ones, the page number at the outer edge), none on page 1, which instead has the
+    // journal's footer in small type; page numbers are in the heads.
+    {
+      name: 'journal-heads',
+      layout: '1 column, running heads 12% down, first-page footer',
+      seed: 33,
+      pages: 5,
+      columns: 1,
+      top: 128,
+      bottom: 96,
+      size: 10,
+      opening: ['Soil moisture under hedgerows', 'Quentin Arbuckle and Yolanda Fenwick'],
+      furniture: (n) =>
+        n === 1
+          ? [head('Journal of Hedgerow Ecology 12 (2021) 301–318', 60, 8, 'left'), head('© 2021 Fenwick Press. doi:10.5555/jhe.2021.0301', -52, 7, 'left'), head('Received 3 May 2020; accepted 9 June 2020', -42, 7, 'left')]
+          : n % 2 === 0
+            ? [head(`${300 + n}    Q. Arbuckle, Y. Fenwick`, 95, 9, 'left')]
+            : [head(`Hedgerow soil moisture    ${300 + n}`, 95, 9, 'right')],
+    },
+    // Two columns with the page number in the middle of the head, and the first-page footer.
+    {
+      name: 'journal-two-column',
+      layout: '2 columns, centred heads with page numbers, first-page footer',
+      seed: 34,
+      pages: 4,
+      columns: 2,
+      top: 120,
+      bottom: 90,
+      size: 9,
+      opening: ['Tidal patterns in the Elwin estuary'],
+      furniture: (n) =>
+        n === 1
+          ? [head('Estuary Letters, Vol. 7, No. 2, pp. 44–51, 2019', 48, 8, 'left'), head('ISSN 1234-5678 · © Elwin Institute 2019. All rights reserved.', -40, 7, 'centre')]
+          : [head(`Estuary Letters · ${43 + n} · Vol. 7`, 80, 8, 'centre')],
+    },
+  ];
+}
+
 /** The page's pdftotext text contains (nearly) every long word of each paragraph the truth puts there. */
 function check(pdf: string, truth: Truth): void {
   const pages = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).split('\f');
@@ -371,6 +537,13 @@ async function main(): Promise<void> {
       check(pdf, d.truth);
       writeFileSync(join(OUT, `${d.truth.name}.json`), JSON.stringify(d.truth, null, 1) + '\n');
       console.log(`${d.truth.name}: ${pages} pages`);
+    }
+    for (const spec of pagedDocs()) {
+      const d = await pagedDoc(spec);
+      writeFileSync(join(OUT, `${spec.name}.pdf`), d.pdf);
+      check(join(OUT, `${spec.name}.pdf`), d.truth);
+      writeFileSync(join(OUT, `${spec.name}.json`), JSON.stringify(d.truth, null, 1) + '\n');
+      console.log(`${spec.name}: ${spec.pages} pages`);
     }
     const il = await interleaved();
     writeFileSync(join(OUT, 'interleaved.pdf'), il.pdf);

@@ -21,7 +21,7 @@ const names = readdirSync(FIXTURES)
 describe('PDF layout', () => {
   it('has a ground truth for every layout class the issue names', () => {
     expect(names).toEqual(
-      expect.arrayContaining(['one-column', 'two-column', 'three-column', 'four-column', 'mixed', 'sidebar', 'table', 'footnotes', 'landscape', 'rotated', 'interleaved']),
+      expect.arrayContaining(['one-column', 'two-column', 'three-column', 'four-column', 'mixed', 'sidebar', 'table', 'footnotes', 'landscape', 'rotated', 'interleaved', 'short-memo', 'short-minutes', 'journal-heads', 'journal-two-column', 'latex-heads']),
     );
   });
 
