@@ -93,6 +93,18 @@ describe.skipIf(!corpora || !hasFfmpeg)('decoding (ffmpeg, real files)', () => {
     }).rejects.toThrow(/not audio ffmpeg can decode/);
     expect(() => findFfmpeg('/nowhere/ffmpeg')).toThrow(/ffmpeg was not found at \/nowhere\/ffmpeg \(audio\.ffmpeg_path\)/);
   });
+
+  it.skipIf(!corporaDir())('says on a waiting recording that it needs ffmpeg too, with or without a speech model', async () => {
+    const dir = await tempDir();
+    copyFileSync(join(corporaDir()!, 'audio/jfk.mp3'), join(dir, 'jfk.mp3'));
+    const noModel = await engineIn(join(dir, 'a'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } });
+    await noModel.ingest([join(dir, 'jfk.mp3')]);
+    expect(noModel.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^waiting for a speech model: .*; it also needs ffmpeg — ffmpeg was not found at \/nowhere\/ffmpeg/) });
+    // With a speech model there, ffmpeg is all it waits for, and it says so.
+    const withModel = await engineIn(join(dir, 'b'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } }, { transcriber: fakeTranscriber() });
+    await withModel.ingest([join(dir, 'jfk.mp3')]);
+    expect(withModel.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^waiting for ffmpeg: ffmpeg was not found/) });
+  });
 });
 
 describe('transcript chunks', () => {

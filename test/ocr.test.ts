@@ -230,6 +230,8 @@ describe.skipIf(!corpora)('OCR', () => {
       // Nothing of the garbage is searchable: the page has no chunks at all.
       expect(engine.inspectDoc(join(dir, 'scan.pdf')).chunks).toEqual([]);
       expect(s.warnings).toContainEqual({ path: join(dir, 'scan.pdf'), code: 'MODEL_MISSING', message: expect.stringMatching(/^page 1 needs .*OCR language.*scored \d+ of 100.*ocr\.languages/) });
+      // The languages it likely needs are named, the Chinese one among them, even where tesseract cannot tell the script.
+      expect(s.warnings.find((w) => w.path === join(dir, 'scan.pdf'))!.message).toMatch(/\b(chi_sim)\b/);
       expect(engine.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^pages 1, 2, 3 need .*OCR language/) });
       expect(engine.inspectDoc(join(dir, 'scan.pdf')).ocr_pages[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/needs .*OCR language/) });
       expect((await engine.doctor()).checks.find((c) => c.name === 'OCR')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/3 pages of 1 document need an OCR language/) });
@@ -269,5 +271,15 @@ describe.skipIf(!corpora)('OCR', () => {
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('an unreadable page’s message', () => {
+  it('names the language data it needs: the one tesseract is sure of, else its guess among the common ones', async () => {
+    const { unreadableMessage } = await import('../src/worker/ingest/ocr/ocr-pass.js');
+    expect(unreadableMessage('page 1', 20, 'eng', { script: 'Han', language: 'chi_sim', sure: true })).toMatch(/^page 1 needs OCR language chi_sim \(tesseract sees Han script\)/);
+    const unsure = unreadableMessage('page 1', 20, 'eng', { script: 'Cyrillic', language: 'rus', sure: false });
+    expect(unsure).toMatch(/cannot tell its script for sure \(its guess: Cyrillic\); likely one of rus, chi_sim, jpn, kor, ara, hin/);
+    expect(unreadableMessage('the image', 20, 'eng+jpn', null)).toMatch(/likely one of chi_sim, kor, rus, ara, hin, ell/);
   });
 });

@@ -23,6 +23,7 @@ const STEPS: [RegExp, string][] = [
   // No button for these: they are for a terminal, and say so.
   [/\(run: (ollama pull \S+?)\)/g, '(in a terminal: $1)'],
   [/run (npm install \S+) in the kb folder/g, 'in a terminal, run $1 in the kb folder'],
+  [/: (sudo apt install ffmpeg|brew install ffmpeg|winget install ffmpeg)/g, ': in a terminal, $1'],
 ];
 
 /** An engine message as the app says it. */

@@ -27,6 +27,21 @@ export function findFfmpeg(configured: string): string {
   return bin;
 }
 
+/** Whether ffmpeg can be run, asked at most once a minute: why not, or null when it can. */
+const ffmpegSeen = new Map<string, { at: number; missing: string | null }>();
+export function ffmpegMissing(configured: string): string | null {
+  const seen = ffmpegSeen.get(configured);
+  if (seen && Date.now() - seen.at < 60_000) return seen.missing;
+  let missing: string | null = null;
+  try {
+    findFfmpeg(configured);
+  } catch (e) {
+    missing = (e as Error).message;
+  }
+  ffmpegSeen.set(configured, { at: Date.now(), missing });
+  return missing;
+}
+
 export interface PcmWindow {
   /** Seconds from the start of the file to this window's first sample. */
   start: number;

@@ -64,9 +64,11 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
   try {
     ffmpeg = findFfmpeg(ctx.config.audio.ffmpeg_path);
   } catch (e) {
-    // Without ffmpeg nothing can be read: everything stays queued for when it is installed.
+    // Without ffmpeg nothing can be read: everything stays queued for when it is installed, and each
+    // recording says what it waits for (a speech model alone would not help it).
     result.pending = jobs.length;
     result.errors.push({ path: jobs[0]!.path, ...toErrorPayload(e) });
+    for (const job of jobs) ctx.repo.documents.setError(job.doc_id, `waiting for ffmpeg: ${(e as Error).message}`);
     return result;
   }
   // Progress counts seconds of audio, over what the files' headers say they last.

@@ -3,6 +3,7 @@
 // transcription pass (or for a speech model).
 import { basename } from 'node:path';
 import { imageSize } from 'image-size';
+import { ffmpegMissing } from '../audio/decode.js';
 import { KbError } from '../../shared/errors.js';
 import { inSavepoint, inTransaction } from '../store/tx.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
@@ -113,7 +114,10 @@ export function prepareAudio(ctx: IngestContext, f: Omit<BinaryFile, 'bytes'>, p
       const ready = ctx.speechModelReady?.() ?? false;
       const title = meta.title ? (meta.artist ? `${meta.title} — ${meta.artist}` : meta.title) : basename(f.path);
       inTransaction(repo.db, () => {
-        repo.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: ready ? null : waitingForSpeechModel(config.audio.model) }));
+        // Waiting for a speech model, and for ffmpeg too when it is missing: the model alone would not do.
+        const noFfmpeg = ffmpegMissing(config.audio.ffmpeg_path);
+        const waiting = ready ? null : `${waitingForSpeechModel(config.audio.model)}${noFfmpeg ? `; it also needs ffmpeg — ${noFfmpeg}` : ''}`;
+        repo.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: waiting }));
         repo.tags.add(f.docId, normalizeTags(f.tags));
         repo.chunks.replace(f.docId, []);
         repo.transcripts.queue(f.docId, ready ? 'pending' : 'waiting');

@@ -20,7 +20,7 @@ export function docState(d: DocWithFacts): DocState {
   }
   if (d.transcript_status === 'waiting') return { status: 'waiting', reason: d.error ?? 'waiting for a speech model' };
   if (d.chunk_count === 0) {
-    if (d.transcript_status === 'pending') return { status: 'waiting', reason: `waiting to be transcribed (${WHO})` };
+    if (d.transcript_status === 'pending') return { status: 'waiting', reason: d.error ?? `waiting to be transcribed (${WHO})` };
     if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? `waiting for OCR (${WHO})` };
     // Read, but in a script whose language data is not installed: it waits for that data (the error
     // says which pages and what to install).

@@ -10,6 +10,7 @@ import type { OcrJob, Repo } from '../../store/repo.js';
 import type { Config } from '../../../shared/config.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
 import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
+import { COMMON_SCRIPT_LANGUAGES, type ScriptGuess } from './scripts.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
 import type { ChunkingOptions, ParsedChunk } from '../types.js';
@@ -106,11 +107,14 @@ async function recognizeUpright(ctx: OcrContext, ocr: Ocr, image: Uint8Array, w:
  * A page read with too little confidence: its words are not indexed (they would be garbage in every
  * search), and the page says what it needs — the language data of its script, and how to get it.
  */
-export function unreadableMessage(what: string, confidence: number, languages: string, guess: { script: string; language: string | null } | null): string {
-  const code = guess?.language && !languages.split('+').includes(guess.language) ? guess.language : null;
+export function unreadableMessage(what: string, confidence: number, languages: string, guess: ScriptGuess | null): string {
+  const have = languages.split('+');
+  const code = guess?.sure && guess.language && !have.includes(guess.language) ? guess.language : null;
+  // Unsure, tesseract's guess is told as a guess, beside the language data of the scripts most met.
+  const maybe = [...new Set([...(guess && !guess.sure && guess.language ? [guess.language] : []), ...COMMON_SCRIPT_LANGUAGES])].filter((l) => !have.includes(l)).slice(0, 6);
   const needs = code
     ? `needs OCR language ${code} (tesseract sees ${guess!.script} script)`
-    : 'needs an OCR language that is not installed (its script could not be told)';
+    : `needs an OCR language that is not installed — tesseract cannot tell its script for sure${guess && !guess.sure ? ` (its guess: ${guess.script})` : ''}; likely one of ${maybe.join(', ')}`;
   const how = code
     ? `install it (Debian: apt-get install tesseract-ocr-${code.replace(/_/g, '-')}; or npm install @tesseract.js-data/${code} in kb's folder), add ${code} to ocr.languages (Settings): kb reads it again then`
     : `install the language data of the document's script (Debian: tesseract-ocr-<code>, or npm install @tesseract.js-data/<code>), add it to ocr.languages (Settings): kb reads it again then`;

@@ -2,6 +2,7 @@
 // recognition on a worker thread of its own, so the engine's thread only posts images to it.
 // Language data comes from ocr.lang_path, the @tesseract.js-data/<code> packages, or Debian's
 // tesseract-ocr-<code> (in that order), and is unpacked once into <data dir>/ocr/.
+import { SCRIPT_LANGUAGE, SCRIPT_SURE, type ScriptGuess } from './scripts.js';
 import { createReadStream, createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -33,26 +34,6 @@ export interface OcrResult {
   paragraphs: OcrParagraph[];
 }
 
-/** OSD's script confidence from which its guess is worth telling the user. */
-const SCRIPT_SURE = 20;
-
-/** tesseract's script names → the language data that reads them (the most common language of each). */
-const SCRIPT_LANGUAGE: Record<string, string> = {
-  Han: 'chi_sim',
-  Japanese: 'jpn',
-  Hangul: 'kor',
-  Cyrillic: 'rus',
-  Arabic: 'ara',
-  Hebrew: 'heb',
-  Greek: 'ell',
-  Devanagari: 'hin',
-  Thai: 'tha',
-  Bengali: 'ben',
-  Tamil: 'tam',
-  Armenian: 'hye',
-  Georgian: 'kat',
-  Latin: 'eng',
-};
 
 type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 
@@ -205,14 +186,14 @@ export class Ocr {
   }
 
   /**
-   * tesseract's guess at the script of a page's text, and the language data that reads it — only when
-   * it is fairly sure (its script detection is weak on scans: a Chinese page once came back "Cyrillic"
-   * at confidence 12, so below SCRIPT_SURE it is not repeated to the user).
+   * tesseract's guess at the script of a page's text, and the language data that reads it; `sure` when
+   * its confidence reaches SCRIPT_SURE (its script detection is weak on scans: a Chinese page once came
+   * back "Cyrillic" at confidence 12, so an unsure guess is told as a guess among others).
    */
-  async script(image: Uint8Array): Promise<{ script: string; language: string | null } | null> {
+  async script(image: Uint8Array): Promise<ScriptGuess | null> {
     const r = await this.detect(image);
-    if (!r?.script || (r.script_confidence ?? 0) < SCRIPT_SURE) return null;
-    return { script: r.script, language: SCRIPT_LANGUAGE[r.script] ?? null };
+    if (!r?.script) return null;
+    return { script: r.script, language: SCRIPT_LANGUAGE[r.script] ?? null, sure: (r.script_confidence ?? 0) >= SCRIPT_SURE };
   }
 
   private async detect(image: Uint8Array): Promise<Tesseract.DetectData | null> {
