@@ -12,6 +12,7 @@ import { benchLatency } from './latency.js';
 import { benchLoad } from './load.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
+import { benchOffice } from './office.js';
 import { benchPdf } from './pdf.js';
 import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
@@ -45,6 +46,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   crash: benchCrash,
   fuzz: benchFuzz,
   formats: benchFormats,
+  office: benchOffice,
   load: benchLoad,
 };
 
