@@ -98,6 +98,11 @@ describe('lexical search', () => {
     expect((await engine.search({ query: '"kneed the dough"', mode: 'lexical' })).corrected).toBeUndefined();
     // A word being typed that indexed words begin with is no typo.
     expect((await engine.search({ query: 'punctu', prefix: true, mode: 'lexical' })).corrected).toBeUndefined();
+    // A hostile query is bounded: a 10,000-letter word is not tried (its one-edit neighbours once took
+    // the process out of memory), and of hundreds of unknown words only the first few are.
+    expect((await engine.search({ query: 'q'.repeat(10_000), mode: 'lexical' })).corrected).toBeUndefined();
+    const many = await engine.search({ query: ['kneed', ...Array.from({ length: 300 }, (_, i) => `zqxw${String.fromCharCode(97 + (i % 26))}vut`)].join(' '), mode: 'lexical' });
+    expect(many.corrected?.words.map((w) => w.from)).toEqual(['kneed']);
     // As typed: nothing is corrected, and nothing found.
     const asTyped = await engine.search({ query: 'kneed the duogh', mode: 'lexical', correct: false });
     expect(asTyped.corrected).toBeUndefined();

@@ -18,6 +18,10 @@ export interface Vocabulary {
 
 /** Words shorter than this are left alone: one edit away from a short word is too many other words. */
 const MIN_LENGTH = 4;
+/** Nor longer than this (no word is; ~50 × 26 candidates each is the cost bound of a hostile query). */
+const MAX_LENGTH = 30;
+/** The words corrected in one query at most: a pasted paragraph of unknown words costs no more. */
+const MAX_FIXES = 6;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 interface Candidate {
@@ -68,9 +72,11 @@ export function bestCorrection(w: string, vocab: Vocabulary): string | null {
 export function corrections(q: ParsedQuery, vocab: Vocabulary): [string, string][] {
   if (q.kind !== 'terms') return [];
   const out: [string, string][] = [];
+  let tried = 0;
   for (const t of q.terms) {
-    if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH) continue;
+    if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH || t.text.length > MAX_LENGTH) continue;
     if (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text)) continue;
+    if (++tried > MAX_FIXES) break;
     const meant = bestCorrection(t.text, vocab);
     if (meant) out.push([t.text, meant]);
   }

@@ -66,12 +66,12 @@ const squash = (t: string): string => t.replace(/\s+/g, ' ').trim();
  * its last words again inside it), the words just before (after) it go along as prefix- (-suffix), so
  * the fragment finds this passage and no other. `at`: where the passage starts in `whole`, squashed.
  */
-export function textFragment(text: string, words = 6, whole?: { text: string; at: number }): Extract<Anchor, { kind: 'text' }> {
+export function textFragment(text: string, words = 6, whole?: { text: string; lower: string; at: number }): Extract<Anchor, { kind: 'text' }> {
   const w = squash(text).split(' ').filter((x) => x.length > 0);
   const anchor: Extract<Anchor, { kind: 'text' }> =
     w.length <= words * 2 ? { kind: 'text', start: w.join(' ') } : { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
   if (!whole) return anchor;
-  const doc = whole.text.toLowerCase();
+  const doc = whole.lower;
   const start = anchor.start.toLowerCase();
   if (doc.indexOf(start) < whole.at && whole.at > 0) {
     const before = whole.text.slice(0, whole.at).trim().split(' ').slice(-3).join(' ');
@@ -90,8 +90,8 @@ export function textFragment(text: string, words = 6, whole?: { text: string; at
 }
 
 /** The document's text squashed to single spaces, and where each block starts in it. */
-const wholeText = new WeakMap<BlockDoc, { text: string; starts: Map<DocBlock, number> }>();
-function wholeOf(doc: BlockDoc): { text: string; starts: Map<DocBlock, number> } {
+const wholeText = new WeakMap<BlockDoc, { text: string; lower: string; starts: Map<DocBlock, number> }>();
+function wholeOf(doc: BlockDoc): { text: string; lower: string; starts: Map<DocBlock, number> } {
   let w = wholeText.get(doc);
   if (!w) {
     const starts = new Map<DocBlock, number>();
@@ -102,7 +102,8 @@ function wholeOf(doc: BlockDoc): { text: string; starts: Map<DocBlock, number> }
       starts.set(b, text.length);
       text += `${t} `;
     }
-    w = { text, starts };
+    // Lowercased once per document, not once per chunk (a big page has thousands of chunks).
+    w = { text, lower: text.toLowerCase(), starts };
     wholeText.set(doc, w);
   }
   return w;
@@ -134,7 +135,7 @@ function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string, 
     case 'text': {
       const whole = wholeOf(doc);
       const base = whole.starts.get(first);
-      return textFragment(text, 6, base === undefined ? undefined : { text: whole.text, at: base + offset });
+      return textFragment(text, 6, base === undefined ? undefined : { text: whole.text, lower: whole.lower, at: base + offset });
     }
     case 'cfi': {
       const chapter = doc.groups[first.group]?.chapter;
