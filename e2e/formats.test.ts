@@ -112,6 +112,24 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     expect(requests.filter((u) => u.includes('127.0.0.1:9/'))).toEqual([]);
   }, 90_000);
 
+  it('says it is opening a document while the engine renders it, instead of an empty frame', async () => {
+    const { page } = await library();
+    // The rendition held back, as a big Word file's first open is.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/view\?at=/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator('input[type=search]').first().fill('zeppelin hangar');
+    await page.locator('.results li').first().click();
+    await expect.poll(() => page.locator('.docview-loading').innerText()).toMatch(/^Opening .* at the cited passage…$/);
+    expect(await page.locator('.docview-holder').getAttribute('data-state')).toBe('loading');
+    release();
+    await expect.poll(() => page.locator('.docview-holder').getAttribute('data-state')).toBe('ready');
+    expect(await page.locator('.docview-loading').count()).toBe(0);
+  });
+
   it('serves the rendition under a CSP that runs no script and loads nothing remote', async () => {
     const { page } = await library();
     await open(page, 'babbage');

@@ -242,6 +242,11 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     expect(await page.locator('.textLayer .hl-span').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="5"]').waitFor();
+    // The next page is shown from its top, below the page bar, not where the last one was scrolled to.
+    const bar = (await page.locator('.pdf-nav').boundingBox())!;
+    const next = (await page.locator('.pdf-holder').boundingBox())!;
+    expect(next.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
+    expect(next.y).toBeLessThan(bar.y + bar.height + 40);
     expect(await page.locator('.textLayer').innerText()).toMatch(/stoat/);
     expect(await page.locator('.textLayer .hl-span').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
@@ -335,6 +340,14 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.locator('.corrected').getByRole('button').click();
     await expect.poll(() => page.locator('.results .none').innerText()).toMatch(/No matches for “deploymnet rollbak”/);
     expect(await page.locator('.corrected').count()).toBe(0);
+    // The drop target names every kind kb reads.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['x'], 'x.txt'));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt }));
+    });
+    await expect.poll(() => page.locator('.drop-target').innerText()).toMatch(/PDFs.*audio and video.*Word and OpenDocument.*slides.*spreadsheets.*web pages.*e-books.*mail/s);
+    await page.evaluate(() => window.dispatchEvent(new DragEvent('dragleave')));
     await page.getByLabel('Search').fill("'NEAR(deployment");
     await expect.poll(() => page.locator('.notice').innerText()).toMatch(/not finished: close it with '/);
     // Ask: Esc closes the drawer; in a narrow window the viewer keeps its width beside it.

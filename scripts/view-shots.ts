@@ -65,6 +65,8 @@ writeFileSync(
 await kb(demo, ['ingest', office]);
 await kb(demo, ['ingest', join(root, 'docs/architecture.md'), join(root, 'src/shared'), join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'), join(corpora, 'images/tesseract.js/testocr.png'), join(work, 'jfk.mp3')]);
 await kb(demo, ['add', notes, '--name', 'notes', '--tags', 'home']);
+// Two files that cannot be read (a password-protected PDF, an empty one): the Library shows failures.
+await kb(demo, ['ingest', join(corpora, 'pdf/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf'), join(corpora, 'pdf/pdfplumber/empty.pdf')]).catch(() => undefined);
 const empty = join(work, 'empty');
 
 const problems: string[] = [];
@@ -142,7 +144,15 @@ try {
       await search.fill('jfk');
       await page.locator('.hit').first().click();
       await shot('search-audio-waiting');
+      // A typo, corrected against the index's own words.
+      await search.fill('tomatos nedd sun');
+      await page.locator('.corrected').waitFor();
+      await page.locator('.hit').first().click();
+      await shot('search-typo');
       for (const v of ['Library', 'Folders', 'Models', 'Settings', 'Status']) await view(v);
+      await page.locator('header nav').getByRole('button', { name: 'Library', exact: true }).click();
+      await page.locator('.library-head').getByRole('button', { name: /failed/ }).click();
+      await shot('library-failed');
       await page.locator('header nav').getByRole('button', { name: 'Search', exact: true }).click();
       await page.locator('header nav').getByRole('button', { name: 'Ask', exact: true }).click();
       await page.getByLabel('Question').fill('How does kb cite a page of a PDF?');

@@ -114,7 +114,7 @@ describe('a file’s own name typed', () => {
       await engine.ingest([dir]);
       const r = await engine.search({ query: 'bill.md', mode: 'lexical' });
       // bill.md's own passage holds "bill" and is found by it; typed as its name, it goes first.
-      expect(r.results[0]).toMatchObject({ citation: { path: join(dir, 'bill.md') }, retrieval: { by_name: true } });
+      expect(r.results[0]).toMatchObject({ citation: { path: join(dir, 'bill.md') } });
       expect(r.results.filter((h) => h.doc_id === r.results[0]!.doc_id)).toHaveLength(1);
       expect(r.results[0]!.score).toBeGreaterThanOrEqual(r.results[1]?.score ?? 0);
       // Not typed as a name: the passages rank as they do.

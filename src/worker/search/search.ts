@@ -271,7 +271,8 @@ export class Searcher {
     const top = results[0]?.score ?? 1;
     const named = new Set(all.filter((m) => m.exact && found.has(m.doc.id)).map((m) => m.doc.id));
     const firsts = results.filter((r, i) => named.has(r.doc_id) && results.findIndex((x) => x.doc_id === r.doc_id) === i);
-    const lifted = firsts.map((h) => ({ ...h, score: Math.max(h.score, top), retrieval: { ...h.retrieval, by_name: true } }));
+    // Found by its passages as well: not a name-only hit (total_matches counts it once already).
+    const lifted = firsts.map((h) => ({ ...h, score: Math.max(h.score, top) }));
     const others = results.filter((r) => !firsts.includes(r));
     const matches = all.filter((m) => !found.has(m.doc.id));
     const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
