@@ -164,9 +164,9 @@ export function Library({
                   {d.tags.length > 0 && <div className="tags">{d.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
                   <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
                 </td>
-                <td>{d.type}</td>
-                <td>{d.chunks}</td>
-                <td>
+                <td className="nowrap">{d.type}</td>
+                <td className="nowrap">{d.chunks}</td>
+                <td className="nowrap">
                   {d.size > 0 ? size(d.size) : '–'}
                   {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
                 </td>
@@ -177,7 +177,7 @@ export function Library({
                   {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
                   {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
                 </td>
-                <td className="path">{d.updated_at.slice(0, 10)}</td>
+                <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
                 <td className="actions">
                   <button onClick={() => onReindex([d.path])} title="Read the file again">
                     Re-index
