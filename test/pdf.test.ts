@@ -178,3 +178,23 @@ describe('bad PDFs', () => {
     expect(engine.list()[0]!.chunks).toBe(0);
   });
 });
+
+describe('a PDF’s title', () => {
+  it('is the file’s name, not what a producer left in the metadata (a file name, an app default, a number)', async () => {
+    const { metaTitle } = await import('../src/worker/ingest/formats/pdf.js');
+    for (const junk of ['10811.exe', 'C:\\jobs\\report.qxd', 'Microsoft Word - memo.doc', 'Document1', 'Presentation 2', '12345', 'untitled', '3f2a9c0d4b5e6f7a8b9c', '88300 162..177', '905_Precinct_NoOU']) expect(metaTitle({ Title: junk }), junk).toBeNull();
+    for (const real of ['Annual Report 2024', 'Node.js in Action', 'NICS Firearm Background Checks']) expect(metaTitle({ Title: real })).toBe(real);
+    expect(metaTitle({ Title: 'imagemagick-lzw\u0000' })).toBe('imagemagick-lzw');
+    const dir = await tempDir();
+    const doc = await PDFDocument.create();
+    doc.setTitle('10811.exe');
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont('Helvetica');
+    page.drawText('Minutes of the harbour meeting, read and agreed.', { x: 72, y: 700, size: 11, font });
+    writeFileSync(join(dir, 'harbour-minutes.pdf'), await doc.save());
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'harbour-minutes.pdf')]);
+    expect(engine.list()[0]!.title).not.toBe('10811.exe');
+    expect(engine.list()[0]!.title).toMatch(/harbour/i);
+  });
+});

@@ -72,11 +72,27 @@ async function open(req: PdfRequest): Promise<{ doc: PdfDoc; task: PdfTask }> {
 }
 
 /** Title from the metadata unless it is empty or a leftover file name ("Microsoft Word - x.doc"). */
-function metaTitle(info: unknown): string | null {
+/**
+ * What producers leave in a PDF's Title that is no title: the name of the file it was made from
+ * ("10811.exe", "C:\\jobs\\report.qxd", "Microsoft Word - memo.doc"), an application's default
+ * ("Document1", "untitled", "Presentation2"), or a number or hash. The file name is better then.
+ */
+const JUNK_TITLE = [
+  /\.(exe|docx?|pdf|pptx?|xlsx?|tex|dvi|rtf|txt|html?|e?ps|qxd|qxp|indd?|pmd|p65|wpd|od[tps]|tmp|cdr|ai|psd|fm|mif|pub|vsd|wps|pages|key|numbers)$/i,
+  /[\\/]/,
+  /^(untitled|document|presentation|book|slide|sheet|doc|title|microsoft word)\s*\d*$/i,
+  /^[\d\s._-]+$/,
+  /^[0-9a-f]{16,}$/i,
+  // One word joined by underscores is a file's name ("905_Precinct_NoOU"), not a title.
+  /^\S+_\S+$/,
+];
+
+export function metaTitle(info: unknown): string | null {
   const t = (info as { Title?: unknown } | null)?.Title;
   if (typeof t !== 'string') return null;
-  const clean = t.replace(/^Microsoft (Word|PowerPoint|Excel) - /, '').trim();
-  if (clean.length < 2 || /^untitled/i.test(clean) || /\.(docx?|pdf|pptx?|xlsx?|tex|dvi)$/i.test(clean)) return null;
+  // Producers leave NULs and other control characters in titles ("imagemagick-lzw\0").
+  const clean = t.replace(/[\u0000-\u001f]/g, ' ').replace(/^Microsoft (Word|PowerPoint|Excel) - /, '').trim();
+  if (clean.length < 2 || /^untitled/i.test(clean) || JUNK_TITLE.some((re) => re.test(clean))) return null;
   return clean;
 }
 
