@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     expect(await marked.count()).toBeGreaterThan(1);
     expect(await table.locator('tr.hit', { hasText: 'Quokka food' }).count()).toBe(1);
     expect(await table.locator('tr.hit td.n').first().innerText()).toBe(/#row=(\d+)/.exec(await page.locator('.viewer .uri').innerText())?.[1]);
-    await expect.poll(() => inView(page, table)).toBe(true);
+    await expect.poll(() => inView(page, table), { timeout: 10_000 }).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'format-csv.png') });
 
     const deck = await open(page, 'albatross');

@@ -1,11 +1,15 @@
 // The kb-doc: protocol: `kb-doc://doc/<document id>` answers with that indexed document's bytes and
 // nothing else. The URL's host must be `doc` and its path exactly one document id; the file is the
 // engine's record for that id (see shared/doc-serving.ts), so no URL can name a path on disk.
+import { DOC_ID_CHARS } from '../shared/doc-id.js';
 import type { DocumentSource } from '../shared/wire.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { serveDocument, serveDocumentView } from '../shared/doc-serving.js';
+
+/** kb-doc://doc/<id>/view: a structured document rendered at a citation. */
+const VIEW_PATH = new RegExp(`^/(${DOC_ID_CHARS})/view$`);
 
 export const DOC_SCHEME = 'kb-doc';
 
@@ -27,7 +31,7 @@ export function docProtocolHandler(
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return new Response(null, { status: 405 });
     // kb-doc://doc/<id>/view?at=<fragment>: a structured document rendered at a citation.
-    const viewMatch = /^\/([0-9a-f]{20})\/view$/.exec(url.pathname);
+    const viewMatch = VIEW_PATH.exec(url.pathname);
     if (viewMatch && view && url.protocol === `${DOC_SCHEME}:` && url.host === 'doc') {
       const reply = await serveDocumentView(viewMatch[1]!, url.searchParams.get('at'), view, url.searchParams.get('q'));
       return new Response(req.method === 'HEAD' ? null : reply.html, { status: reply.status, headers: reply.headers });

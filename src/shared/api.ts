@@ -2,6 +2,7 @@
 // names, their params and results, the messages that carry them, and the events the worker sends.
 // Every message is validated with these schemas where it crosses a process boundary.
 import { z } from 'zod';
+import { DocIdSchema } from './doc-id.js';
 import { ERROR_CODES } from './errors.js';
 import type { MethodName } from './methods.js';
 import {
@@ -86,10 +87,10 @@ export const API = {
   list: { params: none, result: DocumentListSchema, progress: null },
   remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
   doctor: { params: none, result: DoctorReportSchema, progress: null },
-  source: { params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id') }).strict(), result: DocumentSourceSchema, progress: null },
+  source: { params: z.object({ doc_id: DocIdSchema }).strict(), result: DocumentSourceSchema, progress: null },
   /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
   'document.view': {
-    params: z.object({ doc_id: z.string().regex(/^[0-9a-f]{20}$/, 'a document id'), at: z.string().max(4000).optional(), q: z.string().max(500).optional() }).strict(),
+    params: z.object({ doc_id: DocIdSchema, at: z.string().max(4000).optional(), q: z.string().max(500).optional() }).strict(),
     result: DocViewSchema,
     progress: null,
   },
@@ -204,7 +205,7 @@ export interface KbAppBridge {
 export const AppInvokeSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('pick'), kind: z.enum(['files', 'folder']) }),
   z.object({ action: z.literal('reveal-data-dir') }),
-  z.object({ action: z.literal('open-document'), doc_id: z.string().regex(/^[0-9a-f]{20}$/), how: z.enum(['open', 'reveal']) }),
+  z.object({ action: z.literal('open-document'), doc_id: DocIdSchema, how: z.enum(['open', 'reveal']) }),
   z.object({
     action: z.literal('open-uri'),
     uri: z

@@ -4,6 +4,7 @@
 // plain text under a sandboxing CSP, so an HTML or SVG file cannot run script in the app's origin.
 import type { DocumentSource } from './wire.js';
 import { toErrorPayload } from './errors.js';
+import { DOC_ID } from './doc-id.js';
 
 export interface DocReply {
   status: number;
@@ -12,7 +13,6 @@ export interface DocReply {
   body: { file: string; start: number; end: number } | null;
 }
 
-const DOC_ID = /^[0-9a-f]{20}$/;
 
 /** How a document's bytes are labelled: text is always plain text, so nothing in it is interpreted. */
 const DOC_TYPES: Record<DocumentSource['type'], string> = {

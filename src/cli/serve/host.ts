@@ -13,12 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerMessage } from '../../shared/api.js';
 import { openBridgeSession } from '../../shared/bridge.js';
+import { DOC_ID_CHARS } from '../../shared/doc-id.js';
 import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
+
+/** A structured document's rendition: /doc/<id>/view, served to its frame by a key of its own. */
+const VIEW_ROUTE = new RegExp(`^/doc/(${DOC_ID_CHARS})/view$`);
 
 export interface HostOptions {
   port: number;
@@ -106,7 +110,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const url = new URL(req.url ?? '/', 'http://x');
     const q = url.searchParams.get('token') ?? undefined;
     if (sameToken(q, token) || sameToken(cookieToken(req), token)) return 'token';
-    const view = /^\/doc\/([0-9a-f]{20})\/view$/.exec(url.pathname);
+    const view = VIEW_ROUTE.exec(url.pathname);
     return view && sameToken(url.searchParams.get('k') ?? undefined, viewKey(view[1]!)) ? 'view' : null;
   };
 

@@ -5,10 +5,10 @@
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import { SCHEMA_VERSION, type AskProgress, type AskResult, type AskSource, type Citation } from '../../shared/wire.js';
-import type { Engine } from '../engine.js';
+import type { SearchParams, SearchResult } from '../../shared/wire.js';
 import { checkAnswer } from './check.js';
 import { gate } from './gate.js';
-import { OllamaClient } from './ollama.js';
+import { type OllamaClient, ollamaFor } from './ollama.js';
 import { buildPrompt, promptOverheadTokens } from './prompt.js';
 import { mergeHits, packSources } from './sources.js';
 
@@ -21,9 +21,10 @@ export interface AskCall {
   onProgress?: (p: AskProgress) => void;
 }
 
-/** The Ollama host and model: KB_OLLAMA_HOST / KB_OLLAMA_MODEL, else the config. */
-export function ollamaFor(config: Config['ask']): OllamaClient {
-  return new OllamaClient(process.env.KB_OLLAMA_HOST || config.ollama_host, process.env.KB_OLLAMA_MODEL || config.model);
+/** What answering asks of the engine: its search, and the unit its refusal gate measures evidence in. */
+export interface AskEngine {
+  search(params: SearchParams): Promise<SearchResult>;
+  evidenceUnit(): number;
 }
 
 const clients = new Map<string, OllamaClient>();
@@ -34,7 +35,7 @@ function client(config: Config['ask']): OllamaClient {
   return clients.get(key)!;
 }
 
-export async function ask(engine: Engine, config: Config['ask'], call: AskCall): Promise<AskResult> {
+export async function ask(engine: AskEngine, config: Config['ask'], call: AskCall): Promise<AskResult> {
   const t0 = performance.now();
   const llm = client(config);
   const ctl = new AbortController();

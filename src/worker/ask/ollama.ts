@@ -139,3 +139,8 @@ export class OllamaClient {
     throw new KbError('LLM_FAILED', `Ollama failed: ${(e as Error).message}`, { cause: e });
   }
 }
+
+/** The Ollama host and model: KB_OLLAMA_HOST / KB_OLLAMA_MODEL, else the config. */
+export function ollamaFor(config: { ollama_host: string; model: string }): OllamaClient {
+  return new OllamaClient(process.env.KB_OLLAMA_HOST || config.ollama_host, process.env.KB_OLLAMA_MODEL || config.model);
+}

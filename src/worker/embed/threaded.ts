@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { KbError, type ErrorCode } from '../../shared/errors.js';
 import { threadEntry } from '../threads.js';
-import type { Embedder } from './embedder.js';
+import type { EmbeddingSpec } from './spec.js';
 import type { PassageEmbedder } from './provider.js';
 
 interface Pending {
@@ -32,8 +32,11 @@ export class ThreadedEmbedder implements PassageEmbedder {
     worker.unref();
   }
 
-  /** A thread running the same model as `embedder`; without a thread to start, `embedder` itself. */
-  static for(embedder: Embedder): PassageEmbedder {
+  /**
+   * A thread running the same model as `embedder` (its folder and spec); without a thread to start,
+   * `embedder` itself.
+   */
+  static for(embedder: { dir: string; spec: EmbeddingSpec; embed: PassageEmbedder['embed'] }): PassageEmbedder {
     const entry = threadEntry('embed/embed-thread');
     if (!entry) return { embed: (t, k) => embedder.embed(t, k), close: async () => undefined };
     return new ThreadedEmbedder(new Worker(entry.url, { execArgv: entry.execArgv, workerData: { dir: embedder.dir, spec: embedder.spec } }));

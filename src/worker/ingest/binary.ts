@@ -8,7 +8,7 @@ import { KbError } from '../../shared/errors.js';
 import { inSavepoint, inTransaction } from '../store/tx.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { docRow, type FileFacts } from './doc-row.js';
-import type { IngestContext, Prepared } from './prepare.js';
+import type { IngestContext, Prepared } from './context.js';
 import { normalizeTags } from './tags.js';
 
 export type BinaryFile = FileFacts & { tags: string[]; bytes: Buffer };

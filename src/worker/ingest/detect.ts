@@ -1,7 +1,6 @@
 // What a file is: by extension first, then by its bytes. Decoding text lives here too, because
 // "is this text?" and "which encoding?" are the same question.
 import { basename, extname } from 'node:path';
-import chardet from 'chardet';
 import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../shared/errors.js';
 import type { DocType } from '../../shared/wire.js';
@@ -124,19 +123,4 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
   return named ?? { kind: 'text', type: 'note', lang: null, ext: extname(path).toLowerCase() };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/** UTF-8 when valid; otherwise the detected legacy encoding (Latin-1, Shift_JIS, EUC-KR, …). */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
-  try {
-    return { text: utf8.decode(bytes), encoding: 'utf-8' };
-  } catch {
-    const guess = chardet.detect(bytes);
-    const label = guess && guess !== 'UTF-8' ? guess.toLowerCase() : 'windows-1252';
-    try {
-      return { text: new TextDecoder(label).decode(bytes), encoding: label };
-    } catch {
-      throw new KbError('INVALID_ENCODING', 'not valid UTF-8 and the encoding could not be determined');
-    }
-  }
-}
+export { decodeText } from './decode-text.js';

@@ -6,38 +6,20 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import type { BlobStore } from '../store/blobs.js';
 import type { DocRow, Repo } from '../store/repo.js';
 import { inTransaction } from '../store/tx.js';
 import { prepareAudio, prepareImage, preparePdf } from './binary.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { docRow, type FileFacts } from './doc-row.js';
-import type { ParsePool } from './parse-pool.js';
 import { TYPE_OF } from './formats/structured.js';
 import { zipLimitsOf } from './formats/zip.js';
 import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
 import { normalizeTags } from './tags.js';
 import { PARSER_VERSION, type ParsedDocument } from './types.js';
+import type { IngestContext, Prepared } from './context.js';
 
-export interface IngestContext {
-  repo: Repo;
-  blobs: BlobStore;
-  config: Config;
-  parser: ParsePool;
-  dataDir: string;
-  /** Whether a speech model is installed: audio is queued for it, or waits for one. */
-  speechModelReady?: () => boolean;
-  /** A PDF's pages read so far (each window's chunks are written as it arrives). */
-  onPages?: (path: string, pages: number) => void;
-  /** Read every file again, even one whose bytes kb has indexed already ("Re-index", kb ingest --force). */
-  force?: boolean;
-}
-
-export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
-
-/** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
-export type Prepared = { skip: string } | { commit: () => Outcome } | { commitAsync: () => Promise<Outcome> };
+export type { IngestContext, Outcome, Prepared } from './context.js';
 
 async function parse(ctx: IngestContext, d: Extract<Detected, { kind: 'text' }>, text: string, path: string): Promise<ParsedDocument> {
   const name = basename(path);

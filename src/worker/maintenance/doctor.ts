@@ -63,7 +63,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
   checks.push(...(await audioChecks(config.audio, dataDir, repo.transcripts.waiting().size)));
-  const { ollamaFor } = await import('../ask/ask.js');
+  const { ollamaFor } = await import('../ask/ollama.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { citationLabel, makeCitation, parseCitationUri, pathToFileUri } from '../../shared/citation.js';
+import { DOC_ID } from '../../shared/doc-id.js';
 import { KbError } from '../../shared/errors.js';
 import { plural } from '../../shared/words.js';
 import type { Config } from '../../shared/config.js';
@@ -14,7 +15,7 @@ import { blockRange, rangeText, wholeAnchor } from './block-span.js';
 import { documentBlocks } from './doc-blocks.js';
 import { transcriptText } from '../audio/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
-import { decodeText } from '../ingest/detect.js';
+import { decodeText } from '../ingest/decode-text.js';
 import type { DocRow, Repo } from '../store/repo.js';
 
 export interface SpanContext {
@@ -25,7 +26,6 @@ export interface SpanContext {
 
 const STRUCTURED = new Set<DocType>(['docx', 'slides', 'sheet', 'html', 'epub', 'mail']);
 
-const DOC_ID = /^[0-9a-f]{20}$/;
 
 /** Splits a target into the document it names and the anchor it asks for (null: the whole document). */
 function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor | null } {

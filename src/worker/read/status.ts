@@ -9,7 +9,7 @@ import { diskUsage } from './disk-usage.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
-  const { ollamaFor } = await import('../ask/ask.js');
+  const { ollamaFor } = await import('../ask/ollama.js');
   const llm = ollamaFor(core.config.ask);
   return {
     schema_version: SCHEMA_VERSION,

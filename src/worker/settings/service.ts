@@ -60,7 +60,7 @@ export class SettingsService {
       const v = fromEnv || getPath(this.tree(), key.split('.'));
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[key] = v;
     }
-    const [{ ollamaFor }, { installedOcrLanguages }] = await Promise.all([import('../ask/ask.js'), import('../ingest/ocr/ocr.js')]);
+    const [{ ollamaFor }, { installedOcrLanguages }] = await Promise.all([import('../ask/ollama.js'), import('../ingest/ocr/ocr.js')]);
     return {
       schema_version: SCHEMA_VERSION,
       data_dir: this.core.dataDir,

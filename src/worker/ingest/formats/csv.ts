@@ -3,7 +3,7 @@
 import { parse } from 'csv-parse/sync';
 import { KbError } from '../../../shared/errors.js';
 import type { BlockDoc, DocBlock } from './blocks.js';
-import { decodeText } from '../detect.js';
+import { decodeText } from '../decode-text.js';
 
 export function rowsToBlocks(rows: string[][], group: number, firstRow = 1): DocBlock[] {
   const out: DocBlock[] = [];

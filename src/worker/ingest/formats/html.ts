@@ -4,7 +4,7 @@
 // linkedom builds a tree without scripts, styles or network.
 import { Readability } from '@mozilla/readability';
 import type { BlockDoc } from './blocks.js';
-import { decodeText } from '../detect.js';
+import { decodeText } from '../decode-text.js';
 import { domBlocks, htmlDocument, numbered } from './dom-blocks.js';
 
 const BOILERPLATE =

@@ -4,10 +4,9 @@
 import { extname } from 'node:path';
 import type { Attachment } from 'mailparser';
 import { toErrorPayload } from '../../../shared/errors.js';
-import { decodeText } from '../detect.js';
+import { decodeText } from '../decode-text.js';
 import type { Anchor } from '../../../shared/anchors.js';
 import type { DocBlock } from './blocks.js';
-import type { ZipLimits } from './zip.js';
 
 /** Attachments above this size are listed, not read. */
 const MAX_ATTACHMENT = 20 * 1024 * 1024;
@@ -21,12 +20,22 @@ export interface ReadAttachment {
   note: string | null;
 }
 
-export async function readAttachments(atts: Attachment[], limits: ZipLimits): Promise<ReadAttachment[]> {
-  const { structuredFormat, readStructured } = await import('./structured.js');
+/**
+ * How an attachment in a format kb reads is read: the structured readers (structured.ts), handed in by
+ * the one that reads the mail — a message may hold any of them, and they do not import mail back.
+ */
+export interface AttachmentReader {
+  /** The attachment's format by its name, or null when kb does not read it as a structured document. */
+  formatOf(name: string): string | null;
+  /** Its text, paragraph by paragraph. */
+  read(format: string, bytes: Uint8Array): Promise<string[]>;
+}
+
+export async function readAttachments(atts: Attachment[], reader: AttachmentReader): Promise<ReadAttachment[]> {
   const out: ReadAttachment[] = [];
   for (const a of atts.slice(0, MAX_PER_MESSAGE)) {
     const name = a.filename ?? `attachment (${a.contentType})`;
-    const format = a.filename ? structuredFormat(a.filename) : null;
+    const format = a.filename ? reader.formatOf(a.filename) : null;
     const isText = (a.filename && TEXT_EXT.has(extname(a.filename).toLowerCase())) || a.contentType === 'text/plain';
     if ((!format && !isText) || format === 'eml' || format === 'mbox') continue;
     if (a.size > MAX_ATTACHMENT) {
@@ -35,7 +44,7 @@ export async function readAttachments(atts: Attachment[], limits: ZipLimits): Pr
     }
     try {
       const paragraphs = format
-        ? (await readStructured(format, a.content, limits, false)).blocks.map((b) => b.text).filter((t) => t.trim())
+        ? (await reader.read(format, a.content)).filter((t) => t.trim())
         : decodeText(a.content).text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p);
       out.push({ name, paragraphs, note: null });
     } catch (e) {

@@ -6,8 +6,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { KbError } from '../../../shared/errors.js';
 import type { BlockDoc, BlockGroup, DocBlock } from './blocks.js';
 import { domBlocks, htmlDocument } from './dom-blocks.js';
-import { attachmentBlocks, readAttachments, type ReadAttachment } from './mail-attachments.js';
-import type { ZipLimits } from './zip.js';
+import { type AttachmentReader, attachmentBlocks, readAttachments, type ReadAttachment } from './mail-attachments.js';
 
 const addresses = (a: AddressObject | AddressObject[] | undefined): string => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
 
@@ -49,7 +48,7 @@ export interface MailMessage {
   date: string | null;
 }
 
-async function readMessage(raw: Buffer | string, ordinal: number, limits: ZipLimits): Promise<MailMessage> {
+async function readMessage(raw: Buffer | string, ordinal: number, attachments: AttachmentReader): Promise<MailMessage> {
   const m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true });
   const from = addresses(m.from);
   const date = m.date && !Number.isNaN(m.date.getTime()) ? m.date.toISOString() : null;
@@ -65,7 +64,7 @@ async function readMessage(raw: Buffer | string, ordinal: number, limits: ZipLim
     subject: m.subject?.trim() || '(no subject)',
     headers,
     body: bodyText(m),
-    attachments: await readAttachments(m.attachments, limits),
+    attachments: await readAttachments(m.attachments, attachments),
     from,
     date,
   };
@@ -87,21 +86,22 @@ function lineBlocks(body: string, group: number): DocBlock[] {
   return out;
 }
 
-export async function readMessages(bytes: Uint8Array, format: 'eml' | 'mbox', limits: ZipLimits): Promise<MailMessage[]> {
+export async function readMessages(bytes: Uint8Array, format: 'eml' | 'mbox', attachments: AttachmentReader): Promise<MailMessage[]> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (format === 'eml') return [await readMessage(buf, 1, limits)];
+  if (format === 'eml') return [await readMessage(buf, 1, attachments)];
   const raws = splitMbox(buf.toString('latin1'));
   if (raws.length === 0) throw new KbError('PARSE_FAILED', 'not a mailbox: no message starts with a "From " line');
   const out: MailMessage[] = [];
   // latin1 keeps every byte as it was: mailparser decodes each part by its own charset.
-  for (const [i, raw] of raws.entries()) out.push(await readMessage(Buffer.from(raw, 'latin1'), i + 1, limits));
+  for (const [i, raw] of raws.entries()) out.push(await readMessage(Buffer.from(raw, 'latin1'), i + 1, attachments));
   return out;
 }
 
-export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', limits: ZipLimits): Promise<BlockDoc> {
+/** A message or a mailbox; `attachments` reads what is attached in the formats kb reads. */
+export async function readMail(bytes: Uint8Array, format: 'eml' | 'mbox', attachments: AttachmentReader): Promise<BlockDoc> {
   let messages: MailMessage[];
   try {
-    messages = await readMessages(bytes, format, limits);
+    messages = await readMessages(bytes, format, attachments);
   } catch (e) {
     if (e instanceof KbError) throw e;
     throw new KbError('PARSE_FAILED', `not a readable message: ${(e as Error).message}`);

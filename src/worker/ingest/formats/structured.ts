@@ -80,7 +80,11 @@ async function readFormat(format: StructuredFormat, bytes: Uint8Array, limits: Z
       return (await import('./xlsx.js')).readXlsx(bytes, limits);
     case 'eml':
     case 'mbox':
-      return (await import('./mail.js')).readMail(bytes, format, limits);
+      return (await import('./mail.js')).readMail(bytes, format, {
+        formatOf: structuredFormat,
+        // `f` is what formatOf (structuredFormat) returned for the attachment's name.
+        read: async (f, b) => (await readStructured(f as StructuredFormat, b, limits, false)).blocks.map((x) => x.text),
+      });
   }
 }
 

@@ -1,0 +1,25 @@
+// What every step of an ingest is handed, and what preparing one file yields: apart from prepare.ts so
+// the preparers of each kind of file (binary.ts) need not import the dispatcher that calls them.
+import type { Config } from '../../shared/config.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Repo } from '../store/repo.js';
+import type { ParsePool } from './parse-pool.js';
+
+export interface IngestContext {
+  repo: Repo;
+  blobs: BlobStore;
+  config: Config;
+  parser: ParsePool;
+  dataDir: string;
+  /** Whether a speech model is installed: audio is queued for it, or waits for one. */
+  speechModelReady?: () => boolean;
+  /** A PDF's pages read so far (each window's chunks are written as it arrives). */
+  onPages?: (path: string, pages: number) => void;
+  /** Read every file again, even one whose bytes kb has indexed already ("Re-index", kb ingest --force). */
+  force?: boolean;
+}
+
+export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
+
+/** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
+export type Prepared = { skip: string } | { commit: () => Outcome } | { commitAsync: () => Promise<Outcome> };
