@@ -9,6 +9,8 @@ import { speechModel } from './lib/speech';
 import { DropTarget, IngestPanel, useIngest } from './Ingest';
 import { Library } from './Library';
 import { latestOnly } from './lib/latest-only';
+import { useIndexCounts } from './lib/index-counts';
+import { SearchNotes } from './SearchNotes';
 import { forgetPdfs, preloadPdf } from './PdfView';
 import { Viewer } from './Viewer';
 import { useModelPull } from './lib/model-pull';
@@ -49,10 +51,6 @@ export function App({ kb }: { kb: KbBridge }) {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState(0);
   const [pinned, setPinned] = useState<SearchHit | null>(null);
-  /** Documents in the index (searchable or waiting), and how many of the rows failed. */
-  const [docs, setDocs] = useState<{ count: number; failed: number } | null>(null);
-  /** Every tag in the index with how many documents carry it, most used first. */
-  const [tagCounts, setTagCounts] = useState<[string, number][]>([]);
   const [engine, setEngine] = useState('connecting…');
   const [view, setView] = useState<View>(() => fromAddress().view);
   const [setup, setSetup] = useState<SetupState>({ status: null, models: null, settings: null });
@@ -68,6 +66,7 @@ export function App({ kb }: { kb: KbBridge }) {
     setVersion((v) => v + 1);
   }, []);
   const ingest = useIngest(kb, refresh);
+  const { docs, tagCounts } = useIndexCounts(kb, version, ingest.state.running);
   const pull = useModelPull(kb, refresh);
   const settings = setup.settings;
   const rerank = { on: settings?.values['search.rerank'] === true, pauseMs: Number(settings?.values['rerank.pause_ms'] ?? 300) };
@@ -125,34 +124,6 @@ export function App({ kb }: { kb: KbBridge }) {
     ];
     return () => offs.forEach((off) => off());
   }, [kb, ingest.addPaths, refresh]);
-
-  useEffect(() => {
-    kb.list({}).then(
-      (l) => {
-        const failed = l.documents.filter((d) => d.status === 'failed').length;
-        setDocs({ count: l.documents.length - failed, failed });
-        const counts = new Map<string, number>();
-        for (const d of l.documents) for (const t of d.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
-        setTagCounts([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
-      },
-      () => undefined,
-    );
-  }, [kb, version]);
-
-  // While files are added, the footer's count follows (every second, not per file: a list is not free).
-  useEffect(() => {
-    if (!ingest.state.running) return;
-    const tick = setInterval(() => {
-      kb.list({}).then(
-        (l) => {
-          const failed = l.documents.filter((d) => d.status === 'failed').length;
-          setDocs({ count: l.documents.length - failed, failed });
-        },
-        () => undefined,
-      );
-    }, 1000);
-    return () => clearInterval(tick);
-  }, [kb, ingest.state.running]);
 
   // Search as you type (see latest-only.ts: no debounce delay, no stale answers).
   const searcher = useMemo(
@@ -344,27 +315,15 @@ export function App({ kb }: { kb: KbBridge }) {
             <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={list}>
               {error && <p className="error">{error}</p>}
               {!query && !ingest.state.running && <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />}
-              {result?.corrected && (
-                <p className="corrected" role="status">
-                  Showing results for <strong>{result.corrected.query}</strong> ·{' '}
-                  <button className="link" onClick={() => setAsTyped(result.query.trim())}>
-                    search for {result.query.trim()} instead
-                  </button>
-                </p>
+              {result && (
+                <SearchNotes
+                  result={result}
+                  filtered={Boolean(type || tags.trim())}
+                  emptyIndex={docs?.count === 0 && !ingest.state.running}
+                  onAsTyped={() => setAsTyped(result.query.trim())}
+                  firstRun={<FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />}
+                />
               )}
-              {result?.notice && (
-                <p className="warn notice" role="status">
-                  {result.notice}
-                </p>
-              )}
-              {result && hits.length === 0 && (docs?.count === 0 && !ingest.state.running ? (
-                <div className="none" role="status">
-                  <p>Nothing is indexed yet, so nothing can match “{result.query}”.</p>
-                  <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />
-                </div>
-              ) : (
-                <p className="none">No matches for “{result.query}”{type || tags.trim() ? ' with these filters' : ''}.</p>
-              ))}
               <ol>
                 {hits.map((h, i) => (
                   <HitRow

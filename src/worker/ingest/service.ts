@@ -164,8 +164,8 @@ export class IngestService {
       const core = this.core;
       const pass = { signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) };
       if (core.config.ocr.enabled && core.repo.ocr.pending().length > 0) {
-        const { runOcr } = await import('./pipeline.js');
-        this.parser ??= (await import('./pipeline.js')).createParsePool();
+        const { runOcr, createParsePool } = await import('./pipeline.js');
+        this.parser ??= createParsePool();
         const ctx = { repo: core.repo, blobs: core.blobs, config: core.config, parser: this.parser, dataDir: core.dataDir, speechModelReady: () => this.speech.ready(), force: false };
         const r = await runOcr({ ...ctx, ocr: () => this.ocr() }, pass);
         done.ocr = r.pages;

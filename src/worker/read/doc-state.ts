@@ -10,7 +10,7 @@ export interface DocState {
   reason: string | null;
 }
 
-/** Who does the waiting work: any running engine that keeps up (engine.keepUp), or the next ingest. */
+/** Who does the waiting work: a running engine that keeps up (engine.keepUp), or the next ingest. */
 const WHO = 'kb does it while the app, kb serve or kb watch runs, or at the next kb ingest';
 
 export function docState(d: DocWithFacts): DocState {
