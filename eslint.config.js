@@ -1,6 +1,7 @@
 // Lint, including the import boundaries of design.md ("who may import what"), as VS Code and Signal do.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { workerLayers } from './lint/worker-layers.js';
 
 const otherProcesses = (...names) => names.map((n) => `**/${n}/**`);
 /** The same folders as a regular expression over an import specifier, for dynamic import() and require(). */
@@ -99,6 +100,18 @@ export default tseslint.config(
     'the renderer imports only types from src/shared',
   ),
   { files: ['src/renderer/**'], rules: nodeGlobals('the renderer') },
+  {
+    // The engine's layers: imports run down only (lint/worker-layers.js holds the table).
+    files: ['src/worker/**/*.ts'],
+    plugins: { kb: { rules: { 'worker-layers': workerLayers } } },
+    rules: { 'kb/worker-layers': 'error' },
+  },
+  {
+    // The environment is folded into the config once (config/env.ts): the value in effect is the config's.
+    files: ['src/worker/**/*.ts'],
+    ignores: ['src/worker/config/**'],
+    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: `the engine reads its settings from the config; a variable is folded in by src/worker/config/env.ts (${WHY})` }] },
+  },
   {
     // Types only: the contract's shapes, never its runtime (zod stays out of the UI bundle).
     files: ['src/renderer/**'],

@@ -111,14 +111,18 @@ describe('ask (stub Ollama)', () => {
     const down = await startOllamaStub();
     const url = down.url;
     await down.close();
+    // The environment is read once, when an engine opens: this one opens with the dead address.
     process.env.KB_OLLAMA_HOST = url;
+    const other = await openEngine({ dataDir: join(dir, 'data') }).finally(() => {
+      process.env.KB_OLLAMA_HOST = stub.url;
+    });
     try {
-      const { result } = await ask('How do I install git on Linux?');
+      const result = await other.ask({ question: 'How do I install git on Linux?' });
       expect(result.llm.status).toBe('unavailable');
       expect(result.llm.reason).toBe(`Ollama is not running at ${url}. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)`);
       expect(result.sources.length).toBeGreaterThan(0);
     } finally {
-      process.env.KB_OLLAMA_HOST = stub.url;
+      other.close();
     }
   });
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { transcriptChunks } from '../src/worker/audio/chunks.js';
+import { transcriptChunks } from '../src/worker/ingest/speech/chunks.js';
 import { decodeWindows, findFfmpeg, SAMPLE_RATE } from '../src/worker/audio/decode.js';
 import { readAudioMeta } from '../src/worker/audio/metadata.js';
 import { WhisperProcess, type Segment, type Transcriber } from '../src/worker/audio/transcriber.js';

@@ -1,13 +1,14 @@
 // The import boundaries of design.md are enforced by ESLint (eslint.config.js); each case here fails
 // if its rule is taken out or stops biting.
 import { ESLint } from 'eslint';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers.js';
+import { WORKER_LAYERS } from '../lint/worker-layers.js';
 
 const eslint = new ESLint({ cwd: repoRoot });
-const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals', '@typescript-eslint/no-restricted-imports']);
+const BOUNDARY_RULES = new Set(['kb/worker-layers', 'no-restricted-properties', 'no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals', '@typescript-eslint/no-restricted-imports']);
 
 async function problems(file: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(code, { filePath: join(repoRoot, file) });
@@ -33,9 +34,9 @@ describe('import boundaries', () => {
   });
 
   it('keeps the worker from importing the CLI, either way', async () => {
-    expect(await problems('src/worker/x.ts', "export { main } from '../cli/main.js';\n")).toHaveLength(1);
-    expect(await problems('src/worker/x.ts', "export const m = await import('../cli/main.js');\n")).toHaveLength(1);
-    expect(await problems('src/worker/x.ts', "export const s = await import('./store/repo.js');\n")).toEqual([]);
+    expect(await problems('src/worker/index.ts', "export { main } from '../cli/main.js';\n")).toHaveLength(1);
+    expect(await problems('src/worker/index.ts', "export const m = await import('../cli/main.js');\n")).toHaveLength(1);
+    expect(await problems('src/worker/index.ts', "export const s = await import('./store/repo.js');\n")).toEqual([]);
   });
 
   it('keeps native modules and the worker out of main and preload, including through import() and require()', async () => {
@@ -62,9 +63,51 @@ describe('import boundaries', () => {
   });
 
   it('cites a file that exists in the repo', async () => {
-    const [m] = await problems('src/worker/x.ts', "export { main } from '../cli/main.js';\n");
+    const [m] = await problems('src/worker/index.ts', "export { main } from '../cli/main.js';\n");
     const cited = /docs\/[\w.-]+\.md/.exec(m ?? '')?.[0];
     expect(cited).toBeDefined();
     expect(existsSync(join(repoRoot, cited!))).toBe(true);
+  });
+});
+
+describe("the engine's layers", () => {
+  it('lets an import run down the layers, and a member import a peer listed before it', async () => {
+    expect(await problems('src/worker/engine.ts', "export { ingestPaths } from './ingest/pipeline.js';\n")).toEqual([]);
+    expect(await problems('src/worker/search/x.ts', "export { Core } from '../core.js';\nexport { VectorService } from '../vectors/service.js';\n")).toEqual([]);
+    expect(await problems('src/worker/ingest/formats/x.ts', "export { Repo } from '../../store/repo.js';\nexport { chunkIdsFrom } from '../chunk/chunk-ids.js';\n")).toEqual([]);
+  });
+
+  it('refuses an import that runs up, whether static, a type, re-exported or import()', async () => {
+    expect(await problems('src/worker/store/x.ts', "export { Engine } from '../engine.js';\n")).toHaveLength(1);
+    expect(await problems('src/worker/embed/x.ts', "import type { Core } from '../core.js';\nimport type { Searcher } from '../search/search.js';\nexport type T = [Core, Searcher];\n")).toHaveLength(1);
+    expect(await problems('src/worker/search/x.ts', "export const r = await import('../read/inspect.js');\n")).toHaveLength(1);
+    expect(await problems('src/worker/ingest/ocr/x.ts', "export * from '../../collections/sync.js';\n")).toHaveLength(1);
+    // A peer listed after it in the same layer is above it too: vectors/ comes before search/.
+    expect(await problems('src/worker/vectors/x.ts', "export { Searcher } from '../search/search.js';\n")).toHaveLength(1);
+  });
+
+  it('refuses a file in a folder no layer names, and an import of one', async () => {
+    expect(await problems('src/worker/newfolder/x.ts', 'export const x = 1;\n')).toHaveLength(1);
+    expect(await problems('src/worker/search/x.ts', "export { y } from '../newfolder/y.js';\n")).toHaveLength(1);
+  });
+
+  it('keeps process.env to config/, where the environment is folded into the config', async () => {
+    expect(await problems('src/worker/ollama.ts', 'export const host = process.env.KB_OLLAMA_HOST;\n')).toHaveLength(1);
+    expect(await problems('src/worker/config/env.ts', 'export const host = process.env.KB_OLLAMA_HOST;\n')).toEqual([]);
+  });
+
+  it('holds the same table as docs/architecture.md', () => {
+    const page = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
+    const rows = [...page.matchAll(/^\| (\w+) \| (`[^|]+`) \| [^|]+ \|$/gm)].map((m) => ({ layer: m[1], members: [...m[2]!.matchAll(/`([^`]+)`/g)].map((x) => x[1]) }));
+    expect(rows).toEqual(WORKER_LAYERS.map(({ layer, members }) => ({ layer, members })));
+  });
+
+  it('holds every file under src/worker', async () => {
+    const { globSync } = await import('node:fs');
+    const files = globSync('src/worker/**/*.ts', { cwd: repoRoot });
+    const placed = new Set(WORKER_LAYERS.flatMap((l) => l.members));
+    const unplaced = files.map((f) => f.slice('src/worker/'.length)).filter((f) => !placed.has(f.includes('/') ? `${f.split('/')[0]}/` : f));
+    expect(unplaced).toEqual([]);
+    expect(files.length).toBeGreaterThan(100);
   });
 });

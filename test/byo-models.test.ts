@@ -9,7 +9,7 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { Embedder } from '../src/worker/embed/embedder.js';
-import { ModelStore } from '../src/worker/embed/models.js';
+import { ModelStore } from '../src/worker/models/embedding-store.js';
 import { readManifest } from '../src/worker/embed/resolve.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import Database from 'better-sqlite3';

@@ -213,6 +213,33 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     }
   });
 
+  it('folds the environment into the config once, when the engine opens, and says which key a variable set', async () => {
+    const dataDir = await tempDir();
+    const saved = { ...process.env };
+    Object.assign(process.env, { KB_OLLAMA_MODEL: 'qwen2.5:7b', KB_OLLAMA_HOST: '', KB_LOG_LEVEL: 'loud', KB_HF_ENDPOINT: 'http://127.0.0.1:9/mirror' });
+    const engine = await engineIn(dataDir, { ask: { ollama_host: 'http://127.0.0.1:9' } });
+    process.env = saved;
+    const { call } = served(engine);
+    try {
+      // The value in effect is the config's: an empty variable is unset, a log level that is no level ignored.
+      expect(engine.config.ask).toMatchObject({ model: 'qwen2.5:7b', ollama_host: 'http://127.0.0.1:9' });
+      expect(engine.config.models.hub_endpoint).toBe('http://127.0.0.1:9/mirror');
+      expect(engine.config.log.level).toBe('info');
+      const s = await call('settings.get', {}).result;
+      expect(s.overridden).toEqual({ 'ask.model': 'KB_OLLAMA_MODEL' });
+      expect(s.values['ask.model']).toBe('qwen2.5:7b');
+      // The file takes the new value; the variable's stays in effect, and the note says so.
+      const set = await call('settings.set', { key: 'ask.model', value: 'llama3.2' }).result;
+      expect(set.note).toMatch(/KB_OLLAMA_MODEL is set in kb's environment and still wins/);
+      expect(engine.config.ask.model).toBe('qwen2.5:7b');
+      expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toMatch(/model: llama3\.2/);
+      // A pull that cannot reach the mirror names the variable that chose it.
+      await expect(call('models.pull', { name: 'all-MiniLM-L6-v2' }).result).rejects.toMatchObject({ message: expect.stringMatching(/KB_HF_ENDPOINT is http:\/\/127\.0\.0\.1:9\/mirror/) });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('says what the index holds and what it takes on disk', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'a.md': '# A\n\nalpha\n' });

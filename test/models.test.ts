@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelStore } from '../src/worker/embed/models.js';
+import { ModelStore } from '../src/worker/models/embedding-store.js';
 import { makeTestModel } from '../scripts/make-test-model.js';
 import { type HubBehaviour, type HubStub, startHubStub } from '../scripts/hub-stub.js';
 import { corporaDir, kb, kbAsync } from './helpers.js';
@@ -38,7 +38,7 @@ describe.skipIf(!hasCorpora)('kb models', () => {
   it('pulls a model from the hub layout and installs it whole', async () => {
     const s = store('pull');
     expect(s.list().find((m) => m.id === 'bge-small-en-v1.5')?.installed).toBe(false);
-    const m = await s.pull('bge-small-en-v1.5', endpoint);
+    const m = await s.pull('bge-small-en-v1.5', { url: endpoint });
     expect(m.installed).toBe(true);
     expect(readFileSync(join(m.path!, 'onnx/model_quantized.onnx')).equals(readFileSync(join(tiny, 'onnx/model.onnx')))).toBe(true);
     expect(requests.some((r) => r.path === '/Xenova/bge-small-en-v1.5/resolve/main/tokenizer.json')).toBe(true);
@@ -48,10 +48,10 @@ describe.skipIf(!hasCorpora)('kb models', () => {
   it('resumes an interrupted download with an HTTP Range request', async () => {
     const s = store('resume');
     behaviour.breakAfter = { file: 'onnx/model_quantized.onnx', bytes: 500_000 };
-    await expect(s.pull('multilingual-e5-small', endpoint)).rejects.toMatchObject({ message: expect.stringMatching(/resume|broke off/) });
+    await expect(s.pull('multilingual-e5-small', { url: endpoint })).rejects.toMatchObject({ message: expect.stringMatching(/resume|broke off/) });
     expect(s.list().find((m) => m.id === 'multilingual-e5-small')?.installed).toBe(false);
     requests.splice(0);
-    const m = await s.pull('multilingual-e5-small', endpoint);
+    const m = await s.pull('multilingual-e5-small', { url: endpoint });
     const onnx = requests.find((r) => r.path.endsWith('model_quantized.onnx'));
     expect(onnx?.range).toMatch(/^bytes=\d+-$/);
     expect(Number(onnx!.range!.slice(6, -1))).toBeGreaterThan(0);
@@ -65,7 +65,7 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     // The right size for all-MiniLM-L6-v2's quantized model, the wrong bytes.
     behaviour.override = { file: 'onnx/model_quantized.onnx', body: Buffer.alloc(22_972_370, 7) };
     try {
-      await expect(s.pull('all-MiniLM-L6-v2', endpoint)).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/checksum/) });
+      await expect(s.pull('all-MiniLM-L6-v2', { url: endpoint })).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/checksum/) });
     } finally {
       behaviour.override = undefined;
     }
@@ -78,7 +78,7 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     const s = store('404');
     behaviour.missing = 'tokenizer.json';
     try {
-      await expect(s.pull('bge-small-en-v1.5', endpoint)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/404/) });
+      await expect(s.pull('bge-small-en-v1.5', { url: endpoint })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/404/) });
     } finally {
       behaviour.missing = undefined;
     }

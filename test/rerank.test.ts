@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SearchHit, SearchResultSchema } from '../src/shared/wire.js';
 import { CrossEncoder } from '../src/worker/embed/cross-encoder.js';
 import { modelSpec } from '../src/worker/embed/registry.js';
-import { CHUNKER_VERSION } from '../src/worker/ingest/types.js';
+import { CHUNKER_VERSION } from '../src/worker/version.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { blend, fusedWeight } from '../src/worker/rerank/blend.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';

@@ -135,8 +135,8 @@ describe('the engine’s next steps, as the app says them (inApp)', () => {
     const said = [
       waitingForSpeechModel('whisper-base.en'),
       VECTOR_UNAVAILABLE,
-      (embeddingPullFailed(offline, MODELS[0]!, 'https://hub') as Error).message,
-      (speechPullFailed(offline, WHISPER_MODELS[0]!, 'https://hub') as Error).message,
+      (embeddingPullFailed(offline, MODELS[0]!, { url: 'https://hub' }) as Error).message,
+      (speechPullFailed(offline, WHISPER_MODELS[0]!, { url: 'https://hub' }) as Error).message,
       '1 of 3 documents (kb ls says why)',
       'whisper-base.en is not installed, so audio and video are not transcribed (kb models pull whisper-base.en, or kb models import FILE)',
       'all-MiniLM-L6-v2: 10 vectors for 12 chunks (run: kb reindex, or any ingest, to bring them in step)',

@@ -17,7 +17,7 @@ export async function withEngine(g: GlobalOptions, fn: (engine: Engine) => Promi
     const settings = await resolveSettings(g.dataDir, { lenient: opts.lenientConfig === true });
     // Misspelt settings are ignored, never silently: doctor lists them as a failed check.
     if (!opts.lenientConfig) for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
-    engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems });
+    engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems });
     return (await fn(engine)) ?? EXIT.ok;
   } catch (e) {
     return reportError(e, g.json === true);

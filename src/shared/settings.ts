@@ -5,19 +5,19 @@ import { SCHEMA_VERSION } from './wire.js';
 
 /** Each key's dotted path in config.yaml, and whether a running engine picks it up without a restart. */
 export const SETTINGS = {
-  'ask.ollama_host': { live: true, env: 'KB_OLLAMA_HOST' },
-  'ask.model': { live: true, env: 'KB_OLLAMA_MODEL' },
-  'ask.top': { live: true, env: null },
-  'ocr.languages': { live: true, env: null },
-  'ui.theme': { live: true, env: null },
-  'ui.editor_uri': { live: true, env: null },
-  'search.rerank': { live: true, env: null },
-  'rerank.model': { live: true, env: null },
-  'rerank.pause_ms': { live: true, env: null },
-  'audio.model': { live: false, env: null },
-  'audio.language': { live: false, env: null },
-  'store_originals': { live: false, env: null },
-  'log.level': { live: false, env: 'KB_LOG_LEVEL' },
+  'ask.ollama_host': { live: true },
+  'ask.model': { live: true },
+  'ask.top': { live: true },
+  'ocr.languages': { live: true },
+  'ui.theme': { live: true },
+  'ui.editor_uri': { live: true },
+  'search.rerank': { live: true },
+  'rerank.model': { live: true },
+  'rerank.pause_ms': { live: true },
+  'audio.model': { live: false },
+  'audio.language': { live: false },
+  'store_originals': { live: false },
+  'log.level': { live: false },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
 import type { Log } from './log.js';
+import type { InEffect } from './config/env.js';
 import { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
 import { Repo } from './store/repo.js';
-import { registerPathMatch } from './search/filters.js';
-import { Searcher } from './search/search.js';
 
 export class Core {
   readonly repo: Repo;
   readonly blobs: BlobStore;
-  readonly searcher: Searcher;
+  readonly #wordsListeners: (() => void)[] = [];
 
   constructor(
     readonly dataDir: string,
     readonly config: Config,
+    /** The settings an environment variable set, and which (config/env.ts). */
+    readonly fromEnv: InEffect['fromEnv'],
     readonly db: Db,
     /** Set when the data dir cannot be written: searching works, changing the index does not. */
     readonly readOnly: boolean,
@@ -25,17 +26,19 @@ export class Core {
   ) {
     this.repo = new Repo(db);
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
-    registerPathMatch(db);
-    this.searcher = new Searcher(db, config, (sha) => this.blobs.pathOf(sha));
   }
 
   assertWritable(what: string): void {
     if (this.readOnly) throw new KbError('DATA_DIR', `the data dir ${this.dataDir} is read-only: kb can search it, but cannot ${what}`);
   }
 
-  /** The index's words changed: cached statistics are read again on the next search. */
+  /** The index's words changed: whoever caches statistics of them (the searcher) reads them again. */
   wordsChanged(): void {
-    this.searcher.lexical.invalidate();
+    for (const listener of this.#wordsListeners) listener();
+  }
+
+  onWordsChanged(listener: () => void): void {
+    this.#wordsListeners.push(listener);
   }
 }
 

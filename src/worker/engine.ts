@@ -8,15 +8,16 @@ import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js
 import { KbError } from '../shared/errors.js';
 import type { AskProgress, AskResult, DocumentSource, DocumentSummary, DocView, DoctorReport, IngestProgress, IngestSummary, KbStatus, ReindexProgress, ReindexResult, RemoveResult, SearchParams, SearchResult, Span } from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
-import type { ModelInfo } from './embed/models.js';
-import type { SpeechModelInfo } from './audio/whisper-store.js';
+import type { ModelInfo } from './models/embedding-store.js';
+import type { SpeechModelInfo } from './models/speech-store.js';
 import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 import { Core } from './core.js';
-import { type Log, logLevel, openLog, type Process } from './log.js';
+import { type Log, openLog, type Process } from './log.js';
+import { type InEffect, withEnvironment } from './config/env.js';
 import { openDb } from './store/db.js';
-import { SpeechService } from './audio/speech.js';
+import { SpeechService } from './ingest/speech/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
 import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
@@ -30,6 +31,7 @@ import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedC
 import { anyIndexed, type Facets, indexFacets } from './read/facets.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
+import { Searcher } from './search/search.js';
 import { VectorService } from './vectors/service.js';
 import { RerankService } from './rerank/service.js';
 import { defaultImportName } from './embed/spec.js';
@@ -42,6 +44,11 @@ export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedC
 export interface OpenEngineOptions {
   dataDir: string;
   config?: ConfigInput | Config;
+  /**
+   * Given with a config resolveSettings made (the environment already folded in): which keys a
+   * variable set. Without it, the environment is folded into the config here.
+   */
+  fromEnv?: InEffect['fromEnv'];
   /** What resolveSettings found wrong with the config files; kb doctor reports it. */
   configProblems?: string[];
   /**
@@ -64,6 +71,7 @@ type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void
 
 export class Engine {
   readonly #core: Core;
+  readonly #searcher: Searcher;
   readonly #vectors: VectorService;
   readonly #reranker: RerankService;
   readonly #speech: SpeechService;
@@ -83,6 +91,8 @@ export class Engine {
     this.#core = core;
     this.#ownLog = opts.log ? null : core.log;
     this.#configProblems = opts.configProblems ?? [];
+    this.#searcher = new Searcher(core.db, core.config, (sha) => core.blobs.pathOf(sha));
+    core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
@@ -124,7 +134,7 @@ export class Engine {
   speechModelReady = (): boolean => this.#speech.ready();
 
   // Finding and reading
-  search = (params: SearchParams): Promise<SearchResult> => searchIndex(this.#core, this.#vectors, this.#reranker, params);
+  search = (params: SearchParams): Promise<SearchResult> => searchIndex(this.#core, this.#searcher, this.#vectors, this.#reranker, params);
   /**
    * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
    * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.
@@ -134,7 +144,7 @@ export class Engine {
     return ask(this, this.config.ask, { ...call, top: call.top ?? this.config.ask.top });
   };
   /** What one rare word matched once scores in BM25 on this index: the unit the ask gate measures evidence in. */
-  evidenceUnit = (): number => this.#core.searcher.lexical.idf(1);
+  evidenceUnit = (): number => this.#searcher.lexical.idf(1);
   list = (): DocumentSummary[] => listDocuments(this.#core);
   /** The types and tags a search can be narrowed to (kb tui's Tab). */
   facets = (): Facets => indexFacets(this.#core);
@@ -247,7 +257,8 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     () => false,
   );
   const db = openDb(file, { readonly: !writable && existsSync(file) });
-  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', logLevel(parsed.data));
+  const { config, fromEnv } = opts.fromEnv ? { config: parsed.data, fromEnv: opts.fromEnv } : withEnvironment(parsed.data);
+  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', config.log.level);
   log.debug({ dataDir, readOnly: !writable }, 'engine opened');
-  return new Engine(new Core(dataDir, parsed.data, db, !writable, log), opts);
+  return new Engine(new Core(dataDir, config, fromEnv, db, !writable, log), opts);
 }

@@ -36,11 +36,6 @@ export function logFile(dataDir: string, proc: Process): string {
   return join(logsDir(dataDir), `${proc}.log`);
 }
 
-/** The level asked for: KB_LOG_LEVEL, else the config's log.level. */
-export function logLevel(config: Config): LogLevel {
-  const env = process.env.KB_LOG_LEVEL;
-  return env === 'error' || env === 'warn' || env === 'info' || env === 'debug' ? env : config.log.level;
-}
 
 const RANK: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50 };
 /** pino and the rotating stream load on the first line written: a command that logs nothing never loads them. */

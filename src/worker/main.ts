@@ -2,7 +2,7 @@
 // Electron utilityProcess port (process.parentPort) or a Node child-process channel (process.send).
 // `--data-dir DIR` (or KB_DATA_DIR) says which index. It announces `ready` once it can answer.
 import { openEngine } from './engine.js';
-import { errorFields, logLevel, openLog } from './log.js';
+import { errorFields, openLog } from './log.js';
 import { KB_VERSION } from './version.js';
 import type { CollectionWatcher } from './collections/watcher.js';
 import { resolveSettings } from './config/load.js';
@@ -30,9 +30,9 @@ let watcher: CollectionWatcher | null = null;
 const flag = process.argv.indexOf('--data-dir');
 try {
   const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
-  const log = openLog(settings.dataDir, 'worker', logLevel(settings.config));
+  const log = openLog(settings.dataDir, 'worker', settings.config.log.level);
   log.info({ dataDir: settings.dataDir, version: KB_VERSION, node: process.version }, 'worker started');
-  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, configProblems: settings.problems, reconcile: true, log });
+  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems, reconcile: true, log });
   serveEngine(engine, t, KB_VERSION, log);
   t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
   // Collections: what changed while kb was closed, then watched. Work left over last (a pass

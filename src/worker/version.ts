@@ -1,4 +1,4 @@
-// kb's version, read once from its package.json: the nearest one above this module, whether it runs
+// kb's versions: the app's, read once from its package.json: the nearest one above this module, whether it runs
 // from src/, dist/ (the CLI bundle) or out/main/ (the Electron build).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,3 +20,8 @@ function find(): string {
 }
 
 export const KB_VERSION = find();
+
+/** Bump when a parser's output for the same bytes changes, so documents are re-chunked. */
+export const PARSER_VERSION = 3;
+/** Bump when chunks are cut differently: stored with each chunk and each vector table's binding. */
+export const CHUNKER_VERSION = 1;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { logLevel, openLog, resolveSettings } from '../../worker/index.js';
+import { openLog, resolveSettings } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
 
@@ -15,7 +15,7 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
     const port = flags.port ?? 0;
     const settings = await resolveSettings(g.dataDir);
     const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
-    const log = openLog(settings.dataDir, 'serve', logLevel(settings.config));
+    const log = openLog(settings.dataDir, 'serve', settings.config.log.level);
     const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir(), log });
     log.info({ port: host.port, dataDir: settings.dataDir }, 'serving');
     // Listening for Ctrl-C before saying where it serves: whoever reads the URL may stop it at once.

@@ -8,7 +8,7 @@ import { SCHEMA_VERSION, type AskProgress, type AskResult, type AskSource, type 
 import type { SearchParams, SearchResult } from '../../shared/wire.js';
 import { checkAnswer } from './check.js';
 import { gate } from './gate.js';
-import { type OllamaClient, ollamaFor } from './ollama.js';
+import { type OllamaClient, ollamaFor } from '../ollama.js';
 import { buildPrompt, promptOverheadTokens } from './prompt.js';
 import { mergeHits, packSources } from './sources.js';
 

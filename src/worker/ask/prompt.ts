@@ -1,14 +1,10 @@
 // The prompt: the model may use only the numbered sources, must cite each claim inline as [n], and must
 // say so in a fixed sentence when the sources do not answer, so kb can tell that from an answer.
 import type { AskSource } from '../../shared/wire.js';
+import type { ChatMessage } from '../ollama.js';
 
 /** What the model is told to write when the sources do not hold the answer. */
 export const NOT_IN_DOCUMENTS = 'The documents do not say.';
-
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
-}
 
 const SYSTEM = `You answer questions from the user's own documents. You are given numbered sources.
 Rules:

@@ -4,7 +4,7 @@ import { resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { IngestProgress, IngestSummary, RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import { docState } from '../read/doc-state.js';
+import { docState } from '../store/doc-state.js';
 import { errorFields } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 import type { ReconcileResult, SyncContext } from './sync.js';

@@ -8,6 +8,7 @@ import { type Config, ConfigSchema } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import envPaths from 'env-paths';
 import { unknownKeys } from './unknown-keys.js';
+import { type InEffect, withEnvironment } from './env.js';
 import { describeIssues } from '../../shared/issues.js';
 
 export const CONFIG_FILE = 'config.yaml';
@@ -58,7 +59,9 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
 
 export interface ResolvedSettings {
   dataDir: string;
+  /** The values in effect: the files' settings with the environment's overrides (config/env.ts). */
   config: Config;
+  fromEnv: InEffect['fromEnv'];
   files: string[];
   /**
    * What is wrong with the config files: unknown (misspelt) settings, which are ignored, and — when
@@ -98,10 +101,10 @@ export async function resolveSettings(flagDataDir?: string, opts: { lenient?: bo
   }
   const merged = deepMerge(global, local);
   const parsed = ConfigSchema.safeParse(merged);
-  if (parsed.success) return { dataDir, config: parsed.data, files, problems };
+  if (parsed.success) return { dataDir, ...withEnvironment(parsed.data), files, problems };
   const where = files.join(' / ') || 'config';
   const message = `${where}: ${describeIssues(parsed.error)}`;
   if (!opts.lenient) throw new KbError('CONFIG_INVALID', message);
   problems.push(`${message}; the defaults are used instead`);
-  return { dataDir, config: ConfigSchema.parse({}), files, problems };
+  return { dataDir, ...withEnvironment(ConfigSchema.parse({})), files, problems };
 }

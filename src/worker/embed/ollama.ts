@@ -3,7 +3,7 @@
 // Ollama adds no query/document prefix itself, so kb does (registry.ts OLLAMA_PREFIXES), and it says a
 // model's dimension only by embedding something: one probe when the model is opened.
 import { KbError } from '../../shared/errors.js';
-import { networkFailure } from '../ask/ollama.js';
+import { networkFailure } from '../ollama.js';
 import type { PassageEmbedder, TextEmbedder } from './provider.js';
 import { type EmbeddingSpec, ollamaModelOf } from './spec.js';
 

@@ -6,7 +6,7 @@ import type { DocRow } from '../store/repo.js';
 import { AUDIO_EXT } from './detect.js';
 import { structuredFormat, TYPE_OF } from './formats/structured.js';
 import { sha256 } from './read-file.js';
-import { PARSER_VERSION } from './types.js';
+import { PARSER_VERSION } from '../version.js';
 
 /** What is known of a file before it is parsed. */
 export interface FileFacts {

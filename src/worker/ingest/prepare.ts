@@ -16,7 +16,8 @@ import { TYPE_OF } from './formats/structured.js';
 import { zipLimitsOf } from './formats/zip.js';
 import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
 import { normalizeTags } from './tags.js';
-import { PARSER_VERSION, type ParsedDocument } from './types.js';
+import type { ParsedDocument } from './types.js';
+import { PARSER_VERSION } from '../version.js';
 import type { IngestContext, Prepared } from './context.js';
 
 export type { IngestContext, Outcome, Prepared } from './context.js';

@@ -5,9 +5,9 @@ import type { IngestError, IngestProgress, IngestSummary, ReindexProgress } from
 import { firstLine, KbError } from '../../shared/errors.js';
 import { type Core, diskFull } from '../core.js';
 import { errorFields } from '../log.js';
-import type { SpeechService } from '../audio/speech.js';
+import type { SpeechService } from './speech/speech.js';
 import type { VectorService } from '../vectors/service.js';
-import { docState } from '../read/doc-state.js';
+import { docState } from '../store/doc-state.js';
 import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
 import type { FileOutcome } from './pipeline.js';

@@ -3,7 +3,7 @@
 // problems that leave a file indexed or waiting become warnings. So the counts and the lines printed
 // under them always agree.
 import type { IngestError, IngestSummary } from '../../shared/wire.js';
-import type { DocState } from '../read/doc-state.js';
+import type { DocState } from '../store/doc-state.js';
 import type { FileOutcome } from './pipeline.js';
 
 export function settleSummary(

@@ -28,7 +28,3 @@ export interface ChunkingOptions {
   note_max_chars: number;
   code_window_lines: number;
 }
-
-/** Bump when a parser's output for the same bytes changes, so documents are re-chunked. */
-export const PARSER_VERSION = 3;
-export const CHUNKER_VERSION = 1;

@@ -4,7 +4,7 @@ import { access, stat } from 'node:fs/promises';
 import { plural } from '../../shared/words.js';
 import { SCHEMA_VERSION, type DoctorCheck, type DoctorReport } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import { docState } from '../read/doc-state.js';
+import { docState } from '../store/doc-state.js';
 import { schemaVersion } from '../store/db.js';
 import { countRows, quickCheck, wordIndexCounts } from '../store/integrity.js';
 import type { VectorService } from '../vectors/service.js';
@@ -63,7 +63,7 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
   checks.push(...(await audioChecks(config.audio, dataDir, repo.transcripts.waiting().size)));
-  const { ollamaFor } = await import('../ask/ollama.js');
+  const { ollamaFor } = await import('../ollama.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
 }

@@ -17,28 +17,35 @@ export function unknownModel(name: string): KbError {
 
 const NETWORK_CODES = new Set(['UNREADABLE', 'NOT_FOUND', 'TIMEOUT']);
 
-function hubFailure(e: unknown, how: string, endpoint: string): unknown {
+/** Where models are downloaded from: models.hub_endpoint, and the variable that set it, if one did. */
+export interface Hub {
+  url: string;
+  setBy?: string | undefined;
+}
+
+function hubFailure(e: unknown, how: string, hub: Hub): unknown {
   if (!(e instanceof KbError) || !NETWORK_CODES.has(e.code)) return e;
-  const mirror = process.env.KB_HF_ENDPOINT ? `KB_HF_ENDPOINT is ${endpoint}` : 'Behind a mirror, set KB_HF_ENDPOINT (or models.hub_endpoint) to it';
+  const endpoint = hub.url.replace(/\/+$/, '');
+  const mirror = hub.setBy ? `${hub.setBy} is ${endpoint}` : 'Behind a mirror, set KB_HF_ENDPOINT (or models.hub_endpoint) to it';
   return new KbError(e.code, `${e.message}. ${mirror}. Without internet here: ${how}`, { cause: e });
 }
 
 /** An embedding model's download failed: how to get its files by hand and import them. */
-export function embeddingPullFailed(e: unknown, spec: HubModel, endpoint: string): unknown {
+export function embeddingPullFailed(e: unknown, spec: HubModel, hub: Hub): unknown {
   const files = spec.files.filter((f) => !f.optional).map((f) => f.path);
   return hubFailure(
     e,
     `on a machine with internet, download ${files.join(', ')} from https://huggingface.co/${spec.repo} into one folder ` +
       `(keep onnx/ as a subfolder), copy it here and run: kb models import FOLDER --as ${spec.id}`,
-    endpoint,
+    hub,
   );
 }
 
 /** A speech model's download failed: the one file to get by hand and import. */
-export function speechPullFailed(e: unknown, spec: WhisperSpec, endpoint: string): unknown {
+export function speechPullFailed(e: unknown, spec: WhisperSpec, hub: Hub): unknown {
   return hubFailure(
     e,
     `on a machine with internet, download https://huggingface.co/${WHISPER_REPO}/resolve/main/${spec.file}, copy it here and run: kb models import ${spec.file}`,
-    endpoint,
+    hub,
   );
 }

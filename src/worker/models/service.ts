@@ -6,10 +6,11 @@ import { type IngestProgress, type ReindexProgress, SCHEMA_VERSION } from '../..
 import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
 import { embeddingRef } from '../embed/spec.js';
-import type { SpeechService } from '../audio/speech.js';
-import type { SpeechModelInfo, WhisperStore } from '../audio/whisper-store.js';
+import type { SpeechService } from '../ingest/speech/speech.js';
+import type { SpeechModelInfo, WhisperStore } from './speech-store.js';
 import type { FileProgress } from '../embed/download.js';
-import type { ModelInfo, ModelStore } from '../embed/models.js';
+import type { ModelInfo, ModelStore } from './embedding-store.js';
+import type { Hub } from './offline-help.js';
 
 export function isSpeechModel(name: string): boolean {
   return name.startsWith('whisper-');
@@ -24,18 +25,18 @@ export class ModelService {
   ) {}
 
   private async embeddingStore(): Promise<ModelStore> {
-    const { ModelStore } = await import('../embed/models.js');
+    const { ModelStore } = await import('./embedding-store.js');
     return new ModelStore(join(this.core.dataDir, 'models'));
   }
 
   private async speechStore(): Promise<WhisperStore> {
-    const { WhisperStore } = await import('../audio/whisper-store.js');
+    const { WhisperStore } = await import('./speech-store.js');
     return new WhisperStore(this.core.dataDir);
   }
 
-  /** The hub address: KB_HF_ENDPOINT, else the config's models.hub_endpoint. */
-  private hub(): string {
-    return process.env.KB_HF_ENDPOINT || this.core.config.models.hub_endpoint;
+  /** The hub address: models.hub_endpoint (KB_HF_ENDPOINT folded in), and whether a variable set it. */
+  private hub(): Hub {
+    return { url: this.core.config.models.hub_endpoint, setBy: this.core.fromEnv['models.hub_endpoint'] };
   }
 
   async list(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[]; speech_models: SpeechModelInfo[] }> {

@@ -7,8 +7,8 @@ import { type Anchor, SCHEMA_VERSION, type DocumentSource, type DocumentSummary,
 import type { Core } from '../core.js';
 import type { DocRow } from '../store/repo.js';
 import type { Segment } from '../audio/transcriber.js';
-import { transcriptText } from '../audio/chunks.js';
-import { docState } from './doc-state.js';
+import { transcriptText } from '../ingest/speech/chunks.js';
+import { docState } from '../store/doc-state.js';
 import type { InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 

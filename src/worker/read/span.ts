@@ -13,7 +13,7 @@ import type { Config } from '../../shared/config.js';
 import { SCHEMA_VERSION, type Anchor, type Citation, type DocType, type DocumentSource, type Span } from '../../shared/wire.js';
 import { blockRange, rangeText, wholeAnchor } from './block-span.js';
 import { documentBlocks } from './doc-blocks.js';
-import { transcriptText } from '../audio/chunks.js';
+import { transcriptText } from '../ingest/speech/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
 import { decodeText } from '../ingest/decode-text.js';
 import type { DocRow, Repo } from '../store/repo.js';

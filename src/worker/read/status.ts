@@ -1,7 +1,7 @@
 // What this index holds and what it can do (kb status, the MCP status tool).
 import { SCHEMA_VERSION, type KbStatus } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import type { SpeechService } from '../audio/speech.js';
+import type { SpeechService } from '../ingest/speech/speech.js';
 import type { CollectionService } from '../collections/service.js';
 import { countRows } from '../store/integrity.js';
 import { logsDir } from '../log.js';
@@ -9,7 +9,7 @@ import { diskUsage } from './disk-usage.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
-  const { ollamaFor } = await import('../ask/ollama.js');
+  const { ollamaFor } = await import('../ollama.js');
   const llm = ollamaFor(core.config.ask);
   return {
     schema_version: SCHEMA_VERSION,

@@ -1,7 +1,7 @@
 // A search request end to end: validate, parse, retrieve, and shape hits into the wire format.
 import { HitReader } from '../store/hits.js';
 import { Originals } from '../store/originals.js';
-import { imageBox } from '../read/image-box.js';
+import { imageBox } from './image-box.js';
 import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
@@ -21,8 +21,8 @@ import type { Semantic } from '../vectors/semantic.js';
 import { convex, rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
 import { type NameMatch, NameSearcher } from './names.js';
-import { docState } from '../read/doc-state.js';
-import type { Filters } from './filters.js';
+import { docState } from '../store/doc-state.js';
+import { type Filters, registerPathMatch } from './filters.js';
 import type { ParsedQuery } from './query.js';
 import { parseQuery, queryNotice } from './query.js';
 import { correctedQuery } from './spelling.js';
@@ -60,6 +60,7 @@ export class Searcher {
     /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
     private readonly blobPath: (sha256: string) => string = () => '',
   ) {
+    registerPathMatch(db);
     this.lexical = new LexicalSearcher(db, config);
     this.reader = new HitReader(db);
     this.names = new NameSearcher(db);

@@ -50,17 +50,21 @@ export class SettingsService {
     return this.core.config as unknown as Tree;
   }
 
+  /** The environment variable that sets this key, if one does. */
+  private setBy(key: SettingKey): string | undefined {
+    return (this.core.fromEnv as Partial<Record<string, string>>)[key];
+  }
+
   async get(): Promise<Settings> {
     const values: Record<string, Value> = {};
     const overridden: Record<string, string> = {};
     for (const key of SETTING_KEYS) {
-      const env = SETTINGS[key].env;
-      const fromEnv = env ? process.env[env] : undefined;
-      if (env && fromEnv) overridden[key] = env;
-      const v = fromEnv || getPath(this.tree(), key.split('.'));
+      const env = this.setBy(key);
+      if (env) overridden[key] = env;
+      const v = getPath(this.tree(), key.split('.'));
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[key] = v;
     }
-    const [{ ollamaFor }, { installedOcrLanguages }] = await Promise.all([import('../ask/ollama.js'), import('../ingest/ocr/ocr.js')]);
+    const [{ ollamaFor }, { installedOcrLanguages }] = await Promise.all([import('../ollama.js'), import('../ingest/ocr/ocr.js')]);
     return {
       schema_version: SCHEMA_VERSION,
       data_dir: this.core.dataDir,
@@ -93,11 +97,13 @@ export class SettingsService {
     if (typeof checked !== 'string' && typeof checked !== 'number' && typeof checked !== 'boolean') throw new KbError('CONFIG_INVALID', 'Not saved: this setting needs a value.');
     const { setDataDirSetting } = await import('../config/write.js');
     const file = await setDataDirSetting(this.core.dataDir, path, cleared ? undefined : checked);
-    const { live, env } = SETTINGS[key];
-    if (live) setPath(this.tree(), path, checked);
-    else this.restartNeeded.add(key);
+    const { live } = SETTINGS[key];
+    const env = this.setBy(key);
+    // A key a variable sets keeps the variable's value in effect: the file's is for when it is unset.
+    if (live && !env) setPath(this.tree(), path, checked);
+    else if (!live) this.restartNeeded.add(key);
     this.core.log.info({ key, live, cleared }, 'setting changed');
-    const wins = env && process.env[env] ? ` — but ${env} is set in kb's environment and still wins` : '';
+    const wins = env ? ` — but ${env} is set in kb's environment and still wins` : '';
     const what = cleared ? `Back to the default, ${String(checked)}` : `Saved ${String(checked)}`;
     return {
       schema_version: SCHEMA_VERSION,

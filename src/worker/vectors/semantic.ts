@@ -9,7 +9,7 @@ import { VectorFeed } from '../store/vector-feed.js';
 import type { PassageEmbedder, TextEmbedder } from '../embed/provider.js';
 import { openEmbedder, resolveEmbedding, type Unavailable } from '../embed/resolve.js';
 import type { EmbeddingSpec } from '../embed/spec.js';
-import { CHUNKER_VERSION } from '../ingest/types.js';
+import { CHUNKER_VERSION } from '../version.js';
 import { type Binding, type BindingSlot, chunksGeneration, markSynced, readBinding, writeBinding } from './binding.js';
 import { type VectorFilter, type VectorHit, type VectorRow, VectorStore, tableName } from './store.js';
 

@@ -35,7 +35,7 @@ export class VectorService {
     // Prefixes set in the config apply to whichever model is in use: a switch keeps them, so every
     // process that reads this config computes the same fingerprint for the new table.
     const overrides = { query_prefix: embedding.query_prefix, passage_prefix: embedding.passage_prefix };
-    return { ref, overrides, ollamaHost: process.env.KB_OLLAMA_HOST || ask.ollama_host };
+    return { ref, overrides, ollamaHost: ask.ollama_host };
   }
 
   get model(): string {

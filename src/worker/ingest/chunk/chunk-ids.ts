@@ -1,7 +1,8 @@
 // Chunk ids are derived from content, so re-ingesting unchanged text keeps them (and their vectors).
 import { createHash } from 'node:crypto';
 import type { NewChunk } from '../../store/repo.js';
-import { CHUNKER_VERSION, type ParsedChunk } from '../types.js';
+import type { ParsedChunk } from '../types.js';
+import { CHUNKER_VERSION } from '../../version.js';
 
 /**
  * Ids for a document's chunks. `seen` numbers repeats of the same heading and text, so it must span

@@ -2,7 +2,7 @@
 // text are read from pixels. Work is queued in ocr_pages, so a pass that is cancelled or interrupted
 // resumes on the next ingest. Each page's chunks are written in one transaction with its status.
 import { readFile } from 'node:fs/promises';
-import { indexedOriginal } from '../../read/original.js';
+import { indexedOriginal } from '../original.js';
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
 import type { BlobStore } from '../../store/blobs.js';

@@ -1,11 +1,11 @@
 // The speech side as the engine uses it: whether audio can be transcribed now, the whisper child
 // started on first need (and restarted after a model is installed), and the transcription pass.
 import { existsSync } from 'node:fs';
-import type { IngestProgress } from '../../shared/wire.js';
-import type { Core } from '../core.js';
+import type { IngestProgress } from '../../../shared/wire.js';
+import type { Core } from '../../core.js';
 import type { TranscribePassResult } from './pass.js';
-import type { Transcriber } from './transcriber.js';
-import { whisperModelFile } from './whisper-models.js';
+import type { Transcriber } from '../../audio/transcriber.js';
+import { whisperModelFile } from '../../audio/whisper-models.js';
 
 export class SpeechService {
   private transcriberP?: Promise<Transcriber>;
@@ -25,7 +25,7 @@ export class SpeechService {
     const { dataDir, config } = this.core;
     const p = (this.transcriberP ??= this.makeTranscriber
       ? Promise.resolve(this.makeTranscriber())
-      : import('./transcriber.js').then((m) => m.WhisperProcess.open(whisperModelFile(dataDir, config.audio.model))));
+      : import('../../audio/transcriber.js').then((m) => m.WhisperProcess.open(whisperModelFile(dataDir, config.audio.model))));
     p.catch(() => {
       if (this.transcriberP === p) this.transcriberP = undefined; // a model may be installed later
     });

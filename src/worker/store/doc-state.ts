@@ -2,7 +2,7 @@
 // the Library, the ingest summary): indexed, waiting or failed, with the reason in words. Derived from
 // the stored facts each time, so no view can drift from another.
 import type { DocStatus } from '../../shared/wire.js';
-import type { DocWithFacts } from '../store/repo.js';
+import type { DocWithFacts } from './repo.js';
 
 export interface DocState {
   status: DocStatus;

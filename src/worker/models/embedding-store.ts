@@ -7,12 +7,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
-import { downloadFile, type FileProgress } from './download.js';
-import { Embedder, ONNX_FILES, onnxFileIn } from './embedder.js';
-import { embeddingPullFailed, unknownModel } from '../models/offline-help.js';
-import { type HubModel, MODELS, modelSpec, RERANKERS, rerankerSpec } from './registry.js';
-import { importedNames, MANIFEST, type Manifest, readManifest } from './resolve.js';
-import { readModelFolder } from './st-folder.js';
+import { downloadFile, type FileProgress } from '../embed/download.js';
+import { Embedder, ONNX_FILES, onnxFileIn } from '../embed/embedder.js';
+import { embeddingPullFailed, type Hub, unknownModel } from './offline-help.js';
+import { type HubModel, MODELS, modelSpec, RERANKERS, rerankerSpec } from '../embed/registry.js';
+import { importedNames, MANIFEST, type Manifest, readManifest } from '../embed/resolve.js';
+import { readModelFolder } from '../embed/st-folder.js';
 import type { EmbeddingModelSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
@@ -87,11 +87,11 @@ export class ModelStore {
    * Downloads a model from `{endpoint}/{repo}/resolve/{revision}/{file}`. An interrupted pull leaves
    * its .part files in models/.partial/<id>, and the next pull resumes them.
    */
-  async pull(id: string, endpoint: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> {
+  async pull(id: string, hub: Hub, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> {
     const spec = hubModel(id);
     const staging = join(this.dir, '.partial', id);
     await mkdir(staging, { recursive: true });
-    const base = endpoint.replace(/\/+$/, '');
+    const base = hub.url.replace(/\/+$/, '');
     try {
       for (const f of spec.files) {
         const dest = join(staging, f.path);
@@ -99,7 +99,7 @@ export class ModelStore {
         await downloadFile(`${base}/${spec.repo}/resolve/${spec.revision}/${f.path}`, dest, f, opts);
       }
     } catch (e) {
-      throw embeddingPullFailed(e, spec, base);
+      throw embeddingPullFailed(e, spec, hub);
     }
     if (!onnxFileIn(staging)) throw new KbError('MODEL_INVALID', `${spec.repo} has no ONNX file where kb expects one`);
     await this.install(id, staging);
@@ -150,7 +150,7 @@ export class ModelStore {
       await e.close();
       return null;
     }
-    const { CrossEncoder } = await import('./cross-encoder.js');
+    const { CrossEncoder } = await import('../embed/cross-encoder.js');
     if (reranker) {
       await (await CrossEncoder.load(dir, id, reranker.maxTokens)).close();
       return null;

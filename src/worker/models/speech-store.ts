@@ -6,9 +6,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
-import { speechPullFailed, unknownModel } from '../models/offline-help.js';
+import { type Hub, speechPullFailed, unknownModel } from './offline-help.js';
 import { downloadFile, type FileProgress } from '../embed/download.js';
-import { sha1Of, validateWhisperFile, whisperModelFile, whisperSpec, WHISPER_MODELS, WHISPER_REPO } from './whisper-models.js';
+import { sha1Of, validateWhisperFile, whisperModelFile, whisperSpec, WHISPER_MODELS, WHISPER_REPO } from '../audio/whisper-models.js';
 import type { SpeechModelSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
@@ -45,14 +45,14 @@ export class WhisperStore {
     return this.list().find((m) => m.id === name)!;
   }
 
-  async pull(name: string, endpoint: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> {
+  async pull(name: string, hub: Hub, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> {
     const spec = whisperSpec(name);
     if (!spec) throw unknownModel(name);
     const staging = join(this.dir, '.partial', spec.file);
     await mkdir(dirname(staging), { recursive: true });
-    const base = endpoint.replace(/\/+$/, '');
+    const base = hub.url.replace(/\/+$/, '');
     await downloadFile(`${base}/${WHISPER_REPO}/resolve/main/${spec.file}`, staging, { path: spec.file }, opts).catch((e: unknown) => {
-      throw speechPullFailed(e, spec, base);
+      throw speechPullFailed(e, spec, hub);
     });
     try {
       return await this.install(name, staging);

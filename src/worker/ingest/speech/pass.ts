@@ -2,17 +2,17 @@
 // by the speech model, a window at a time. Work is queued in `transcripts`, so a pass that is
 // cancelled or interrupted picks up on the next ingest or open; with no speech model installed,
 // documents wait ('waiting') and are queued once one is.
-import { KbError, toErrorPayload } from '../../shared/errors.js';
-import type { Config } from '../../shared/config.js';
-import type { IngestError, IngestProgress } from '../../shared/wire.js';
-import type { BlobStore } from '../store/blobs.js';
-import type { Repo, TranscriptJob } from '../store/repo.js';
-import { chunkIdsFrom } from '../ingest/chunk/chunk-ids.js';
-import { indexedOriginal } from '../read/original.js';
+import { KbError, toErrorPayload } from '../../../shared/errors.js';
+import type { Config } from '../../../shared/config.js';
+import type { IngestError, IngestProgress } from '../../../shared/wire.js';
+import type { BlobStore } from '../../store/blobs.js';
+import type { Repo, TranscriptJob } from '../../store/repo.js';
+import { chunkIdsFrom } from '../chunk/chunk-ids.js';
+import { indexedOriginal } from '../original.js';
 import { transcriptChunks } from './chunks.js';
-import { decodeWindows, findFfmpeg, SAMPLE_RATE } from './decode.js';
-import type { Segment, Transcriber } from './transcriber.js';
-import { inTransaction } from '../store/tx.js';
+import { decodeWindows, findFfmpeg, SAMPLE_RATE } from '../../audio/decode.js';
+import type { Segment, Transcriber } from '../../audio/transcriber.js';
+import { inTransaction } from '../../store/tx.js';
 
 export interface TranscribeContext {
   repo: Repo;

@@ -3,9 +3,14 @@
 // response headers (the client's own abort only reaches a stream once it has started), and every
 // failure becomes an error that says what to do: start the server, pull the model.
 import { Ollama } from 'ollama';
-import { KbError } from '../../shared/errors.js';
-import type { ChatMessage } from './prompt.js';
-import type { OllamaStatus } from '../../shared/settings.js';
+import { KbError } from '../shared/errors.js';
+import type { OllamaStatus } from '../shared/settings.js';
+
+/** One message of a chat, as Ollama takes it. */
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
 
 /** fetch's own network failure (nothing listening, unknown host, a refused port): not an HTTP answer. */
 export function networkFailure(e: unknown): { refused: boolean; detail: string } | null {
@@ -140,7 +145,7 @@ export class OllamaClient {
   }
 }
 
-/** The Ollama host and model: KB_OLLAMA_HOST / KB_OLLAMA_MODEL, else the config. */
+/** The Ollama host and model of the config (KB_OLLAMA_HOST / KB_OLLAMA_MODEL folded in: config/env.ts). */
 export function ollamaFor(config: { ollama_host: string; model: string }): OllamaClient {
-  return new OllamaClient(process.env.KB_OLLAMA_HOST || config.ollama_host, process.env.KB_OLLAMA_MODEL || config.model);
+  return new OllamaClient(config.ollama_host, config.model);
 }

@@ -4,7 +4,7 @@
 import { KbError } from '../../shared/errors.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Repo } from '../store/repo.js';
-import { sha256File } from '../ingest/read-file.js';
+import { sha256File } from './read-file.js';
 
 export async function indexedOriginal(repo: Repo, blobs: BlobStore, doc: { doc_id: string; path: string; content_hash: string }): Promise<string> {
   const orig = repo.originals.of(doc.doc_id);

@@ -1,7 +1,7 @@
 // A transcript's segments → chunks of about half a minute to a minute, cut where a segment ends, each
 // citing its stretch of time (#t=start,end, in seconds with one decimal).
-import type { ParsedChunk } from '../ingest/types.js';
-import type { Segment } from './whisper-protocol.js';
+import type { ParsedChunk } from '../types.js';
+import type { Segment } from '../../audio/whisper-protocol.js';
 
 const tenth = (s: number): number => Math.round(s * 10) / 10;
 
