@@ -6,7 +6,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import JSZip from 'jszip';
-import { MIGRATIONS } from '../src/worker/store/migrations.js';
+import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

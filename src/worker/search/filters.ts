@@ -67,7 +67,7 @@ export function filterSql(f: Filters): FilterSql {
 }
 
 /** The type → token number used by the chunk triggers (migrations.ts). */
-/** Must match the CASE in the chunks trigger (store/migrations.ts, migration 8). */
+/** Must match the CASE in the chunks trigger (store/migrations/008-type-tokens-author-date.ts). */
 const TYPE_TOKEN: Record<DocType, number> = { markdown: 1, note: 2, code: 3, pdf: 4, image: 5, audio: 6, docx: 7, html: 8, epub: 9, slides: 10, sheet: 11, mail: 12 };
 
 export interface FtsFilter {
