@@ -1,4 +1,4 @@
-// Lint, including the import boundaries of design.md ("who may import what"), as VS Code and Signal do.
+// Lint, including the import boundaries of docs/design.md ("who may import what"), as VS Code and Signal do.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { workerLayers } from './lint/worker-layers.js';

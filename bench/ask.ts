@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { startOllamaStub } from '../test/support/ollama-stub.js';
 import { defaultConfig } from '../src/shared/config.js';
 import { openEngine } from '../src/worker/index.js';
 import { ask } from '../src/worker/ask/ask.js';

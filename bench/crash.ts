@@ -3,7 +3,7 @@
 // compared with an uninterrupted run (documents, chunk ids, word-index rows, vector ids).
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { crashRounds, mixedCorpus } from '../scripts/crash-harness.js';
+import { crashRounds, mixedCorpus } from '../test/support/crash-harness.js';
 import { testModel } from './embed.js';
 import { corporaDir, freshDir, type BenchResult } from './util.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { Embedder, planBatches } from '../src/worker/embed/embedder.js';
 import { modelSpec } from '../src/worker/embed/registry.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makeTestModel } from '../test/support/make-test-model.js';
 import { loadCranfield } from './cranfield.js';
 import { benchDir, corporaDir, type BenchResult } from './util.js';
 import { ollamaOverhead } from './ollama-embed.js';

@@ -1,10 +1,10 @@
 // Structured-format ingest throughput (issue 19): Word files and saved web pages of ~20 KB of text
-// each, generated (scripts/format-fixtures.ts) and read by a fresh engine with no embedding model,
+// each, generated (test/support/format-fixtures.ts) and read by a fresh engine with no embedding model,
 // timed from the ingest call to its summary. Slides, books, workbooks and mail are reported alongside.
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as F from '../scripts/format-fixtures.js';
+import * as F from '../test/support/format-fixtures.js';
 import { openEngine } from '../src/worker/index.js';
 import { freshDir, percentile, type BenchResult } from './util.js';
 

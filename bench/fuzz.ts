@@ -2,7 +2,7 @@
 // lengths) against an index, and 2,000 mutated files (bit flips, truncations, zeroed and repeated
 // ranges of real PDFs, images, Markdown and code) ingested next to a sentinel document.
 import { join } from 'node:path';
-import { Rng, fuzzFiles, fuzzQuery } from '../scripts/fuzz.js';
+import { Rng, fuzzFiles, fuzzQuery } from '../test/support/fuzz.js';
 import { isKbError } from '../src/shared/errors.js';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { openEngine } from '../src/worker/index.js';

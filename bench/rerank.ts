@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEngine } from '../src/worker/index.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makeTestModel } from '../test/support/make-test-model.js';
 import { cranfieldIndex } from './cranfield.js';
 import { benchDir, percentile, type BenchResult } from './util.js';
 

@@ -9,7 +9,7 @@ import { type Browser, chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { trainModel } from './corpus.js';
 import { corpusIndex } from './latency.js';
-import { makeLongPdf } from '../scripts/make-test-pdf.js';
+import { makeLongPdf } from '../test/support/make-test-pdf.js';
 import { openEngine } from '../src/worker/index.js';
 import { benchDir, corporaDir, percentile, repoRoot, type BenchResult } from './util.js';
 

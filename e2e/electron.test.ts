@@ -7,11 +7,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { electronBinary, electronViteBin } from '../scripts/electron-tools.mjs';
-import { docx } from '../scripts/format-fixtures.js';
-import { makePdf } from '../scripts/make-test-pdf.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { electronBinary, electronViteBin } from '../tools/electron-tools.mjs';
+import { docx } from '../test/support/format-fixtures.js';
+import { makePdf } from '../test/support/make-test-pdf.js';
+import { makeTestModel } from '../test/support/make-test-model.js';
+import { startOllamaStub } from '../test/support/ollama-stub.js';
 import { kb, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);

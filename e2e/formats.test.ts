@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as F from '../scripts/format-fixtures.js';
+import * as F from '../test/support/format-fixtures.js';
 import { kb, kbServe, repoRoot, tempDir } from '../test/helpers.js';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
+import { makeTestModel } from '../test/support/make-test-model.js';
+import { type OllamaStub, startOllamaStub } from '../test/support/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, writeTree } from '../test/helpers.js';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 

@@ -8,10 +8,10 @@ import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { makePdf } from '../scripts/make-test-pdf.js';
-import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
-import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
+import { makeTestModel } from '../test/support/make-test-model.js';
+import { makePdf } from '../test/support/make-test-pdf.js';
+import { type HubStub, startHubStub } from '../test/support/hub-stub.js';
+import { type OllamaStub, startOllamaStub } from '../test/support/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 if (!hasChromium) console.warn(`setup UI tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePdf } from '../scripts/make-test-pdf.js';
-import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { makePdf } from '../test/support/make-test-pdf.js';
+import { startOllamaStub } from '../test/support/ollama-stub.js';
 import { corporaDir, kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 if (!hasChromium) console.warn(`web UI tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronBinary, electronViteBin } from './electron-tools.mjs';
+import { electronBinary, electronViteBin } from '../tools/electron-tools.mjs';
 
 /** sysexits' EX_UNAVAILABLE: the app could not be started here (documented in the README). */
 const EXIT_UNAVAILABLE = 69;

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import * as F from './format-fixtures.js';
+import * as F from '../test/support/format-fixtures.js';
 
 const root = resolve(import.meta.dirname, '..');
 const corpora = resolve(root, '../shared/corpora');

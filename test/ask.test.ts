@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gate } from '../src/worker/ask/gate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOllamaStub, type OllamaStub } from '../scripts/ollama-stub.js';
+import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import type { AskProgress, SearchResult } from '../src/shared/wire.js';
 import { checkAnswer } from '../src/worker/ask/check.js';

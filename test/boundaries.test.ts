@@ -1,4 +1,4 @@
-// The import boundaries of design.md are enforced by ESLint (eslint.config.js); each case here fails
+// The import boundaries of docs/design.md are enforced by ESLint (eslint.config.js); each case here fails
 // if its rule is taken out or stops biting.
 import { ESLint } from 'eslint';
 import { existsSync, readFileSync } from 'node:fs';

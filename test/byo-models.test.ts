@@ -13,8 +13,8 @@ import { ModelStore } from '../src/worker/models/embedding-store.js';
 import { readManifest } from '../src/worker/embed/resolve.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import Database from 'better-sqlite3';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { type OllamaStub, startOllamaStub } from '../scripts/ollama-stub.js';
+import { makeTestModel } from './support/make-test-model.js';
+import { type OllamaStub, startOllamaStub } from './support/ollama-stub.js';
 import { corporaDir, kb, kbAsync, writeTree } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;

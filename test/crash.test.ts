@@ -5,8 +5,8 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crashRounds, mixedCorpus } from '../scripts/crash-harness.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { crashRounds, mixedCorpus } from './support/crash-harness.js';
+import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, tempDir } from './helpers.js';
 
 describe.skipIf(!corporaDir())('crash safety', () => {

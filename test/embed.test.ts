@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Embedder } from '../src/worker/embed/embedder.js';
 import { modelSpec, type ModelSpec } from '../src/worker/embed/registry.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;

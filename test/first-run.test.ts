@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { electronBinary } from '../scripts/electron-tools.mjs';
-import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { electronBinary } from '../tools/electron-tools.mjs';
+import { startOllamaStub } from './support/ollama-stub.js';
 import { kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;

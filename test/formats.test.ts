@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/engine.js';
-import * as F from '../scripts/format-fixtures.js';
+import * as F from './support/format-fixtures.js';
 import { makeCitation } from '../src/shared/citation.js';
 import type { Anchor } from '../src/shared/wire.js';
 import type { Engine } from '../src/worker/engine.js';

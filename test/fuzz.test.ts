@@ -4,8 +4,8 @@
 // and nothing indexed before is lost.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as F from '../scripts/format-fixtures.js';
-import { Rng, fuzzFiles, fuzzQuery } from '../scripts/fuzz.js';
+import * as F from './support/format-fixtures.js';
+import { Rng, fuzzFiles, fuzzQuery } from './support/fuzz.js';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { isKbError } from '../src/shared/errors.js';
 import { corporaDir, engineIn, repoRoot, tempDir, writeTree } from './helpers.js';

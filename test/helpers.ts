@@ -82,10 +82,20 @@ export function kbAsync(args: string[], opts: { env?: Record<string, string> } =
   });
 }
 
-/** ../shared/corpora, or KB_CORPORA; null (and the caller skips with a message) when absent. */
+let saidSkipped = false;
+
+/**
+ * ../shared/corpora, or KB_CORPORA; null (and the caller skips, said once) when absent. Under
+ * KB_REQUIRE_CORPORA=1 (CI, where the corpora sit beside the clone) a missing folder is an error, so
+ * the tests that need it fail instead of skipping green.
+ */
 export function corporaDir(): string | null {
   const dir = process.env.KB_CORPORA ?? resolve(repoRoot, '../shared/corpora');
-  return existsSync(dir) ? dir : null;
+  if (existsSync(dir)) return dir;
+  if (process.env.KB_REQUIRE_CORPORA === '1') throw new Error(`KB_REQUIRE_CORPORA=1, but the corpora are not at ${dir} (set KB_CORPORA to where they are)`);
+  if (!saidSkipped) console.warn(`SKIPPED: the tests that read real PDFs, scans, audio and the tokenizer — ${dir} is absent (set KB_CORPORA)`);
+  saidSkipped = true;
+  return null;
 }
 
 /** A running `kb serve`: its URL (token included), and a stop that waits for it to exit. */

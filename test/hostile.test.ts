@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { makePdf } from '../scripts/make-test-pdf.js';
+import { makePdf } from './support/make-test-pdf.js';
 import { engineIn, kb, kbServe, tempDir, writeTree } from './helpers.js';
 
 /** A real PNG header claiming width × height, with one tiny compressed row: a decompression bomb's shape. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, kbAsync, writeTree } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../src/shared/api.js';
 import { Supervisor } from '../src/shared/supervisor.js';
 import { docProtocolHandler, docUrl } from '../src/main/doc-protocol.js';
-import { docx } from '../scripts/format-fixtures.js';
+import { docx } from './support/format-fixtures.js';
 import { IpcRouter, isAppPage, type UiContents } from '../src/main/ipc.js';
 import { pathsFromArgv } from '../src/main/launch-args.js';
 import { appInvoke } from '../src/main/app-invoke.js';

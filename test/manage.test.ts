@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, type Method, type Params, type Result, type ServerMessage } from '../src/shared/api.js';
 import { serveEngine } from '../src/worker/loop.js';
 import type { Engine } from '../src/worker/index.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { type HubStub, startHubStub } from '../scripts/hub-stub.js';
+import { makeTestModel } from './support/make-test-model.js';
+import { type HubStub, startHubStub } from './support/hub-stub.js';
 import { corporaDir, engineIn, tempDir, writeTree } from './helpers.js';
 
 const corpora = corporaDir();

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelStore } from '../src/worker/models/embedding-store.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
-import { type HubBehaviour, type HubStub, startHubStub } from '../scripts/hub-stub.js';
+import { makeTestModel } from './support/make-test-model.js';
+import { type HubBehaviour, type HubStub, startHubStub } from './support/hub-stub.js';
 import { corporaDir, kb, kbAsync } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { PDFDocument } from 'pdf-lib';
-import { makeLongPdf, makePdf } from '../scripts/make-test-pdf.js';
+import { makeLongPdf, makePdf } from './support/make-test-pdf.js';
 import { corporaDir, engineIn, kb, searchDuringIngest, tempDir } from './helpers.js';
 
 const corpora = corporaDir();

@@ -6,9 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePdf } from '../scripts/make-test-pdf.js';
-import { startOllamaStub, type OllamaStub } from '../scripts/ollama-stub.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makePdf } from './support/make-test-pdf.js';
+import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
+import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, repoRoot, tempDir, writeTree } from './helpers.js';
 
 /** The commands of the README's ```sh blocks that run kb, comments dropped. */

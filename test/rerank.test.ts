@@ -13,7 +13,7 @@ import { CHUNKER_VERSION } from '../src/worker/version.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { blend, fusedWeight } from '../src/worker/rerank/blend.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, kb, writeTree } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;

@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { schemaFiles, strictSchema } from '../scripts/schemas.js';
-import { makeTestModel } from '../scripts/make-test-model.js';
+import { schemaFiles, strictSchema } from '../tools/json-schemas.js';
+import { makeTestModel } from './support/make-test-model.js';
 import type { CLI_OUTPUTS } from '../src/shared/cli-output.js';
 import { corporaDir, kb, repoRoot, tempDir, writeTree } from './helpers.js';
 

@@ -12,7 +12,7 @@ import { TuiApp, type TuiProps } from '../src/cli/tui/App.js';
 import type { Launch } from '../src/cli/tui/editor.js';
 import { filtersOf } from '../src/cli/tui/filters.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
-import { startOllamaStub } from '../scripts/ollama-stub.js';
+import { startOllamaStub } from './support/ollama-stub.js';
 import { kb, writeTree } from './helpers.js';
 
 let dir: string;

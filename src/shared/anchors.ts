@@ -1,5 +1,5 @@
 // The span a chunk covers inside its source (stored per chunk, without the path), one kind per
-// citation grammar (design.md, "Citations"): lines, a page (and characters of its text), a time
+// citation grammar (docs/design.md, "Citations"): lines, a page (and characters of its text), a time
 // range, a region of an image, paragraphs of a word-processor document, a slide, rows of a table, a
 // W3C text fragment of a web page, an EPUB CFI, a message of a mailbox.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Citation URIs: a file URI with a W3C media fragment (design.md, "Citations").
+// Citation URIs: a file URI with a W3C media fragment (docs/design.md, "Citations").
 // Pure string work, no Node: the renderer formats and parses these too.
 import type { Anchor } from './anchors.js';
 import type { Citation } from './wire.js';

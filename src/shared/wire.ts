@@ -1,4 +1,4 @@
-// The wire format every process and every `--json` consumer agrees on (design.md, "Wire format").
+// The wire format every process and every `--json` consumer agrees on (docs/design.md, "Wire format").
 // Fields may be added later, never removed or renamed.
 import { z } from 'zod';
 import { ComponentStatusSchema, type SCHEMA_VERSION, versioned } from './wire-base.js';

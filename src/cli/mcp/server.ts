@@ -1,6 +1,6 @@
 // `kb mcp`: kb for LLM tools over the Model Context Protocol (stdio). Four tools — search, get, ask,
 // status — whose inputs are checked against their schemas and whose results are kb's wire format
-// (design.md), as JSON text and as structured content. Bad input is an MCP InvalidParams error with
+// (docs/design.md), as JSON text and as structured content. Bad input is an MCP InvalidParams error with
 // kb's message; anything else an InternalError. Nothing but protocol goes to stdout.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -1,4 +1,4 @@
-// Combining the lexical and vector lists. Reciprocal Rank Fusion (design.md, "Search") is the default:
+// Combining the lexical and vector lists. Reciprocal Rank Fusion (docs/design.md, "Search") is the default:
 // score(d) = Σ 1/(k + rank) over the lists that hold d; ranks 2 and 5 with k = 60 give 1/62 + 1/65.
 // Convex combination (--fusion convex) weighs min-max normalised scores instead: α·lex + (1 − α)·vec,
 // a side that did not find d adding 0. Ties: lexical rank first, then chunk id.

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { openEngine } from '../src/worker/index.js';
+import { openEngine } from '../../src/worker/index.js';
 import { makePdf } from './make-test-pdf.js';
 
 const root = resolve(import.meta.dirname, '..');

@@ -158,7 +158,7 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
 }
 
 // As a process of its own (benchmarks: the stub's work must not share the measured process's thread):
-//   tsx scripts/ollama-stub.ts [MODEL…]   prints its URL, answers until killed.
+//   tsx test/support/ollama-stub.ts [MODEL…]   prints its URL, answers until killed.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const models = process.argv.slice(2);
   const stub = await startOllamaStub(models.length > 0 ? { models } : {});
