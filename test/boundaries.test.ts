@@ -56,6 +56,8 @@ describe('import boundaries', () => {
     expect(await problems('src/renderer/x.ts', 'export const argv = process.argv;\n')).toHaveLength(1);
     // The one runtime module it shares with the preload: the RPC client, which holds no zod.
     expect(await problems('src/renderer/x.ts', "import { RpcCalls } from '../shared/rpc-client';\nexport const c = RpcCalls;\n")).toEqual([]);
+    // …and the table of document types (plain TypeScript too), for the type filter's words.
+    expect(await problems('src/renderer/x.ts', "import { DOC_TYPE_TABLE } from '../shared/doc-types';\nexport const t = DOC_TYPE_TABLE;\n")).toEqual([]);
   });
 
   it('refuses an import() whose specifier it cannot read', async () => {

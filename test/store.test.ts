@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb, schemaVersion } from '../src/worker/store/db.js';
 import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
+import { DOC_TYPE_TABLE } from '../src/shared/doc-types.js';
 import { averagePrecision, ndcg, recallAt, reciprocalRank } from '../src/worker/eval/metrics.js';
 import { engineIn, repoRoot, tempDir, writeTree } from './helpers.js';
 
@@ -63,6 +64,16 @@ describe('store', () => {
       expect(text).not.toMatch(/\$\{|\.replace\(|\+ *['`]/);
       expect(text.match(/^import .*$/gm)).toEqual(["import type { Migration } from './migration.js';"]);
     }
+  });
+
+  it('writes each type\'s filter term with the number shared/doc-types.ts gives it, for every type', async () => {
+    const db = openDb(join(await tempDir(), 'kb.sqlite'));
+    for (const trigger of ['chunks_ai', 'chunks_au']) {
+      const { sql } = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(trigger) as { sql: string };
+      const tokens = Object.fromEntries([...sql.matchAll(/WHEN '(\w+)' THEN (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+      expect(tokens, trigger).toEqual(Object.fromEntries(DOC_TYPE_TABLE.map((t) => [t.id, t.token])));
+    }
+    db.close();
   });
 
   it('refuses an index written by a newer kb', async () => {

@@ -1,6 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { BackgroundEvent, KbBridge } from '../shared/api';
 import type { DocType, DocumentSummary, SearchHit, SearchParams, SearchResult } from '../shared/wire';
+import { DOC_TYPE_TABLE } from '../shared/doc-types';
 import { AskPanel } from './AskPanel';
 import { BackgroundNote } from './BackgroundNote';
 import { HitRow } from './HitRow';
@@ -20,11 +21,6 @@ import { Models } from './views/Models';
 import { Settings } from './views/Settings';
 import { Status } from './views/Status';
 
-/** The type filter's choices, in words (the values are the wire's DocType). */
-const TYPES: [DocType, string][] = [
-  ['markdown', 'Markdown'], ['note', 'notes'], ['code', 'code'], ['pdf', 'PDF'], ['image', 'images'], ['audio', 'audio & video'],
-  ['docx', 'Word & ODT'], ['slides', 'slides'], ['sheet', 'spreadsheets'], ['html', 'web pages'], ['epub', 'e-books'], ['mail', 'mail'],
-];
 
 const VIEWS = ['search', 'library', 'folders', 'models', 'settings', 'status'] as const;
 type View = (typeof VIEWS)[number];
@@ -253,7 +249,7 @@ export function App({ kb }: { kb: KbBridge }) {
           Type{' '}
           <select aria-label="Type" value={type} onChange={(e) => setType(e.target.value as DocType | '')}>
             <option value="">any</option>
-            {TYPES.map(([t, label]) => (
+            {DOC_TYPE_TABLE.map(({ id: t, label }) => (
               <option key={t} value={t}>
                 {label}
               </option>

@@ -5,14 +5,11 @@ import { ComponentStatusSchema, type SCHEMA_VERSION, versioned } from './wire-ba
 
 export { ComponentStatusSchema, SCHEMA_VERSION } from './wire-base.js';
 export * from './wire-ingest.js';
+import { DOC_TYPES, type DocType } from './doc-types.js';
 
-/**
- * docx: word-processor documents (.docx, .odt); html: saved pages; epub: e-books; slides: .pptx, .odp;
- * sheet: .csv, .tsv, .xlsx; mail: .eml, .mbox.
- */
-export const DOC_TYPES = ['markdown', 'note', 'code', 'pdf', 'image', 'audio', 'docx', 'html', 'epub', 'slides', 'sheet', 'mail'] as const;
+/** A document's type: one of shared/doc-types.ts's table. */
 export const DocTypeSchema = z.enum(DOC_TYPES);
-export type DocType = z.infer<typeof DocTypeSchema>;
+export { DOC_TYPES, type DocType };
 
 export const SEARCH_MODES = ['hybrid', 'lexical', 'vector'] as const;
 export const SearchModeSchema = z.enum(SEARCH_MODES);

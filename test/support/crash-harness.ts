@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { openEngine } from '../../src/worker/index.js';
 import { makePdf } from './make-test-pdf.js';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 const KB = join(root, 'bin', 'kb.js');
 
 const WORDS = 'river stone lantern copper meadow signal harbor quiet orbit maple velvet canyon thunder pepper cobalt willow'.split(' ');

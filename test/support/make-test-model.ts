@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Arch {
   layers: number;

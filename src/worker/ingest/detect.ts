@@ -5,7 +5,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../shared/errors.js';
 import type { DocType } from '../../shared/wire.js';
 import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './formats/code.js';
-import { type StructuredFormat, structuredFormat } from './formats/structured.js';
+import { NOT_READ, readAsByName, type StructuredFormat } from './extensions.js';
 
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
@@ -15,34 +15,14 @@ export type Detected =
   | { kind: 'structured'; format: StructuredFormat }
   | { kind: 'skip'; reason: string };
 
-const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
-const NOTE_EXT = new Set(['.txt', '.text', '.org', '.rst', '.adoc', '.log', '']);
-const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tiff', '.tif', '.bmp', '.gif']);
-/** Audio, and video whose sound is transcribed (ffmpeg decodes them). */
-export const AUDIO_EXT = new Set(['.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.mp4', '.m4v', '.mkv', '.webm', '.mov']);
-
-/** Formats kb does not read, with what to do instead (a skip that says why, not "binary data"). */
-const NOT_READ: Record<string, string> = {
-  '.doc': 'an old binary Word document (.doc): kb reads .docx and .odt — save it in one of those',
-  '.xls': 'an old binary Excel workbook (.xls): kb reads .xlsx and .csv — save it in one of those',
-  '.ppt': 'an old binary PowerPoint deck (.ppt): kb reads .pptx and .odp — save it in one of those',
-  '.rtf': 'an RTF document: kb reads .docx and .odt — save it in one of those',
-  '.ods': 'an OpenDocument spreadsheet: kb reads .xlsx and .csv — save it in one of those',
-  '.pages': 'a Pages document: export it as .docx',
-  '.numbers': 'a Numbers spreadsheet: export it as .xlsx or .csv',
-  '.msg': 'an Outlook .msg message: save it as .eml',
-  '.mobi': 'a Kindle book (.mobi): kb reads .epub',
-  '.azw3': 'a Kindle book (.azw3): kb reads .epub',
-};
-
 /** Type by name alone; `null` means the content decides. */
 function byName(path: string): Exclude<Detected, { kind: 'pdf' | 'image' | 'audio' | 'structured' }> | null {
   const ext = extname(path).toLowerCase();
-  const name = basename(path);
-  if (MARKDOWN_EXT.has(ext)) return { kind: 'text', type: 'markdown', lang: null, ext };
-  const lang = CODE_LANG_BY_NAME[name] ?? CODE_LANG_BY_EXT[ext];
+  const as = readAsByName(path)?.type;
+  if (as === 'markdown') return { kind: 'text', type: 'markdown', lang: null, ext };
+  const lang = CODE_LANG_BY_NAME[basename(path)] ?? CODE_LANG_BY_EXT[ext];
   if (lang) return { kind: 'text', type: 'code', lang, ext };
-  if (NOTE_EXT.has(ext)) return { kind: 'text', type: 'note', lang: null, ext };
+  if (as === 'note') return { kind: 'text', type: 'note', lang: null, ext };
   return null;
 }
 
@@ -87,9 +67,10 @@ function looksBinary(head: Uint8Array): boolean {
  */
 export async function detect(path: string, head: Uint8Array): Promise<Detected> {
   const ext = extname(path).toLowerCase();
+  const as = readAsByName(path);
   // Word, slides, e-books, tables, web pages and mail go by their name: their readers judge the bytes
   // (a zip that is not one, an encrypted Office file) and say what is wrong.
-  const format = structuredFormat(path);
+  const format = as?.format;
   if (format) {
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
     return { kind: 'structured', format };
@@ -104,11 +85,11 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
     if (isImage(head)) return { kind: 'image' };
   }
   // Audio goes by its name: ffmpeg and the metadata reader judge the bytes (and say what is wrong).
-  if (AUDIO_EXT.has(ext)) {
+  if (as?.type === 'audio') {
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
     return { kind: 'audio' };
   }
-  if (ext === '.pdf' || IMAGE_EXT.has(ext)) {
+  if (as?.type === 'pdf' || as?.type === 'image') {
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
     if (ext === '.pdf') throw new KbError('PARSE_FAILED', 'named .pdf but is not a PDF (no %PDF- header)');
     throw new KbError('PARSE_FAILED', `named ${ext} but is not an image kb can read (PNG, JPEG, WebP, TIFF, BMP, GIF)`);

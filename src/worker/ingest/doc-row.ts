@@ -1,10 +1,9 @@
 // The one place a document's row is built, for every kind of file and for a file that failed.
 import { statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import type { DocType } from '../../shared/wire.js';
 import type { DocRow } from '../store/repo.js';
-import { AUDIO_EXT } from './detect.js';
-import { structuredFormat, TYPE_OF } from './formats/structured.js';
+import { readAsByName } from './extensions.js';
 import { sha256 } from './read-file.js';
 import { PARSER_VERSION } from '../version.js';
 
@@ -52,9 +51,9 @@ export function docRow(
 
 /** The row of a file that could not be read at all: it shows in kb ls with why. */
 export function failedDocRow(path: string, root: string, error: string): DocRow {
-  const ext = extname(path).toLowerCase();
-  const format = structuredFormat(path);
-  const type: DocType = format ? TYPE_OF[format] : ext === '.pdf' ? 'pdf' : /^\.(png|jpe?g|webp|tiff?|bmp|gif)$/.test(ext) ? 'image' : AUDIO_EXT.has(ext) ? 'audio' : 'note';
+  // A file that could not be read is listed as what its name says, text of any kind as a note.
+  const named = readAsByName(path)?.type;
+  const type: DocType = !named || named === 'markdown' ? 'note' : named;
   // Its size as it is on disk (the Library shows it); 0 only when the file cannot be seen at all.
   let st: ReturnType<typeof statSync>;
   try {

@@ -12,7 +12,7 @@ import { prepareAudio, prepareImage, preparePdf } from './binary.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { decodeText, detect, type Detected } from './detect.js';
 import { docRow, type FileFacts } from './doc-row.js';
-import { TYPE_OF } from './formats/structured.js';
+import { typeOfFormat } from './extensions.js';
 import { zipLimitsOf } from './formats/zip.js';
 import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './read-file.js';
 import { normalizeTags } from './tags.js';
@@ -115,7 +115,7 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
   const existing = repo.documents.byPath(path) ?? null;
   // A file kb read as one type before and now reads as another (a .csv once a note, now a sheet) is read again.
-  const sameType = !existing || detected.kind !== 'structured' || existing.type === TYPE_OF[detected.format];
+  const sameType = !existing || detected.kind !== 'structured' || existing.type === typeOfFormat(detected.format);
   if (!ctx.force && existing && sameType && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = repo.originals.of(existing.id);

@@ -7,7 +7,7 @@ import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { DocumentSource } from '../../shared/wire.js';
 import type { BlockDoc } from '../ingest/formats/blocks.js';
-import { structuredFormat } from '../ingest/formats/structured.js';
+import { structuredFormat } from '../ingest/extensions.js';
 import { ParsePool } from '../ingest/parse-pool.js';
 import { zipLimitsOf } from '../ingest/formats/zip.js';
 

@@ -10,7 +10,8 @@ import { DOC_ID } from '../../shared/doc-id.js';
 import { KbError } from '../../shared/errors.js';
 import { plural } from '../../shared/words.js';
 import type { Config } from '../../shared/config.js';
-import { SCHEMA_VERSION, type Anchor, type Citation, type DocType, type DocumentSource, type Span } from '../../shared/wire.js';
+import { SCHEMA_VERSION, type Anchor, type Citation, type DocumentSource, type Span } from '../../shared/wire.js';
+import { isStructured } from '../../shared/doc-types.js';
 import { blockRange, rangeText, wholeAnchor } from './block-span.js';
 import { documentBlocks } from './doc-blocks.js';
 import { transcriptText } from '../ingest/speech/chunks.js';
@@ -24,7 +25,6 @@ export interface SpanContext {
   source(docId: string): DocumentSource;
 }
 
-const STRUCTURED = new Set<DocType>(['docx', 'slides', 'sheet', 'html', 'epub', 'mail']);
 
 
 /** Splits a target into the document it names and the anchor it asks for (null: the whole document). */
@@ -64,7 +64,7 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
   let stale = false;
   let anchorOut: Anchor;
   const kind = anchor?.kind;
-  if (STRUCTURED.has(doc.type)) {
+  if (isStructured(doc.type)) {
     const src = ctx.source(doc.id);
     stale = src.stale;
     const blocks = await documentBlocks({ file: src.file, path: doc.path }, ctx.config, false);

@@ -1,7 +1,7 @@
 // Search filters as SQL over `documents d`: applied inside the candidate query, never after the top-k cut.
 import picomatch from 'picomatch';
 import type { Db } from '../store/db.js';
-import type { DocType } from '../../shared/wire.js';
+import { type DocType, docType } from '../../shared/doc-types.js';
 
 export interface Filters {
   tags: string[];
@@ -66,9 +66,6 @@ export function filterSql(f: Filters): FilterSql {
   return { where: parts.map((p) => `AND ${p}`).join(' '), params, active };
 }
 
-/** The type → token number used by the chunk triggers (migrations.ts). */
-/** Must match the CASE in the chunks trigger (store/migrations/008-type-tokens-author-date.ts). */
-const TYPE_TOKEN: Record<DocType, number> = { markdown: 1, note: 2, code: 3, pdf: 4, image: 5, audio: 6, docx: 7, html: 8, epub: 9, slides: 10, sheet: 11, mail: 12 };
 
 export interface FtsFilter {
   /** `meta : kbtag12 AND …`, to AND with the query; null when nothing to filter. */
@@ -83,7 +80,7 @@ export interface FtsFilter {
  */
 export function filterFts(db: Db, f: Filters): FtsFilter {
   const parts: string[] = [];
-  if (f.type) parts.push(`kbtype${TYPE_TOKEN[f.type] ?? 0}`);
+  if (f.type) parts.push(`kbtype${docType(f.type).token}`);
   if (f.lang) parts.push(`kblang${Buffer.from(f.lang.toLowerCase(), 'utf8').toString('hex')}0`);
   if (f.tags.length > 0) {
     const ids = f.tags.map((t) => (db.prepare('SELECT id FROM tags WHERE name = ?').get(t) as { id: number } | undefined)?.id);

@@ -1,36 +1,13 @@
 // The structured formats by file name, and the one entry that reads any of them into blocks (for
 // indexing on a parse thread, and for the viewer and `kb get` reading a span back). Each format's
 // reader is loaded on first use.
-import { basename, extname } from 'node:path';
-import type { DocType } from '../../../shared/wire.js';
+import { basename } from 'node:path';
 import { isKbError, KbError } from '../../../shared/errors.js';
 import type { ChunkingOptions, ParsedDocument } from '../types.js';
 import { detectLanguage } from '../language.js';
 import { type BlockDoc, chunkBlocks } from './blocks.js';
 import type { ZipLimits } from './zip.js';
-
-export const STRUCTURED_FORMATS = ['docx', 'odt', 'pptx', 'odp', 'html', 'epub', 'csv', 'tsv', 'xlsx', 'eml', 'mbox'] as const;
-export type StructuredFormat = (typeof STRUCTURED_FORMATS)[number];
-
-const BY_EXT: Record<string, StructuredFormat> = {
-  '.docx': 'docx', '.docm': 'docx', '.dotx': 'docx', '.dotm': 'docx',
-  '.odt': 'odt', '.ott': 'odt',
-  '.pptx': 'pptx', '.pptm': 'pptx', '.ppsx': 'pptx', '.potx': 'pptx',
-  '.odp': 'odp', '.otp': 'odp',
-  '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.shtml': 'html',
-  '.epub': 'epub',
-  '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv',
-  '.xlsx': 'xlsx', '.xlsm': 'xlsx',
-  '.eml': 'eml', '.mbox': 'mbox', '.mbx': 'mbox',
-};
-
-export const TYPE_OF: Record<StructuredFormat, DocType> = {
-  docx: 'docx', odt: 'docx', pptx: 'slides', odp: 'slides', html: 'html', epub: 'epub', csv: 'sheet', tsv: 'sheet', xlsx: 'sheet', eml: 'mail', mbox: 'mail',
-};
-
-export function structuredFormat(path: string): StructuredFormat | null {
-  return BY_EXT[extname(path).toLowerCase()] ?? null;
-}
+import { type StructuredFormat, structuredFormat, typeOfFormat } from '../extensions.js';
 
 export interface StructuredRequest {
   format: StructuredFormat;
@@ -93,7 +70,7 @@ export async function parseStructured(req: StructuredRequest): Promise<ParsedDoc
   const doc = await readStructured(req.format, req.data, req.limits, false);
   const chunks = chunkBlocks(doc, req.chunking);
   return {
-    type: TYPE_OF[req.format],
+    type: typeOfFormat(req.format),
     title: doc.title?.trim() || basename(req.name).replace(/\.[^.]+$/, ''),
     lang: detectLanguage(chunks.slice(0, 8).map((c) => c.text).join('\n').slice(0, 4000)),
     tags: doc.tags,
