@@ -66,7 +66,7 @@ describe('main: the worker as a supervised utility process', () => {
     const entry = fileURLToPath(workerProcessEntry()!.url);
     let live: UtilityProcessLike | null = null;
     const spawn: ForkUtility = (m, a, o) => (live = nodeFork(m, a, o));
-    const sup = new Supervisor(() => utilityWorker(spawn, entry, data), { onEvent: (e, d) => router.broadcast(e, d), backoff: { first: 50, max: 200 } });
+    const sup = new Supervisor(() => utilityWorker(spawn, entry, data), { onEvent: (...e) => router.broadcast(...e), backoff: { first: 50, max: 200 } });
     const router = new IpcRouter(sup, APP);
     await sup.start();
     const win = contents(1);

@@ -21,7 +21,7 @@ async function fakeProcess(dataDir: string): Promise<{ handle: WorkerHandle; cra
     send: (m: ClientMessage) => !dead && setImmediate(() => toWorker(m)),
     onMessage: (h) => {
       toParent = h;
-      setImmediate(() => h({ type: 'event', event: 'ready', data: {} }));
+      setImmediate(() => h({ type: 'event', event: 'ready', data: { data_dir: dataDir } }));
     },
     onExit: (h) => (onExit = h),
     kill: () => undefined,
@@ -37,6 +37,29 @@ async function fakeProcess(dataDir: string): Promise<{ handle: WorkerHandle; cra
 }
 
 describe('worker supervision', () => {
+  it('passes on only the events shared/events.ts names, each in its shape', async () => {
+    const got: unknown[] = [];
+    let toParent: (m: unknown) => void = () => undefined;
+    const handle: WorkerHandle = {
+      send: () => undefined,
+      onMessage: (h) => {
+        toParent = h;
+        setImmediate(() => h({ type: 'event', event: 'ready', data: { data_dir: '/d' } }));
+      },
+      onExit: () => undefined,
+      kill: () => undefined,
+    };
+    const sup = new Supervisor(() => handle, { onEvent: (...e) => got.push(e) });
+    await sup.start();
+    toParent({ type: 'event', event: 'bogus', data: {} });
+    toParent({ type: 'event', event: 'background', data: { task: 'nope', phase: 'running', done: 1, total: 2 } });
+    toParent({ type: 'event', event: 'background', data: { task: 'ocr', phase: 'running', done: 1, total: 2 } });
+    expect(got).toEqual([
+      ['ready', { data_dir: '/d' }],
+      ['background', { task: 'ocr', phase: 'running', done: 1, total: 2 }],
+    ]);
+  });
+
   it('fails in-flight calls when the worker dies, says it is restarting, and comes back', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'a.md': '# A\n\nalpha words here\n' });
@@ -107,7 +130,7 @@ describe('worker supervision', () => {
     const cancelled = sup.request('ingest', { paths: ['/x'] });
     sup.cancel(cancelled.id);
     expect(sent).toEqual([]); // nothing reaches a worker that cannot listen yet
-    toHost({ type: 'event', event: 'ready', data: {} });
+    toHost({ type: 'event', event: 'ready', data: { data_dir: '/d' } });
     await started;
     await expect(early.result).resolves.toEqual({ ok: 'status' });
     expect(sent).toEqual([

@@ -6,10 +6,12 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, screen, session, shell, Tray, utilityProcess } from 'electron';
-import { SearchHitSchema } from '../shared/wire.js';
+import { AppMessageSchema } from '../shared/api.js';
+import { CHANNELS } from '../shared/channels.js';
+import { type EventData, type EventName, eventMessage } from '../shared/events.js';
 import { Supervisor } from '../shared/supervisor.js';
 import { DOC_SCHEME, docProtocolHandler } from './doc-protocol.js';
-import { CHANNEL_TO_MAIN, IpcRouter, isAppPage } from './ipc.js';
+import { type IpcOrigin, IpcRouter, isAppPage } from './ipc.js';
 import { pathsFromArgv } from './launch-args.js';
 import { appInvoke } from './app-invoke.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
@@ -44,14 +46,16 @@ log.info({ version: app.getVersion(), electron: process.versions.electron }, 'ap
 /** The data dir the worker opened (its `ready` event says), for Settings' "Show in folder". */
 let servedDataDir: string | null = null;
 const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProcess.fork(m, a, o), WORKER, dataDir), {
-  onEvent: (event, data) => {
-    if (event === 'engine' || event === 'failed') log[(data as { state?: string }).state === 'ready' ? 'info' : 'warn']({ event, ...(data as object) }, 'worker');
+  onEvent: (...e) => {
+    const [event, data] = e;
+    if (event === 'engine') log[data.state === 'ready' ? 'info' : 'warn']({ event, ...data }, 'worker');
+    if (event === 'failed') log.warn({ event, ...data }, 'worker');
     if (event === 'ready') {
-      log.info({ ...(data as object) }, 'worker ready');
-      const d = (data as { data_dir?: unknown }).data_dir;
-      if (typeof d === 'string') servedDataDir = d;
+      log.info({ ...data }, 'worker ready');
+      servedDataDir = data.data_dir;
     }
-    router.broadcast(event, data);
+    // Checked against its schema by the supervisor (shared/events.ts).
+    router.broadcast(...e);
   },
 });
 const router = new IpcRouter(supervisor, APP_URL);
@@ -105,6 +109,11 @@ function showMain(): BrowserWindow {
   return main;
 }
 
+/** An event from main itself to one window (shared/events.ts). */
+function tellWindow<E extends EventName>(win: BrowserWindow, event: E, data: EventData<E>): void {
+  win.webContents.send(CHANNELS.message, eventMessage(event, data));
+}
+
 /** Files to index from outside the window (menu, open-file, a second launch): the main window runs the ingest and shows its progress. */
 function ingestPaths(paths: string[]): void {
   if (!paths.length) return;
@@ -113,7 +122,7 @@ function ingestPaths(paths: string[]): void {
     pendingPaths.push(...paths);
     return;
   }
-  win.webContents.send('kb:message', { type: 'event', event: 'app:ingest', data: { paths } });
+  tellWindow(win, 'app:ingest', { paths });
 }
 
 async function pick(kind: 'openFile' | 'openDirectory'): Promise<void> {
@@ -143,26 +152,25 @@ app.on('will-quit', () => {
   supervisor.stop();
 });
 
-ipcMain.on(CHANNEL_TO_MAIN, (e, raw: unknown) => {
-  router.receive({ sender: e.sender, frameUrl: e.senderFrame?.url ?? null, isMainFrame: e.senderFrame?.parent === null }, raw);
-});
-ipcMain.on('kb:app', (e, raw: unknown) => {
-  if (!isAppPage(e.senderFrame?.url ?? null, APP_URL) || (e.sender !== main?.webContents && e.sender !== panel?.webContents)) return;
-  const m = raw as { action?: unknown; hit?: unknown };
+/** Where an IPC message came from, for the router's one sender check. */
+const origin = (e: Electron.IpcMainEvent | Electron.IpcMainInvokeEvent): IpcOrigin => ({ sender: e.sender, frameUrl: e.senderFrame?.url ?? null, isMainFrame: e.senderFrame?.parent === null });
+
+ipcMain.on(CHANNELS.request, (e, raw: unknown) => router.receive(origin(e), raw));
+ipcMain.on(CHANNELS.app, (e, raw: unknown) => {
+  if (!router.fromApp(origin(e))) return;
+  const parsed = AppMessageSchema.safeParse(raw);
+  if (!parsed.success) return;
+  const m = parsed.data;
   if (m.action === 'close-panel') panel?.hide();
   if (m.action === 'ui-ready' && e.sender === main?.webContents) {
     uiReady = true;
     ingestPaths(pendingPaths.splice(0));
   }
-  if (m.action === 'show-hit') {
-    const hit = SearchHitSchema.safeParse(m.hit);
-    if (!hit.success) return;
-    showMain().webContents.send('kb:message', { type: 'event', event: 'app:show-hit', data: hit.data });
-  }
+  if (m.action === 'show-hit') tellWindow(showMain(), 'app:show-hit', m.hit);
 });
 
-ipcMain.handle('kb:app-invoke', async (e, raw: unknown): Promise<unknown> => {
-  if (!isAppPage(e.senderFrame?.url ?? null, APP_URL) || (e.sender !== main?.webContents && e.sender !== panel?.webContents)) throw new Error('not the app page');
+ipcMain.handle(CHANNELS.appInvoke, async (e, raw: unknown): Promise<unknown> => {
+  if (!router.fromApp(origin(e))) throw new Error('not the app page');
   return appInvoke(raw, {
     pick: async (kind) => {
       const r = await dialog.showOpenDialog({ properties: kind === 'folder' ? ['openDirectory'] : ['openFile', 'multiSelections'] });
@@ -194,7 +202,7 @@ Menu.setApplicationMenu(
       {
         addFiles: () => void pick('openFile'),
         addFolder: () => void pick('openDirectory'),
-        preferences: () => showMain().webContents.send('kb:message', { type: 'event', event: 'app:preferences', data: {} }),
+        preferences: () => tellWindow(showMain(), 'app:preferences', {}),
         toggleAsk,
         // kb's own documentation, shipped with it (npm's "kb" package is someone else's): the README,
         // opened in the system's viewer for Markdown; offline like everything else.

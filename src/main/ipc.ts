@@ -4,10 +4,9 @@
 // progress and broadcast events go back on one channel.
 import type { ServerMessage } from '../shared/api.js';
 import { openBridgeSession, type BridgeSession } from '../shared/bridge.js';
+import { CHANNELS } from '../shared/channels.js';
+import type { EventArgs } from '../shared/events.js';
 import type { Supervisor } from '../shared/supervisor.js';
-
-export const CHANNEL_TO_MAIN = 'kb:request';
-export const CHANNEL_TO_UI = 'kb:message';
 
 /** The part of Electron's WebContents this uses. */
 export interface UiContents {
@@ -62,16 +61,23 @@ export class IpcRouter {
     });
   }
 
+  /**
+   * The one sender check, for every channel: the main frame of one of the app's own windows, showing
+   * the app's own page. Anything else is counted and dropped, with no answer.
+   */
+  fromApp(origin: IpcOrigin): boolean {
+    if (this.windows.has(origin.sender.id) && origin.isMainFrame && isAppPage(origin.frameUrl, this.appUrl)) return true;
+    this.rejected++;
+    return false;
+  }
+
   receive(origin: IpcOrigin, raw: unknown): void {
     const { sender } = origin;
-    if (!this.windows.has(sender.id) || !origin.isMainFrame || !isAppPage(origin.frameUrl, this.appUrl)) {
-      this.rejected++;
-      return; // not ours: no answer, so a foreign page learns nothing
-    }
+    if (!this.fromApp(origin)) return; // not ours: no answer, so a foreign page learns nothing
     let entry = this.sessions.get(sender.id);
     if (!entry) {
       const session = openBridgeSession(this.supervisor, (m) => {
-        if (!sender.isDestroyed()) sender.send(CHANNEL_TO_UI, m);
+        if (!sender.isDestroyed()) sender.send(CHANNELS.message, m);
       });
       entry = { contents: sender, session };
       this.sessions.set(sender.id, entry);
@@ -80,7 +86,7 @@ export class IpcRouter {
   }
 
   /** An event for every app window (engine restarting, ready, …). */
-  broadcast(event: string, data: unknown): void {
-    for (const { contents } of this.sessions.values()) if (!contents.isDestroyed()) contents.send(CHANNEL_TO_UI, { type: 'event', event, data });
+  broadcast(...[event, data]: EventArgs): void {
+    for (const { contents } of this.sessions.values()) if (!contents.isDestroyed()) contents.send(CHANNELS.message, { type: 'event', event, data });
   }
 }

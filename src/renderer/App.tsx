@@ -1,5 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { BackgroundEvent, KbBridge } from '../shared/api';
+import type { KbBridge } from '../shared/api';
+import type { BackgroundEvent } from '../shared/events';
 import type { DocType, DocumentSummary, SearchHit, SearchParams, SearchResult } from '../shared/wire';
 import { DOC_TYPE_TABLE } from '../shared/doc-types';
 import { AskPanel } from './AskPanel';
@@ -98,22 +99,20 @@ export function App({ kb }: { kb: KbBridge }) {
       (e: Error) => setEngine(e.message),
     );
     const offs = [
-      kb.on('engine', (d) => {
-        const { state, reconnected } = d as { state: string; reconnected?: boolean };
+      kb.on('engine', ({ state, reconnected }) => {
         setEngine(state);
         if (reconnected) refresh(); // back: the current search and counts are asked again
       }),
       kb.on('app:show-hit', (hit) => {
         setView('search');
-        setPinned(hit as SearchHit);
+        setPinned(hit);
       }),
       kb.on('app:preferences', () => setView('settings')),
-      kb.on('app:ingest', (d) => ingest.addPaths((d as { paths: string[] }).paths)),
+      kb.on('app:ingest', ({ paths }) => ingest.addPaths(paths)),
       // A watched folder changed: counts, the library and the current results follow.
       kb.on('collections', refresh),
       // A model arrived: its background work (embedding every passage, transcribing) is shown as it goes.
-      kb.on('background', (d) => {
-        const e = d as BackgroundEvent;
+      kb.on('background', (e) => {
         setBackground(e);
         if (e.phase !== 'running') refresh();
       }),

@@ -1,5 +1,5 @@
 // The footer's word on work going on by itself: embedding every passage, transcribing, reading scans.
-import type { BackgroundEvent } from '../shared/api';
+import type { BackgroundEvent } from '../shared/events';
 
 const WORDS: Record<BackgroundEvent['task'], { what: string; done: string; running: string }> = {
   embedding: { what: 'search by meaning', done: 'search by meaning is on', running: 'embedding passages' },

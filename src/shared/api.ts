@@ -20,9 +20,11 @@ import {
   ReindexResultSchema,
   SCHEMA_VERSION,
   SearchParamsSchema,
+  SearchHitSchema,
   SearchResultSchema,
   KbStatusSchema,
 } from './wire.js';
+import type { EventData, EventName } from './events.js';
 import { CollectionAddedSchema, CollectionsSchema, ForgotSchema, ModelInstalledSchema, ModelRemovedSchema, ModelsListSchema, ModelUsedSchema } from './models-collections.js';
 import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
@@ -52,19 +54,6 @@ export const ModelPullProgressSchema = z.object({
 });
 export type ModelPullProgress = z.infer<typeof ModelPullProgressSchema>;
 
-/**
- * The `background` event, sent to every window: work a model's arrival started — embedding every chunk
- * (search turns hybrid when it is done) or transcribing the audio that waited — or work an ingest left
- * behind that the engine does by itself (OCR of waiting scans, vectors).
- */
-export const BackgroundEventSchema = z.object({
-  task: z.enum(['embedding', 'transcribing', 'ocr']),
-  phase: z.enum(['running', 'done', 'failed']),
-  done: z.number().nonnegative(),
-  total: z.number().nonnegative(),
-  message: z.string().optional(),
-});
-export type BackgroundEvent = z.infer<typeof BackgroundEventSchema>;
 
 const modelName = z.string().min(1).max(200).regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)');
 
@@ -164,7 +153,7 @@ export interface CallOptions {
  * `ready`). The preload bridge and the web host's WebSocket client both implement it.
  */
 export type KbBridge = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> } & {
-  on(event: string, handler: (data: unknown) => void): () => void;
+  on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
   /** Where the UI loads a document's bytes: `/doc/<id>` from kb serve, `kb-doc://doc/<id>` in the app. */
   docUrl(docId: string): string;
   /** The desktop app's extras (absent in a browser): file paths of dropped files, window actions. */
@@ -180,7 +169,7 @@ export interface PreloadCallOptions {
 
 /** What the preload script exposes as `window.kb` (the renderer adapts it to KbBridge). */
 export type KbPreload = { [M in Method]: (params: Params<M>, opts?: PreloadCallOptions) => Promise<Result<M>> } & {
-  on(event: string, handler: (data: unknown) => void): () => void;
+  on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
   app: KbAppBridge;
 };
 
@@ -215,3 +204,13 @@ export const AppInvokeSchema = z.discriminatedUnion('action', [
   }),
 ]);
 export type AppInvoke = z.infer<typeof AppInvokeSchema>;
+
+/** What the app's windows tell main without an answer (the preload's app channel), checked in main. */
+export const AppMessageSchema = z.discriminatedUnion('action', [
+  /** The ask panel's hit, to show in the main window. */
+  z.object({ action: z.literal('show-hit'), hit: SearchHitSchema }),
+  z.object({ action: z.literal('close-panel') }),
+  /** The main window listens for files to add: what waited may come now. */
+  z.object({ action: z.literal('ui-ready') }),
+]);
+export type AppMessage = z.infer<typeof AppMessageSchema>;

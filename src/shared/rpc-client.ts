@@ -3,6 +3,7 @@
 // response, progress events reach their call, other events reach listeners. No zod and no Node here:
 // the preload and the renderer bundle it.
 import type { ServerMessage } from './api.js';
+import type { EventData, EventName } from './events.js';
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -28,7 +29,8 @@ export class RpcCalls {
   /** A message from the worker: a response or progress goes to its call, any other event to listeners. */
   receive(m: ServerMessage): void {
     if (m.type === 'event' && m.id === undefined) {
-      this.emit(m.event, m.data);
+      // Checked against shared/events.ts by the host that relayed it (the supervisor: parseEvent).
+      this.listeners.get(m.event)?.forEach((h) => h(m.data));
       return;
     }
     const p = m.id === undefined ? undefined : this.pending.get(m.id);
@@ -59,14 +61,16 @@ export class RpcCalls {
     this.pending.clear();
   }
 
-  on(event: string, handler: (data: unknown) => void): () => void {
+  on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void {
     const set = this.listeners.get(event) ?? new Set();
-    set.add(handler);
+    const h = handler as (data: unknown) => void;
+    set.add(h);
     this.listeners.set(event, set);
-    return () => void set.delete(handler);
+    return () => void set.delete(h);
   }
 
-  emit(event: string, data: unknown): void {
+  /** An event raised on this side (a browser's connection lost and found again). */
+  emit<E extends EventName>(event: E, data: EventData<E>): void {
     this.listeners.get(event)?.forEach((h) => h(data));
   }
 }

@@ -5,6 +5,7 @@
 import { type ClientMessage, type Method, type Params, type Result, ServerMessageSchema } from './api.js';
 import { KbError, type ErrorCode } from './errors.js';
 import { RpcCalls } from './rpc-client.js';
+import { type EventArgs, parseEvent } from './events.js';
 
 export interface WorkerHandle {
   send(msg: ClientMessage): void;
@@ -14,8 +15,8 @@ export interface WorkerHandle {
 }
 
 export interface SupervisorOptions {
-  /** Events not tied to a request (`ready`, `engine`), and `engine: restarting` / `engine: ready` from the supervisor. */
-  onEvent?: (event: string, data: unknown) => void;
+  /** Events not tied to a request (`ready`, `engine`, …: shared/events.ts), and `engine: restarting` / `engine: ready` from the supervisor. */
+  onEvent?: (...event: EventArgs) => void;
   /** First restart delay and cap, in ms; doubles each time the worker dies within a minute of starting. */
   backoff?: { first: number; max: number };
 }
@@ -50,16 +51,16 @@ export class Supervisor {
         if (!parsed.success) return; // not ours: a worker speaks only the contract
         const m = parsed.data;
         if (m.type === 'event' && m.id === undefined) {
-          if (m.event === 'ready') {
+          const checked = parseEvent(m.event, m.data);
+          if (!checked) return; // an event no one sends, or not its shape: it goes no further
+          const [event, data] = checked;
+          if (event === 'ready') {
             this.isReady = true;
             for (const q of this.queued.splice(0)) w.send(q);
             resolve();
           }
-          if (m.event === 'failed') {
-            const e = m.data as { code?: ErrorCode; message?: string };
-            reject(new KbError(e.code ?? 'INTERNAL', e.message ?? 'the engine failed to start'));
-          }
-          this.opts.onEvent?.(m.event, m.data);
+          if (event === 'failed') reject(new KbError(data.code, data.message));
+          this.opts.onEvent?.(...checked);
           return;
         }
         this.calls.receive(m);

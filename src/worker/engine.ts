@@ -22,7 +22,7 @@ import { type CollectionInfo, CollectionService } from './collections/service.js
 import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
 import { Upkeep } from './ingest/upkeep.js';
-import type { BackgroundEvent } from '../shared/api.js';
+import type { BackgroundEvent } from '../shared/events.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';

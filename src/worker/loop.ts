@@ -2,7 +2,8 @@
 // Electron utilityProcess port, a Node child-process channel, a WebSocket bridge). Every incoming
 // message and its params are validated against the contract in src/shared/api.ts; a bad one gets an
 // error response, never a crash. Requests run concurrently; a search answers while an ingest runs.
-import { API, type BackgroundEvent, ClientMessageSchema, type Method, type ModelPullProgress, type Params, type ServerMessage } from '../shared/api.js';
+import type { BackgroundEvent, EventArgs } from '../shared/events.js';
+import { API, ClientMessageSchema, type Method, type ModelPullProgress, type Params, type ServerMessage } from '../shared/api.js';
 import type { FileProgress } from './embed/download.js';
 import { typedPath } from './user-path.js';
 import { KbError, toErrorPayload } from '../shared/errors.js';
@@ -23,7 +24,7 @@ interface Call {
 
 type Handlers = { [M in Method]: (params: Params<M>, call: Call) => Promise<unknown> };
 
-function handlers(engine: Engine, version: string, broadcast: (event: string, data: unknown) => void, log: Log): Handlers {
+function handlers(engine: Engine, version: string, broadcast: (...event: EventArgs) => void, log: Log): Handlers {
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     search: (p) => engine.search(p),
@@ -132,7 +133,7 @@ function isMethod(m: string): m is Method {
 
 /** Serves `engine` over `transport` until the process ends. */
 export function serveEngine(engine: Engine, transport: Transport, version: string, log: Log = silentLog): void {
-  const handle = handlers(engine, version, (event, data) => transport.send({ type: 'event', event, data }), log);
+  const handle = handlers(engine, version, (...[event, data]) => transport.send({ type: 'event', event, data }), log);
   const running = new Map<number, AbortController>();
   const fail = (id: number, e: unknown): void => transport.send({ type: 'response', id, error: toErrorPayload(e) });
 

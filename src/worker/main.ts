@@ -9,6 +9,7 @@ import { resolveSettings } from './config/load.js';
 import { serveEngine, type Transport } from './loop.js';
 import type { ServerMessage } from '../shared/api.js';
 import { toErrorPayload } from '../shared/errors.js';
+import { eventMessage } from '../shared/events.js';
 
 interface ParentPort {
   postMessage(msg: unknown): void;
@@ -34,20 +35,20 @@ try {
   log.info({ dataDir: settings.dataDir, version: KB_VERSION, node: process.version }, 'worker started');
   const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems, reconcile: true, log });
   serveEngine(engine, t, KB_VERSION, log);
-  t.send({ type: 'event', event: 'ready', data: { data_dir: settings.dataDir } });
+  t.send(eventMessage('ready', { data_dir: settings.dataDir }));
   // Collections: what changed while kb was closed, then watched. Work left over last (a pass
   // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile. Each
   // step's failure is logged and the next still runs.
   void (async () => {
     const reconciled = await engine.reconcileCollections().catch((e: unknown) => log.error(errorFields(e), 'reconciling collections with the disk failed'));
     if (reconciled) for (const r of reconciled) log.info({ ...r }, 'collection reconciled');
-    watcher = await engine.watchCollections({ onBatch: (e) => t.send({ type: 'event', event: 'collections', data: e }) }).catch((e: unknown) => {
+    watcher = await engine.watchCollections({ onBatch: (e) => t.send(eventMessage('collections', e)) }).catch((e: unknown) => {
       log.error(errorFields(e), 'watching collections failed: changes are picked up on the next start');
       return null;
     });
     // What ingests left behind (scans waiting for OCR, audio waiting to be transcribed, passages
     // without vectors) is done now and whenever an ingest leaves more; every window hears how it goes.
-    engine.keepUp((e) => t.send({ type: 'event', event: 'background', data: e }));
+    engine.keepUp((e) => t.send(eventMessage('background', e)));
   })();
   process.on('disconnect', () => {
     log.info({}, 'worker stopping: its host went away');
@@ -56,6 +57,6 @@ try {
     void log.close().finally(() => process.exit(0));
   });
 } catch (e) {
-  t.send({ type: 'event', event: 'failed', data: toErrorPayload(e) });
+  t.send(eventMessage('failed', toErrorPayload(e)));
   process.exitCode = 1;
 }

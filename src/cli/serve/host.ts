@@ -84,7 +84,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const log = opts.log ?? silentLog;
   const supervisor = new Supervisor(() => spawnWorker(opts.dataDir), {
     onEvent: (event, data) => {
-      if (event === 'engine') log[(data as { state?: string }).state === 'ready' ? 'info' : 'warn']({ ...(data as object) }, 'engine state');
+      if (event === 'engine') log[data.state === 'ready' ? 'info' : 'warn']({ ...data }, 'engine state');
       broadcast({ type: 'event', event, data });
     },
   });

@@ -58,7 +58,7 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
     return result;
   };
 
-  const on = (event: string, handler: (d: unknown) => void): (() => void) => calls.on(event, handler);
+  const on: KbBridge['on'] = (event, handler) => calls.on(event, handler);
   // One function per method, whatever the method: the contract's types say which exist.
   const docUrl = (docId: string): string => `/doc/${encodeURIComponent(docId)}`;
   return new Proxy({ on, docUrl } as KbBridge, {

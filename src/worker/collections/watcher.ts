@@ -9,13 +9,9 @@ import type { CollectionRow } from '../store/repo.js';
 import { inCollection, type SyncContext } from './sync.js';
 import { savedPageOf } from '../ingest/walk.js';
 
-export interface WatchEvent {
-  collection: string;
-  ingested: string[];
-  removed: string[];
-  errors: { path: string; message: string }[];
-  took_ms: number;
-}
+import type { WatchEvent } from '../../shared/events.js';
+
+export type { WatchEvent };
 
 export interface WatchOptions {
   /** Quiet time before a batch is applied, ms. */

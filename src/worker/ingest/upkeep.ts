@@ -3,7 +3,7 @@
 // arrived, passages without vectors — run whenever something may have left some: at the start, after
 // every ingest, after the OCR languages change. One pass at a time; an ingest stops it and kicks it
 // again when done. A one-shot command never starts it: the next engine that runs does the work.
-import type { BackgroundEvent } from '../../shared/api.js';
+import type { BackgroundEvent } from '../../shared/events.js';
 import type { IngestProgress } from '../../shared/wire.js';
 import { errorFields, type Log } from '../log.js';
 
