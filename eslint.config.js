@@ -1,6 +1,7 @@
 // Lint, including the import boundaries of docs/design.md ("who may import what"), as VS Code and Signal do.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { workerLayers } from './lint/worker-layers.js';
 
 const otherProcesses = (...names) => names.map((n) => `**/${n}/**`);
@@ -100,6 +101,12 @@ export default tseslint.config(
     'the renderer imports only types from src/shared',
   ),
   { files: ['src/renderer/**'], rules: nodeGlobals('the renderer') },
+  {
+    // React's rules of hooks and the compiler-era checks, for every component: the app's and kb tui's.
+    files: ['src/renderer/**/*.{ts,tsx}', 'src/cli/tui/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    rules: { ...reactHooks.configs.flat['recommended-latest'].rules, 'react-hooks/exhaustive-deps': 'error' },
+  },
   {
     // The engine's layers: imports run down only (lint/worker-layers.js holds the table).
     files: ['src/worker/**/*.ts'],

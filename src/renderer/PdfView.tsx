@@ -70,12 +70,19 @@ function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
 
 export function PdfView({ url, page: cited, passage }: { url: string; page: number; passage: string }) {
   const holder = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<'loading' | 'ready' | string>('loading');
-  // The page on screen: the cited one first; the toolbar moves through the rest of the document.
-  const [page, setPage] = useState(cited);
+  // The page on screen: the cited one first; the toolbar moves through the rest of the document (a
+  // move belongs to the hit it was made on).
+  const hit = `${url}\n${cited}`;
+  const [moved, setMoved] = useState<{ hit: string; page: number } | null>(null);
+  const page = moved?.hit === hit ? moved.page : cited;
+  const setPage = (n: number): void => setMoved({ hit, page: n });
   const [pages, setPages] = useState<number | null>(null);
-  useEffect(() => setPage(cited), [url, cited]);
+  // How the drawing of this page for this passage went: 'loading' until it says.
+  const job = `${hit}\n${page}\n${passage}`;
+  const [drawn, setDrawn] = useState<{ job: string; state: 'ready' | string } | null>(null);
+  const state = drawn?.job === job ? drawn.state : 'loading';
   useEffect(() => {
+    const setState = (s: string): void => setDrawn({ job, state: s });
     let cancelled = false;
     const el = holder.current!;
     // Each render draws into a stage of its own. Typing moves from hit to hit faster than a page
@@ -84,7 +91,6 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
     const stage = document.createElement('div');
     stage.className = 'pdf-stage';
     el.replaceChildren(stage);
-    setState('loading');
     (async () => {
       const lib = await pdfjs();
       const doc = await openDoc(lib, url);
@@ -136,7 +142,7 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
       cancelled = true;
       stage.remove();
     };
-  }, [url, page, cited, passage]);
+  }, [url, page, cited, passage, job]);
   const go = (n: number): void => setPage(Math.max(1, Math.min(pages ?? n, n)));
   return (
     <div className="pdf">

@@ -70,24 +70,22 @@ function DocFrame({ url, uri, title, query }: { url: string; uri: string; title:
 }
 
 function useText(url: string): { text: string | null; failed: string | null } {
-  const [text, setText] = useState<string | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  // What was read, with the address it was read from: another document's text is never shown.
+  const [got, setGot] = useState<{ url: string; text: string | null; failed: string | null }>({ url, text: null, failed: null });
   useEffect(() => {
     let live = true;
-    setText(null);
-    setFailed(null);
     fetch(url)
       .then(async (r) => {
         if (!r.ok) throw new Error(r.status === 404 ? 'the document is no longer there' : `HTTP ${r.status}`);
         const t = await r.text();
-        if (live) setText(t);
+        if (live) setGot({ url, text: t, failed: null });
       })
-      .catch((e: Error) => live && setFailed(e.message));
+      .catch((e: Error) => live && setGot({ url, text: null, failed: e.message }));
     return () => {
       live = false;
     };
   }, [url]);
-  return { text, failed };
+  return got.url === url ? got : { text: null, failed: null };
 }
 
 /** A text document with the cited lines highlighted and scrolled into view; code in colour. */
@@ -119,15 +117,16 @@ function LinesView({ url, start, end, lang }: { url: string; start: number; end:
 
 /** An image with the cited region boxed (coordinates are in the image as viewers show it). */
 function ImageView({ url, box }: { url: string; box: { x: number; y: number; w: number; h: number } }) {
-  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  // The loaded image's size, with its address: a new image has none until it loads.
+  const [loaded, setLoaded] = useState<{ url: string; w: number; h: number } | null>(null);
+  const size = loaded?.url === url ? loaded : null;
   const holder = useRef<HTMLDivElement>(null);
-  useEffect(() => setSize(null), [url]);
   useEffect(() => {
     if (size) holder.current?.querySelector('.region')?.scrollIntoView({ block: 'center' });
   }, [size, box]);
   return (
     <div className="image-holder" ref={holder} data-state={size ? 'ready' : 'loading'}>
-      <img src={url} alt="" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
+      <img src={url} alt="" onLoad={(e) => setLoaded({ url, w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
       {size && box.w > 0 && box.h > 0 && (
         <div
           className="region"

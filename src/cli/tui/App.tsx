@@ -5,6 +5,7 @@
 import { Box, Text, useApp, useInput, usePaste, useStdout, useWindowSize } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type AskProgress, type AskResult, type SearchHit, type SearchParams, type SearchResult, type Span } from '../../shared/wire.js';
+import { docType } from '../../shared/doc-types.js';
 import { AskPane, type AskState } from './AskPane.js';
 import { editorLaunch, type Launch, systemOpener } from './editor.js';
 import { EVERY_TYPE, type Filter, filterLabel, filterParams } from './filters.js';
@@ -39,18 +40,18 @@ export const MAX_FPS = 1000;
 /** An answer streaming in is drawn at most this often. */
 const TOKEN_FRAME_MS = 33;
 
-const TEXT_TYPES = new Set(['markdown', 'note', 'code']);
 
 /** How Enter opens a hit: text at its line in the editor, everything else with the system opener. */
 export function launchFor(hit: SearchHit, editor: string | null, platform: NodeJS.Platform = process.platform): { launch: Launch; wait: boolean } {
   const c = hit.citation;
-  if (editor && TEXT_TYPES.has(hit.source.type)) return { launch: editorLaunch(editor, c.path, c.kind === 'lines' ? c.start : undefined), wait: true };
+  if (editor && docType(hit.source.type).kind === 'text') return { launch: editorLaunch(editor, c.path, c.kind === 'lines' ? c.start : undefined), wait: true };
   return { launch: systemOpener(c.path, platform), wait: false };
 }
 
 export function TuiApp(props: TuiProps) {
   const { exit, suspendTerminal } = useApp();
   const stdout = useStdout().stdout as NodeJS.WriteStream;
+  const { search, indexEmpty, get, editor, platform, run, ask } = props;
   const [query, setQuery] = useState(props.initialQuery ?? '');
   const [filters, setFilters] = useState<Filter[]>(EVERY_TYPE);
   const [filterAt, setFilterAt] = useState(0);
@@ -58,17 +59,16 @@ export function TuiApp(props: TuiProps) {
   // answer is then a single render (Ink renders each state change outside input on its own).
   const [found, setFound] = useState<{ result: SearchResult | null; error: string | null }>({ result: null, error: null });
   const { result, error } = found;
+  // The query cleared: no answer is shown, not even the last one.
+  if (!query.trim() && (result || error)) setFound({ result: null, error: null });
   const [pick, setPick] = useState<{ of: SearchResult | null; i: number }>({ of: null, i: 0 });
   const selected = pick.of === result ? pick.i : 0;
-  const current = useRef(result);
-  current.current = result;
   const setSelected = useCallback((to: number | ((s: number) => number)) => {
     setPick((p) => {
-      const of = current.current;
-      const s = p.of === of ? p.i : 0;
-      return { of, i: typeof to === 'function' ? to(s) : to };
+      const s = p.of === result ? p.i : 0;
+      return { of: result, i: typeof to === 'function' ? to(s) : to };
     });
-  }, []);
+  }, [result]);
   const [inList, setInList] = useState(false);
   const [help, setHelp] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -86,15 +86,12 @@ export function TuiApp(props: TuiProps) {
   useEffect(() => {
     const q = query.trim();
     const n = ++latest.current;
-    if (!q) {
-      setFound({ result: null, error: null });
-      return;
-    }
-    props.search({ query: q, prefix: !query.endsWith(' '), top: 12, ...filterParams({ type: filter.type, tag: filter.tag }) }).then(
+    if (!q) return;
+    search({ query: q, prefix: !query.endsWith(' '), top: 12, ...filterParams({ type: filter.type, tag: filter.tag }) }).then(
       (r) => n === latest.current && setFound({ result: r, error: null }),
       (e: Error) => n === latest.current && setFound((f) => ({ ...f, error: e.message })),
     );
-  }, [query, filter.type, filter.tag, props.search]);
+  }, [query, filter.type, filter.tag, search]);
 
   // An empty index says how to fill it, at the start and when a search finds nothing; asked until
   // it says "not empty".
@@ -102,9 +99,9 @@ export function TuiApp(props: TuiProps) {
   const nothing = result !== null && result.results.length === 0;
   const idle = !query.trim();
   useEffect(() => {
-    if (!(nothing || idle) || empty === false || !props.indexEmpty) return;
-    props.indexEmpty().then(setEmpty, () => undefined);
-  }, [nothing, idle, empty, props.indexEmpty]);
+    if (!(nothing || idle) || empty === false || !indexEmpty) return;
+    indexEmpty().then(setEmpty, () => undefined);
+  }, [nothing, idle, empty, indexEmpty]);
 
   const onShown = props.onShown;
   useEffect(() => {
@@ -119,36 +116,34 @@ export function TuiApp(props: TuiProps) {
   // Beside the list (45%) or an answer (55%), less its padding and the ▌ gutter; or the whole row.
   const previewWidth = Math.max(20, (side ? Math.floor(cols * (asking ? 0.45 : 0.55)) : cols) - 3);
   useEffect(() => {
+    // With nothing to preview, none is drawn (the preview is drawn only for the hit it is of).
     const shown = focus;
-    if (!shown) {
-      setPreview(null);
-      return;
-    }
+    if (!shown) return;
     let live = true;
-    props.get(previewTarget(shown, previewRows)).then(
+    get(previewTarget(shown, previewRows)).then(
       (span) => live && setPreview({ hit: shown, lines: previewLines(shown, span, previewRows, previewWidth) }),
       (e: Error) => live && setPreview({ hit: shown, lines: [{ n: null, text: e.message, marked: false }] }),
     );
     return () => {
       live = false;
     };
-  }, [focus, previewRows, previewWidth, props.get]);
+  }, [focus, previewRows, previewWidth, get]);
 
   const open = useCallback(
     (h: SearchHit) => {
-      const { launch, wait } = launchFor(h, props.editor, props.platform);
-      const go = wait ? suspendTerminal(() => props.run(launch, { wait })) : props.run(launch, { wait });
+      const { launch, wait } = launchFor(h, editor, platform);
+      const go = wait ? suspendTerminal(() => run(launch, { wait })) : run(launch, { wait });
       void go.then(
         () => setStatus(`opened ${h.citation.label ?? h.citation.path}`),
         (e: Error) => setStatus(`could not open it: ${e.message}`),
       );
     },
-    [props.editor, props.platform, props.run, suspendTerminal],
+    [editor, platform, run, suspendTerminal],
   );
 
   const startAsk = useCallback(() => {
     const question = query.trim();
-    if (!question || !props.ask) return;
+    if (!question || !ask) return;
     askCtl.current?.abort();
     const ctl = new AbortController();
     askCtl.current = ctl;
@@ -164,8 +159,7 @@ export function TuiApp(props: TuiProps) {
       tokens = '';
       if (text) update((a) => ({ ...a, text: a.text + text }));
     };
-    props
-      .ask(question, {
+    ask(question, {
         signal: ctl.signal,
         onProgress: (p) => {
           if (p.kind === 'sources') return update((a) => ({ ...a, sources: p.sources }));
@@ -183,7 +177,7 @@ export function TuiApp(props: TuiProps) {
           update((a) => ({ ...a, error: e.message }));
         },
       );
-  }, [query, props.ask]);
+  }, [query, ask, setSelected]);
 
   useInput((input, key) => {
     if (help) return setHelp(false);

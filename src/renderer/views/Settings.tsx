@@ -2,7 +2,7 @@
 // list), how many passages it reads, OCR languages (those installed here), the theme, the editor links
 // open in, and where the data lives. Each change is checked and written to config.yaml by the engine
 // (comments kept), which says whether it is in effect now or after a restart.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import type { SettingKey, Settings as SettingsData } from '../../shared/settings';
 import { inApp } from '../lib/in-app';
@@ -143,7 +143,12 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
  */
 function TextSetting({ value, label, onSave, type = 'text' }: { value: string; label: string; onSave: (v: string) => Promise<string | null>; type?: 'text' | 'number' }) {
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  // A new value from outside (saved, or put back to the default) replaces what the box holds.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+  }
   const commit = (): void => {
     // A refused value stays in the box beside its error, to be corrected; a saved one shows as saved.
     if (text.trim() !== value) void onSave(text.trim()).then((saved) => saved !== null && setText(saved));

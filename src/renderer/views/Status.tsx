@@ -8,13 +8,15 @@ import { inApp } from '../lib/in-app';
 
 export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const [status, setStatus] = useState<Result<'index.status'> | null>(null);
-  const [report, setReport] = useState<DoctorReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [again, setAgain] = useState(0);
+  // The checks' report, with the round it answers: while the checks run again, none is shown.
+  const round = `${version}:${again}`;
+  const [checked, setChecked] = useState<{ round: string; report: DoctorReport } | null>(null);
+  const report = checked?.round === round ? checked.report : null;
   useEffect(() => {
-    setReport(null);
     kb['index.status']({}).then(setStatus, (e: Error) => setError(e.message));
-    kb.doctor({}).then(setReport, (e: Error) => setError(e.message));
+    kb.doctor({}).then((r) => setChecked({ round: `${version}:${again}`, report: r }), (e: Error) => setError(e.message));
   }, [kb, version, again]);
   const d = status?.disk;
   return (

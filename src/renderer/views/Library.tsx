@@ -1,12 +1,12 @@
 // The library: every indexed document with its status and error, sorted as the person chooses, the
 // failed or waiting ones a click away, to open, remove or index again.
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import type { KbBridge } from '../shared/api';
-import { inApp } from './lib/in-app';
-import type { DocumentSummary } from '../shared/wire';
-import { shownPath } from './lib/shown-path';
-import { waitsForSpeechModel } from './lib/speech';
-import { Said, useSayings } from './Said';
+import type { KbBridge } from '../../shared/api';
+import { inApp } from '../lib/in-app';
+import type { DocumentSummary } from '../../shared/wire';
+import { shownPath } from '../lib/shown-path';
+import { waitsForSpeechModel } from '../lib/speech';
+import { Said, useSayings } from '../Said';
 
 /** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
