@@ -41,13 +41,21 @@ export default defineConfig({
       outDir: 'out/preload',
       // A sandboxed preload cannot load modules: one self-contained CommonJS file.
       externalizeDeps: false,
-      rollupOptions: { input: { index: 'src/preload/index.ts' }, output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true } },
+      rollupOptions: {
+        input: { index: 'src/preload/index.ts' },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
     },
   },
   renderer: {
     root: 'src/renderer',
     base: './',
     plugins: [react(), pdfjsAssets()],
-    build: { outDir: 'out/renderer', sourcemap: true, chunkSizeWarningLimit: 2048, rollupOptions: { input: { index: 'src/renderer/index.html' } } },
+    build: {
+      outDir: 'out/renderer',
+      sourcemap: true,
+      chunkSizeWarningLimit: 2048,
+      rollupOptions: { input: { index: 'src/renderer/index.html' } },
+    },
   },
 });

@@ -26,7 +26,10 @@ const boundary = (files, { group, dynamic }, message) => ({
         { selector: `ImportExpression[source.value=/${re}/]`, message: `${message} — import() too (${WHY})` },
         { selector: `CallExpression[callee.name='require'][arguments.0.value=/${re}/]`, message: `${message} — require() too (${WHY})` },
       ]),
-      { selector: 'ImportExpression[source.type!="Literal"]', message: `import() takes a string literal here, so the import boundaries can check it (${WHY})` },
+      {
+        selector: 'ImportExpression[source.type!="Literal"]',
+        message: `import() takes a string literal here, so the import boundaries can check it (${WHY})`,
+      },
     ],
   },
 });
@@ -47,7 +50,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -64,15 +78,29 @@ export default tseslint.config(
   boundary(
     ['src/shared/**'],
     {
-      group: [...otherProcesses('worker', 'cli', 'main', 'preload', 'renderer'), 'node:*', 'better-sqlite3', '@lancedb/*', 'onnxruntime-*', 'electron'],
-      dynamic: [folderRe('worker', 'cli', 'main', 'preload', 'renderer'), '^node:', '^(better-sqlite3|@lancedb\\x2F|onnxruntime-|electron$)'],
+      group: [
+        ...otherProcesses('worker', 'cli', 'main', 'preload', 'renderer'),
+        'node:*',
+        'better-sqlite3',
+        '@lancedb/*',
+        'onnxruntime-*',
+        'electron',
+      ],
+      dynamic: [
+        folderRe('worker', 'cli', 'main', 'preload', 'renderer'),
+        '^node:',
+        '^(better-sqlite3|@lancedb\\x2F|onnxruntime-|electron$)',
+      ],
     },
     'src/shared holds pure contracts: no Node, no native modules, nothing from another process folder',
   ),
   { files: ['src/shared/**'], rules: nodeGlobals('src/shared') },
   boundary(
     ['src/worker/**'],
-    { group: otherProcesses('cli', 'main', 'preload', 'renderer').concat('electron'), dynamic: [folderRe('cli', 'main', 'preload', 'renderer'), '^electron$'] },
+    {
+      group: otherProcesses('cli', 'main', 'preload', 'renderer').concat('electron'),
+      dynamic: [folderRe('cli', 'main', 'preload', 'renderer'), '^electron$'],
+    },
     'the worker may import only src/shared',
   ),
   boundary(
@@ -117,7 +145,16 @@ export default tseslint.config(
     // The environment is folded into the config once (config/env.ts): the value in effect is the config's.
     files: ['src/worker/**/*.ts'],
     ignores: ['src/worker/config/**'],
-    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: `the engine reads its settings from the config; a variable is folded in by src/worker/config/env.ts (${WHY})` }] },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: `the engine reads its settings from the config; a variable is folded in by src/worker/config/env.ts (${WHY})`,
+        },
+      ],
+    },
   },
   {
     // Types only: the contract's shapes, never its runtime (zod stays out of the UI bundle).
@@ -127,7 +164,21 @@ export default tseslint.config(
         'error',
         // …but for the RPC client, which the preload bundles too, and the table of document types:
         // plain TypeScript, no zod.
-        { patterns: [{ group: ['**/shared/**', '!**/shared/rpc-client', '!**/shared/rpc-client.js', '!**/shared/doc-types', '!**/shared/doc-types.js'], allowTypeImports: true, message: `the renderer imports only types from src/shared (${WHY})` }] },
+        {
+          patterns: [
+            {
+              group: [
+                '**/shared/**',
+                '!**/shared/rpc-client',
+                '!**/shared/rpc-client.js',
+                '!**/shared/doc-types',
+                '!**/shared/doc-types.js',
+              ],
+              allowTypeImports: true,
+              message: `the renderer imports only types from src/shared (${WHY})`,
+            },
+          ],
+        },
       ],
     },
   },

@@ -13,7 +13,10 @@ import { benchDir, percentile } from './util.js';
 
 export async function similarityCalibration(lexicalIndex: string, answerable: string[], unanswerable: string[]): Promise<string[]> {
   const folder = process.env.KB_BENCH_EMBEDDING;
-  if (!folder) return ['  min_similarity: not calibrated here (no real embedding weights); KB_BENCH_EMBEDDING=<model folder> npm run bench -- ask prints it for a model'];
+  if (!folder)
+    return [
+      '  min_similarity: not calibrated here (no real embedding weights); KB_BENCH_EMBEDDING=<model folder> npm run bench -- ask prints it for a model',
+    ];
   const name = process.env.KB_BENCH_EMBEDDING_AS ?? 'bench-embedding';
   const data = join(benchDir('ask-similarity'), 'data');
   if (existsSync(data)) rmSync(data, { recursive: true });
@@ -24,7 +27,8 @@ export async function similarityCalibration(lexicalIndex: string, answerable: st
     await engine.useModel(name);
     const t = { ...defaultConfig().ask.gate, min_similarity: undefined };
     const best = async (q: string): Promise<number> =>
-      gate(await engine.search({ query: q, top: defaultConfig().ask.top, mode: 'hybrid', explain: true }), engine.evidenceUnit(), t).similarity ?? -1;
+      gate(await engine.search({ query: q, top: defaultConfig().ask.top, mode: 'hybrid', explain: true }), engine.evidenceUnit(), t)
+        .similarity ?? -1;
     const A: number[] = [];
     for (const q of answerable) A.push(await best(q));
     const U: number[] = [];

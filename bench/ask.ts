@@ -34,7 +34,8 @@ async function cranfieldIndex(): Promise<string> {
   if (existsSync(join(data, 'kb.sqlite'))) return data;
   const c = loadCranfield(join(corporaDir(), 'ir', 'cranfield'));
   await mkdir(join(dir, 'docs'), { recursive: true });
-  for (const d of c.docs) await writeFile(join(dir, 'docs', `${d.id.padStart(4, '0')}.md`), `---\ntitle: ${JSON.stringify(d.title)}\n---\n${d.text}\n`);
+  for (const d of c.docs)
+    await writeFile(join(dir, 'docs', `${d.id.padStart(4, '0')}.md`), `---\ntitle: ${JSON.stringify(d.title)}\n---\n${d.text}\n`);
   const engine = await openEngine({ dataDir: data, config: { store_originals: 'reference' } });
   await engine.ingest([join(dir, 'docs')]);
   engine.close();
@@ -55,12 +56,14 @@ async function gateFigures(): Promise<{ lines: string[]; answerableRefused: numb
   for (const q of unanswerable()) U.push({ q, ...(await signals(q)) });
   engine.close();
   const refused = (x: { coverage: number; strength: number }, C: number, S: number): boolean => x.coverage < C && x.strength < S;
-  const rate = (xs: { coverage: number; strength: number }[], C: number, S: number): number => xs.filter((x) => refused(x, C, S)).length / xs.length;
+  const rate = (xs: { coverage: number; strength: number }[], C: number, S: number): number =>
+    xs.filter((x) => refused(x, C, S)).length / xs.length;
   // The sweep: every (coverage, strength) pair that meets both targets, to show the margin around the defaults.
   const ok: [number, number][] = [];
-  for (let C = 0.3; C <= 0.9001; C += 0.05) for (let S = 1; S <= 3.0001; S += 0.25) if (rate(U, C, S) >= 0.9 && rate(A, C, S) <= 0.1) ok.push([C, S]);
+  for (let C = 0.3; C <= 0.9001; C += 0.05)
+    for (let S = 1; S <= 3.0001; S += 0.25) if (rate(U, C, S) >= 0.9 && rate(A, C, S) <= 0.1) ok.push([C, S]);
   // Held out: thresholds chosen on every other question, judged on the rest (the sets are small).
-  const half = <T,>(xs: T[], odd: number): T[] => xs.filter((_, i) => i % 2 === odd);
+  const half = <T>(xs: T[], odd: number): T[] => xs.filter((_, i) => i % 2 === odd);
   let pick: [number, number] = [0, 0];
   let bestScore = -1;
   for (let C = 0.3; C <= 0.9001; C += 0.05)
@@ -70,14 +73,54 @@ async function gateFigures(): Promise<{ lines: string[]; answerableRefused: numb
     }
   const leaked = U.filter((x) => !refused(x, t.min_coverage, t.min_strength)).map((x) => x.q);
   const meaning = await similarityCalibration(await cranfieldIndex(), c.queries, unanswerable());
-  const pct = (xs: number[], p: number): string => percentile([...xs].sort((a, b) => a - b), p).toFixed(2);
+  const pct = (xs: number[], p: number): string =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      p,
+    ).toFixed(2);
   return {
     answerableRefused: rate(A, t.min_coverage, t.min_strength),
     unanswerableRefused: rate(U, t.min_coverage, t.min_strength),
     lines: [
       `gate (refuse when coverage < ${t.min_coverage} and strength < ${t.min_strength}) on Cranfield: ${A.length} answerable, ${U.length} unanswerable questions`,
-      `  coverage   answerable p5 ${pct(A.map((x) => x.coverage), 5)} p10 ${pct(A.map((x) => x.coverage), 10)} p50 ${pct(A.map((x) => x.coverage), 50)}   unanswerable p50 ${pct(U.map((x) => x.coverage), 50)} p90 ${pct(U.map((x) => x.coverage), 90)} max ${pct(U.map((x) => x.coverage), 100)}`,
-      `  strength   answerable p5 ${pct(A.map((x) => x.strength), 5)} p10 ${pct(A.map((x) => x.strength), 10)} p50 ${pct(A.map((x) => x.strength), 50)}   unanswerable p50 ${pct(U.map((x) => x.strength), 50)} p90 ${pct(U.map((x) => x.strength), 90)} max ${pct(U.map((x) => x.strength), 100)}`,
+      `  coverage   answerable p5 ${pct(
+        A.map((x) => x.coverage),
+        5,
+      )} p10 ${pct(
+        A.map((x) => x.coverage),
+        10,
+      )} p50 ${pct(
+        A.map((x) => x.coverage),
+        50,
+      )}   unanswerable p50 ${pct(
+        U.map((x) => x.coverage),
+        50,
+      )} p90 ${pct(
+        U.map((x) => x.coverage),
+        90,
+      )} max ${pct(
+        U.map((x) => x.coverage),
+        100,
+      )}`,
+      `  strength   answerable p5 ${pct(
+        A.map((x) => x.strength),
+        5,
+      )} p10 ${pct(
+        A.map((x) => x.strength),
+        10,
+      )} p50 ${pct(
+        A.map((x) => x.strength),
+        50,
+      )}   unanswerable p50 ${pct(
+        U.map((x) => x.strength),
+        50,
+      )} p90 ${pct(
+        U.map((x) => x.strength),
+        90,
+      )} max ${pct(
+        U.map((x) => x.strength),
+        100,
+      )}`,
       `  thresholds meeting both targets (coverage, strength): ${ok.length ? `${ok.length} of the 13×9 grid, coverage ${Math.min(...ok.map((o) => o[0])).toFixed(2)}–${Math.max(...ok.map((o) => o[0])).toFixed(2)}, strength ${Math.min(...ok.map((o) => o[1])).toFixed(2)}–${Math.max(...ok.map((o) => o[1])).toFixed(2)}` : 'none'}`,
       `  held out: thresholds chosen on half of each set (${pick[0].toFixed(2)}, ${pick[1].toFixed(2)}) refuse ${(100 * rate(half(U, 1), ...pick)).toFixed(1)}% of the other half's unanswerable, ${(100 * rate(half(A, 1), ...pick)).toFixed(1)}% of its answerable`,
       ...(leaked.length ? [`  answered although unanswerable: ${leaked.map((q) => `“${q}”`).join(', ')}`] : []),
@@ -96,12 +139,18 @@ async function firstToken(): Promise<{ p50: number; p95: number; n: number; chun
   await engine.backgroundWork();
   // Every question passes the gate here: what is timed is the path that calls the model.
   const config = { ...engine.config.ask, ollama_host: stub.url, gate: { min_coverage: 0, min_strength: 0 } };
-  const qs = queries(model, 160).filter((q) => !q.path && !q.type && !(q.tags && q.tags.length)).map((q) => q.query.replace(/["']/g, ''));
+  const qs = queries(model, 160)
+    .filter((q) => !q.path && !q.type && !(q.tags && q.tags.length))
+    .map((q) => q.query.replace(/["']/g, ''));
   const times: number[] = [];
   for (const [i, question] of qs.entries()) {
     const t0 = performance.now();
     let first = -1;
-    await ask(engine, config, { question, top: config.top, onProgress: (p) => p.kind === 'token' && first < 0 && (first = performance.now() - t0) });
+    await ask(engine, config, {
+      question,
+      top: config.top,
+      onProgress: (p) => p.kind === 'token' && first < 0 && (first = performance.now() - t0),
+    });
     if (i >= 10) times.push(first); // the first ones load the model and warm the caches
   }
   engine.close();

@@ -23,8 +23,27 @@ function hourOfAudio(ffmpeg: string): string {
     mkdirSync(dir, { recursive: true });
     console.error('encoding a 1-hour MP3 (once)…');
     // A tone whose pitch wanders, under pink noise: not silence, so nothing is skipped.
-    execFileSync(ffmpeg, ['-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=220:duration=${HOUR}`, '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.05:duration=${HOUR}`,
-      '-filter_complex', 'amix=inputs=2', '-ac', '1', '-ar', '44100', '-b:a', '64k', file]);
+    execFileSync(ffmpeg, [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=220:duration=${HOUR}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=color=pink:amplitude=0.05:duration=${HOUR}`,
+      '-filter_complex',
+      'amix=inputs=2',
+      '-ac',
+      '1',
+      '-ar',
+      '44100',
+      '-b:a',
+      '64k',
+      file,
+    ]);
   }
   return file;
 }
@@ -34,7 +53,12 @@ const double = (): Transcriber => ({
   transcribe: async (pcm) => {
     const secs = pcm.length / SAMPLE_RATE;
     const segments: Segment[] = [];
-    for (let t = 0; t < secs; t += 5) segments.push({ start: t, end: Math.min(secs, t + 5), text: `The speaker talks about boundary layers and wings, part ${Math.round(t)}.` });
+    for (let t = 0; t < secs; t += 5)
+      segments.push({
+        start: t,
+        end: Math.min(secs, t + 5),
+        text: `The speaker talks about boundary layers and wings, part ${Math.round(t)}.`,
+      });
     return { segments, language: 'en' };
   },
   close: () => undefined,

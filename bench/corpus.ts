@@ -86,13 +86,19 @@ function paragraph(m: TextModel, rng: Rng, seed: string[], chars: number): strin
 /** One Markdown note of about `bytes`: title, front-matter tags, sections with paragraphs. */
 export function note(m: TextModel, rng: Rng, bytes: number, tags: readonly string[]): string {
   const seed = rng.pick(m.seeds);
-  const title = sentence(m, rng, seed).slice(0, 60).replace(/[.,;:]+$/, '');
+  const title = sentence(m, rng, seed)
+    .slice(0, 60)
+    .replace(/[.,;:]+$/, '');
   const lines = ['---', `title: ${JSON.stringify(title)}`, `tags: [${rng.pick(tags)}, ${rng.pick(tags)}]`, '---', `# ${title}`, ''];
   let size = lines.join('\n').length;
   let section = 0;
   while (size < bytes) {
     if (section % 2 === 0) {
-      const h = `## ${sentence(m, rng, seed).split(' ').slice(0, 4).join(' ').replace(/[.,;:]+$/, '')}`;
+      const h = `## ${sentence(m, rng, seed)
+        .split(' ')
+        .slice(0, 4)
+        .join(' ')
+        .replace(/[.,;:]+$/, '')}`;
       lines.push(h, '');
       size += h.length + 2;
     }

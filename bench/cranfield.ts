@@ -59,12 +59,15 @@ function score(runs: string[][], c: Collection): { ndcg10: number; map: number; 
 }
 
 /** A fresh index of the Cranfield abstracts in .bench/<name>, words only (no embedding model). */
-export async function cranfieldIndex(name: string, config: ConfigInput = {}): Promise<{ engine: Engine; c: Collection; added: number; work: string }> {
+export async function cranfieldIndex(
+  name: string,
+  config: ConfigInput = {},
+): Promise<{ engine: Engine; c: Collection; added: number; work: string }> {
   const c = loadCranfield(join(corporaDir(), 'ir', 'cranfield'));
   const work = await freshDir(name);
   const docsDir = join(work, 'docs');
   await mkdir(docsDir, { recursive: true });
-    // Title in front matter (the title column); the abstract as the body. Cranfield abstracts already
+  // Title in front matter (the title column); the abstract as the body. Cranfield abstracts already
   // open with their title, so a heading line too would count it a third time.
   for (const d of c.docs) {
     await writeFile(join(docsDir, `${d.id.padStart(4, '0')}.md`), `---\ntitle: ${JSON.stringify(d.title)}\n---\n${d.text}\n`);

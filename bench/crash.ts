@@ -16,7 +16,13 @@ export async function benchCrash(): Promise<BenchResult> {
     cpSync(model, join(dataDir, 'models', 'all-MiniLM-L6-v2'), { recursive: true });
   };
   const t0 = performance.now();
-  const r = await crashRounds(work, join(work, 'corpus'), 30, { ...process.env, KB_CONFIG: join(work, 'none.yaml'), NO_COLOR: '1' }, prepare);
+  const r = await crashRounds(
+    work,
+    join(work, 'corpus'),
+    30,
+    { ...process.env, KB_CONFIG: join(work, 'none.yaml'), NO_COLOR: '1' },
+    prepare,
+  );
   return {
     name: 'crash',
     lines: [

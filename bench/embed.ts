@@ -92,7 +92,10 @@ type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }
  */
 async function transformersJs(dir: string): Promise<Extractor | null> {
   const name = '@huggingface/transformers';
-  type Module = { env: { allowRemoteModels: boolean; localModelPath: string }; pipeline: (task: string, model: string, opts: object) => Promise<Extractor> };
+  type Module = {
+    env: { allowRemoteModels: boolean; localModelPath: string };
+    pipeline: (task: string, model: string, opts: object) => Promise<Extractor>;
+  };
   const m = (await import(name).catch(() => null)) as Module | null;
   if (!m) return null;
   m.env.allowRemoteModels = false;
@@ -110,10 +113,15 @@ export async function benchEmbed(): Promise<BenchResult> {
   const e = await Embedder.load(dir, spec);
   const lines: string[] = [];
   const extractor = await transformersJs(dir);
-  if (!extractor) lines.push('transformers.js is not installed: the comparison with it is skipped (npm install --no-save @huggingface/transformers to run it)');
+  if (!extractor)
+    lines.push(
+      'transformers.js is not installed: the comparison with it is skipped (npm install --no-save @huggingface/transformers to run it)',
+    );
   const checks: BenchResult['checks'] = [];
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
-  lines.push(`minilm-l6 test model (${config.num_hidden_layers} layers, ${config.hidden_size} hidden, random weights), ${TEXTS} texts per length`);
+  lines.push(
+    `minilm-l6 test model (${config.num_hidden_layers} layers, ${config.hidden_size} hidden, random weights), ${TEXTS} texts per length`,
+  );
   for (const tokens of [128, 256]) {
     const texts = textsOf(e, tokens);
     const encoded = texts.map((t) => e.encode(t));

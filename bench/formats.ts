@@ -40,7 +40,9 @@ export async function benchFormats(): Promise<BenchResult> {
     for (let i = 0; i < count; i++) await write(i, dir);
     return dir;
   };
-  const docxDir = await make('docx', 200, async (i, d) => writeFileSync(join(d, `report-${i}.docx`), await F.docx(paragraphs(TEXT_CHARS, i), { title: `Report ${i}` })));
+  const docxDir = await make('docx', 200, async (i, d) =>
+    writeFileSync(join(d, `report-${i}.docx`), await F.docx(paragraphs(TEXT_CHARS, i), { title: `Report ${i}` })),
+  );
   const htmlDir = await make('html', 500, async (i, d) => {
     const ps = paragraphs(TEXT_CHARS, i + 7000);
     const sections: { heading: string; paras: string[] }[] = [];
@@ -50,14 +52,66 @@ export async function benchFormats(): Promise<BenchResult> {
     }
     // Half say where their content is (<article>); half leave it to Readability to find.
     const page = F.html({ title: `Page ${i}`, sections });
-    writeFileSync(join(d, `page-${i}.html`), i % 2 ? page.replace('<article>', '<div class="post-body">').replace('</article>', '</div><div class="sidebar"><a href="/a">Related</a> <a href="/b">Popular</a></div>') : page);
+    writeFileSync(
+      join(d, `page-${i}.html`),
+      i % 2
+        ? page
+            .replace('<article>', '<div class="post-body">')
+            .replace('</article>', '</div><div class="sidebar"><a href="/a">Related</a> <a href="/b">Popular</a></div>')
+        : page,
+    );
   });
   const others = {
-    pptx: await make('pptx', 50, async (i, d) => writeFileSync(join(d, `deck-${i}.pptx`), await F.pptx(Array.from({ length: 20 }, (_, s) => ({ title: `Slide ${s}`, body: [F.filler(3, i * 100 + s)], notes: F.filler(1, s) }))))),
-    epub: await make('epub', 20, async (i, d) => writeFileSync(join(d, `book-${i}.epub`), await F.epub(Array.from({ length: 20 }, (_, c) => ({ title: `Chapter ${c + 1}`, paras: Array.from({ length: 20 }, (_, p) => F.filler(5, i * 10_000 + c * 100 + p)) })), { title: `Book ${i}` }))),
-    xlsx: await make('xlsx', 20, async (i, d) => writeFileSync(join(d, `sheet-${i}.xlsx`), await F.xlsx([{ name: 'Data', rows: [['Date', 'Item', 'Note'], ...Array.from({ length: 1000 }, (_, r) => [`2024-01-${(r % 28) + 1}`, `Item ${r}`, F.filler(1, i * 5000 + r)])] }]))),
+    pptx: await make('pptx', 50, async (i, d) =>
+      writeFileSync(
+        join(d, `deck-${i}.pptx`),
+        await F.pptx(
+          Array.from({ length: 20 }, (_, s) => ({ title: `Slide ${s}`, body: [F.filler(3, i * 100 + s)], notes: F.filler(1, s) })),
+        ),
+      ),
+    ),
+    epub: await make('epub', 20, async (i, d) =>
+      writeFileSync(
+        join(d, `book-${i}.epub`),
+        await F.epub(
+          Array.from({ length: 20 }, (_, c) => ({
+            title: `Chapter ${c + 1}`,
+            paras: Array.from({ length: 20 }, (_, p) => F.filler(5, i * 10_000 + c * 100 + p)),
+          })),
+          { title: `Book ${i}` },
+        ),
+      ),
+    ),
+    xlsx: await make('xlsx', 20, async (i, d) =>
+      writeFileSync(
+        join(d, `sheet-${i}.xlsx`),
+        await F.xlsx([
+          {
+            name: 'Data',
+            rows: [
+              ['Date', 'Item', 'Note'],
+              ...Array.from({ length: 1000 }, (_, r) => [`2024-01-${(r % 28) + 1}`, `Item ${r}`, F.filler(1, i * 5000 + r)]),
+            ],
+          },
+        ]),
+      ),
+    ),
     mbox: await make('mbox', 10, async (i, d) =>
-      writeFileSync(join(d, `box-${i}.mbox`), F.mbox(Array.from({ length: 100 }, (_, m) => F.eml({ from: `a${m}@x.org`, to: 'b@x.org', subject: `Message ${m}`, date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: `${i}.${m}@x.org`, body: F.filler(6, i * 1000 + m) })))),
+      writeFileSync(
+        join(d, `box-${i}.mbox`),
+        F.mbox(
+          Array.from({ length: 100 }, (_, m) =>
+            F.eml({
+              from: `a${m}@x.org`,
+              to: 'b@x.org',
+              subject: `Message ${m}`,
+              date: 'Tue, 1 Oct 2024 10:00:00 +0000',
+              id: `${i}.${m}@x.org`,
+              body: F.filler(6, i * 1000 + m),
+            }),
+          ),
+        ),
+      ),
     ),
   };
 

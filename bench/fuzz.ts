@@ -12,7 +12,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 export async function benchFuzz(): Promise<BenchResult> {
   const work = await freshDir('fuzz');
   await mkdir(join(work, 'keep'), { recursive: true });
-  await writeFile(join(work, 'keep', 'sentinel.md'), '# Sentinel\n\nthe albatross must survive. Install git. Boundary layer flow. 한국어 검색\n');
+  await writeFile(
+    join(work, 'keep', 'sentinel.md'),
+    '# Sentinel\n\nthe albatross must survive. Install git. Boundary layer flow. 한국어 검색\n',
+  );
   const engine = await openEngine({ dataDir: join(work, 'data') });
   await engine.ingest([join(work, 'keep')]);
 
@@ -48,7 +51,12 @@ export async function benchFuzz(): Promise<BenchResult> {
     'images/tesseract.js/simple.png',
     'images/tesseract.js/simple-90.jpg',
   ].map((p) => join(c, p));
-  seeds.push(join(repoRoot, 'README.md'), join(repoRoot, 'docs/architecture.md'), join(repoRoot, 'src/shared/citation.ts'), join(repoRoot, 'src/worker/search/query.ts'));
+  seeds.push(
+    join(repoRoot, 'README.md'),
+    join(repoRoot, 'docs/architecture.md'),
+    join(repoRoot, 'src/shared/citation.ts'),
+    join(repoRoot, 'src/worker/search/query.ts'),
+  );
   const files = fuzzFiles(join(work, 'fuzz'), seeds, 2000, new Rng(7));
   const t1 = performance.now();
   let ingestCrash = 0;
@@ -61,7 +69,8 @@ export async function benchFuzz(): Promise<BenchResult> {
   }
   const fileS = (performance.now() - t1) / 1000;
   const accounted = s ? s.added + s.updated + s.unchanged + s.moved + s.failed + s.skipped.length : 0;
-  const sentinel = (await engine.search({ query: 'albatross', mode: 'lexical' })).results[0]?.citation.path === join(work, 'keep', 'sentinel.md');
+  const sentinel =
+    (await engine.search({ query: 'albatross', mode: 'lexical' })).results[0]?.citation.path === join(work, 'keep', 'sentinel.md');
   const doctorFails = (await engine.doctor()).checks.filter((x) => x.status === 'fail').length;
   engine.close();
   return {
@@ -72,7 +81,12 @@ export async function benchFuzz(): Promise<BenchResult> {
     ],
     checks: [
       { what: 'crashes in 100,000 fuzzed queries', value: crashes + leaks, target: 0, better: 'lower' },
-      { what: 'crashes or losses in 2,000 fuzzed files', value: ingestCrash + (accounted === files.length ? 0 : 1) + (sentinel ? 0 : 1) + doctorFails, target: 0, better: 'lower' },
+      {
+        what: 'crashes or losses in 2,000 fuzzed files',
+        value: ingestCrash + (accounted === files.length ? 0 : 1) + (sentinel ? 0 : 1) + doctorFails,
+        target: 0,
+        better: 'lower',
+      },
     ],
   };
 }

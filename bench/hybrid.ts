@@ -45,16 +45,20 @@ export async function withVectors(dataDir: string): Promise<void> {
   const vectorsDir = join(dataDir, 'vectors');
   await dropVectorTable(vectorsDir, table);
   const db = openDb(join(dataDir, 'kb.sqlite'));
-  const rows = db.prepare('SELECT c.id, c.doc_id, d.type, coalesce(d.lang, \'\') AS lang, d.path FROM chunks c JOIN documents d ON d.id = c.doc_id').all() as {
+  const rows = db
+    .prepare("SELECT c.id, c.doc_id, d.type, coalesce(d.lang, '') AS lang, d.path FROM chunks c JOIN documents d ON d.id = c.doc_id")
+    .all() as {
     id: string;
     doc_id: string;
     type: string;
     lang: string;
     path: string;
   }[];
-  const tags = db.prepare(
-    `SELECT dt.doc_id, '|' || group_concat(t.name, '|') || '|' AS tags FROM document_tags dt JOIN tags t ON t.id = dt.tag_id GROUP BY dt.doc_id`,
-  ).all() as { doc_id: string; tags: string }[];
+  const tags = db
+    .prepare(
+      `SELECT dt.doc_id, '|' || group_concat(t.name, '|') || '|' AS tags FROM document_tags dt JOIN tags t ON t.id = dt.tag_id GROUP BY dt.doc_id`,
+    )
+    .all() as { doc_id: string; tags: string }[];
   const tagsOf = new Map(tags.map((t) => [t.doc_id, t.tags]));
   console.error(`writing ${rows.length} vectors (once)…`);
   const store = await VectorStore.open(vectorsDir, table);
@@ -62,7 +66,17 @@ export async function withVectors(dataDir: string): Promise<void> {
   for (let i = 0; i < rows.length; i += 10_000) {
     const batch = rows.slice(i, i + 10_000);
     const vs = vectorsFor(batch.length, spec.dimension, rng);
-    await store.add(batch.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vs[j]!, type: r.type, lang: r.lang, tags: tagsOf.get(r.doc_id) ?? '||', path: r.path })));
+    await store.add(
+      batch.map((r, j) => ({
+        chunk_id: r.id,
+        doc_id: r.doc_id,
+        vector: vs[j]!,
+        type: r.type,
+        lang: r.lang,
+        tags: tagsOf.get(r.doc_id) ?? '||',
+        path: r.path,
+      })),
+    );
   }
   writeBinding(db, 'live', { model: MODEL, fingerprint: fingerprintOf(spec), table, synced_generation: chunksGeneration(db) });
   db.close();
@@ -109,10 +123,13 @@ export async function benchHybrid(): Promise<BenchResult> {
   // run after any install or upgrade does once.
   for (const [i, q] of qs.slice(0, 16).entries()) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--data-dir', dataDir], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--data-dir', dataDir], {
+      encoding: 'utf8',
+    });
     if (i > 0) cold.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
-    if ((JSON.parse(r.stdout) as { vector?: { status: string } }).vector?.status !== 'ok') throw new Error('the CLI search ran without vectors');
+    if ((JSON.parse(r.stdout) as { vector?: { status: string } }).vector?.status !== 'ok')
+      throw new Error('the CLI search ran without vectors');
   }
   cold.sort((a, b) => a - b);
   const p = percentile;

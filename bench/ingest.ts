@@ -29,7 +29,7 @@ export async function benchIngest(): Promise<BenchResult> {
   return {
     name: 'ingest',
     lines: [
-      `${s.added} notes (${(raw / 1048576).toFixed(1)} MB, ${chunks} chunks) in ${secs.toFixed(1)} s: ${rate.toFixed(0)} files/s, ${((raw / 1048576) / secs).toFixed(2)} MB/s`,
+      `${s.added} notes (${(raw / 1048576).toFixed(1)} MB, ${chunks} chunks) in ${secs.toFixed(1)} s: ${rate.toFixed(0)} files/s, ${(raw / 1048576 / secs).toFixed(2)} MB/s`,
       `index (kb.sqlite) ${(index / 1048576).toFixed(1)} MB = ${(index / raw).toFixed(2)}× the raw text; stored originals ${(blobs / 1048576).toFixed(1)} MB`,
     ],
     checks: [

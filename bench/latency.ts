@@ -79,7 +79,10 @@ export async function benchLatency(): Promise<BenchResult> {
   const qs = queries(model, 1200);
   await timeQueries(engine, qs.slice(0, 200)); // warm the page cache and statements
   const t = await timeQueries(engine, qs.slice(200));
-  const questions = await timeQueries(engine, qs.filter((q) => q.query.startsWith('what is known')));
+  const questions = await timeQueries(
+    engine,
+    qs.filter((q) => q.query.startsWith('what is known')),
+  );
   engine.close();
 
   // Fresh process per query, as an LLM tool runs it.
@@ -87,9 +90,13 @@ export async function benchLatency(): Promise<BenchResult> {
   const cold: number[] = [];
   for (const q of qs.slice(0, 25)) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir],
+      {
+        encoding: 'utf8',
+      },
+    );
     cold.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
   }

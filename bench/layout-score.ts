@@ -92,7 +92,11 @@ export function truthPhrases(truth: Truth): { phrase: string; page: number }[] {
   const out: { phrase: string; page: number }[] = [];
   for (const p of truth.pages) {
     for (const para of p.flows.flatMap((f) => f.paras)) {
-      const ws = para.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      const ws = para
+        .normalize('NFKC')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean);
       for (let i = 0; i + PHRASE <= ws.length; i += 4) out.push({ phrase: ws.slice(i, i + PHRASE).join(' '), page: p.page });
     }
   }

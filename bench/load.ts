@@ -14,7 +14,10 @@ interface Conn {
 
 function connect(port: number, token: string): Promise<Conn> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}`, maxPayload: 64 * 1024 * 1024 });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, {
+      origin: `http://127.0.0.1:${port}`,
+      maxPayload: 64 * 1024 * 1024,
+    });
     const waiting = new Map<number, (m: { result?: unknown; error?: { message: string } }) => void>();
     let next = 1;
     ws.on('message', (d) => {
@@ -45,9 +48,15 @@ export async function benchLoad(): Promise<BenchResult> {
   for (let i = 0; i < 5000; i++) {
     const dir = join(work, 'incoming', `d${i % 50}`);
     if (i < 50) await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, `n${i}.md`), `# Note ${i}\n\n${Array.from({ length: 120 }, (_, k) => words[(i * 131 + k * 17) % words.length]).join(' ')}\n`);
+    await writeFile(
+      join(dir, `n${i}.md`),
+      `# Note ${i}\n\n${Array.from({ length: 120 }, (_, k) => words[(i * 131 + k * 17) % words.length]).join(' ')}\n`,
+    );
   }
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', join(work, 'data')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KB_CONFIG: join(work, 'none.yaml') } });
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', join(work, 'data')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, KB_CONFIG: join(work, 'none.yaml') },
+  });
   const { url, port } = JSON.parse(
     await new Promise<string>((res) => {
       let s = '';

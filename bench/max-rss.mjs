@@ -7,5 +7,7 @@ loop.enable();
 process.on('exit', () => {
   loop.disable();
   const ms = (ns) => (ns / 1e6).toFixed(1);
-  process.stderr.write(`\nkb-bench max_rss_kb=${process.resourceUsage().maxRSS} loop_p99_ms=${ms(loop.percentile(99))} loop_max_ms=${ms(loop.max)}\n`);
+  process.stderr.write(
+    `\nkb-bench max_rss_kb=${process.resourceUsage().maxRSS} loop_p99_ms=${ms(loop.percentile(99))} loop_max_ms=${ms(loop.max)}\n`,
+  );
 });

@@ -20,7 +20,16 @@ export async function benchMemory(): Promise<BenchResult> {
   const started = performance.now();
   const r = spawnSync(
     process.execPath,
-    ['--import', join(repoRoot, 'bench/max-rss.mjs'), join(repoRoot, 'bin/kb.js'), 'ingest', join(dir, 'notes'), '--json', '--data-dir', dataDir],
+    [
+      '--import',
+      join(repoRoot, 'bench/max-rss.mjs'),
+      join(repoRoot, 'bin/kb.js'),
+      'ingest',
+      join(dir, 'notes'),
+      '--json',
+      '--data-dir',
+      dataDir,
+    ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const seconds = (performance.now() - started) / 1000;

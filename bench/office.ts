@@ -27,7 +27,8 @@ function prose(seed: number, sentences: number): string {
   for (let s = 0; s < sentences; s++) {
     const n = 9 + Math.floor(next() * 8);
     const w: string[] = [];
-    for (let i = 0; i < n; i++) w.push(next() < 0.12 ? SPECIAL[Math.floor(next() * SPECIAL.length)]! : WORDS[Math.floor(next() * WORDS.length)]!);
+    for (let i = 0; i < n; i++)
+      w.push(next() < 0.12 ? SPECIAL[Math.floor(next() * SPECIAL.length)]! : WORDS[Math.floor(next() * WORDS.length)]!);
     const t = w.join(' ');
     out.push(`${t[0]!.toUpperCase()}${t.slice(1)}.`);
   }
@@ -41,16 +42,31 @@ const norm = (s: string): string => s.normalize('NFKC').replace(/[’‘]/g, "'"
 function phrasesOf(text: string): string[] {
   const w = text.split(/\s+/).filter(Boolean);
   const out: string[] = [];
-  for (let i = 0; i + 6 <= w.length; i += 5) out.push(w.slice(i, i + 6).join(' ').replace(/[.,;:]+$/, ''));
+  for (let i = 0; i + 6 <= w.length; i += 5)
+    out.push(
+      w
+        .slice(i, i + 6)
+        .join(' ')
+        .replace(/[.,;:]+$/, ''),
+    );
   return out;
 }
 
 function soffice(dir: string, to: string, file: string, filter?: string): void {
-  execFileSync('soffice', ['--headless', ...(filter ? [`--infilter=${filter}`] : []), '--convert-to', to, '--outdir', dir, file], { stdio: 'pipe', timeout: 180_000, env: { ...process.env, HOME: dir } });
+  execFileSync('soffice', ['--headless', ...(filter ? [`--infilter=${filter}`] : []), '--convert-to', to, '--outdir', dir, file], {
+    stdio: 'pipe',
+    timeout: 180_000,
+    env: { ...process.env, HOME: dir },
+  });
 }
 
 export async function benchOffice(): Promise<BenchResult> {
-  if (spawnSync('soffice', ['--version']).status !== 0) return { name: 'office', lines: ['skipped: no LibreOffice here (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui)'], checks: [] };
+  if (spawnSync('soffice', ['--version']).status !== 0)
+    return {
+      name: 'office',
+      lines: ['skipped: no LibreOffice here (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui)'],
+      checks: [],
+    };
   const root = await freshDir('office');
   const src = join(root, 'src');
   const out = join(root, 'docs');
@@ -76,30 +92,52 @@ export async function benchOffice(): Promise<BenchResult> {
   texts.set('ledger.xlsx', rows.flat());
   // A deck: flat OpenDocument slides (a tab and a line break inside paragraphs, a table on one slide),
   // saved by LibreOffice Impress as PowerPoint and as its own .odp.
-  const slides = Array.from({ length: 6 }, (_, i) => ({ title: `Slide about the ${WORDS[i]}`, body: [prose(300 + i, 2), prose(400 + i, 1)] }));
+  const slides = Array.from({ length: 6 }, (_, i) => ({
+    title: `Slide about the ${WORDS[i]}`,
+    body: [prose(300 + i, 2), prose(400 + i, 1)],
+  }));
   const cell = (t: string): string => `<table:table-cell><text:p>${esc(t)}</text:p></table:table-cell>`;
-  const frame = (y: number, inner: string): string => `<draw:frame svg:x="1cm" svg:y="${y}cm" svg:width="24cm" svg:height="10cm">${inner}</draw:frame>`;
+  const frame = (y: number, inner: string): string =>
+    `<draw:frame svg:x="1cm" svg:y="${y}cm" svg:width="24cm" svg:height="10cm">${inner}</draw:frame>`;
   const pages = slides.map((sl, i) => {
     const [a, b] = sl.body as [string, string];
     const cut = a.indexOf(' ', a.length / 2);
     const body = `<text:p>${esc(a.slice(0, cut))}<text:tab/>${esc(a.slice(cut + 1))}</text:p><text:p>${esc(b).replace(' ', '<text:line-break/>')}</text:p>`;
-    const table = i === 2 ? frame(12, `<table:table><table:table-column table:number-columns-repeated="2"/>${rows.slice(0, 3).map((r) => `<table:table-row>${cell(r[0]!)}${cell(r[1]!)}</table:table-row>`).join('')}</table:table>`) : '';
+    const table =
+      i === 2
+        ? frame(
+            12,
+            `<table:table><table:table-column table:number-columns-repeated="2"/>${rows
+              .slice(0, 3)
+              .map((r) => `<table:table-row>${cell(r[0]!)}${cell(r[1]!)}</table:table-row>`)
+              .join('')}</table:table>`,
+          )
+        : '';
     return `<draw:page draw:name="p${i + 1}">${frame(1, `<draw:text-box><text:p>${esc(sl.title)}</text:p></draw:text-box>`)}${frame(4, `<draw:text-box>${body}</draw:text-box>`)}${table}</draw:page>`;
   });
-  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"';
-  writeFileSync(join(src, 'deck.fodp'), `<?xml version="1.0" encoding="UTF-8"?><office:document ${NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation"><office:body><office:presentation>${pages.join('')}</office:presentation></office:body></office:document>`);
+  const NS =
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"';
+  writeFileSync(
+    join(src, 'deck.fodp'),
+    `<?xml version="1.0" encoding="UTF-8"?><office:document ${NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation"><office:body><office:presentation>${pages.join('')}</office:presentation></office:body></office:document>`,
+  );
   soffice(out, 'pptx', join(src, 'deck.fodp'));
   soffice(out, 'odp', join(src, 'deck.fodp'));
   const deckText = [...slides.flatMap((s) => s.body), ...rows.slice(0, 3).flat()];
   texts.set('deck.pptx', deckText);
   texts.set('deck.odp', deckText);
 
-  const engine = await openEngine({ dataDir: join(root, 'data'), config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } } });
+  const engine = await openEngine({
+    dataDir: join(root, 'data'),
+    config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } },
+  });
   const lines: string[] = [];
   const checks: Check[] = [];
   try {
     const s = await engine.ingest([out]);
-    lines.push(`LibreOffice ${execFileSync('soffice', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}: ${s.added} files added, ${s.failed} failed${s.errors.length ? ` (${s.errors.map((e) => `${e.path.split('/').pop()}: ${e.code}`).join(', ')})` : ''}`);
+    lines.push(
+      `LibreOffice ${execFileSync('soffice', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}: ${s.added} files added, ${s.failed} failed${s.errors.length ? ` (${s.errors.map((e) => `${e.path.split('/').pop()}: ${e.code}`).join(', ')})` : ''}`,
+    );
     for (const [file, text] of [...texts].sort()) {
       const phrases = text.flatMap(phrasesOf);
       let found = 0;
@@ -113,8 +151,16 @@ export async function benchOffice(): Promise<BenchResult> {
         else missed.push(phrase);
       }
       const pct = (100 * found) / Math.max(1, phrases.length);
-      lines.push(`${file.padEnd(20)} ${found}/${phrases.length} phrases found, cited and printed back (${pct.toFixed(1)}%)${missed.length ? `; missed e.g. “${missed.slice(0, 2).join('”, “')}”` : ''}`);
-      checks.push({ what: `${file}: phrases found at the right unit and printed by kb get`, value: pct, target: 98, better: 'higher', unit: '%' });
+      lines.push(
+        `${file.padEnd(20)} ${found}/${phrases.length} phrases found, cited and printed back (${pct.toFixed(1)}%)${missed.length ? `; missed e.g. “${missed.slice(0, 2).join('”, “')}”` : ''}`,
+      );
+      checks.push({
+        what: `${file}: phrases found at the right unit and printed by kb get`,
+        value: pct,
+        target: 98,
+        better: 'higher',
+        unit: '%',
+      });
     }
   } finally {
     engine.close();

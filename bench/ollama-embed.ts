@@ -14,12 +14,18 @@ const MODEL = 'all-minilm'; // no prefixes: both sides send the very same texts
 const ROUNDS = 5;
 
 export async function ollamaOverhead(chunks: string[]): Promise<{ lines: string[]; checks: Check[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'ollama-stub.ts'), `${MODEL}:latest`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'ollama-stub.ts'), `${MODEL}:latest`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
     const kb = await OllamaEmbedder.open(url, ollamaSpec(`ollama:${MODEL}`));
     const direct = async (input: string[]): Promise<void> => {
-      const res = await fetch(`${url}/api/embed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, input, truncate: true }) });
+      const res = await fetch(`${url}/api/embed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, input, truncate: true }),
+      });
       const body = (await res.json()) as { embeddings: number[][] };
       if (body.embeddings.length !== input.length) throw new Error('short answer');
     };
@@ -51,7 +57,15 @@ export async function ollamaOverhead(chunks: string[]): Promise<{ lines: string[
         `Ollama provider (stub server answering at once, ${kb.spec.dimension}-d): ${n} batches of ${OLLAMA_BATCH} chunks; ` +
           `/api/embed directly ${median(tDirect).toFixed(2)} ms a batch (median), through kb ${median(tKb).toFixed(2)} ms (${overhead >= 0 ? '+' : ''}${overhead.toFixed(1)}%)`,
       ],
-      checks: [{ what: "kb's overhead per batch over calling /api/embed directly", value: Math.max(0, overhead), target: 5, better: 'lower', unit: '%' }],
+      checks: [
+        {
+          what: "kb's overhead per batch over calling /api/embed directly",
+          value: Math.max(0, overhead),
+          target: 5,
+          better: 'lower',
+          unit: '%',
+        },
+      ],
     };
   } finally {
     child.kill();

@@ -17,10 +17,12 @@ const FIXTURES = join(repoRoot, 'fixtures', 'pdf-layout');
 export async function kbPages(data: Uint8Array): Promise<string[]> {
   const spans: { page: number; start: number; text: string }[] = [];
   await parsePdf({ data, name: 'x.pdf', chunking: defaultConfig().chunking, timeoutMs: 60_000 }, (chunks) => {
-    for (const c of chunks) if (c.anchor.kind === 'page') spans.push({ page: c.anchor.page, start: c.anchor.char_start ?? 0, text: c.text });
+    for (const c of chunks)
+      if (c.anchor.kind === 'page') spans.push({ page: c.anchor.page, start: c.anchor.char_start ?? 0, text: c.text });
   });
   const pages: string[] = [];
-  for (const s of spans.sort((a, b) => a.page - b.page || a.start - b.start)) pages[s.page - 1] = (pages[s.page - 1] ? pages[s.page - 1] + '\n\n' : '') + s.text;
+  for (const s of spans.sort((a, b) => a.page - b.page || a.start - b.start))
+    pages[s.page - 1] = (pages[s.page - 1] ? pages[s.page - 1] + '\n\n' : '') + s.text;
   return Array.from(pages, (p) => p ?? '');
 }
 
@@ -53,7 +55,9 @@ function row(name: string, s: PageScore): string {
 }
 
 export async function benchPdfLayout(): Promise<BenchResult> {
-  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const lines: string[] = [];
   const checks: Check[] = [];
   const havePoppler = pdftotextPages(join(FIXTURES, files[0]!.replace(/\.json$/, '.pdf'))) !== null;
@@ -99,8 +103,20 @@ export async function benchPdfLayout(): Promise<BenchResult> {
         a = addScores(a, scorePage(kbScore[tp.page - 1] ?? '', tp));
         b = addScores(b, scorePage(pop[tp.page - 1] ?? '', tp));
       }
-      checks.push({ what: `${truth.name}: phrase recall, kb − pdftotext`, value: pct(a.found, a.phrases) - pct(b.found, b.phrases), target: 0, better: 'higher', unit: ' points' });
-      checks.push({ what: `${truth.name}: paragraph order, kb − pdftotext`, value: pct(a.ordered, a.pairs) - pct(b.ordered, b.pairs), target: 0, better: 'higher', unit: ' points' });
+      checks.push({
+        what: `${truth.name}: phrase recall, kb − pdftotext`,
+        value: pct(a.found, a.phrases) - pct(b.found, b.phrases),
+        target: 0,
+        better: 'higher',
+        unit: ' points',
+      });
+      checks.push({
+        what: `${truth.name}: paragraph order, kb − pdftotext`,
+        value: pct(a.ordered, a.pairs) - pct(b.ordered, b.pairs),
+        target: 0,
+        better: 'higher',
+        unit: ' points',
+      });
     }
     // Every eighth phrase, searched as a phrase: does the hit cite this file's right page?
     const ps = truthPhrases(truth).filter((_, i) => i % 8 === 0);

@@ -52,7 +52,9 @@ export async function benchPdf(): Promise<BenchResult> {
   await rm(join(dir, 'data-real'), { recursive: true, force: true });
   const real = ingest(join(corporaDir(), 'pdf'), join(dir, 'data-real'));
   const db = openDb(join(dir, 'data-real', 'kb.sqlite'));
-  const realPages = (db.prepare("SELECT coalesce(sum(page_count), 0) AS n FROM documents WHERE type = 'pdf' AND status = 'indexed'").get() as { n: number }).n;
+  const realPages = (
+    db.prepare("SELECT coalesce(sum(page_count), 0) AS n FROM documents WHERE type = 'pdf' AND status = 'indexed'").get() as { n: number }
+  ).n;
   db.close();
   return {
     name: 'pdf',

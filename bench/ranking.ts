@@ -73,11 +73,22 @@ export async function prepare(name: string, dir: string): Promise<Prepared> {
   await mkdir(docsDir, { recursive: true });
   for (const d of c.docs) await writeFile(join(docsDir, `${d.id.padStart(5, '0')}.txt`), `${d.text}\n`);
   const dataDir = join(work, 'data');
-  const engine = await openEngine({ dataDir, config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } } });
+  const engine = await openEngine({
+    dataDir,
+    config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } },
+  });
   await engine.ingest([docsDir]);
   engine.close();
   const ref = new ReferenceBm25(c.docs);
-  return { c, dataDir, ref, sets: [{ label: 'full', queries: c.queries }, { label: 'short', queries: shortQueries(c.queries, ref) }] };
+  return {
+    c,
+    dataDir,
+    ref,
+    sets: [
+      { label: 'full', queries: c.queries },
+      { label: 'short', queries: shortQueries(c.queries, ref) },
+    ],
+  };
 }
 
 /**
@@ -114,7 +125,11 @@ const ABLATION: { label: string; config: ConfigInput }[] = [
 /** The settings leave-one-collection-out chooses among. Round numbers, few of them. */
 function grid(): { label: string; config: ConfigInput }[] {
   const out: { label: string; config: ConfigInput }[] = [];
-  for (const [k1, b] of [[1.2, 0.75], [2, 0.5], [3, 0.5]] as const)
+  for (const [k1, b] of [
+    [1.2, 0.75],
+    [2, 0.5],
+    [3, 0.5],
+  ] as const)
     for (const coverage of [0, 0.6])
       for (const proximity of [0, 0.6])
         for (const feedback of [0, 0.15])
@@ -137,7 +152,8 @@ function grid(): { label: string; config: ConfigInput }[] {
   return out;
 }
 
-const fmt = (s: Scores): string => `nDCG@10 ${s.ndcg10.toFixed(4)}  MAP ${s.map.toFixed(4)}  P@10 ${s.p10.toFixed(4)}  R@100 ${s.r100.toFixed(4)}`;
+const fmt = (s: Scores): string =>
+  `nDCG@10 ${s.ndcg10.toFixed(4)}  MAP ${s.map.toFixed(4)}  P@10 ${s.p10.toFixed(4)}  R@100 ${s.r100.toFixed(4)}`;
 
 export async function benchRanking(): Promise<BenchResult> {
   const collections = smartCollections(join(corporaDir(), 'ir'));
@@ -164,7 +180,10 @@ export async function benchRanking(): Promise<BenchResult> {
   for (const p of prepared) {
     lines.push(`${p.c.name}: ${p.c.docs.length} documents, ${p.c.queries.length} queries (${[...p.c.qrels.keys()].length} judged)`);
     for (const set of p.sets) {
-      const reference = scoreRuns(set.queries.map((q) => p.ref.search(q, 100)), p.c);
+      const reference = scoreRuns(
+        set.queries.map((q) => p.ref.search(q, 100)),
+        p.c,
+      );
       lines.push(`  ${set.label} queries${set.label === 'short' ? ` (e.g. "${set.queries[0]}")` : ''}`);
       lines.push(`    ${'reference BM25'.padEnd(16)} ${fmt(reference)}`);
       let kbDefault: Scores | null = null;
@@ -175,7 +194,12 @@ export async function benchRanking(): Promise<BenchResult> {
       }
       const d = kbDefault!;
       const factor = set.label === 'full' ? 1.05 : 1;
-      checks.push({ what: `${p.c.name} ${set.label}: kb nDCG@10 / reference${factor > 1 ? ' (≥ 1.05)' : ''}`, value: d.ndcg10 / reference.ndcg10, target: factor, better: 'higher' });
+      checks.push({
+        what: `${p.c.name} ${set.label}: kb nDCG@10 / reference${factor > 1 ? ' (≥ 1.05)' : ''}`,
+        value: d.ndcg10 / reference.ndcg10,
+        target: factor,
+        better: 'higher',
+      });
       checks.push({ what: `${p.c.name} ${set.label}: kb R@100 − reference`, value: d.r100 - reference.r100, target: 0, better: 'higher' });
     }
   }
@@ -193,13 +217,23 @@ export async function benchRanking(): Promise<BenchResult> {
       const own = [...gridScores.get(held.c.name)!.entries()].sort((a, b) => worth(b[1]) - worth(a[1]))[0]!;
       lines.push(`  ${held.c.name}: chosen on ${others.map((o) => o.c.name).join('+')}: ${best.g.label}`);
       for (const set of held.sets) {
-        const reference = scoreRuns(set.queries.map((q) => held.ref.search(q, 100)), held.c);
+        const reference = scoreRuns(
+          set.queries.map((q) => held.ref.search(q, 100)),
+          held.c,
+        );
         const got = here[set.label];
         lines.push(`    ${set.label.padEnd(5)} ${fmt(got)}  (nDCG@10 ${(got.ndcg10 / reference.ndcg10).toFixed(3)} × reference)`);
         const factor = set.label === 'full' ? 1.05 : 1;
-        checks.push({ what: `${held.c.name} ${set.label}, setting chosen on the others: nDCG@10 / reference${factor > 1 ? ' (≥ 1.05)' : ''}`, value: got.ndcg10 / reference.ndcg10, target: factor, better: 'higher' });
+        checks.push({
+          what: `${held.c.name} ${set.label}, setting chosen on the others: nDCG@10 / reference${factor > 1 ? ' (≥ 1.05)' : ''}`,
+          value: got.ndcg10 / reference.ndcg10,
+          target: factor,
+          better: 'higher',
+        });
       }
-      lines.push(`  ${held.c.name}: its own best (for comparison only): ${own[0]} → full nDCG@10 ${own[1].full.ndcg10.toFixed(4)}, short ${own[1].short.ndcg10.toFixed(4)}`);
+      lines.push(
+        `  ${held.c.name}: its own best (for comparison only): ${own[0]} → full nDCG@10 ${own[1].full.ndcg10.toFixed(4)}, short ${own[1].short.ndcg10.toFixed(4)}`,
+      );
     }
   }
   return { name: 'ranking', lines, checks };

@@ -13,7 +13,10 @@ export function stems(text: string): string[] {
 
 /** A query's content words as stems, repeats kept. */
 export function queryStems(query: string): string[] {
-  return [...query.matchAll(TOKEN)].map((m) => indexForm(m[0])).filter((f) => !isStopword(f.folded)).map((f) => f.stem);
+  return [...query.matchAll(TOKEN)]
+    .map((m) => indexForm(m[0]))
+    .filter((f) => !isStopword(f.folded))
+    .map((f) => f.stem);
 }
 
 export class ReferenceBm25 {

@@ -14,7 +14,8 @@ const RERANKER = 'ms-marco-MiniLM-L-6-v2';
 
 function crossEncoder(): string {
   const dir = join(benchDir('models'), 'ce-minilm-l6-int8');
-  if (!existsSync(join(dir, 'onnx', 'model_quantized.onnx'))) makeTestModel({ arch: 'minilm-l6', out: dir, crossEncoder: true, quantized: true });
+  if (!existsSync(join(dir, 'onnx', 'model_quantized.onnx')))
+    makeTestModel({ arch: 'minilm-l6', out: dir, crossEncoder: true, quantized: true });
   return dir;
 }
 
@@ -49,7 +50,9 @@ export async function benchRerank(): Promise<BenchResult> {
   await engine.importModel(crossEncoder(), RERANKER);
   engine.close();
   const dataDir = join(work, 'data');
-  const lines = [`${docs} Cranfield abstracts, ${c.queries.length} questions (words only); cross-encoder: minilm-l6 architecture, int8, random weights; 30 candidates`];
+  const lines = [
+    `${docs} Cranfield abstracts, ${c.queries.length} questions (words only); cross-encoder: minilm-l6 architecture, int8, random weights; 30 candidates`,
+  ];
   const DEFAULT = 48;
   let p95AtDefault = NaN;
   for (const maxTokens of [DEFAULT, 64, 128]) {
@@ -60,10 +63,20 @@ export async function benchRerank(): Promise<BenchResult> {
         ` (the search alone: p50 ${ms(percentile(plain, 50))}, p95 ${ms(percentile(plain, 95))})`,
     );
   }
-  lines.push('quality: not measured — random weights rank at random. With real weights: nDCG@10 on BEIR SciFact and NFCorpus, hybrid with and without --rerank.');
+  lines.push(
+    'quality: not measured — random weights rank at random. With real weights: nDCG@10 on BEIR SciFact and NFCorpus, hybrid with and without --rerank.',
+  );
   return {
     name: 'rerank',
     lines,
-    checks: [{ what: `time reranking 30 candidates adds to a search, p95 (rerank.max_tokens ${DEFAULT}, the default)`, value: p95AtDefault, target: 150, better: 'lower', unit: ' ms' }],
+    checks: [
+      {
+        what: `time reranking 30 candidates adds to a search, p95 (rerank.max_tokens ${DEFAULT}, the default)`,
+        value: p95AtDefault,
+        target: 150,
+        better: 'lower',
+        unit: ' ms',
+      },
+    ],
   };
 }

@@ -66,7 +66,9 @@ for (const name of names) {
     const ok = c.better === 'higher' ? c.value >= c.target : c.value <= c.target;
     if (!ok) failed++;
     const unit = c.unit ?? '';
-    console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value.toFixed(c.value < 10 ? 4 : 1)}${unit} (target ${c.better === 'higher' ? '≥' : '≤'} ${c.target}${unit})`);
+    console.log(
+      `  ${ok ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value.toFixed(c.value < 10 ? 4 : 1)}${unit} (target ${c.better === 'higher' ? '≥' : '≤'} ${c.target}${unit})`,
+    );
   }
 }
 process.exitCode = failed > 0 ? 1 : 0;

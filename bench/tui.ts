@@ -47,7 +47,11 @@ async function keystrokes(dataDir: string, words: string[]): Promise<number[]> {
   // React reads it once, when loaded: the benchmarks after this one get the environment back.
   const env = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
-  const [{ render }, { createElement }, { TuiApp, MAX_FPS }] = await Promise.all([import('ink'), import('react'), import('../src/cli/tui/App.js')]);
+  const [{ render }, { createElement }, { TuiApp, MAX_FPS }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../src/cli/tui/App.js'),
+  ]);
   if (env === undefined) delete process.env.NODE_ENV;
   else process.env.NODE_ENV = env;
   const engine = await openEngine({ dataDir });
@@ -126,7 +130,22 @@ function startups(dataDir: string): number[] | null {
   for (let i = 0; i < 6; i++) {
     const session = `kbbench${process.pid}${i}`;
     const t0 = performance.now();
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '100', '-y', '30', 'env', `KB_DATA_DIR=${dataDir}`, 'NO_COLOR=1', process.execPath, join(repoRoot, 'bin/kb.js'), 'tui']);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '100',
+      '-y',
+      '30',
+      'env',
+      `KB_DATA_DIR=${dataDir}`,
+      'NO_COLOR=1',
+      process.execPath,
+      join(repoRoot, 'bin/kb.js'),
+      'tui',
+    ]);
     for (;;) {
       const screen = execFileSync('tmux', ['capture-pane', '-t', session, '-p'], { encoding: 'utf8' });
       if (/type to search/.test(screen)) break;
@@ -142,18 +161,25 @@ export async function benchTui(): Promise<BenchResult> {
   const model = trainModel(join(corporaDir(), 'ir', 'cranfield'));
   const { dataDir, chunks } = await corpusIndex(model);
   await withVectors(dataDir);
-  const times = await keystrokes(dataDir, model.vocabulary.filter((w) => w.length >= 5));
+  const times = await keystrokes(
+    dataDir,
+    model.vocabulary.filter((w) => w.length >= 5),
+  );
   const start = startups(dataDir);
   const ms = (n: number): string => `${n.toFixed(0)} ms`;
   return {
     name: 'tui',
     lines: [
       `${chunks} chunks, hybrid (test model); keystroke → the frame with that query's hits (Ink, production React; a key every ${KEY_EVERY_MS} ms, ${times.length} keystrokes): p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(times.at(-1)!)}`,
-      start ? `kb tui started in tmux → first frame (${start.length} runs): p50 ${ms(percentile(start, 50))}, max ${ms(start.at(-1)!)}` : 'kb tui start: not measured (no tmux here)',
+      start
+        ? `kb tui started in tmux → first frame (${start.length} runs): p50 ${ms(percentile(start, 50))}, max ${ms(start.at(-1)!)}`
+        : 'kb tui start: not measured (no tmux here)',
     ],
     checks: [
       { what: 'keystroke to hits drawn, p95', value: percentile(times, 95), target: 50, better: 'lower', unit: ' ms' },
-      ...(start ? [{ what: 'kb tui start to first frame, p50', value: percentile(start, 50), target: 500, better: 'lower' as const, unit: ' ms' }] : []),
+      ...(start
+        ? [{ what: 'kb tui start to first frame, p50', value: percentile(start, 50), target: 500, better: 'lower' as const, unit: ' ms' }]
+        : []),
     ],
   };
 }

@@ -21,7 +21,10 @@ async function indexOf(name: string, dir: string): Promise<{ dataDir: string; te
     const docs = join(work, 'docs');
     await mkdir(docs, { recursive: true });
     for (const d of c.docs) await writeFile(join(docs, `${d.id.padStart(5, '0')}.txt`), `${d.text}\n`);
-    const engine = await openEngine({ dataDir, config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } } });
+    const engine = await openEngine({
+      dataDir,
+      config: { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } },
+    });
     await engine.ingest([docs]);
     engine.close();
   }
@@ -31,7 +34,10 @@ async function indexOf(name: string, dir: string): Promise<{ dataDir: string; te
 async function typedPastStem(dataDir: string, texts: string[]): Promise<{ words: number; states: Record<string, number> }> {
   const seen = new Map<string, number>();
   for (const t of texts) for (const w of t.toLowerCase().match(/[a-z]{8,}/g) ?? []) seen.set(w, (seen.get(w) ?? 0) + 1);
-  const all = [...seen].filter(([, n]) => n >= 3).map(([w]) => w).sort();
+  const all = [...seen]
+    .filter(([, n]) => n >= 3)
+    .map(([w]) => w)
+    .sort();
   const words = all.filter((_, i) => i % Math.ceil(all.length / SAMPLE) === 0);
   const states: Record<string, number> = { 'prefix (FTS5 stems it)': 0, 'the word’s own stem': 0, 'a neighbouring stem': 0, substrings: 0 };
   const engine = await openEngine({ dataDir });
@@ -41,7 +47,13 @@ async function typedPastStem(dataDir: string, texts: string[]): Promise<{ words:
       for (let k = s.length + 1; k <= w.length; k++) {
         const r = await engine.search({ query: w.slice(0, k), prefix: true, mode: 'lexical', top: 1, explain: true });
         const f = r.results[0]?.retrieval.explain?.fts_query ?? '';
-        const kind = f.endsWith('*') ? 'prefix (FTS5 stems it)' : f === `"${s}"` ? 'the word’s own stem' : f.startsWith('substring') || !f ? 'substrings' : 'a neighbouring stem';
+        const kind = f.endsWith('*')
+          ? 'prefix (FTS5 stems it)'
+          : f === `"${s}"`
+            ? 'the word’s own stem'
+            : f.startsWith('substring') || !f
+              ? 'substrings'
+              : 'a neighbouring stem';
         states[kind]!++;
       }
     }

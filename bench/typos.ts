@@ -13,9 +13,32 @@ import { corporaDir, type BenchResult, type Check } from './util.js';
 
 /** QWERTY neighbours: the key a finger slips onto. */
 const NEAR: Record<string, string> = {
-  q: 'wa', w: 'qes', e: 'wrd', r: 'etf', t: 'ryg', y: 'tuh', u: 'yij', i: 'uok', o: 'ipl', p: 'ol',
-  a: 'qsz', s: 'adwx', d: 'sfe', f: 'dgr', g: 'fht', h: 'gjy', j: 'hku', k: 'jli', l: 'ko',
-  z: 'xa', x: 'zcs', c: 'xvd', v: 'cbf', b: 'vng', n: 'bmh', m: 'nj',
+  q: 'wa',
+  w: 'qes',
+  e: 'wrd',
+  r: 'etf',
+  t: 'ryg',
+  y: 'tuh',
+  u: 'yij',
+  i: 'uok',
+  o: 'ipl',
+  p: 'ol',
+  a: 'qsz',
+  s: 'adwx',
+  d: 'sfe',
+  f: 'dgr',
+  g: 'fht',
+  h: 'gjy',
+  j: 'hku',
+  k: 'jli',
+  l: 'ko',
+  z: 'xa',
+  x: 'zcs',
+  c: 'xvd',
+  v: 'cbf',
+  b: 'vng',
+  n: 'bmh',
+  m: 'nj',
 };
 
 /** A repeatable random sequence (one seed per query), so every run injects the same typos. */
@@ -98,15 +121,33 @@ export async function benchTypos(): Promise<BenchResult> {
         const d = ndcg(run, g, 10) - ndcg(cleanOffRuns[i]!, g, 10);
         if (d < -0.01) hurt.push(`q${i + 1} ${cleanOn.fixed[i]!.join(' ')} ${d.toFixed(3)}`);
       });
-      if (cleanTouched > 0) lines.push(`  ${name} ${set.label}: words of clean queries the index lacks, corrected: ${[...new Set(cleanOn.fixed.flat())].join(', ')}`);
+      if (cleanTouched > 0)
+        lines.push(
+          `  ${name} ${set.label}: words of clean queries the index lacks, corrected: ${[...new Set(cleanOn.fixed.flat())].join(', ')}`,
+        );
       lines.push(
         `${name} ${set.label} (${set.queries.length} queries, ${touched} with a typo): nDCG@10 clean ${cleanOff.ndcg10.toFixed(4)} · with correction ${clean.ndcg10.toFixed(4)} ` +
           `(${cleanTouched} clean queries had a word the index lacks corrected) · typo ${typoOff.ndcg10.toFixed(4)} · typo corrected ${on.ndcg10.toFixed(4)}; ` +
           `the typed word put back ${back} of ${touched}`,
       );
-      checks.push({ what: `${name} ${set.label}: typo corrected / clean nDCG@10`, value: on.ndcg10 / cleanOff.ndcg10, target: 0.9, better: 'higher' });
-      checks.push({ what: `${name} ${set.label}: clean with correction / without`, value: clean.ndcg10 / cleanOff.ndcg10, target: 0.999, better: 'higher' });
-      checks.push({ what: `${name} ${set.label}: clean queries the correction costs > 0.01 nDCG@10${hurt.length ? ` (${hurt.join('; ')})` : ''}`, value: hurt.length, target: 0, better: 'lower' });
+      checks.push({
+        what: `${name} ${set.label}: typo corrected / clean nDCG@10`,
+        value: on.ndcg10 / cleanOff.ndcg10,
+        target: 0.9,
+        better: 'higher',
+      });
+      checks.push({
+        what: `${name} ${set.label}: clean with correction / without`,
+        value: clean.ndcg10 / cleanOff.ndcg10,
+        target: 0.999,
+        better: 'higher',
+      });
+      checks.push({
+        what: `${name} ${set.label}: clean queries the correction costs > 0.01 nDCG@10${hurt.length ? ` (${hurt.join('; ')})` : ''}`,
+        value: hurt.length,
+        target: 0,
+        better: 'lower',
+      });
     }
   }
   return { name: 'typos', lines, checks };

@@ -43,7 +43,8 @@ async function reconcileUnchanged(): Promise<{ ms: number; files: number }> {
   const root = join(work, 'notes');
   for (let d = 0; d < 100; d++) {
     await mkdir(join(root, `d${d}`), { recursive: true });
-    for (let i = 0; i < 100; i++) await writeFile(join(root, `d${d}`, `f${i}.md`), `# File ${d}-${i}\n\nSome text for file ${i} in folder ${d}.\n`);
+    for (let i = 0; i < 100; i++)
+      await writeFile(join(root, `d${d}`, `f${i}.md`), `# File ${d}-${i}\n\nSome text for file ${i} in folder ${d}.\n`);
   }
   const first = await openEngine({ dataDir: join(work, 'data'), config: { store_originals: 'reference' } });
   await first.addCollection(root);

@@ -15,7 +15,10 @@ import { startOllamaStub } from '../test/support/ollama-stub.js';
 import { kb, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
-if (!ELECTRON) console.warn('SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them');
+if (!ELECTRON)
+  console.warn(
+    'SKIPPED: Electron app tests — no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or offline); set ELECTRON_PATH to run them',
+  );
 
 /** Hands paths to the app as a drop or an opened file does (main's app:ingest event to the window). */
 async function ingestInApp(app: ElectronApplication, paths: string[]): Promise<void> {
@@ -29,13 +32,28 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
     const dir = await tempDir();
     await writeTree(dir, { 'setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n' });
-    writeFileSync(join(dir, 'guide.pdf'), await makePdf({ pages: ['heron', 'otter', 'badger', 'marten'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })) }));
-    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    writeFileSync(
+      join(dir, 'guide.pdf'),
+      await makePdf({
+        pages: ['heron', 'otter', 'badger', 'marten'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })),
+      }),
+    );
+    const app = await electron.launch({
+      executablePath: ELECTRON!,
+      args: [repoRoot, '--no-sandbox'],
+      env: { ...process.env, KB_DATA_DIR: join(dir, 'data') },
+    });
     try {
       const win = await app.firstWindow();
-      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await win
+        .locator('footer')
+        .getByText(/engine ready/)
+        .waitFor();
       await ingestInApp(app, [join(dir, 'guide.pdf'), join(dir, 'setup.md')]);
-      await win.locator('.ingest-summary').getByText(/2 added/).waitFor();
+      await win
+        .locator('.ingest-summary')
+        .getByText(/2 added/)
+        .waitFor();
       await win.getByLabel('Search').pressSequentially('marten hab', { delay: 30 });
       await expect.poll(() => win.locator('.hit .label').first().innerText()).toBe('guide.pdf · p. 4');
       await win.locator('.hit').first().click();
@@ -59,13 +77,26 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
   it('opens a Word hit rendered at its paragraph, through kb-doc://doc/<id>/view in a sandboxed frame', async () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
     const dir = await tempDir();
-    writeFileSync(join(dir, 'report.docx'), await docx([{ text: 'Report', heading: 1 }, { text: 'Opening words.' }, { text: 'The zeppelin hangar lease is the largest risk.' }]));
-    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    writeFileSync(
+      join(dir, 'report.docx'),
+      await docx([{ text: 'Report', heading: 1 }, { text: 'Opening words.' }, { text: 'The zeppelin hangar lease is the largest risk.' }]),
+    );
+    const app = await electron.launch({
+      executablePath: ELECTRON!,
+      args: [repoRoot, '--no-sandbox'],
+      env: { ...process.env, KB_DATA_DIR: join(dir, 'data') },
+    });
     try {
       const win = await app.firstWindow();
-      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await win
+        .locator('footer')
+        .getByText(/engine ready/)
+        .waitFor();
       await ingestInApp(app, [join(dir, 'report.docx')]);
-      await win.locator('.ingest-summary').getByText(/1 added/).waitFor();
+      await win
+        .locator('.ingest-summary')
+        .getByText(/1 added/)
+        .waitFor();
       await win.getByLabel('Search').fill('zeppelin');
       await win.locator('.hit').first().click();
       const frame = win.frameLocator('iframe.docview');
@@ -84,17 +115,34 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     const ollama = await startOllamaStub({ models: ['llama3.2:latest', 'nomic-embed-text:latest'] });
     const data = join(dir, 'data');
     const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
-    expect(kb(['models', 'import', makeTestModel({ arch: 'tiny', out: join(dir, 'ce'), crossEncoder: true }), '--as', 'ms-marco-MiniLM-L-6-v2'], { env }).code).toBe(0);
-    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: data, KB_OLLAMA_HOST: ollama.url } });
+    expect(
+      kb(
+        ['models', 'import', makeTestModel({ arch: 'tiny', out: join(dir, 'ce'), crossEncoder: true }), '--as', 'ms-marco-MiniLM-L-6-v2'],
+        { env },
+      ).code,
+    ).toBe(0);
+    const app = await electron.launch({
+      executablePath: ELECTRON!,
+      args: [repoRoot, '--no-sandbox'],
+      env: { ...process.env, KB_DATA_DIR: data, KB_OLLAMA_HOST: ollama.url },
+    });
     try {
       const win = await app.firstWindow();
-      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await win
+        .locator('footer')
+        .getByText(/engine ready/)
+        .waitFor();
       await ingestInApp(app, [join(dir, 'notes')]);
-      await win.locator('.ingest-summary').getByText(/1 added/).waitFor();
+      await win
+        .locator('.ingest-summary')
+        .getByText(/1 added/)
+        .waitFor();
       await win.locator('header nav').getByRole('button', { name: 'Models', exact: true }).click();
       await win.getByLabel('Ollama embedding model', { exact: true }).fill('nomic-embed-text');
       await win.getByRole('button', { name: 'Use from Ollama' }).click();
-      await expect.poll(() => win.locator('.note').innerText(), { timeout: 60_000 }).toMatch(/Searching by meaning with ollama:nomic-embed-text/);
+      await expect
+        .poll(() => win.locator('.note').innerText(), { timeout: 60_000 })
+        .toMatch(/Searching by meaning with ollama:nomic-embed-text/);
       await win.locator('tr[data-model="ms-marco-MiniLM-L-6-v2"]').getByRole('button', { name: 'Use' }).click();
       await expect.poll(() => win.locator('.note').innerText()).toMatch(/reranked by ms-marco-MiniLM-L-6-v2/);
       await win.locator('header nav').getByRole('button', { name: 'Search', exact: true }).click();
@@ -112,18 +160,28 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
     const dir = await tempDir();
     await writeTree(dir, { 'notes/setup.md': '# Setup\n\nInstall git with apt-get install git.\n' });
-    const app = await electron.launch({ executablePath: ELECTRON!, args: [repoRoot, '--no-sandbox'], env: { ...process.env, KB_DATA_DIR: join(dir, 'data') } });
+    const app = await electron.launch({
+      executablePath: ELECTRON!,
+      args: [repoRoot, '--no-sandbox'],
+      env: { ...process.env, KB_DATA_DIR: join(dir, 'data') },
+    });
     try {
       // The dialog and the shell answer as a user would, and say what they were asked.
-      await app.evaluate(({ dialog, shell }, folder) => {
-        const g = globalThis as unknown as { asked: string[] };
-        g.asked = [];
-        dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [folder] })) as unknown as typeof dialog.showOpenDialog;
-        shell.openPath = async (p: string) => (g.asked.push(`open ${p}`), '');
-        shell.showItemInFolder = (p: string) => void g.asked.push(`reveal ${p}`);
-      }, join(dir, 'notes'));
+      await app.evaluate(
+        ({ dialog, shell }, folder) => {
+          const g = globalThis as unknown as { asked: string[] };
+          g.asked = [];
+          dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [folder] })) as unknown as typeof dialog.showOpenDialog;
+          shell.openPath = async (p: string) => (g.asked.push(`open ${p}`), '');
+          shell.showItemInFolder = (p: string) => void g.asked.push(`reveal ${p}`);
+        },
+        join(dir, 'notes'),
+      );
       const win = await app.firstWindow();
-      await win.locator('footer').getByText(/engine ready/).waitFor();
+      await win
+        .locator('footer')
+        .getByText(/engine ready/)
+        .waitFor();
       await win.locator('[data-step="folder"]').getByRole('button', { name: 'Choose a folder…' }).click();
       await win.getByText(/Added notes: 1 document, kept in sync/).waitFor();
       await win.getByLabel('Search').fill('install git');
@@ -133,7 +191,11 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await win.locator('header nav').getByRole('button', { name: 'Settings', exact: true }).click();
       await win.getByRole('button', { name: 'Show in folder' }).click();
       const asked = await app.evaluate(() => (globalThis as unknown as { asked: string[] }).asked);
-      expect(asked).toEqual([`open ${join(dir, 'notes/setup.md')}`, `reveal ${join(dir, 'notes/setup.md')}`, `reveal ${join(dir, 'data')}`]);
+      expect(asked).toEqual([
+        `open ${join(dir, 'notes/setup.md')}`,
+        `reveal ${join(dir, 'notes/setup.md')}`,
+        `reveal ${join(dir, 'data')}`,
+      ]);
     } finally {
       await app.close();
     }

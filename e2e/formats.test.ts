@@ -28,12 +28,34 @@ async function library(): Promise<{ page: Page; requests: string[]; messages: ()
   paras.push({ text: 'Risks', heading: 2 }, { text: 'The zeppelin hangar lease is the largest open risk.' });
   for (let i = 0; i < 30; i++) paras.push({ text: F.filler(4, i + 60) });
   writeFileSync(join(docs, 'report.docx'), await F.docx(paras, { title: 'Annual Report' }));
-  const sections = [{ heading: 'History', paras: Array.from({ length: 30 }, (_, i) => F.filler(5, i + 1)) }, { heading: 'Later', paras: ['Babbage designed the analytical engine in 1837.', F.filler(5, 99)] }];
+  const sections = [
+    { heading: 'History', paras: Array.from({ length: 30 }, (_, i) => F.filler(5, i + 1)) },
+    { heading: 'Later', paras: ['Babbage designed the analytical engine in 1837.', F.filler(5, 99)] },
+  ];
   writeFileSync(join(docs, 'engines.html'), F.html({ title: 'Engines', sections, hostile: true }));
-  writeFileSync(join(docs, 'book.epub'), await F.epub([{ title: 'Beginnings', paras: [F.filler(10, 1)] }, { title: 'The Storm', paras: [F.filler(10, 2), 'The lighthouse keeper lit the lamp.'] }, { title: 'Calm', paras: [F.filler(4, 3)] }], { title: 'Sea Tales' }));
-  const rows = [['Date', 'Item', 'Amount'], ...Array.from({ length: 400 }, (_, i) => [`2024-02-${(i % 28) + 1}`, i === 250 ? 'Quokka food' : `Item ${i}`, String(i)])];
+  writeFileSync(
+    join(docs, 'book.epub'),
+    await F.epub(
+      [
+        { title: 'Beginnings', paras: [F.filler(10, 1)] },
+        { title: 'The Storm', paras: [F.filler(10, 2), 'The lighthouse keeper lit the lamp.'] },
+        { title: 'Calm', paras: [F.filler(4, 3)] },
+      ],
+      { title: 'Sea Tales' },
+    ),
+  );
+  const rows = [
+    ['Date', 'Item', 'Amount'],
+    ...Array.from({ length: 400 }, (_, i) => [`2024-02-${(i % 28) + 1}`, i === 250 ? 'Quokka food' : `Item ${i}`, String(i)]),
+  ];
   writeFileSync(join(docs, 'budget.csv'), rows.map((r) => r.join(',')).join('\n'));
-  writeFileSync(join(docs, 'deck.pptx'), await F.pptx([{ title: 'Welcome', body: ['Agenda'] }, { title: 'Results', body: ['Revenue grew'], notes: 'Mention the albatross incident.' }]));
+  writeFileSync(
+    join(docs, 'deck.pptx'),
+    await F.pptx([
+      { title: 'Welcome', body: ['Agenda'] },
+      { title: 'Results', body: ['Revenue grew'], notes: 'Mention the albatross incident.' },
+    ]),
+  );
   const data = join(dir, 'data');
   const r = kb(['ingest', docs, '--data-dir', data]);
   expect(r.code, r.stderr).toBe(0);
@@ -94,14 +116,23 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     expect(await book.locator('body').innerText()).not.toContain(F.filler(10, 1).slice(0, 60)); // chapter 1 is not shown
     // The table of contents moves to another chapter inside the frame.
     await book.locator('nav a', { hasText: 'Calm' }).click();
-    await expect.poll(() => book.locator('nav [aria-current=page]').innerText().catch(() => '')).toBe('Calm');
+    await expect
+      .poll(() =>
+        book
+          .locator('nav [aria-current=page]')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('Calm');
     await page.screenshot({ path: join(ARTIFACTS, 'format-epub.png') });
 
     const table = await open(page, 'quokka');
     const marked = table.locator('tr.hit');
     expect(await marked.count()).toBeGreaterThan(1);
     expect(await table.locator('tr.hit', { hasText: 'Quokka food' }).count()).toBe(1);
-    expect(await table.locator('tr.hit td.n').first().innerText()).toBe(/#row=(\d+)/.exec(await page.locator('.viewer .uri').innerText())?.[1]);
+    expect(await table.locator('tr.hit td.n').first().innerText()).toBe(
+      /#row=(\d+)/.exec(await page.locator('.viewer .uri').innerText())?.[1],
+    );
     await expect.poll(() => inView(page, table), { timeout: 10_000 }).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'format-csv.png') });
 

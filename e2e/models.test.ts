@@ -34,7 +34,12 @@ beforeAll(async () => {
   const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
   const st = makeTestModel({ arch: 'tiny', out: join(dir, 'tiny-st'), sentenceTransformers: { pooling: 'mean' } });
   const ce = makeTestModel({ arch: 'tiny', out: join(dir, 'ce'), crossEncoder: true });
-  for (const args of [['models', 'import', st, '--as', 'tiny-mean'], ['models', 'import', ce, '--as', 'ms-marco-MiniLM-L-6-v2'], ['models', 'use', 'tiny-mean'], ['ingest', join(dir, 'notes')]]) {
+  for (const args of [
+    ['models', 'import', st, '--as', 'tiny-mean'],
+    ['models', 'import', ce, '--as', 'ms-marco-MiniLM-L-6-v2'],
+    ['models', 'use', 'tiny-mean'],
+    ['ingest', join(dir, 'notes')],
+  ]) {
     expect(kb(args, { env }).code).toBe(0);
   }
 }, 120_000);
@@ -44,7 +49,13 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function open(): Promise<{ page: Page; errors: string[]; searches: { query: string; rerank?: boolean }[]; url: string; stop: () => Promise<void> }> {
+async function open(): Promise<{
+  page: Page;
+  errors: string[];
+  searches: { query: string; rerank?: boolean }[];
+  url: string;
+  stop: () => Promise<void>;
+}> {
   process.env.KB_OLLAMA_HOST = ollama.url;
   const host = await kbServe(data).finally(() => delete process.env.KB_OLLAMA_HOST);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -85,7 +96,9 @@ describe.skipIf(!hasChromium || !corpora)('your own models in the app (kb serve)
     expect(await other.locator('.meta').innerText()).not.toMatch(/by words only/);
     await other.close();
     await expect.poll(() => status.count()).toBe(1);
-    await expect.poll(() => page.locator('.note').innerText(), { timeout: 60_000 }).toMatch(/Searching by meaning with ollama:nomic-embed-text: embedded \d+ passages/);
+    await expect
+      .poll(() => page.locator('.note').innerText(), { timeout: 60_000 })
+      .toMatch(/Searching by meaning with ollama:nomic-embed-text: embedded \d+ passages/);
     await expect.poll(() => inUse.first().innerText()).toMatch(/ollama:nomic-embed-text[\s\S]*served by Ollama/);
     ollama.set({ models: ['llama3.2:latest', 'nomic-embed-text:latest'] });
     await page.screenshot({ path: join(ARTIFACTS, 'models-ollama.png') });

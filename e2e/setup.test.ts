@@ -41,10 +41,16 @@ afterAll(async () => {
 });
 
 /** kb serve on a data dir (with this config.yaml), the stubs as its network, and a page on it. */
-async function open(data: string, opts: { config?: string; ollama?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ page: Page; errors: string[]; host: Awaited<ReturnType<typeof kbServe>> }> {
+async function open(
+  data: string,
+  opts: { config?: string; ollama?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<{ page: Page; errors: string[]; host: Awaited<ReturnType<typeof kbServe>> }> {
   mkdirSync(data, { recursive: true });
   if (opts.config) writeFileSync(join(data, 'config.yaml'), opts.config);
-  const env = { KB_HF_ENDPOINT: hub?.url ?? 'http://127.0.0.1:9', KB_OLLAMA_HOST: opts.ollama === false ? 'http://127.0.0.1:9' : ollama.url };
+  const env = {
+    KB_HF_ENDPOINT: hub?.url ?? 'http://127.0.0.1:9',
+    KB_OLLAMA_HOST: opts.ollama === false ? 'http://127.0.0.1:9' : ollama.url,
+  };
   Object.assign(process.env, env);
   const host = await kbServe(data).finally(() => {
     delete process.env.KB_HF_ENDPOINT;
@@ -61,82 +67,99 @@ async function open(data: string, opts: { config?: string; ollama?: boolean; vie
 const nav = (page: Page, name: string) => page.locator('header nav').getByRole('button', { name, exact: true });
 
 describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
-  it.skipIf(!corpora)('first run: add files with the picker, add a folder (its error, then for real), get the model with progress and Cancel; each step goes once done', async () => {
-    const dir = await tempDir();
-    await writeTree(dir, { 'notes/garden.md': '# Garden\n\nTomatoes need sun and water every day.\n', 'pick/recipe.txt': 'Bake the bread at 220 degrees for forty minutes.\n' });
-    // bge-small-en-v1.5 has no published checksum in kb's registry, so the stub's random weights install.
-    const { page, errors } = await open(join(dir, 'data'), { config: 'embedding:\n  model: bge-small-en-v1.5\n', ollama: false });
-    const steps = page.locator('.first-run .steps > li');
-    await expect.poll(() => steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['files', 'folder', 'model', 'ollama']);
-    expect(await page.locator('[data-step="ollama"]').innerText()).toMatch(/ollama serve.*ollama\.com\/download/s);
-    await page.screenshot({ path: join(ARTIFACTS, 'setup-first-run.png') });
+  it.skipIf(!corpora)(
+    'first run: add files with the picker, add a folder (its error, then for real), get the model with progress and Cancel; each step goes once done',
+    async () => {
+      const dir = await tempDir();
+      await writeTree(dir, {
+        'notes/garden.md': '# Garden\n\nTomatoes need sun and water every day.\n',
+        'pick/recipe.txt': 'Bake the bread at 220 degrees for forty minutes.\n',
+      });
+      // bge-small-en-v1.5 has no published checksum in kb's registry, so the stub's random weights install.
+      const { page, errors } = await open(join(dir, 'data'), { config: 'embedding:\n  model: bge-small-en-v1.5\n', ollama: false });
+      const steps = page.locator('.first-run .steps > li');
+      await expect
+        .poll(() => steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-step'))))
+        .toEqual(['files', 'folder', 'model', 'ollama']);
+      expect(await page.locator('[data-step="ollama"]').innerText()).toMatch(/ollama serve.*ollama\.com\/download/s);
+      await page.screenshot({ path: join(ARTIFACTS, 'setup-first-run.png') });
 
-    await page.getByLabel('Choose files').setInputFiles(join(dir, 'pick/recipe.txt'));
-    await page.locator('.ingest[data-state="done"]').waitFor();
-    await expect.poll(() => page.locator('[data-step]').count()).toBe(3);
-    await page.getByLabel('Search').fill('bread');
-    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^recipe\.txt · L1/);
-    await page.getByLabel('Search').fill('');
+      await page.getByLabel('Choose files').setInputFiles(join(dir, 'pick/recipe.txt'));
+      await page.locator('.ingest[data-state="done"]').waitFor();
+      await expect.poll(() => page.locator('[data-step]').count()).toBe(3);
+      await page.getByLabel('Search').fill('bread');
+      await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^recipe\.txt · L1/);
+      await page.getByLabel('Search').fill('');
 
-    await page.getByLabel('Folder path').fill(join(dir, 'nowhere'));
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    await expect.poll(() => page.locator('[data-step="folder"] .error').innerText()).toMatch(/nowhere/);
-    await page.getByLabel('Folder path').fill(join(dir, 'notes'));
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    await expect.poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['model', 'ollama']);
+      await page.getByLabel('Folder path').fill(join(dir, 'nowhere'));
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await expect.poll(() => page.locator('[data-step="folder"] .error').innerText()).toMatch(/nowhere/);
+      await page.getByLabel('Folder path').fill(join(dir, 'notes'));
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await expect
+        .poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step'))))
+        .toEqual(['model', 'ollama']);
 
-    // The model: progress at least every 500 ms, Cancel within a second, nothing installed.
-    await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
-    const bytes = page.locator('.pull-bytes');
-    await bytes.waitFor();
-    const seen: { t: number; text: string }[] = [];
-    for (let i = 0; i < 12; i++) {
-      seen.push({ t: Date.now(), text: await bytes.innerText() });
-      await page.waitForTimeout(250);
-    }
-    const changes = seen.filter((s, i) => i > 0 && s.text !== seen[i - 1]!.text);
-    expect(changes.length).toBeGreaterThanOrEqual(5);
-    await page.screenshot({ path: join(ARTIFACTS, 'setup-model-progress.png') });
-    const t0 = Date.now();
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByText(/Cancelled: bge-small-en-v1\.5 was not installed/).waitFor();
-    expect(Date.now() - t0).toBeLessThan(1000);
-    await nav(page, 'Models').click();
-    await expect.poll(() => page.locator('tr[data-model="bge-small-en-v1.5"]').innerText()).toMatch(/not installed/);
-    await nav(page, 'Search').click();
+      // The model: progress at least every 500 ms, Cancel within a second, nothing installed.
+      await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
+      const bytes = page.locator('.pull-bytes');
+      await bytes.waitFor();
+      const seen: { t: number; text: string }[] = [];
+      for (let i = 0; i < 12; i++) {
+        seen.push({ t: Date.now(), text: await bytes.innerText() });
+        await page.waitForTimeout(250);
+      }
+      const changes = seen.filter((s, i) => i > 0 && s.text !== seen[i - 1]!.text);
+      expect(changes.length).toBeGreaterThanOrEqual(5);
+      await page.screenshot({ path: join(ARTIFACTS, 'setup-model-progress.png') });
+      const t0 = Date.now();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByText(/Cancelled: bge-small-en-v1\.5 was not installed/).waitFor();
+      expect(Date.now() - t0).toBeLessThan(1000);
+      await nav(page, 'Models').click();
+      await expect.poll(() => page.locator('tr[data-model="bge-small-en-v1.5"]').innerText()).toMatch(/not installed/);
+      await nav(page, 'Search').click();
 
-    // Again, to the end: every passage gets its vector in the background and search turns hybrid.
-    await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
-    await page.locator('footer').getByText('search by meaning is on').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step')))).toEqual(['ollama']);
-    await page.getByLabel('Search').fill('tomatoes');
-    await expect.poll(() => page.locator('.meta').innerText()).not.toMatch(/by words only/);
-    expect(errors).toEqual([]);
-  }, 120_000);
+      // Again, to the end: every passage gets its vector in the background and search turns hybrid.
+      await page.getByRole('button', { name: /Search by meaning: get the model/ }).click();
+      await page.locator('footer').getByText('search by meaning is on').waitFor({ timeout: 60_000 });
+      await expect
+        .poll(() => page.locator('[data-step]').evaluateAll((li) => li.map((l) => l.getAttribute('data-step'))))
+        .toEqual(['ollama']);
+      await page.getByLabel('Search').fill('tomatoes');
+      await expect.poll(() => page.locator('.meta').innerText()).not.toMatch(/by words only/);
+      expect(errors).toEqual([]);
+    },
+    120_000,
+  );
 
-  it.skipIf(!corpora)('a recording waiting for a speech model is found by its name, says so, and offers the model, in the hits and the Library', async () => {
-    const dir = await tempDir();
-    mkdirSync(join(dir, 'in'));
-    copyFileSync(join(corpora!, 'audio/jfk.mp3'), join(dir, 'in/jfk.mp3'));
-    const data = join(dir, 'data');
-    expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
-    const { page } = await open(data);
-    await page.getByLabel('Search').fill('jfk');
-    const hit = page.locator('.hit').first();
-    await expect.poll(() => hit.innerText()).toMatch(/jfk\.mp3[\s\S]*waiting for a speech model/);
-    expect(await hit.getByRole('button', { name: 'Get the speech model (whisper-base.en)' }).count()).toBe(1);
-    await hit.click();
-    expect(await page.locator('.viewer [role="note"]').innerText()).toMatch(/waiting for a speech model/);
-    expect(await page.locator('.viewer audio').getAttribute('data-end')).toMatch(/^11\./);
-    // The Library says the same, with the same button; pressing it downloads with progress and Cancel.
-    await nav(page, 'Library').click();
-    const row = page.locator('.library tr', { hasText: 'jfk.mp3' });
-    expect(await row.locator('.status').innerText()).toBe('waiting');
-    await row.getByRole('button', { name: /Get the speech model/ }).click();
-    await row.locator('.pull-bytes').waitFor();
-    await row.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => row.innerText()).toMatch(/Cancelled: whisper-base\.en was not installed/);
-  }, 60_000);
+  it.skipIf(!corpora)(
+    'a recording waiting for a speech model is found by its name, says so, and offers the model, in the hits and the Library',
+    async () => {
+      const dir = await tempDir();
+      mkdirSync(join(dir, 'in'));
+      copyFileSync(join(corpora!, 'audio/jfk.mp3'), join(dir, 'in/jfk.mp3'));
+      const data = join(dir, 'data');
+      expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+      const { page } = await open(data);
+      await page.getByLabel('Search').fill('jfk');
+      const hit = page.locator('.hit').first();
+      await expect.poll(() => hit.innerText()).toMatch(/jfk\.mp3[\s\S]*waiting for a speech model/);
+      expect(await hit.getByRole('button', { name: 'Get the speech model (whisper-base.en)' }).count()).toBe(1);
+      await hit.click();
+      expect(await page.locator('.viewer [role="note"]').innerText()).toMatch(/waiting for a speech model/);
+      expect(await page.locator('.viewer audio').getAttribute('data-end')).toMatch(/^11\./);
+      // The Library says the same, with the same button; pressing it downloads with progress and Cancel.
+      await nav(page, 'Library').click();
+      const row = page.locator('.library tr', { hasText: 'jfk.mp3' });
+      expect(await row.locator('.status').innerText()).toBe('waiting');
+      await row.getByRole('button', { name: /Get the speech model/ }).click();
+      await row.locator('.pull-bytes').waitFor();
+      await row.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => row.innerText()).toMatch(/Cancelled: whisper-base\.en was not installed/);
+    },
+    60_000,
+  );
 
   it('settings: the Ollama model from the server’s list, a live change said as such, a wrong one refused, the theme applied, config.yaml keeping its comments', async () => {
     const dir = await tempDir();
@@ -165,11 +188,21 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     expect(readFileSync(join(data, 'config.yaml'), 'utf8')).toMatch(/ollama_host: http:\/\/127\.0\.0\.1:11500/);
     await host.fill('');
     await host.press('Enter');
-    await expect.poll(() => page.locator('[data-note="ask.ollama_host"]').innerText()).toMatch(/^Back to the default, http:\/\/127\.0\.0\.1:11434/);
+    await expect
+      .poll(() => page.locator('[data-note="ask.ollama_host"]').innerText())
+      .toMatch(/^Back to the default, http:\/\/127\.0\.0\.1:11434/);
     expect(await host.inputValue()).toBe('http://127.0.0.1:11434');
     expect(readFileSync(join(data, 'config.yaml'), 'utf8')).not.toMatch(/ollama_host/);
     await page.getByLabel('Theme').selectOption('dark');
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme)).toBe('dark');
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset
+              .theme,
+        ),
+      )
+      .toBe('dark');
     const text = readFileSync(join(data, 'config.yaml'), 'utf8');
     expect(text).toMatch(/^# my kb/);
     expect(text).toMatch(/top: 12 # passages/);
@@ -183,7 +216,9 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     const dir = await tempDir();
     await writeTree(dir, { 'notes/a.md': '# A\n\nalpha\n', 'notes/b.md': '# B\n\nbeta\n' });
     const data = join(dir, 'data');
-    expect(kb(['add', join(dir, 'notes'), '--name', 'notes'], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+    expect(kb(['add', join(dir, 'notes'), '--name', 'notes'], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(
+      0,
+    );
     const { page } = await open(data);
     await nav(page, 'Folders').click();
     const row = page.locator('tr[data-collection="notes"]');
@@ -210,12 +245,17 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByLabel('Search').fill('install git');
     await page.locator('.hit').first().click();
-    const clip = (): Promise<string> => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    const clip = (): Promise<string> =>
+      page.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      );
     await page.getByRole('button', { name: 'Copy citation' }).click();
     await expect.poll(clip).toBe(`file://${join(dir, 'notes/setup.md')}#L1-L5`);
     await page.getByRole('button', { name: 'Copy as Markdown link' }).click();
     await expect.poll(clip).toBe(`[setup.md · L1–5 § Setup](file://${join(dir, 'notes/setup.md')}#L1-L5)`);
-    expect(await page.getByRole('link', { name: 'Open in editor' }).getAttribute('href')).toBe(`vscode://file/${join(dir, 'notes/setup.md').slice(1)}:1`);
+    expect(await page.getByRole('link', { name: 'Open in editor' }).getAttribute('href')).toBe(
+      `vscode://file/${join(dir, 'notes/setup.md').slice(1)}:1`,
+    );
 
     await page.getByLabel('Search').fill('walrus');
     await expect.poll(() => page.locator('.hit').count()).toBe(20);
@@ -231,7 +271,14 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
   it('a PDF can be paged through from the cited page and back, the passage marked only there', async () => {
     const dir = await tempDir();
     mkdirSync(join(dir, 'in'));
-    writeFileSync(join(dir, 'in/guide.pdf'), await makePdf({ pages: ['heron', 'otter', 'badger', 'marten', 'stoat'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })) }));
+    writeFileSync(
+      join(dir, 'in/guide.pdf'),
+      await makePdf({
+        pages: ['heron', 'otter', 'badger', 'marten', 'stoat'].map((a, i) => ({
+          lines: [`Page ${i + 1} is all about the ${a} and its habits.`],
+        })),
+      }),
+    );
     const data = join(dir, 'data');
     expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
     const { page } = await open(data);
@@ -312,7 +359,9 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     const data = join(dir, 'data');
     expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
     const { page } = await open(data);
-    await expect.poll(() => page.getByLabel('Add a tag').locator('option').allInnerTexts()).toEqual(['all tags (2)', '#travel (2)', '#work (1)']);
+    await expect
+      .poll(() => page.getByLabel('Add a tag').locator('option').allInnerTexts())
+      .toEqual(['all tags (2)', '#travel (2)', '#work (1)']);
     await page.getByLabel('Search').fill('train');
     await expect.poll(() => page.locator('.hit').count()).toBe(3);
     await page.getByLabel('Add a tag').selectOption('work');
@@ -330,11 +379,16 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.getByLabel('Search').fill('deployment');
     await expect.poll(() => page.locator('.results .none').innerText()).toMatch(/Nothing is indexed yet/);
     expect(await page.locator('.results .none').getByRole('button', { name: 'Add files…' }).count()).toBe(1);
-    await writeTree(dir, { 'in/deploy.md': '# Deployment\n\nThe deployment pipeline supports a rollback to the previous release.\n', 'in/cook.md': '# Bread\n\nKnead the dough.\n' });
+    await writeTree(dir, {
+      'in/deploy.md': '# Deployment\n\nThe deployment pipeline supports a rollback to the previous release.\n',
+      'in/cook.md': '# Bread\n\nKnead the dough.\n',
+    });
     await page.getByLabel('Choose files').setInputFiles([join(dir, 'in/deploy.md'), join(dir, 'in/cook.md')]);
     await page.locator('.ingest[data-state="done"]').waitFor();
     await page.getByLabel('Search').fill('deploymnet rollbak');
-    await expect.poll(() => page.locator('.corrected').innerText()).toMatch(/Showing results for deployment rollback · search for deploymnet rollbak instead/);
+    await expect
+      .poll(() => page.locator('.corrected').innerText())
+      .toMatch(/Showing results for deployment rollback · search for deploymnet rollbak instead/);
     await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^deploy\.md/);
     await page.screenshot({ path: join(ARTIFACTS, 'setup-typo-corrected.png') });
     await page.locator('.corrected').getByRole('button').click();
@@ -346,7 +400,9 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
       dt.items.add(new File(['x'], 'x.txt'));
       window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt }));
     });
-    await expect.poll(() => page.locator('.drop-target').innerText()).toMatch(/PDFs.*audio and video.*Word and OpenDocument.*slides.*spreadsheets.*web pages.*e-books.*mail/s);
+    await expect
+      .poll(() => page.locator('.drop-target').innerText())
+      .toMatch(/PDFs.*audio and video.*Word and OpenDocument.*slides.*spreadsheets.*web pages.*e-books.*mail/s);
     await page.evaluate(() => window.dispatchEvent(new DragEvent('dragleave')));
     await page.getByLabel('Search').fill("'NEAR(deployment");
     await expect.poll(() => page.locator('.notice').innerText()).toMatch(/not finished: close it with '/);
@@ -363,33 +419,37 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await expect.poll(() => page.locator('.ask-drawer').isVisible()).toBe(false);
   }, 60_000);
 
-  it.skipIf(!corpora)('Models: import a model from a path on the serving machine (its error beside the form, in view), then remove it', async () => {
-    const dir = await tempDir();
-    // A small window: the import form is far below the top of the page.
-    const { page } = await open(join(dir, 'data'), { viewport: { width: 800, height: 700 } });
-    await nav(page, 'Models').click();
-    await page.getByLabel('Model path').fill(join(dir, 'nowhere'));
-    await page.getByLabel('Import as').fill('bge-small-en-v1.5');
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const said = page.locator('[data-said="import"]');
-    await expect.poll(() => said.innerText()).toMatch(/no model folder at .*nowhere/);
-    // Next to the form, and on screen without scrolling; nothing at the top of the page.
-    const box = (await said.boundingBox())!;
-    expect(box.y).toBeGreaterThan(0);
-    expect(box.y + box.height).toBeLessThanOrEqual(700);
-    const form = (await page.getByLabel('Model path').boundingBox())!;
-    expect(box.y - (form.y + form.height)).toBeLessThan(60);
-    expect(await page.locator('.page > .error:not(.said)').count()).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS, 'setup-models-import-error.png') });
-    // Typing another path clears it: it no longer applies.
-    await page.getByLabel('Model path').fill(modelDir);
-    expect(await said.count()).toBe(0);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await page.getByText('Imported bge-small-en-v1.5').waitFor({ timeout: 30_000 });
-    const row = page.locator('tr[data-model="bge-small-en-v1.5"]');
-    await expect.poll(() => row.innerText()).toMatch(/installed/);
-    page.once('dialog', (d) => void d.accept());
-    await row.getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => row.innerText()).toMatch(/not installed/);
-  }, 60_000);
+  it.skipIf(!corpora)(
+    'Models: import a model from a path on the serving machine (its error beside the form, in view), then remove it',
+    async () => {
+      const dir = await tempDir();
+      // A small window: the import form is far below the top of the page.
+      const { page } = await open(join(dir, 'data'), { viewport: { width: 800, height: 700 } });
+      await nav(page, 'Models').click();
+      await page.getByLabel('Model path').fill(join(dir, 'nowhere'));
+      await page.getByLabel('Import as').fill('bge-small-en-v1.5');
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      const said = page.locator('[data-said="import"]');
+      await expect.poll(() => said.innerText()).toMatch(/no model folder at .*nowhere/);
+      // Next to the form, and on screen without scrolling; nothing at the top of the page.
+      const box = (await said.boundingBox())!;
+      expect(box.y).toBeGreaterThan(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(700);
+      const form = (await page.getByLabel('Model path').boundingBox())!;
+      expect(box.y - (form.y + form.height)).toBeLessThan(60);
+      expect(await page.locator('.page > .error:not(.said)').count()).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'setup-models-import-error.png') });
+      // Typing another path clears it: it no longer applies.
+      await page.getByLabel('Model path').fill(modelDir);
+      expect(await said.count()).toBe(0);
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('Imported bge-small-en-v1.5').waitFor({ timeout: 30_000 });
+      const row = page.locator('tr[data-model="bge-small-en-v1.5"]');
+      await expect.poll(() => row.innerText()).toMatch(/installed/);
+      page.once('dialog', (d) => void d.accept());
+      await row.getByRole('button', { name: 'Remove' }).click();
+      await expect.poll(() => row.innerText()).toMatch(/not installed/);
+    },
+    60_000,
+  );
 });

@@ -33,7 +33,13 @@ afterAll(() => {
 
 describe.skipIf(!hasTmux)('kb tui in tmux', () => {
   it('shows the hit and its cited lines for a typed query, and Enter opens the editor at the line', async () => {
-    const env = [`PATH=${process.env.PATH}`, `KB_DATA_DIR=${join(dir, 'data')}`, `KB_CONFIG=${join(dir, 'none.yaml')}`, `EDITOR=${join(dir, 'vim')}`, 'NO_COLOR=1'];
+    const env = [
+      `PATH=${process.env.PATH}`,
+      `KB_DATA_DIR=${join(dir, 'data')}`,
+      `KB_CONFIG=${join(dir, 'none.yaml')}`,
+      `EDITOR=${join(dir, 'vim')}`,
+      'NO_COLOR=1',
+    ];
     tmux('new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24', 'env', ...env, process.execPath, join(repoRoot, 'bin/kb.js'), 'tui');
     await expect.poll(screen, { timeout: 15_000 }).toMatch(/type to search/);
     tmux('send-keys', '-t', SESSION, '-l', 'walrus hauled');

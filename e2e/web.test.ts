@@ -29,7 +29,9 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     writeFileSync(
       join(dir, 'notes/guide.pdf'),
       await makePdf({
-        pages: ['heron', 'otter', 'badger', 'marten', 'stoat'].map((a, i) => ({ lines: [`Page ${i + 1} is all about the ${a} and its habits.`] })),
+        pages: ['heron', 'otter', 'badger', 'marten', 'stoat'].map((a, i) => ({
+          lines: [`Page ${i + 1} is all about the ${a} and its habits.`],
+        })),
       }),
     );
     const data = join(dir, 'data');
@@ -67,77 +69,87 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   });
 
-  it.skipIf(!corporaDir())('drop a real PDF and a Markdown file, see progress finish, find page N as you type, open it highlighted', async () => {
-    const dir = await tempDir();
-    // The ask panel's model: a stub Ollama that answers with a citation of source [1].
-    const ollama = await startOllamaStub({ chat: { tokens: ['Install git', ' with apt-get install git', ' [1].'], delayMs: 30 } });
-    process.env.KB_OLLAMA_HOST = ollama.url;
-    const host = await kbServe(join(dir, 'data')).finally(() => delete process.env.KB_OLLAMA_HOST);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(host.url);
-    await page.getByText('Nothing indexed yet').waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'web-empty.png') });
+  it.skipIf(!corporaDir())(
+    'drop a real PDF and a Markdown file, see progress finish, find page N as you type, open it highlighted',
+    async () => {
+      const dir = await tempDir();
+      // The ask panel's model: a stub Ollama that answers with a citation of source [1].
+      const ollama = await startOllamaStub({ chat: { tokens: ['Install git', ' with apt-get install git', ' [1].'], delayMs: 30 } });
+      process.env.KB_OLLAMA_HOST = ollama.url;
+      const host = await kbServe(join(dir, 'data')).finally(() => delete process.env.KB_OLLAMA_HOST);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(host.url);
+      await page.getByText('Nothing indexed yet').waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'web-empty.png') });
 
-    // 1. Drop a real 8-page PDF and a Markdown file onto the window.
-    const pdf = readFileSync(join(corporaDir()!, 'pdf/pdfplumber/issue-982-example.pdf'));
-    const md = '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n\n## Windows\n\nUse the installer from the website.\n';
-    await drop(page, [
-      { name: 'issue-982-example.pdf', type: 'application/pdf', bytes: pdf },
-      { name: 'setup.md', type: 'text/markdown', bytes: Buffer.from(md) },
-    ], join(ARTIFACTS, 'web-drop-target.png'));
-    // 2. Progress shows, then finishes with a summary.
-    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
-    expect(await page.locator('.ingest-summary').innerText()).toMatch(/2 added/);
-    await expect.poll(() => page.locator('footer').innerText()).toMatch(/2 documents/);
+      // 1. Drop a real 8-page PDF and a Markdown file onto the window.
+      const pdf = readFileSync(join(corporaDir()!, 'pdf/pdfplumber/issue-982-example.pdf'));
+      const md = '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\n\n## Windows\n\nUse the installer from the website.\n';
+      await drop(
+        page,
+        [
+          { name: 'issue-982-example.pdf', type: 'application/pdf', bytes: pdf },
+          { name: 'setup.md', type: 'text/markdown', bytes: Buffer.from(md) },
+        ],
+        join(ARTIFACTS, 'web-drop-target.png'),
+      );
+      // 2. Progress shows, then finishes with a summary.
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('.ingest-summary').innerText()).toMatch(/2 added/);
+      await expect.poll(() => page.locator('footer').innerText()).toMatch(/2 documents/);
 
-    // 3. A phrase that occurs only on page 3: its hit is listed before the typing is done.
-    await page.getByLabel('Search').pressSequentially('starry nig', { delay: 40 });
-    await expect.poll(() => page.locator('.hit .label').first().innerText(), { timeout: 3000 }).toMatch(/^issue-982-example\.pdf · p\. 3\b/);
-    await page.getByLabel('Search').pressSequentially('ht photograph', { delay: 40 });
-    // 4. Click: the viewer renders page 3 and highlights the passage on it.
-    await page.locator('.hit').first().click();
-    await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="3"]').waitFor();
-    const marked = (await page.locator('.textLayer .hl-span').allInnerTexts()).join(' ');
-    expect(marked).toMatch(/Starry/);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-cited-page.png') });
+      // 3. A phrase that occurs only on page 3: its hit is listed before the typing is done.
+      await page.getByLabel('Search').pressSequentially('starry nig', { delay: 40 });
+      await expect
+        .poll(() => page.locator('.hit .label').first().innerText(), { timeout: 3000 })
+        .toMatch(/^issue-982-example\.pdf · p\. 3\b/);
+      await page.getByLabel('Search').pressSequentially('ht photograph', { delay: 40 });
+      // 4. Click: the viewer renders page 3 and highlights the passage on it.
+      await page.locator('.hit').first().click();
+      await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="3"]').waitFor();
+      const marked = (await page.locator('.textLayer .hl-span').allInnerTexts()).join(' ');
+      expect(marked).toMatch(/Starry/);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-cited-page.png') });
 
-    // 5. A Markdown hit opens at its lines, highlighted.
-    await page.getByLabel('Search').fill('installer website');
-    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^setup\.md · L\d+–\d+ § Setup/);
-    const [, from, to] = /L(\d+)–(\d+)/.exec(await page.locator('.hit .label').first().innerText())!.map(Number);
-    await expect.poll(() => page.locator('.line.hl').count()).toBe(to! - from! + 1);
-    expect(await page.locator('.line.hl').first().getAttribute('data-line')).toBe(String(from));
-    expect(await page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/Use the installer from the website\./));
-    await page.screenshot({ path: join(ARTIFACTS, 'web-main.png') });
+      // 5. A Markdown hit opens at its lines, highlighted.
+      await page.getByLabel('Search').fill('installer website');
+      await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^setup\.md · L\d+–\d+ § Setup/);
+      const [, from, to] = /L(\d+)–(\d+)/.exec(await page.locator('.hit .label').first().innerText())!.map(Number);
+      await expect.poll(() => page.locator('.line.hl').count()).toBe(to! - from! + 1);
+      expect(await page.locator('.line.hl').first().getAttribute('data-line')).toBe(String(from));
+      expect(await page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/Use the installer from the website\./));
+      await page.screenshot({ path: join(ARTIFACTS, 'web-main.png') });
 
-    // The ranking explained on demand.
-    await page.getByLabel('Explain ranking').check();
-    await expect.poll(() => page.locator('.hit .explain').first().innerText()).toMatch(/words[\s\S]*#1/);
+      // The ranking explained on demand.
+      await page.getByLabel('Explain ranking').check();
+      await expect.poll(() => page.locator('.hit .explain').first().innerText()).toMatch(/words[\s\S]*#1/);
 
-    // The ask panel: the answer streams in with its [1] citation, which opens the cited lines.
-    await page.getByRole('button', { name: 'Ask' }).click();
-    await page.getByLabel('Question').fill('How do I install git on Linux?');
-    await page.getByLabel('Question').press('Enter');
-    await page.locator('.ask-answer button.cite').waitFor();
-    expect(await page.locator('.ask-answer').innerText()).toMatch(/^Install git with apt-get install git \[1\]\.$/);
-    expect(await page.locator('.ask-sources li').first().innerText()).toMatch(/\[1\] setup\.md · L\d+–\d+ § Setup/);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-ask.png') });
-    await page.getByLabel('Search').fill('');
-    await page.locator('.ask-answer button.cite').click();
-    await expect.poll(() => page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/apt-get install git/));
-    await ollama.close();
+      // The ask panel: the answer streams in with its [1] citation, which opens the cited lines.
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await page.getByLabel('Question').fill('How do I install git on Linux?');
+      await page.getByLabel('Question').press('Enter');
+      await page.locator('.ask-answer button.cite').waitFor();
+      expect(await page.locator('.ask-answer').innerText()).toMatch(/^Install git with apt-get install git \[1\]\.$/);
+      expect(await page.locator('.ask-sources li').first().innerText()).toMatch(/\[1\] setup\.md · L\d+–\d+ § Setup/);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-ask.png') });
+      await page.getByLabel('Search').fill('');
+      await page.locator('.ask-answer button.cite').click();
+      await expect.poll(() => page.locator('.line.hl').allInnerTexts()).toContainEqual(expect.stringMatching(/apt-get install git/));
+      await ollama.close();
 
-    // The library lists both, and removes one (its hits go with it).
-    await page.getByRole('button', { name: 'Library' }).click();
-    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(2);
-    page.once('dialog', (d) => void d.accept());
-    await page.locator('.library tr', { hasText: 'setup.md' }).getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(1);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
+      // The library lists both, and removes one (its hits go with it).
+      await page.getByRole('button', { name: 'Library' }).click();
+      await expect.poll(() => page.locator('.library tbody tr').count()).toBe(2);
+      page.once('dialog', (d) => void d.accept());
+      await page.locator('.library tr', { hasText: 'setup.md' }).getByRole('button', { name: 'Remove' }).click();
+      await expect.poll(() => page.locator('.library tbody tr').count()).toBe(1);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    120_000,
+  );
 
   it('highlights a passage of a three-column page in its own column only, though the producer emitted lines across the columns', async () => {
     const dir = await tempDir();
@@ -153,14 +165,22 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(host.url);
-    await page.getByLabel('Search').fill(`"${para.split(' ').slice(0, 6).join(' ').replace(/[^\p{L} ]/gu, '')}"`);
+    await page.getByLabel('Search').fill(
+      `"${para
+        .split(' ')
+        .slice(0, 6)
+        .join(' ')
+        .replace(/[^\p{L} ]/gu, '')}"`,
+    );
     const first = page.locator('.hit').first();
     await expect.poll(() => first.locator('.label').innerText()).toMatch(/^gazette\.pdf · p\. 1\b/);
     await first.click();
     await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="1"]').waitFor();
     const canvas = (await page.locator('canvas[data-page="1"]').boundingBox())!;
     await page.screenshot({ path: join(ARTIFACTS, 'web-pdf-columns.png') });
-    const boxes = await page.locator('.textLayer .hl-span').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { left: number; right: number }));
+    const boxes = await page
+      .locator('.textLayer .hl-span')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { left: number; right: number }));
     expect(boxes.length).toBeGreaterThan(3);
     // The first column runs from x 36 to about 207 of the page's 612.
     const column = (canvas.width * 214) / 612;
@@ -178,10 +198,22 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     const words = ['alder', 'alpaca', 'alpine', 'altitude', 'altimeter'];
     for (const [i, w] of words.entries()) {
       // Big enough (over 128 KB) that pdf.js fetches a page's part of the file by range when it is asked for.
-      const filler = (n: number, k: number): string => `Filler line ${k} of page ${n + 1} about nothing in particular ${((n * 7919 + k * 104729) ** 2).toString(36)}.`;
-      const about = (x: string, n: number) => [`Page ${n + 1} tells of the ${x} and nothing else.`, `The ${x} is described at length on this page only.`, `Every line here repeats the ${x} so it ranks first.`];
+      const filler = (n: number, k: number): string =>
+        `Filler line ${k} of page ${n + 1} about nothing in particular ${((n * 7919 + k * 104729) ** 2).toString(36)}.`;
+      const about = (x: string, n: number) => [
+        `Page ${n + 1} tells of the ${x} and nothing else.`,
+        `The ${x} is described at length on this page only.`,
+        `Every line here repeats the ${x} so it ranks first.`,
+      ];
       // alpaca.pdf also has a guanaco, far from its alpaca: another page, another part of the file.
-      const pages = Array.from({ length: 400 }, (_, n) => ({ lines: n === 100 + i ? about(w, n) : n === 389 && w === 'alpaca' ? about('guanaco', n) : Array.from({ length: 30 }, (_, k) => filler(n, k)) }));
+      const pages = Array.from({ length: 400 }, (_, n) => ({
+        lines:
+          n === 100 + i
+            ? about(w, n)
+            : n === 389 && w === 'alpaca'
+              ? about('guanaco', n)
+              : Array.from({ length: 30 }, (_, k) => filler(n, k)),
+      }));
       writeFileSync(join(dir, 'docs', `${w}.pdf`), await makePdf({ pages }));
     }
     const data = join(dir, 'data');
@@ -253,30 +285,38 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   }, 60_000);
 
-  it.skipIf(!corporaDir())('renders a scanned PDF page (CCITT/JBIG2 images, decoded by pdf.js WebAssembly) with its ink', async () => {
-    const { page, host } = await served([join(corporaDir()!, 'pdf/pdfplumber/issue-203-decimalize.pdf')], { width: 1200, height: 900 });
-    const wasmBlocked: string[] = [];
-    page.on('console', (m) => /Jbig2Error|WebAssembly|wasm/i.test(m.text()) && wasmBlocked.push(m.text()));
-    await page.goto(host.url);
-    // Its title holds the word: found whatever OCR made of the Chinese text.
-    await page.getByLabel('Search').fill('decimalize');
-    await page.locator('.hit').first().click();
-    const canvas = page.locator('.pdf-holder[data-state="ready"] canvas');
-    await canvas.waitFor({ timeout: 30_000 });
-    const ink = await canvas.evaluate((c) => {
-      const el = c as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-      const d = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
-      let dark = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 300) dark++;
-      return dark / (el.width * el.height);
-    });
-    // A page of printed Chinese: a few per cent of its pixels are ink (a blank render has none).
-    expect(ink).toBeGreaterThan(0.001);
-    expect(wasmBlocked).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-scanned-pdf.png') });
-    await page.close();
-    await host.stop();
-  }, 90_000);
+  it.skipIf(!corporaDir())(
+    'renders a scanned PDF page (CCITT/JBIG2 images, decoded by pdf.js WebAssembly) with its ink',
+    async () => {
+      const { page, host } = await served([join(corporaDir()!, 'pdf/pdfplumber/issue-203-decimalize.pdf')], { width: 1200, height: 900 });
+      const wasmBlocked: string[] = [];
+      page.on('console', (m) => /Jbig2Error|WebAssembly|wasm/i.test(m.text()) && wasmBlocked.push(m.text()));
+      await page.goto(host.url);
+      // Its title holds the word: found whatever OCR made of the Chinese text.
+      await page.getByLabel('Search').fill('decimalize');
+      await page.locator('.hit').first().click();
+      const canvas = page.locator('.pdf-holder[data-state="ready"] canvas');
+      await canvas.waitFor({ timeout: 30_000 });
+      const ink = await canvas.evaluate((c) => {
+        const el = c as unknown as {
+          width: number;
+          height: number;
+          getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+        };
+        const d = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
+        let dark = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 300) dark++;
+        return dark / (el.width * el.height);
+      });
+      // A page of printed Chinese: a few per cent of its pixels are ink (a blank render has none).
+      expect(ink).toBeGreaterThan(0.001);
+      expect(wasmBlocked).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-scanned-pdf.png') });
+      await page.close();
+      await host.stop();
+    },
+    90_000,
+  );
 
   it('says so when the server is gone, and reconnects by itself when the same data dir is served again', async () => {
     const data = await indexedNotes({ 'a.md': '# A\n\nthe walrus swims\n' });
@@ -305,7 +345,11 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
 
   it('arrow keys act on the focused region only: the hit list, the ask box, the viewer', async () => {
     const long = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the long walrus log`).join('\n');
-    const data = await indexedNotes({ 'a.md': '# A\n\nthe walrus swims\n', 'b.md': '# B\n\nthe walrus sleeps\n', 'long.txt': `walrus diary\n${long}\n` });
+    const data = await indexedNotes({
+      'a.md': '# A\n\nthe walrus swims\n',
+      'b.md': '# B\n\nthe walrus sleeps\n',
+      'long.txt': `walrus diary\n${long}\n`,
+    });
     const host = await kbServe(data);
     const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
     await page.goto(host.url);
@@ -345,7 +389,10 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   it('keeps the footer at the bottom and the panes filling the window when there is little to show', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));
-    for (const viewport of [{ width: 1400, height: 900 }, { width: 800, height: 700 }]) {
+    for (const viewport of [
+      { width: 1400, height: 900 },
+      { width: 800, height: 700 },
+    ]) {
       const page = await browser.newPage({ viewport });
       await page.goto(host.url);
       await expect.poll(() => page.locator('footer').innerText()).toMatch(/0 documents · engine ready/);
@@ -384,145 +431,171 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await host.stop();
   }, 60_000);
 
-  it.skipIf(!corporaDir())('real audio, a damaged scan and notes dropped together: true counts, and the Library says indexed, waiting or failed with the reason, as kb ls does', async () => {
-    const dir = await tempDir();
-    const data = join(dir, 'data');
-    const host = await kbServe(data);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-    await page.goto(host.url);
-    const png = readFileSync(join(corporaDir()!, 'images/tesseract.js/testocr.png'));
-    // Every line the list of files shows while it runs, to see that none claimed more than was known.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      new MutationObserver(() => {
-        for (const li of Array.from(document.querySelectorAll<HTMLElement>('.ingest-files li'))) seen.push(`${li.dataset.outcome} ${li.querySelector('.name')?.textContent ?? ''}`);
-      }).observe(document.body, { childList: true, subtree: true });
-    });
-    await drop(page, [
-      { name: 'jfk.mp3', type: 'audio/mpeg', bytes: readFileSync(join(corporaDir()!, 'audio/jfk.mp3')) },
-      { name: 'scan-cut.png', type: 'image/png', bytes: png.subarray(0, 3000) },
-      { name: 'testocr.png', type: 'image/png', bytes: png },
-      { name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n\nthe heron waits by the river\n') },
-    ]);
-    await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
-    // The damaged image fails once, and is not also counted as added.
-    expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/^3 added · 1 failed/);
-    expect(await page.locator('.ingest-errors summary').innerText()).toBe('1 file could not be added');
-    expect(await page.locator('.ingest-errors').innerText()).toMatch(/scan-cut\.png[\s\S]*PARSE_FAILED[\s\S]*could not be decoded/);
-    expect(await page.locator('.ingest-summary').innerText()).toMatch(/1 audio file waits for a speech model/);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-drop-summary.png') });
-    const seen = new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen));
-    // A scan is listed as waiting for its text until OCR has read it; the damaged one is never ✓ added.
-    expect([...seen].filter((l) => l.endsWith(' scan-cut.png') && !l.startsWith('failed') && !l.startsWith('waiting'))).toEqual([]);
-    expect(seen.has('added notes.md')).toBe(true);
-    expect([...seen].some((l) => l.endsWith(' testocr.png') && l.startsWith('added'))).toBe(false);
-    await page.getByRole('button', { name: 'Close' }).click();
+  it.skipIf(!corporaDir())(
+    'real audio, a damaged scan and notes dropped together: true counts, and the Library says indexed, waiting or failed with the reason, as kb ls does',
+    async () => {
+      const dir = await tempDir();
+      const data = join(dir, 'data');
+      const host = await kbServe(data);
+      const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+      await page.goto(host.url);
+      const png = readFileSync(join(corporaDir()!, 'images/tesseract.js/testocr.png'));
+      // Every line the list of files shows while it runs, to see that none claimed more than was known.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          for (const li of Array.from(document.querySelectorAll<HTMLElement>('.ingest-files li')))
+            seen.push(`${li.dataset.outcome} ${li.querySelector('.name')?.textContent ?? ''}`);
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await drop(page, [
+        { name: 'jfk.mp3', type: 'audio/mpeg', bytes: readFileSync(join(corporaDir()!, 'audio/jfk.mp3')) },
+        { name: 'scan-cut.png', type: 'image/png', bytes: png.subarray(0, 3000) },
+        { name: 'testocr.png', type: 'image/png', bytes: png },
+        { name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n\nthe heron waits by the river\n') },
+      ]);
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 60_000 });
+      // The damaged image fails once, and is not also counted as added.
+      expect(await page.locator('.ingest-summary .ingest-head').innerText()).toMatch(/^3 added · 1 failed/);
+      expect(await page.locator('.ingest-errors summary').innerText()).toBe('1 file could not be added');
+      expect(await page.locator('.ingest-errors').innerText()).toMatch(/scan-cut\.png[\s\S]*PARSE_FAILED[\s\S]*could not be decoded/);
+      expect(await page.locator('.ingest-summary').innerText()).toMatch(/1 audio file waits for a speech model/);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-drop-summary.png') });
+      const seen = new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen));
+      // A scan is listed as waiting for its text until OCR has read it; the damaged one is never ✓ added.
+      expect([...seen].filter((l) => l.endsWith(' scan-cut.png') && !l.startsWith('failed') && !l.startsWith('waiting'))).toEqual([]);
+      expect(seen.has('added notes.md')).toBe(true);
+      expect([...seen].some((l) => l.endsWith(' testocr.png') && l.startsWith('added'))).toBe(false);
+      await page.getByRole('button', { name: 'Close' }).click();
 
-    await page.getByRole('button', { name: 'Library' }).click();
-    const row = (name: string) => page.locator('.library tbody tr', { hasText: name });
-    await expect.poll(() => page.locator('.library tbody tr').count()).toBe(4);
-    expect(await row('jfk.mp3').getAttribute('data-status')).toBe('waiting');
-    // In the app, the next step is the view and its button, not a command.
-    expect(await row('jfk.mp3').locator('.reason').innerText()).toMatch(/waiting for a speech model: get whisper-base\.en under Models/);
-    expect(await row('jfk.mp3').locator('.reason').innerText()).not.toMatch(/kb models/);
-    expect(await row('scan-cut.png').getAttribute('data-status')).toBe('failed');
-    expect(await row('scan-cut.png').locator('.reason').innerText()).toMatch(/PARSE_FAILED/);
-    expect(await row('testocr.png').getAttribute('data-status')).toBe('indexed');
-    expect(await row('notes.md').getAttribute('data-status')).toBe('indexed');
-    expect(await page.locator('.library-head').innerText()).toMatch(/4 documents[\s\S]*1 failed[\s\S]*1 waiting/);
-    // The footer counts what the summary counted: 3 added, and the one that failed said apart.
-    await expect.poll(() => page.locator('footer').innerText()).toMatch(/^3 documents \(1 failed\)/);
-    // Sorted by name at first; the recording's length; a failed file's real size; the dropped file's own name.
-    expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['jfk.mp3', 'Notes', 'scan-cut.png', 'testocr.png']);
-    expect(await row('jfk.mp3').innerText()).toMatch(/0:11/);
-    expect(await row('scan-cut.png').innerText()).toMatch(/3 KB/);
-    expect(await row('jfk.mp3').locator('.path').first().innerText()).toBe('jfk.mp3 (uploaded)');
-    // By status, failed first; by size, largest first on a second click.
-    await page.locator('.library th').getByRole('button', { name: /Status/ }).click();
-    expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('scan-cut.png');
-    await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
-    await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
-    expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('jfk.mp3');
-    // "1 failed" shows just that one; a filter that matches nothing says so and offers them all back.
-    await page.locator('.library-head').getByRole('button', { name: '1 failed' }).click();
-    expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['scan-cut.png']);
-    await page.getByLabel('Filter documents').fill('otter');
-    expect(await page.locator('.library .none').innerText()).toMatch(/No document failed matches “otter”/);
-    await page.locator('.library .none').getByRole('button', { name: 'Show all 4' }).click();
-    expect(await page.locator('.library tbody tr').count()).toBe(4);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-library-status.png'), fullPage: true });
-    // The same words as kb ls, for the same files.
-    const ls = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string }[] };
-    for (const d of ls.documents) expect(await row(d.path.split('/').pop()!).getAttribute('data-status')).toBe(d.status);
-    // A title opened from the Library is shown alone: the last query's unrelated hits go.
-    await page.getByLabel('Search').fill('heron');
-    await expect.poll(() => page.locator('.hit').count()).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Library' }).click();
-    await row('testocr.png').getByRole('button', { name: 'testocr.png' }).click();
-    await expect.poll(() => page.locator('.viewer').innerText()).toMatch(/testocr\.png/);
-    expect(await page.getByLabel('Search').inputValue()).toBe('');
-    expect(await page.locator('.hit').count()).toBe(0);
-    await page.close();
-  }, 120_000);
+      await page.getByRole('button', { name: 'Library' }).click();
+      const row = (name: string) => page.locator('.library tbody tr', { hasText: name });
+      await expect.poll(() => page.locator('.library tbody tr').count()).toBe(4);
+      expect(await row('jfk.mp3').getAttribute('data-status')).toBe('waiting');
+      // In the app, the next step is the view and its button, not a command.
+      expect(await row('jfk.mp3').locator('.reason').innerText()).toMatch(/waiting for a speech model: get whisper-base\.en under Models/);
+      expect(await row('jfk.mp3').locator('.reason').innerText()).not.toMatch(/kb models/);
+      expect(await row('scan-cut.png').getAttribute('data-status')).toBe('failed');
+      expect(await row('scan-cut.png').locator('.reason').innerText()).toMatch(/PARSE_FAILED/);
+      expect(await row('testocr.png').getAttribute('data-status')).toBe('indexed');
+      expect(await row('notes.md').getAttribute('data-status')).toBe('indexed');
+      expect(await page.locator('.library-head').innerText()).toMatch(/4 documents[\s\S]*1 failed[\s\S]*1 waiting/);
+      // The footer counts what the summary counted: 3 added, and the one that failed said apart.
+      await expect.poll(() => page.locator('footer').innerText()).toMatch(/^3 documents \(1 failed\)/);
+      // Sorted by name at first; the recording's length; a failed file's real size; the dropped file's own name.
+      expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['jfk.mp3', 'Notes', 'scan-cut.png', 'testocr.png']);
+      expect(await row('jfk.mp3').innerText()).toMatch(/0:11/);
+      expect(await row('scan-cut.png').innerText()).toMatch(/3 KB/);
+      expect(await row('jfk.mp3').locator('.path').first().innerText()).toBe('jfk.mp3 (uploaded)');
+      // By status, failed first; by size, largest first on a second click.
+      await page
+        .locator('.library th')
+        .getByRole('button', { name: /Status/ })
+        .click();
+      expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('scan-cut.png');
+      await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
+      await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
+      expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('jfk.mp3');
+      // "1 failed" shows just that one; a filter that matches nothing says so and offers them all back.
+      await page.locator('.library-head').getByRole('button', { name: '1 failed' }).click();
+      expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['scan-cut.png']);
+      await page.getByLabel('Filter documents').fill('otter');
+      expect(await page.locator('.library .none').innerText()).toMatch(/No document failed matches “otter”/);
+      await page.locator('.library .none').getByRole('button', { name: 'Show all 4' }).click();
+      expect(await page.locator('.library tbody tr').count()).toBe(4);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-library-status.png'), fullPage: true });
+      // The same words as kb ls, for the same files.
+      const ls = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string }[] };
+      for (const d of ls.documents) expect(await row(d.path.split('/').pop()!).getAttribute('data-status')).toBe(d.status);
+      // A title opened from the Library is shown alone: the last query's unrelated hits go.
+      await page.getByLabel('Search').fill('heron');
+      await expect.poll(() => page.locator('.hit').count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Library' }).click();
+      await row('testocr.png').getByRole('button', { name: 'testocr.png' }).click();
+      await expect.poll(() => page.locator('.viewer').innerText()).toMatch(/testocr\.png/);
+      expect(await page.getByLabel('Search').inputValue()).toBe('');
+      expect(await page.locator('.hit').count()).toBe(0);
+      await page.close();
+    },
+    120_000,
+  );
 
-  it.skipIf(!corporaDir())('boxes the word itself on a photo with an EXIF orientation (simple-90.jpg, orientation 6)', async () => {
-    const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/simple-90.jpg')]);
-    await page.goto(host.url);
-    await page.getByLabel('Search').fill('tesseract');
-    await page.locator('.image-holder[data-state="ready"] .region').waitFor();
-    // The picture as the browser shows it (EXIF applied), and the share of dark pixels in the box
-    // against the whole picture: the box is on the word.
-    const ink = await page.evaluate(() => {
-      type El = { getBoundingClientRect(): { left: number; top: number; width: number; height: number } };
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: 'canvas'): unknown } }).document;
-      const img = doc.querySelector('.image-holder img') as El & { naturalWidth: number; naturalHeight: number };
-      const region = doc.querySelector('.image-holder .region') as El;
-      const c = doc.createElement('canvas') as { width: number; height: number; getContext(k: '2d'): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-      c.width = img.naturalWidth;
-      c.height = img.naturalHeight;
-      const ctx = c.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const ir = img.getBoundingClientRect();
-      const rr = region.getBoundingClientRect();
-      const s = c.width / ir.width;
-      const dark = (x: number, y: number, w: number, h: number): number => {
-        const d = ctx.getImageData(x, y, w, h).data;
-        let n = 0;
-        for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 384) n++;
-        return n / (w * h);
-      };
-      const x = Math.round((rr.left - ir.left) * s), y = Math.round((rr.top - ir.top) * s);
-      const w = Math.max(1, Math.min(c.width - x, Math.round(rr.width * s))), h = Math.max(1, Math.min(c.height - y, Math.round(rr.height * s)));
-      return { shown: [c.width, c.height], inBox: dark(x, y, w, h), overall: dark(0, 0, c.width, c.height) };
-    });
-    expect(ink.shown).toEqual([320, 180]);
-    expect(ink.inBox).toBeGreaterThan(0.1);
-    expect(ink.inBox).toBeGreaterThan(3 * ink.overall);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-image-exif.png') });
-    await page.close();
-  }, 60_000);
+  it.skipIf(!corporaDir())(
+    'boxes the word itself on a photo with an EXIF orientation (simple-90.jpg, orientation 6)',
+    async () => {
+      const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/simple-90.jpg')]);
+      await page.goto(host.url);
+      await page.getByLabel('Search').fill('tesseract');
+      await page.locator('.image-holder[data-state="ready"] .region').waitFor();
+      // The picture as the browser shows it (EXIF applied), and the share of dark pixels in the box
+      // against the whole picture: the box is on the word.
+      const ink = await page.evaluate(() => {
+        type El = { getBoundingClientRect(): { left: number; top: number; width: number; height: number } };
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: 'canvas'): unknown } })
+          .document;
+        const img = doc.querySelector('.image-holder img') as El & { naturalWidth: number; naturalHeight: number };
+        const region = doc.querySelector('.image-holder .region') as El;
+        const c = doc.createElement('canvas') as {
+          width: number;
+          height: number;
+          getContext(k: '2d'): {
+            drawImage(i: unknown, x: number, y: number): void;
+            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+          };
+        };
+        c.width = img.naturalWidth;
+        c.height = img.naturalHeight;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const ir = img.getBoundingClientRect();
+        const rr = region.getBoundingClientRect();
+        const s = c.width / ir.width;
+        const dark = (x: number, y: number, w: number, h: number): number => {
+          const d = ctx.getImageData(x, y, w, h).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 384) n++;
+          return n / (w * h);
+        };
+        const x = Math.round((rr.left - ir.left) * s),
+          y = Math.round((rr.top - ir.top) * s);
+        const w = Math.max(1, Math.min(c.width - x, Math.round(rr.width * s))),
+          h = Math.max(1, Math.min(c.height - y, Math.round(rr.height * s)));
+        return { shown: [c.width, c.height], inBox: dark(x, y, w, h), overall: dark(0, 0, c.width, c.height) };
+      });
+      expect(ink.shown).toEqual([320, 180]);
+      expect(ink.inBox).toBeGreaterThan(0.1);
+      expect(ink.inBox).toBeGreaterThan(3 * ink.overall);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-image-exif.png') });
+      await page.close();
+    },
+    60_000,
+  );
 
-  it.skipIf(!corporaDir())('opens an image hit with its cited region boxed over the picture', async () => {
-    const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/testocr.png')]);
-    await page.goto(host.url);
-    await page.getByLabel('Search').fill('quick brown dog');
-    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^testocr\.png · /);
-    await page.locator('.image-holder[data-state="ready"] .region').waitFor();
-    // The box sits where the citation says, scaled to the picture as shown.
-    const uri = await page.locator('.viewer .uri').innerText();
-    const [x, y, w, h] = /#xywh=(\d+),(\d+),(\d+),(\d+)/.exec(uri)!.slice(1).map(Number);
-    const shown = await page.locator('.image-holder img').boundingBox();
-    const box = await page.locator('.image-holder .region').boundingBox();
-    const scale = shown!.width / 640;
-    expect(Math.abs(box!.x - shown!.x - x! * scale)).toBeLessThan(2);
-    expect(Math.abs(box!.y - shown!.y - y! * scale)).toBeLessThan(2);
-    expect(Math.abs(box!.width - w! * scale)).toBeLessThan(2);
-    expect(Math.abs(box!.height - h! * scale)).toBeLessThan(2);
-    await page.screenshot({ path: join(ARTIFACTS, 'web-image-region.png') });
-    await expectFilledLayout(page, 'an image open');
-    await page.close();
-  }, 60_000);
+  it.skipIf(!corporaDir())(
+    'opens an image hit with its cited region boxed over the picture',
+    async () => {
+      const { page, host } = await served([join(corporaDir()!, 'images/tesseract.js/testocr.png')]);
+      await page.goto(host.url);
+      await page.getByLabel('Search').fill('quick brown dog');
+      await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^testocr\.png · /);
+      await page.locator('.image-holder[data-state="ready"] .region').waitFor();
+      // The box sits where the citation says, scaled to the picture as shown.
+      const uri = await page.locator('.viewer .uri').innerText();
+      const [x, y, w, h] = /#xywh=(\d+),(\d+),(\d+),(\d+)/.exec(uri)!.slice(1).map(Number);
+      const shown = await page.locator('.image-holder img').boundingBox();
+      const box = await page.locator('.image-holder .region').boundingBox();
+      const scale = shown!.width / 640;
+      expect(Math.abs(box!.x - shown!.x - x! * scale)).toBeLessThan(2);
+      expect(Math.abs(box!.y - shown!.y - y! * scale)).toBeLessThan(2);
+      expect(Math.abs(box!.width - w! * scale)).toBeLessThan(2);
+      expect(Math.abs(box!.height - h! * scale)).toBeLessThan(2);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-image-region.png') });
+      await expectFilledLayout(page, 'an image open');
+      await page.close();
+    },
+    60_000,
+  );
 });
 
 /** Drops files onto the page as a user's drag from the desktop would (a DataTransfer with Files). */
@@ -536,7 +609,10 @@ async function indexedNotes(files: Record<string, string>): Promise<string> {
 }
 
 /** A fresh index of these files (kb ingest), served by kb serve and open in a new page. */
-async function served(paths: string[], viewport = { width: 1200, height: 760 }): Promise<{ page: Page; host: Awaited<ReturnType<typeof kbServe>> }> {
+async function served(
+  paths: string[],
+  viewport = { width: 1200, height: 760 },
+): Promise<{ page: Page; host: Awaited<ReturnType<typeof kbServe>> }> {
   const dir = await tempDir();
   const data = join(dir, 'data');
   expect(kb(['ingest', ...paths], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
@@ -548,22 +624,31 @@ async function served(paths: string[], viewport = { width: 1200, height: 760 }):
 /** The footer sits at the window's bottom edge and the panes fill the space above it. */
 async function expectFilledLayout(page: Page, what: string): Promise<void> {
   const l = await page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } } }).document;
+    const doc = (
+      globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } } }
+    ).document;
     const win = globalThis as unknown as { innerHeight: number };
-    return { footer: doc.querySelector('footer').getBoundingClientRect(), main: doc.querySelector('main').getBoundingClientRect(), height: win.innerHeight };
+    return {
+      footer: doc.querySelector('footer').getBoundingClientRect(),
+      main: doc.querySelector('main').getBoundingClientRect(),
+      height: win.innerHeight,
+    };
   });
   expect(Math.abs(l.footer.bottom - l.height), what).toBeLessThanOrEqual(1);
   expect(Math.abs(l.main.bottom - l.footer.top), what).toBeLessThanOrEqual(1);
 }
 
 async function drop(page: Page, files: { name: string; type: string; bytes: Buffer }[], screenshot?: string): Promise<void> {
-  const dt = await page.evaluateHandle((fs) => {
-    // Runs in the page, which has DOM types this Node-typed test file does not.
-    const { DataTransfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(f: File): void } } };
-    const dt = new DataTransfer();
-    for (const f of fs) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-    return dt;
-  }, files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })));
+  const dt = await page.evaluateHandle(
+    (fs) => {
+      // Runs in the page, which has DOM types this Node-typed test file does not.
+      const { DataTransfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(f: File): void } } };
+      const dt = new DataTransfer();
+      for (const f of fs) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })),
+  );
   await page.dispatchEvent('main', 'dragenter', { dataTransfer: dt });
   await page.dispatchEvent('main', 'dragover', { dataTransfer: dt });
   await page.locator('.drop-target').waitFor();

@@ -51,12 +51,16 @@ export const workerLayers = {
       const up = target.layer > self.layer || (target.layer === self.layer && target.member > self.member);
       if (up) {
         const where = (r) => `${r.name} (${WORKER_LAYERS[r.layer].layer})`;
-        context.report({ node, message: `${where(self)} may not import ${where(target)}: an import may only run down the engine's layers (${WHY})` });
+        context.report({
+          node,
+          message: `${where(self)} may not import ${where(target)}: an import may only run down the engine's layers (${WHY})`,
+        });
       }
     };
     return {
       Program(node) {
-        if (self.layer < 0) context.report({ node, message: `src/worker/${self.name} is in no layer: give it one in lint/worker-layers.js (${WHY})` });
+        if (self.layer < 0)
+          context.report({ node, message: `src/worker/${self.name} is in no layer: give it one in lint/worker-layers.js (${WHY})` });
       },
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),

@@ -22,7 +22,9 @@ function unavailable(what, { download = false } = {}) {
     : process.env.ELECTRON_MIRROR
       ? ` ELECTRON_MIRROR is set to ${process.env.ELECTRON_MIRROR}: check that it serves Electron's releases, then run \`npm run app\` again.`
       : " Behind a proxy or firewall, set ELECTRON_MIRROR to a mirror of Electron's releases (for example ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/) and run `npm run app` again.";
-  process.stderr.write(`kb: the desktop app can't start here: ${what}.${mirror} The same UI runs in your browser: \`kb serve\` prints its address.\n`);
+  process.stderr.write(
+    `kb: the desktop app can't start here: ${what}.${mirror} The same UI runs in your browser: \`kb serve\` prints its address.\n`,
+  );
   process.exit(EXIT_UNAVAILABLE);
 }
 
@@ -46,7 +48,9 @@ if (!electron) {
       .map((l) => l.trim())
       .find((l) => l && !l.startsWith('at ') && !l.startsWith('Downloading'));
     const from = process.env.ELECTRON_MIRROR ?? 'github.com';
-    unavailable(`downloading the Electron ${electronVersion} binary from ${from} failed (${reason ?? `exit code ${got.status}`})`, { download: true });
+    unavailable(`downloading the Electron ${electronVersion} binary from ${from} failed (${reason ?? `exit code ${got.status}`})`, {
+      download: true,
+    });
   }
 }
 

@@ -57,7 +57,16 @@ const VOCAB = (
   'government management measurement requirement settlement statement treatment ' +
   'electricity hospitality opportunity personality possibility probability university'
 ).split(/\s+/);
-const COMPOUNDS = ['well-known', 'long-term', 'self-evident', 'cross-section', 'state-of-the-art', 'high-speed', 'time-consuming', 'open-ended'];
+const COMPOUNDS = [
+  'well-known',
+  'long-term',
+  'self-evident',
+  'cross-section',
+  'state-of-the-art',
+  'high-speed',
+  'time-consuming',
+  'open-ended',
+];
 
 /** A small deterministic PRNG (mulberry32), so the fixtures are the same on every run. */
 function rng(seed: number): () => number {
@@ -131,7 +140,12 @@ function texDoc(name: string, layout: string, pre: string, pages: TexPage[]): { 
   const tex = `${pre}\n${pages.map((p) => p.tex).join('\n\\clearpage\n')}\n\\end{document}\n`;
   return {
     tex,
-    truth: { name, layout, producer: 'pdfLaTeX', pages: pages.map((p, i) => ({ page: i + 1, flows: p.flows, furniture: furniture(i + 1) })) },
+    truth: {
+      name,
+      layout,
+      producer: 'pdfLaTeX',
+      pages: pages.map((p, i) => ({ page: i + 1, flows: p.flows, furniture: furniture(i + 1) })),
+    },
   };
 }
 
@@ -162,7 +176,10 @@ function docs(): { tex: string; truth: Truth }[] {
     for (let i = 0; i < 5; i++) {
       const h = heading(q);
       const ps = Array.from({ length: 3 }, () => q.para(55));
-      pages.push({ tex: `${i === 0 ? '\\section*{Soil moisture under hedgerows}\n' : ''}\\section*{${h}}\n${ps.join('\n\n')}`, flows: [body([...(i === 0 ? ['Soil moisture under hedgerows'] : []), h, ...ps])] });
+      pages.push({
+        tex: `${i === 0 ? '\\section*{Soil moisture under hedgerows}\n' : ''}\\section*{${h}}\n${ps.join('\n\n')}`,
+        flows: [body([...(i === 0 ? ['Soil moisture under hedgerows'] : []), h, ...ps])],
+      });
     }
     const pre = [
       '\\documentclass[11pt,twoside]{article}',
@@ -171,8 +188,17 @@ function docs(): { tex: string; truth: Truth }[] {
       '\\begin{document}\\thispagestyle{plain}',
     ].join('\n');
     const tex = `${pre}\n${pages.map((x) => x.tex).join('\n\\clearpage\n')}\n\\end{document}\n`;
-    const heads = (n: number): string[] => (n === 1 ? ['1'] : [String(n), n % 2 === 0 ? 'Quentin Arbuckle and Yolanda Fenwick' : 'Hedgerow soil moisture']);
-    out.push({ tex, truth: { name: 'latex-heads', layout: '1 column, LaTeX running heads 12% down', producer: 'pdfLaTeX', pages: pages.map((x, i) => ({ page: i + 1, flows: x.flows, furniture: heads(i + 1) })) } });
+    const heads = (n: number): string[] =>
+      n === 1 ? ['1'] : [String(n), n % 2 === 0 ? 'Quentin Arbuckle and Yolanda Fenwick' : 'Hedgerow soil moisture'];
+    out.push({
+      tex,
+      truth: {
+        name: 'latex-heads',
+        layout: '1 column, LaTeX running heads 12% down',
+        producer: 'pdfLaTeX',
+        pages: pages.map((x, i) => ({ page: i + 1, flows: x.flows, furniture: heads(i + 1) })),
+      },
+    });
   }
 
   // One column, four pages, alternating headers, a section heading.
@@ -249,7 +275,10 @@ function docs(): { tex: string; truth: Truth }[] {
     const table = `\\begin{center}\\begin{tabular}{lll}\\hline\n${rows.map((r) => r.join(' & ') + ' \\\\').join('\n')}\n\\hline\\end{tabular}\\end{center}`;
     out.push(
       texDoc('table', 'table between columns', preamble({}), [
-        { tex: `${columnsTex(2, a)}\n${table}\n${columnsTex(2, b)}`, flows: [body([...a, ...b]), { kind: 'table', paras: rows.map((r) => r.join(' ')) }] },
+        {
+          tex: `${columnsTex(2, a)}\n${table}\n${columnsTex(2, b)}`,
+          flows: [body([...a, ...b]), { kind: 'table', paras: rows.map((r) => r.join(' ')) }],
+        },
       ]),
     );
   }
@@ -346,7 +375,11 @@ async function interleaved(): Promise<{ pdf: Uint8Array; truth: Truth }> {
       }
     }
     text('Issue of the layout trials', W / 2 - 50, 24, 8);
-    truth.pages.push({ page: n, flows: [body(flows)], furniture: [n % 2 === 1 ? HEADER_ODD : HEADER_EVEN, 'Issue of the layout trials', String(n)] });
+    truth.pages.push({
+      page: n,
+      flows: [body(flows)],
+      furniture: [n % 2 === 1 ? HEADER_ODD : HEADER_EVEN, 'Issue of the layout trials', String(n)],
+    });
   };
   const p1 = doc.addPage([612, 792]);
   draw(p1, 1, 0);
@@ -449,7 +482,12 @@ function pagedDocs(): Parameters<typeof pagedDoc>[0][] {
       bottom: 90,
       size: 11,
       opening: ['Memorandum on the quay works'],
-      furniture: () => [head('Northwind Harbour Trust', 40, 9, 'left'), head('Wednesday 4 March 2026', 40, 9, 'right'), head('Northwind Harbour Trust, 12 Quay Street, Port Elwin', -40, 8, 'centre'), head('Confidential', -28, 8, 'centre')],
+      furniture: () => [
+        head('Northwind Harbour Trust', 40, 9, 'left'),
+        head('Wednesday 4 March 2026', 40, 9, 'right'),
+        head('Northwind Harbour Trust, 12 Quay Street, Port Elwin', -40, 8, 'centre'),
+        head('Confidential', -28, 8, 'centre'),
+      ],
     },
     // Minutes of two pages: a header that differs on page 2 ("continued"), "Page N of 2" below.
     {
@@ -462,7 +500,10 @@ function pagedDocs(): Parameters<typeof pagedDoc>[0][] {
       bottom: 80,
       size: 11,
       opening: ['Minutes of the orchard committee'],
-      furniture: (n) => [head(n === 1 ? 'Orchard Valley Cooperative · Minutes' : 'Orchard Valley Cooperative · Minutes (continued)', 42, 9, 'left'), head(`Page ${n} of 2`, -36, 9, 'right')],
+      furniture: (n) => [
+        head(n === 1 ? 'Orchard Valley Cooperative · Minutes' : 'Orchard Valley Cooperative · Minutes (continued)', 42, 9, 'left'),
+        head(`Page ${n} of 2`, -36, 9, 'right'),
+      ],
     },
     // A journal article set by LaTeX: running heads ~12% down the page (authors on even pages, the short
     // title on odd ones, the page number at the outer edge), none on page 1, which instead has the
@@ -479,7 +520,11 @@ function pagedDocs(): Parameters<typeof pagedDoc>[0][] {
       opening: ['Soil moisture under hedgerows', 'Quentin Arbuckle and Yolanda Fenwick'],
       furniture: (n) =>
         n === 1
-          ? [head('Journal of Hedgerow Ecology 12 (2021) 301–318', 60, 8, 'left'), head('© 2021 Fenwick Press. doi:10.5555/jhe.2021.0301', -52, 7, 'left'), head('Received 3 May 2020; accepted 9 June 2020', -42, 7, 'left')]
+          ? [
+              head('Journal of Hedgerow Ecology 12 (2021) 301–318', 60, 8, 'left'),
+              head('© 2021 Fenwick Press. doi:10.5555/jhe.2021.0301', -52, 7, 'left'),
+              head('Received 3 May 2020; accepted 9 June 2020', -42, 7, 'left'),
+            ]
           : n % 2 === 0
             ? [head(`${300 + n}    Q. Arbuckle, Y. Fenwick`, 95, 9, 'left')]
             : [head(`Hedgerow soil moisture    ${300 + n}`, 95, 9, 'right')],
@@ -497,7 +542,10 @@ function pagedDocs(): Parameters<typeof pagedDoc>[0][] {
       opening: ['Tidal patterns in the Elwin estuary'],
       furniture: (n) =>
         n === 1
-          ? [head('Estuary Letters, Vol. 7, No. 2, pp. 44–51, 2019', 48, 8, 'left'), head('ISSN 1234-5678 · © Elwin Institute 2019. All rights reserved.', -40, 7, 'centre')]
+          ? [
+              head('Estuary Letters, Vol. 7, No. 2, pp. 44–51, 2019', 48, 8, 'left'),
+              head('ISSN 1234-5678 · © Elwin Institute 2019. All rights reserved.', -40, 7, 'centre'),
+            ]
           : [head(`Estuary Letters · ${43 + n} · Vol. 7`, 80, 8, 'centre')],
     },
   ];
@@ -510,9 +558,13 @@ function check(pdf: string, truth: Truth): void {
     const txt = (pages[tp.page - 1] ?? '').normalize('NFKC').replace(/-\n/g, '').toLowerCase();
     for (const f of tp.flows) {
       for (const para of f.paras) {
-        const ws = para.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 6);
+        const ws = para
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .filter((w) => w.length > 6);
         const missing = ws.filter((w) => !txt.includes(w));
-        if (missing.length > ws.length * 0.1) throw new Error(`${truth.name} page ${tp.page}: a ${f.kind} paragraph is not on its page (${missing.slice(0, 5).join(', ')})`);
+        if (missing.length > ws.length * 0.1)
+          throw new Error(`${truth.name} page ${tp.page}: a ${f.kind} paragraph is not on its page (${missing.slice(0, 5).join(', ')})`);
       }
     }
   }

@@ -10,8 +10,14 @@ const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'kb-shot-'));
 const notes = join(work, 'notes');
 mkdirSync(join(notes, 'dev'), { recursive: true });
-writeFileSync(join(notes, 'dev/git.md'), `---\ntags: [tools]\n---\n# Git\n\nNotes on version control.\n\n## Setup\n\n### Linux\n\nInstall git with \`sudo apt-get install git\`, then set your name and email:\n\n\`\`\`sh\ngit config --global user.name "Ada"\n\`\`\`\n\n## Branches\n\nCreate a branch with \`git switch -c topic\`; merge it back with \`git merge topic\`.\n`);
-writeFileSync(join(notes, 'dev/deploy.py'), `import subprocess\n\n\n# Tags the release in git and pushes it.\ndef tag_release(version):\n    """Create an annotated git tag and push it to origin."""\n    subprocess.run(["git", "tag", "-a", version, "-m", version], check=True)\n    subprocess.run(["git", "push", "origin", version], check=True)\n`);
+writeFileSync(
+  join(notes, 'dev/git.md'),
+  `---\ntags: [tools]\n---\n# Git\n\nNotes on version control.\n\n## Setup\n\n### Linux\n\nInstall git with \`sudo apt-get install git\`, then set your name and email:\n\n\`\`\`sh\ngit config --global user.name "Ada"\n\`\`\`\n\n## Branches\n\nCreate a branch with \`git switch -c topic\`; merge it back with \`git merge topic\`.\n`,
+);
+writeFileSync(
+  join(notes, 'dev/deploy.py'),
+  `import subprocess\n\n\n# Tags the release in git and pushes it.\ndef tag_release(version):\n    """Create an annotated git tag and push it to origin."""\n    subprocess.run(["git", "tag", "-a", version, "-m", version], check=True)\n    subprocess.run(["git", "push", "origin", version], check=True)\n`,
+);
 writeFileSync(join(notes, 'reading.txt'), 'Books to read: The Pragmatic Programmer; Designing Data-Intensive Applications.\n');
 
 const env = { ...process.env, KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml'), COLUMNS: '110' };
@@ -41,13 +47,27 @@ function ansiToHtml(s) {
   }
   return out + '</span>'.repeat(open);
 }
-const body = session.map(([cmd, out]) => `<div><span style="color:#7ee787">~/kb-demo $</span> ${esc(cmd)}</div>${ansiToHtml(out)}`).join('\n');
+const body = session
+  .map(([cmd, out]) => `<div><span style="color:#7ee787">~/kb-demo $</span> ${esc(cmd)}</div>${ansiToHtml(out)}`)
+  .join('\n');
 const html = `<!doctype html><meta charset="utf-8"><body style="margin:0;background:#0d1117">
 <pre style="margin:0;padding:18px 22px;color:#e6edf3;font:14px/1.45 'DejaVu Sans Mono',monospace;white-space:pre-wrap;width:1000px">${body}</pre>`;
 writeFileSync(join(work, 'shot.html'), html);
-execFileSync('/usr/bin/chromium', [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--hide-scrollbars', `--user-data-dir=${join(work, 'chrome')}`, '--window-size=1044,600',
-  `--screenshot=${join(root, 'docs/screenshot.png')}`, `file://${join(work, 'shot.html')}`,
-], { stdio: 'ignore' });
+execFileSync(
+  '/usr/bin/chromium',
+  [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--hide-scrollbars',
+    `--user-data-dir=${join(work, 'chrome')}`,
+    '--window-size=1044,600',
+    `--screenshot=${join(root, 'docs/screenshot.png')}`,
+    `file://${join(work, 'shot.html')}`,
+  ],
+  { stdio: 'ignore' },
+);
 console.log('wrote docs/screenshot.png');

@@ -11,17 +11,33 @@ const root = resolve(import.meta.dirname, '..');
 const corpora = resolve(root, '../shared/corpora');
 const data = mkdtempSync(join(tmpdir(), 'kb-shots-'));
 const kb = (args: string[]): Promise<void> =>
-  new Promise((res, rej) => spawn(process.execPath, [join(root, 'bin/kb.js'), ...args, '--data-dir', data], { stdio: 'inherit' }).on('exit', (c) => (c === 0 ? res() : rej(new Error(`kb ${args[0]} exited ${c}`)))));
+  new Promise((res, rej) =>
+    spawn(process.execPath, [join(root, 'bin/kb.js'), ...args, '--data-dir', data], { stdio: 'inherit' }).on('exit', (c) =>
+      c === 0 ? res() : rej(new Error(`kb ${args[0]} exited ${c}`)),
+    ),
+  );
 
-await kb(['ingest', join(root, 'docs/architecture.md'), join(root, 'README.md'), join(root, 'src/shared'), join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'), join(corpora, 'images/tesseract.js/testocr.png')]);
-const serve = spawn(process.execPath, [join(root, 'bin/kb.js'), 'serve', '--json', '--data-dir', data], { stdio: ['ignore', 'pipe', 'inherit'] });
+await kb([
+  'ingest',
+  join(root, 'docs/architecture.md'),
+  join(root, 'README.md'),
+  join(root, 'src/shared'),
+  join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'),
+  join(corpora, 'images/tesseract.js/testocr.png'),
+]);
+const serve = spawn(process.execPath, [join(root, 'bin/kb.js'), 'serve', '--json', '--data-dir', data], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const { url } = JSON.parse(
   await new Promise<string>((res) => {
     let s = '';
     serve.stdout.on('data', (d: Buffer) => (s += d.toString()).includes('\n}') && res(s));
   }),
 ) as { url: string };
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   await page.goto(url);

@@ -16,9 +16,10 @@ mkdirSync(out, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'kb-views-'));
 const kb = (data: string, args: string[]): Promise<void> =>
   new Promise((res, rej) =>
-    spawn(process.execPath, [join(root, 'bin/kb.js'), ...args, '--data-dir', data], { stdio: 'inherit', env: { ...process.env, KB_CONFIG: join(work, 'none.yaml') } }).on('exit', (c) =>
-      c === 0 ? res() : rej(new Error(`kb ${args[0]} exited ${c}`)),
-    ),
+    spawn(process.execPath, [join(root, 'bin/kb.js'), ...args, '--data-dir', data], {
+      stdio: 'inherit',
+      env: { ...process.env, KB_CONFIG: join(work, 'none.yaml') },
+    }).on('exit', (c) => (c === 0 ? res() : rej(new Error(`kb ${args[0]} exited ${c}`)))),
   );
 
 /** kb serve on a data dir; its URL and a stop function. */
@@ -39,16 +40,52 @@ async function serve(data: string): Promise<{ url: string; stop: () => void }> {
 const demo = join(work, 'demo');
 const notes = join(work, 'notes');
 mkdirSync(notes);
-writeFileSync(join(notes, 'garden.md'), '# Garden\n\n## Tomatoes\n\nTomatoes need sun, water every morning, and a stake once they reach a foot.\n');
+writeFileSync(
+  join(notes, 'garden.md'),
+  '# Garden\n\n## Tomatoes\n\nTomatoes need sun, water every morning, and a stake once they reach a foot.\n',
+);
 copyFileSync(join(corpora, 'audio/jfk.mp3'), join(work, 'jfk.mp3'));
 // Word, a spreadsheet and an e-book, written by the fixtures the tests use.
 const office = join(work, 'office');
 mkdirSync(office);
-const reportParas: F.Para[] = [{ text: 'Garden plan 2025', heading: 1 }, { text: 'What we grow, where, and what it costs.' }, { text: 'Beds', heading: 2 }];
-for (const [bed, crop] of [['North', 'beans and peas'], ['South', 'tomatoes and basil'], ['East', 'squash'], ['West', 'herbs']]) reportParas.push({ text: `The ${bed} bed: ${crop}, watered by the drip line twice a week in summer.` });
-reportParas.push({ text: 'Costs', heading: 2 }, { text: '', table: [['Item', 'Cost'], ['Drip line', '48'], ['Seeds', '35'], ['Compost', '60']] }, { text: 'The compost delivery comes in March, before the first sowing.' });
-writeFileSync(join(office, 'garden-plan.docx'), await F.docx(reportParas, { title: 'Garden plan 2025', author: 'Sam Green', keywords: ['garden'] }));
-const harvest = [['Date', 'Bed', 'Crop', 'Kilograms'], ...Array.from({ length: 120 }, (_, i) => [`2024-${String(6 + Math.floor(i / 30)).padStart(2, '0')}-${String((i % 30) + 1).padStart(2, '0')}`, ['North', 'South', 'East', 'West'][i % 4]!, ['beans', 'tomatoes', 'squash', 'basil'][i % 4]!, String(((i * 7) % 23) / 10 + 0.5)])];
+const reportParas: F.Para[] = [
+  { text: 'Garden plan 2025', heading: 1 },
+  { text: 'What we grow, where, and what it costs.' },
+  { text: 'Beds', heading: 2 },
+];
+for (const [bed, crop] of [
+  ['North', 'beans and peas'],
+  ['South', 'tomatoes and basil'],
+  ['East', 'squash'],
+  ['West', 'herbs'],
+])
+  reportParas.push({ text: `The ${bed} bed: ${crop}, watered by the drip line twice a week in summer.` });
+reportParas.push(
+  { text: 'Costs', heading: 2 },
+  {
+    text: '',
+    table: [
+      ['Item', 'Cost'],
+      ['Drip line', '48'],
+      ['Seeds', '35'],
+      ['Compost', '60'],
+    ],
+  },
+  { text: 'The compost delivery comes in March, before the first sowing.' },
+);
+writeFileSync(
+  join(office, 'garden-plan.docx'),
+  await F.docx(reportParas, { title: 'Garden plan 2025', author: 'Sam Green', keywords: ['garden'] }),
+);
+const harvest = [
+  ['Date', 'Bed', 'Crop', 'Kilograms'],
+  ...Array.from({ length: 120 }, (_, i) => [
+    `2024-${String(6 + Math.floor(i / 30)).padStart(2, '0')}-${String((i % 30) + 1).padStart(2, '0')}`,
+    ['North', 'South', 'East', 'West'][i % 4]!,
+    ['beans', 'tomatoes', 'squash', 'basil'][i % 4]!,
+    String(((i * 7) % 23) / 10 + 0.5),
+  ]),
+];
 harvest[61]![2] = 'heirloom tomatoes';
 writeFileSync(join(office, 'harvest.csv'), harvest.map((r) => r.join(',')).join('\n'));
 writeFileSync(
@@ -56,17 +93,35 @@ writeFileSync(
   await F.epub(
     [
       { title: 'Spring', paras: ['Sow peas as soon as the soil can be worked.', 'Harden off seedlings for a week before planting out.'] },
-      { title: 'Summer', paras: ['Water deeply and less often, early in the morning.', 'Pinch out tomato side shoots so the plant puts its strength into fruit.', 'Mulch keeps the soil cool and the weeds down.'] },
+      {
+        title: 'Summer',
+        paras: [
+          'Water deeply and less often, early in the morning.',
+          'Pinch out tomato side shoots so the plant puts its strength into fruit.',
+          'Mulch keeps the soil cool and the weeds down.',
+        ],
+      },
       { title: 'Autumn', paras: ['Save seed from the best plants.', 'Sow green manure on empty beds.'] },
     ],
     { title: 'A Year in the Garden', author: 'Sam Green' },
   ),
 );
 await kb(demo, ['ingest', office]);
-await kb(demo, ['ingest', join(root, 'docs/architecture.md'), join(root, 'src/shared'), join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'), join(corpora, 'images/tesseract.js/testocr.png'), join(work, 'jfk.mp3')]);
+await kb(demo, [
+  'ingest',
+  join(root, 'docs/architecture.md'),
+  join(root, 'src/shared'),
+  join(corpora, 'pdf/pdfplumber/issue-982-example.pdf'),
+  join(corpora, 'images/tesseract.js/testocr.png'),
+  join(work, 'jfk.mp3'),
+]);
 await kb(demo, ['add', notes, '--name', 'notes', '--tags', 'home']);
 // Two files that cannot be read (a password-protected PDF, an empty one): the Library shows failures.
-await kb(demo, ['ingest', join(corpora, 'pdf/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf'), join(corpora, 'pdf/pdfplumber/empty.pdf')]).catch(() => undefined);
+await kb(demo, [
+  'ingest',
+  join(corpora, 'pdf/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf'),
+  join(corpora, 'pdf/pdfplumber/empty.pdf'),
+]).catch(() => undefined);
 const empty = join(work, 'empty');
 
 const problems: string[] = [];
@@ -99,15 +154,25 @@ async function check(page: Page, name: string): Promise<void> {
         if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
       }
     // A view that scrolls sideways inside its pane is as wide as a page that does.
-    const inner = Math.max(0, ...Array.from(doc.querySelectorAll('main > .library, main > .page, .results')).map((e) => e.scrollWidth - e.clientWidth));
-    return { wide: Math.max(doc.documentElement.scrollWidth - win.innerWidth, inner), footerGap: Math.abs(footer.bottom - win.innerHeight), overlaps };
+    const inner = Math.max(
+      0,
+      ...Array.from(doc.querySelectorAll('main > .library, main > .page, .results')).map((e) => e.scrollWidth - e.clientWidth),
+    );
+    return {
+      wide: Math.max(doc.documentElement.scrollWidth - win.innerWidth, inner),
+      footerGap: Math.abs(footer.bottom - win.innerHeight),
+      overlaps,
+    };
   });
   if (r.wide > 0) problems.push(`${name}: ${r.wide}px wider than the window`);
   if (r.footerGap > 1) problems.push(`${name}: the footer is ${r.footerGap}px off the bottom edge`);
   if (r.overlaps > 0) problems.push(`${name}: ${r.overlaps} controls drawn over one another`);
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
 const full = await serve(demo);
 const fresh = await serve(empty);
 try {
@@ -145,7 +210,11 @@ try {
       await page.locator('.hit').first().click();
       await page.locator('.image-holder[data-state="ready"]').waitFor();
       await shot('search-image');
-      for (const [q, name] of [['drip line', 'search-docx'], ['heirloom', 'search-sheet'], ['side shoots', 'search-epub']] as const) {
+      for (const [q, name] of [
+        ['drip line', 'search-docx'],
+        ['heirloom', 'search-sheet'],
+        ['side shoots', 'search-epub'],
+      ] as const) {
         await search.fill(q);
         await page.locator('.hit').first().click();
         await page.frameLocator('iframe.docview').locator('#kb-hit').waitFor();
@@ -161,7 +230,10 @@ try {
       await shot('search-typo');
       for (const v of ['Library', 'Folders', 'Models', 'Settings', 'Status']) await view(v);
       await page.locator('header nav').getByRole('button', { name: 'Library', exact: true }).click();
-      await page.locator('.library-head').getByRole('button', { name: /failed/ }).click();
+      await page
+        .locator('.library-head')
+        .getByRole('button', { name: /failed/ })
+        .click();
       await shot('library-failed');
       await page.locator('header nav').getByRole('button', { name: 'Search', exact: true }).click();
       await page.locator('header nav').getByRole('button', { name: 'Ask', exact: true }).click();
@@ -181,4 +253,6 @@ if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`wrote ${out}: every view, light and dark, at 1400×900 and 800×700; none wider than the window, no footer adrift, no controls overlapping`);
+console.log(
+  `wrote ${out}: every view, light and dark, at 1400×900 and 800×700; none wider than the window, no footer adrift, no controls overlapping`,
+);

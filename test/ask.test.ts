@@ -13,7 +13,8 @@ import { mergeHits, packSources } from '../src/worker/ask/sources.js';
 import { engineIn, kbAsync, tempDir, writeTree } from './helpers.js';
 
 const NOTES = {
-  'setup.md': '# Setup\n\n## Linux\n\nInstall git with sudo apt-get install git, then set your name with git config --global user.name.\n\n## Windows\n\nDownload the Git for Windows installer and run it with the default options.\n',
+  'setup.md':
+    '# Setup\n\n## Linux\n\nInstall git with sudo apt-get install git, then set your name with git config --global user.name.\n\n## Windows\n\nDownload the Git for Windows installer and run it with the default options.\n',
   'cooking.md': '# Pancakes\n\nWhisk two eggs with milk and flour; rest the batter for ten minutes before frying.\n',
 };
 
@@ -48,12 +49,22 @@ describe('ask (stub Ollama)', () => {
     const { result, events, tokens } = await ask('How do I install git on Linux?');
     expect(events[0]).toMatchObject({ kind: 'sources' });
     expect(tokens).toEqual(['Install git', ' with apt-get', ' [1].']);
-    expect(result).toMatchObject({ answer: 'Install git with apt-get [1].', refused: false, model: 'llama3.2', llm: { status: 'ok' }, invalid_citations: [], uncited_sentences: [] });
+    expect(result).toMatchObject({
+      answer: 'Install git with apt-get [1].',
+      refused: false,
+      model: 'llama3.2',
+      llm: { status: 'ok' },
+      invalid_citations: [],
+      uncited_sentences: [],
+    });
     expect(result.citations).toHaveLength(1);
     expect(result.citations[0]!.citation.label).toMatch(/^setup\.md · L\d+–\d+ § Setup/);
     expect(result.sources[0]!.hit.citation.path).toBe(join(dir, 'setup.md'));
     // The model was given the numbered sources and the rules.
-    const chat = stub.calls.filter((c) => c.path === '/api/chat').at(-1)!.body as { messages: { role: string; content: string }[]; options: { num_ctx: number } };
+    const chat = stub.calls.filter((c) => c.path === '/api/chat').at(-1)!.body as {
+      messages: { role: string; content: string }[];
+      options: { num_ctx: number };
+    };
     expect(chat.messages[0]!.content).toMatch(/cite it with its number in square brackets/);
     expect(chat.messages[1]!.content).toMatch(/^Sources:\n\n\[1\] setup\.md · L/);
     expect(chat.messages[1]!.content).toMatch(/Question: How do I install git on Linux\?$/);
@@ -95,13 +106,19 @@ describe('ask (stub Ollama)', () => {
   it('gives up on a very slow first token with TIMEOUT instead of hanging', async () => {
     stub.set({ chat: { tokens: ['late'], firstDelayMs: 3000 } });
     // The stub does answer, after 3 s: an answer here would mean kb waited past its limit.
-    await expect(ask('How do I install git on Linux?')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/no answer within 0\.5 s/) });
+    await expect(ask('How do I install git on Linux?')).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/no answer within 0\.5 s/),
+    });
   });
 
   it('says which model is missing, what is pulled and how to pull it; the sources are still there', async () => {
     stub.set({ models: ['mistral:latest', 'qwen2.5:7b'] });
     const { result } = await ask('How do I install git on Linux?');
-    expect(result.llm).toEqual({ status: 'unavailable', reason: expect.stringMatching(/"llama3\.2" is not pulled\. Pulled: mistral:latest, qwen2\.5:7b\. Get it with: ollama pull llama3\.2/) });
+    expect(result.llm).toEqual({
+      status: 'unavailable',
+      reason: expect.stringMatching(/"llama3\.2" is not pulled\. Pulled: mistral:latest, qwen2\.5:7b\. Get it with: ollama pull llama3\.2/),
+    });
     expect(result.answer).toBe('');
     expect(result.sources[0]!.hit.citation.label).toMatch(/^setup\.md/);
     stub.set({});
@@ -119,7 +136,9 @@ describe('ask (stub Ollama)', () => {
     try {
       const result = await other.ask({ question: 'How do I install git on Linux?' });
       expect(result.llm.status).toBe('unavailable');
-      expect(result.llm.reason).toBe(`Ollama is not running at ${url}. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)`);
+      expect(result.llm.reason).toBe(
+        `Ollama is not running at ${url}. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)`,
+      );
       expect(result.sources.length).toBeGreaterThan(0);
     } finally {
       other.close();
@@ -137,7 +156,11 @@ describe('ask (stub Ollama)', () => {
   it('stops when cancelled', async () => {
     stub.set({ chat: { tokens: Array.from({ length: 50 }, (_, i) => `t${i} `), delayMs: 50 } });
     const ctl = new AbortController();
-    const p = engine.ask({ question: 'How do I install git on Linux?', signal: ctl.signal, onProgress: (e) => e.kind === 'token' && ctl.abort() });
+    const p = engine.ask({
+      question: 'How do I install git on Linux?',
+      signal: ctl.signal,
+      onProgress: (e) => e.kind === 'token' && ctl.abort(),
+    });
     await expect(p).rejects.toThrow();
     stub.set({});
   });
@@ -150,7 +173,10 @@ describe('kb doctor and the language model', () => {
     expect(ok).toEqual({ name: 'language model', status: 'ok', detail: `Ollama 0.12.0 at ${stub.url}; llama3.2 is pulled` });
     stub.set({ models: ['mistral:latest'] });
     const missing = (await engine.doctor()).checks.find((c) => c.name === 'language model');
-    expect(missing).toMatchObject({ status: 'warn', detail: expect.stringMatching(/llama3\.2 is not pulled \(run: ollama pull llama3\.2\)/) });
+    expect(missing).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/llama3\.2 is not pulled \(run: ollama pull llama3\.2\)/),
+    });
     stub.set({});
     expect(stub.calls.some((c) => c.path === '/api/version')).toBe(true);
   });
@@ -165,7 +191,14 @@ describe('kb ask (CLI)', () => {
     expect(human.stdout).toMatch(/^Run sudo apt-get install git \[1\]\.\n\n\[1\] setup\.md · L\d+–\d+ § Setup/);
     const json = await kbAsync(['ask', '--json', 'How do I install git on Linux?'], { env });
     expect(json.code).toBe(0);
-    const r = json.json() as { answer: string; citations: { n: number; citation: { uri: string } }[]; refused: boolean; reason: null; model: string; took_ms: number };
+    const r = json.json() as {
+      answer: string;
+      citations: { n: number; citation: { uri: string } }[];
+      refused: boolean;
+      reason: null;
+      model: string;
+      took_ms: number;
+    };
     expect(r).toMatchObject({ answer: 'Run sudo apt-get install git [1].', refused: false, reason: null, model: 'llama3.2' });
     expect(r.citations[0]!.citation.uri).toMatch(/^file:\/\/.*setup\.md#L\d+-L\d+$/);
   });
@@ -191,14 +224,19 @@ describe('kb ask (CLI)', () => {
 describe('sources and checks', () => {
   it('merges neighbouring chunks of one document into one source and drops near-duplicates', async () => {
     const d = await tempDir();
-    const long = Array.from({ length: 6 }, (_, i) => `## Part ${i + 1}\n\n${`Section ${i + 1} talks about gliders and their wings in detail. `.repeat(20)}\n`).join('\n');
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `## Part ${i + 1}\n\n${`Section ${i + 1} talks about gliders and their wings in detail. `.repeat(20)}\n`,
+    ).join('\n');
     await writeTree(d, { 'a.md': `# Gliders\n\n${long}`, 'b.md': `# Gliders\n\n${long}` });
     const e = await engineIn(join(d, 'data'));
     await e.ingest([d]);
     const found = await e.search({ query: 'gliders wings detail', top: 20, mode: 'lexical' });
     const merged = mergeHits(found.results);
     // b.md says the same as a.md: dropped. a.md's parts touch: fewer, longer sources spanning more lines.
-    expect(new Set(merged.map((h) => h.citation.path))).toEqual(new Set([join(d, found.results[0]!.citation.path.endsWith('a.md') ? 'a.md' : 'b.md')]));
+    expect(new Set(merged.map((h) => h.citation.path))).toEqual(
+      new Set([join(d, found.results[0]!.citation.path.endsWith('a.md') ? 'a.md' : 'b.md')]),
+    );
     expect(merged.length).toBeLessThan(found.results.length / 2);
     const first = merged[0]!.citation;
     expect(first.kind === 'lines' && first.end - first.start).toBeGreaterThan(5);

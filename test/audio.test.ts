@@ -30,7 +30,8 @@ function fakeTranscriber(calls: { samples: number }[] = []): () => Transcriber {
       calls.push({ samples: pcm.length });
       const secs = pcm.length / SAMPLE_RATE;
       const segments: Segment[] = [];
-      for (let t = 0, i = 0; t < secs; t += 4, i++) segments.push({ start: t, end: Math.min(secs, t + 4), text: `walrus words part ${Math.round(t)}${i % 3 === 2 ? '.' : ''}` });
+      for (let t = 0, i = 0; t < secs; t += 4, i++)
+        segments.push({ start: t, end: Math.min(secs, t + 4), text: `walrus words part ${Math.round(t)}${i % 3 === 2 ? '.' : ''}` });
       return { segments, language: 'en' };
     },
     close: () => undefined,
@@ -77,8 +78,25 @@ describe.skipIf(!corpora || !hasFfmpeg)('decoding (ffmpeg, real files)', () => {
 
   it('takes the sound of a video (mp4, webm)', async () => {
     const dir = await tempDir();
-    for (const [file, codecs] of [['clip.mp4', ['-c:v', 'mpeg4', '-c:a', 'aac']], ['clip.webm', ['-c:v', 'libvpx', '-c:a', 'libopus']]] as const) {
-      execFileSync(findFfmpeg(''), ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=3', ...codecs, '-shortest', join(dir, file)]);
+    for (const [file, codecs] of [
+      ['clip.mp4', ['-c:v', 'mpeg4', '-c:a', 'aac']],
+      ['clip.webm', ['-c:v', 'libvpx', '-c:a', 'libopus']],
+    ] as const) {
+      execFileSync(findFfmpeg(''), [
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=duration=3:size=160x120:rate=10',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=300:duration=3',
+        ...codecs,
+        '-shortest',
+        join(dir, file),
+      ]);
       let samples = 0;
       for await (const w of decodeWindows(findFfmpeg(''), join(dir, file), 60)) samples += w.pcm.length;
       expect(Math.abs(samples / SAMPLE_RATE - 3), file).toBeLessThan(0.05);
@@ -99,22 +117,34 @@ describe.skipIf(!corpora || !hasFfmpeg)('decoding (ffmpeg, real files)', () => {
     copyFileSync(join(corporaDir()!, 'audio/jfk.mp3'), join(dir, 'jfk.mp3'));
     const noModel = await engineIn(join(dir, 'a'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } });
     await noModel.ingest([join(dir, 'jfk.mp3')]);
-    expect(noModel.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^waiting for a speech model: .*; it also needs ffmpeg — ffmpeg was not found at \/nowhere\/ffmpeg/) });
+    expect(noModel.list()[0]).toMatchObject({
+      status: 'waiting',
+      reason: expect.stringMatching(/^waiting for a speech model: .*; it also needs ffmpeg — ffmpeg was not found at \/nowhere\/ffmpeg/),
+    });
     // With a speech model there, ffmpeg is all it waits for, and it says so.
     const withModel = await engineIn(join(dir, 'b'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } }, { transcriber: fakeTranscriber() });
     await withModel.ingest([join(dir, 'jfk.mp3')]);
-    expect(withModel.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^waiting for ffmpeg: ffmpeg was not found/) });
+    expect(withModel.list()[0]).toMatchObject({
+      status: 'waiting',
+      reason: expect.stringMatching(/^waiting for ffmpeg: ffmpeg was not found/),
+    });
   });
 });
 
 describe('transcript chunks', () => {
   it('cuts at segment ends after about half a minute, never past a minute, citing #t= to a tenth of a second', () => {
-    const segs: Segment[] = Array.from({ length: 40 }, (_, i) => ({ start: i * 4.03, end: i * 4.03 + 4.01, text: `s${i}${i % 5 === 4 ? '.' : ''}` }));
+    const segs: Segment[] = Array.from({ length: 40 }, (_, i) => ({
+      start: i * 4.03,
+      end: i * 4.03 + 4.01,
+      text: `s${i}${i % 5 === 4 ? '.' : ''}`,
+    }));
     const chunks = transcriptChunks(segs, 30, 60);
     for (const c of chunks) {
       if (c.anchor.kind !== 'time') throw new Error('not a time anchor');
       expect(c.anchor.end - c.anchor.start).toBeLessThanOrEqual(60.5);
-      expect(Number.isInteger(c.anchor.start * 10 + 1e-9) || Math.abs(c.anchor.start * 10 - Math.round(c.anchor.start * 10)) < 1e-9).toBe(true);
+      expect(Number.isInteger(c.anchor.start * 10 + 1e-9) || Math.abs(c.anchor.start * 10 - Math.round(c.anchor.start * 10)) < 1e-9).toBe(
+        true,
+      );
     }
     // Every chunk but the last ends a sentence; together they hold every segment once, in order.
     expect(chunks.slice(0, -1).every((c) => c.text.endsWith('.'))).toBe(true);
@@ -132,7 +162,12 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const s1 = await before.ingest([join(dir, 'talk.wav')]);
     expect(s1).toMatchObject({ added: 1, transcribed: { files: 0, waiting: 1 } });
     const waiting = before.list()[0]!;
-    expect(waiting).toMatchObject({ type: 'audio', status: 'waiting', error: 'waiting for a speech model: run kb models pull whisper-base.en (or kb models import FILE)', chunks: 0 });
+    expect(waiting).toMatchObject({
+      type: 'audio',
+      status: 'waiting',
+      error: 'waiting for a speech model: run kb models pull whisper-base.en (or kb models import FILE)',
+      chunks: 0,
+    });
     before.close();
 
     // A speech model now: the waiting file is transcribed on the next pass.
@@ -169,7 +204,10 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const engine = await engineIn(data, { store_originals: 'reference' }, { transcriber: fakeTranscriber(calls) });
     expect(await engine.transcribePending()).toMatchObject({ files: 0, failed: 1 });
     expect(calls).toEqual([]);
-    expect(engine.inspectDoc(join(dir, 'talk.wav')).transcript).toMatchObject({ status: 'failed', error: expect.stringMatching(/VANISHED: .*changed since it was indexed/) });
+    expect(engine.inspectDoc(join(dir, 'talk.wav')).transcript).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/VANISHED: .*changed since it was indexed/),
+    });
     // The next ingest takes the new recording, under its own hash, and transcribes it.
     expect(await engine.ingest([join(dir, 'talk.wav')])).toMatchObject({ updated: 1, transcribed: { files: 1 } });
     expect(calls.reduce((n, c) => n + c.samples, 0)).toBe(176000);
@@ -178,7 +216,19 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
   it('reads a long file a window at a time', async () => {
     const dir = await tempDir();
     // 10 minutes of generated sound (a tone): the double is handed 60 s windows, never the whole.
-    execFileSync(findFfmpeg(''), ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=600', '-ac', '1', '-ar', '16000', join(dir, 'long.ogg')]);
+    execFileSync(findFfmpeg(''), [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=600',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      join(dir, 'long.ogg'),
+    ]);
     const calls: { samples: number }[] = [];
     const engine = await engineIn(join(dir, 'data'), { audio: { window_s: 60 } }, { transcriber: fakeTranscriber(calls) });
     const progress: number[] = [];
@@ -196,9 +246,15 @@ describe.skipIf(!corpora || !hasFfmpeg)('the real whisper path (smart-whisper, n
   it('rejects a random file and a truncated one before anything loads them', async () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'random.bin'), Buffer.from(Array.from({ length: 100_000 }, (_, i) => (i * 31) & 0xff)));
-    await expect(validateWhisperFile(join(dir, 'random.bin'))).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/not a whisper\.cpp model/) });
+    await expect(validateWhisperFile(join(dir, 'random.bin'))).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/not a whisper\.cpp model/),
+    });
     ggmlFile(join(dir, 'truncated.bin'), 1_000_000);
-    await expect(validateWhisperFile(join(dir, 'truncated.bin'))).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/truncated/) });
+    await expect(validateWhisperFile(join(dir, 'truncated.bin'))).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/truncated/),
+    });
     await expect(WhisperProcess.open(join(dir, 'truncated.bin'))).rejects.toMatchObject({ code: 'MODEL_INVALID' });
     await expect(WhisperProcess.open(join(dir, 'missing.bin'))).rejects.toMatchObject({ code: 'MODEL_MISSING' });
   });
@@ -262,7 +318,9 @@ describe.skipIf(!corpora || !hasFfmpeg)('speech models (kb models)', () => {
       expect(served).toEqual(['/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin']);
       expect(existsSync(whisperModelFile(join(dir, 'data'), 'whisper-tiny.en'))).toBe(false);
       const unknown = await kbAsync(['models', 'pull', 'whisper-huge'], { env });
-      expect(unknown.stderr).toMatch(/unknown model whisper-huge\. Embedding models .*Speech models \(audio and video\): whisper-tiny\.en, /);
+      expect(unknown.stderr).toMatch(
+        /unknown model whisper-huge\. Embedding models .*Speech models \(audio and video\): whisper-tiny\.en, /,
+      );
     } finally {
       hub.close();
     }

@@ -70,7 +70,11 @@ describe('bad input never loses what is indexed', () => {
     const { engine, dir, intact } = await withBaseline();
     await writeFile(join(dir, 'empty.md'), '');
     expect(await engine.ingest([join(dir, 'empty.md')])).toMatchObject({ added: 1, failed: 0 });
-    expect(engine.list().find((d) => d.path.endsWith('empty.md'))).toMatchObject({ status: 'indexed', chunks: 0, reason: expect.stringMatching(/empty/) });
+    expect(engine.list().find((d) => d.path.endsWith('empty.md'))).toMatchObject({
+      status: 'indexed',
+      chunks: 0,
+      reason: expect.stringMatching(/empty/),
+    });
     await intact();
   });
 

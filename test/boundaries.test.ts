@@ -8,7 +8,14 @@ import { repoRoot } from './helpers.js';
 import { WORKER_LAYERS } from '../lint/worker-layers.js';
 
 const eslint = new ESLint({ cwd: repoRoot });
-const BOUNDARY_RULES = new Set(['kb/worker-layers', 'no-restricted-properties', 'no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals', '@typescript-eslint/no-restricted-imports']);
+const BOUNDARY_RULES = new Set([
+  'kb/worker-layers',
+  'no-restricted-properties',
+  'no-restricted-imports',
+  'no-restricted-syntax',
+  'no-restricted-globals',
+  '@typescript-eslint/no-restricted-imports',
+]);
 
 async function problems(file: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(code, { filePath: join(repoRoot, file) });
@@ -42,7 +49,12 @@ describe('import boundaries', () => {
   it('keeps native modules and the worker out of main and preload, including through import() and require()', async () => {
     expect(await problems('src/main/x.ts', "export { default } from 'better-sqlite3';\n")).toHaveLength(1);
     expect(await problems('src/main/x.ts', "export const db = await import('better-sqlite3');\n")).toHaveLength(1);
-    expect(await problems('src/main/x.ts', "import { createRequire } from 'node:module';\nexport const db = createRequire(import.meta.url)('x') ?? require('@lancedb/lancedb');\n")).toHaveLength(1);
+    expect(
+      await problems(
+        'src/main/x.ts',
+        "import { createRequire } from 'node:module';\nexport const db = createRequire(import.meta.url)('x') ?? require('@lancedb/lancedb');\n",
+      ),
+    ).toHaveLength(1);
     expect(await problems('src/preload/x.ts', "export const w = await import('../worker/engine.js');\n")).toHaveLength(1);
     expect(await problems('src/main/x.ts', "export const fs = await import('node:fs');\n")).toEqual([]);
   });
@@ -51,17 +63,30 @@ describe('import boundaries', () => {
     expect(await problems('src/renderer/x.ts', "export { Engine } from '../worker/engine.js';\n")).not.toEqual([]);
     expect(await problems('src/renderer/x.ts', "export const e = await import('../worker/engine.js');\n")).toHaveLength(1);
     expect(await problems('src/renderer/x.ts', "export const w = await import('../shared/wire.js');\n")).toHaveLength(1);
-    expect(await problems('src/renderer/x.ts', "import { SearchParamsSchema } from '../shared/wire.js';\nexport const s = SearchParamsSchema;\n")).not.toEqual([]);
-    expect(await problems('src/renderer/x.ts', "import type { SearchParams } from '../shared/wire.js';\nexport type P = SearchParams;\n")).toEqual([]);
+    expect(
+      await problems(
+        'src/renderer/x.ts',
+        "import { SearchParamsSchema } from '../shared/wire.js';\nexport const s = SearchParamsSchema;\n",
+      ),
+    ).not.toEqual([]);
+    expect(
+      await problems('src/renderer/x.ts', "import type { SearchParams } from '../shared/wire.js';\nexport type P = SearchParams;\n"),
+    ).toEqual([]);
     expect(await problems('src/renderer/x.ts', 'export const argv = process.argv;\n')).toHaveLength(1);
     // The one runtime module it shares with the preload: the RPC client, which holds no zod.
-    expect(await problems('src/renderer/x.ts', "import { RpcCalls } from '../shared/rpc-client';\nexport const c = RpcCalls;\n")).toEqual([]);
+    expect(await problems('src/renderer/x.ts', "import { RpcCalls } from '../shared/rpc-client';\nexport const c = RpcCalls;\n")).toEqual(
+      [],
+    );
     // …and the table of document types (plain TypeScript too), for the type filter's words.
-    expect(await problems('src/renderer/x.ts', "import { DOC_TYPE_TABLE } from '../shared/doc-types';\nexport const t = DOC_TYPE_TABLE;\n")).toEqual([]);
+    expect(
+      await problems('src/renderer/x.ts', "import { DOC_TYPE_TABLE } from '../shared/doc-types';\nexport const t = DOC_TYPE_TABLE;\n"),
+    ).toEqual([]);
   });
 
   it('refuses an import() whose specifier it cannot read', async () => {
-    expect(await problems('src/cli/x.ts', "const where = '../worker/store/repo.js';\nexport const r = await import(where);\n")).toHaveLength(1);
+    expect(
+      await problems('src/cli/x.ts', "const where = '../worker/store/repo.js';\nexport const r = await import(where);\n"),
+    ).toHaveLength(1);
   });
 
   it('cites a file that exists in the repo', async () => {
@@ -75,13 +100,28 @@ describe('import boundaries', () => {
 describe("the engine's layers", () => {
   it('lets an import run down the layers, and a member import a peer listed before it', async () => {
     expect(await problems('src/worker/engine.ts', "export { ingestPaths } from './ingest/pipeline.js';\n")).toEqual([]);
-    expect(await problems('src/worker/search/x.ts', "export { Core } from '../core.js';\nexport { VectorService } from '../vectors/service.js';\n")).toEqual([]);
-    expect(await problems('src/worker/ingest/formats/x.ts', "export { Repo } from '../../store/repo.js';\nexport { chunkIdsFrom } from '../chunk/chunk-ids.js';\n")).toEqual([]);
+    expect(
+      await problems(
+        'src/worker/search/x.ts',
+        "export { Core } from '../core.js';\nexport { VectorService } from '../vectors/service.js';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'src/worker/ingest/formats/x.ts',
+        "export { Repo } from '../../store/repo.js';\nexport { chunkIdsFrom } from '../chunk/chunk-ids.js';\n",
+      ),
+    ).toEqual([]);
   });
 
   it('refuses an import that runs up, whether static, a type, re-exported or import()', async () => {
     expect(await problems('src/worker/store/x.ts', "export { Engine } from '../engine.js';\n")).toHaveLength(1);
-    expect(await problems('src/worker/embed/x.ts', "import type { Core } from '../core.js';\nimport type { Searcher } from '../search/search.js';\nexport type T = [Core, Searcher];\n")).toHaveLength(1);
+    expect(
+      await problems(
+        'src/worker/embed/x.ts',
+        "import type { Core } from '../core.js';\nimport type { Searcher } from '../search/search.js';\nexport type T = [Core, Searcher];\n",
+      ),
+    ).toHaveLength(1);
     expect(await problems('src/worker/search/x.ts', "export const r = await import('../read/inspect.js');\n")).toHaveLength(1);
     expect(await problems('src/worker/ingest/ocr/x.ts', "export * from '../../collections/sync.js';\n")).toHaveLength(1);
     // A peer listed after it in the same layer is above it too: vectors/ comes before search/.
@@ -100,7 +140,10 @@ describe("the engine's layers", () => {
 
   it('holds the same table as docs/architecture.md', () => {
     const page = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
-    const rows = [...page.matchAll(/^\| (\w+) \| (`[^|]+`) \| [^|]+ \|$/gm)].map((m) => ({ layer: m[1], members: [...m[2]!.matchAll(/`([^`]+)`/g)].map((x) => x[1]) }));
+    const rows = [...page.matchAll(/^\| (\w+) \| (`[^|]+`) \| [^|]+ \|$/gm)].map((m) => ({
+      layer: m[1],
+      members: [...m[2]!.matchAll(/`([^`]+)`/g)].map((x) => x[1]),
+    }));
     expect(rows).toEqual(WORKER_LAYERS.map(({ layer, members }) => ({ layer, members })));
   });
 
@@ -108,7 +151,9 @@ describe("the engine's layers", () => {
     const { globSync } = await import('node:fs');
     const files = globSync('src/worker/**/*.ts', { cwd: repoRoot });
     const placed = new Set(WORKER_LAYERS.flatMap((l) => l.members));
-    const unplaced = files.map((f) => f.slice('src/worker/'.length)).filter((f) => !placed.has(f.includes('/') ? `${f.split('/')[0]}/` : f));
+    const unplaced = files
+      .map((f) => f.slice('src/worker/'.length))
+      .filter((f) => !placed.has(f.includes('/') ? `${f.split('/')[0]}/` : f));
     expect(unplaced).toEqual([]);
     expect(files.length).toBeGreaterThan(100);
   });

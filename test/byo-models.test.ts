@@ -193,9 +193,15 @@ describe.skipIf(!hasCorpora)('switching embedding models', () => {
     const e = await engine('switch');
     try {
       const before = binding('switch');
-      await expect(e.useModel('nope')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown model nope.*ollama:<model>/) });
+      await expect(e.useModel('nope')).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/unknown model nope.*ollama:<model>/),
+      });
       await expect(e.useModel('ollama:')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-      await expect(e.useModel('all-MiniLM-L6-v2')).rejects.toMatchObject({ code: 'MODEL_MISSING', message: expect.stringMatching(/kb models pull all-MiniLM-L6-v2/) });
+      await expect(e.useModel('all-MiniLM-L6-v2')).rejects.toMatchObject({
+        code: 'MODEL_MISSING',
+        message: expect.stringMatching(/kb models pull all-MiniLM-L6-v2/),
+      });
       expect(binding('switch')).toEqual(before);
     } finally {
       e.close();
@@ -209,12 +215,25 @@ describe.skipIf(!hasCorpora)('any sentence-transformers folder', () => {
   it('reads pooling, prompts, max length and dimension from the folder', async () => {
     const dir = cls64;
     const m = await store().import(dir, 'my-cls');
-    expect(m).toMatchObject({ id: 'my-cls', kind: 'embedding', source: 'imported', repo: dir, dimension: 64, max_tokens: 128, installed: true });
+    expect(m).toMatchObject({
+      id: 'my-cls',
+      kind: 'embedding',
+      source: 'imported',
+      repo: dir,
+      dimension: 64,
+      max_tokens: 128,
+      installed: true,
+    });
     expect(readManifest(store().pathOf('my-cls'))).toMatchObject({
       kind: 'embedding',
       spec: { pooling: 'cls', normalize: true, maxTokens: 128, queryPrefix: 'query: ', passagePrefix: 'passage: ', dimension: 64 },
     });
-    expect(store().list().filter((x) => x.source === 'imported').map((x) => x.id)).toEqual(['my-cls']);
+    expect(
+      store()
+        .list()
+        .filter((x) => x.source === 'imported')
+        .map((x) => x.id),
+    ).toEqual(['my-cls']);
   });
 
   it('pools by the last real token when 1_Pooling says so', async () => {
@@ -245,15 +264,28 @@ describe.skipIf(!hasCorpora)('any sentence-transformers folder', () => {
 
   it('says what is missing or unsupported, and installs nothing then', async () => {
     const bare = makeTestModel({ arch: 'tiny', out: join(work, 'bare') });
-    await expect(store().import(bare, 'bare')).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/1_Pooling\/config\.json/) });
+    await expect(store().import(bare, 'bare')).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/1_Pooling\/config\.json/),
+    });
     const max = makeTestModel({ arch: 'tiny', out: join(work, 'max'), sentenceTransformers: { pooling: 'mean' } });
     const poolingFile = join(max, '1_Pooling', 'config.json');
-    writeFileSync(poolingFile, JSON.stringify({ ...JSON.parse(readFileSync(poolingFile, 'utf8')), pooling_mode_mean_tokens: false, pooling_mode_max_tokens: true }));
-    await expect(store().import(max, 'max')).rejects.toMatchObject({ message: expect.stringMatching(/pools by max.*mean, \[CLS\] or last token/) });
+    writeFileSync(
+      poolingFile,
+      JSON.stringify({ ...JSON.parse(readFileSync(poolingFile, 'utf8')), pooling_mode_mean_tokens: false, pooling_mode_max_tokens: true }),
+    );
+    await expect(store().import(max, 'max')).rejects.toMatchObject({
+      message: expect.stringMatching(/pools by max.*mean, \[CLS\] or last token/),
+    });
     const dense = makeTestModel({ arch: 'tiny', out: join(work, 'dense'), sentenceTransformers: { pooling: 'mean' } });
     const modules = JSON.parse(readFileSync(join(dense, 'modules.json'), 'utf8')) as unknown[];
-    writeFileSync(join(dense, 'modules.json'), JSON.stringify([...modules, { idx: 3, name: '3', path: '2_Dense', type: 'sentence_transformers.models.Dense' }]));
-    await expect(store().import(dense, 'dense')).rejects.toMatchObject({ message: expect.stringMatching(/Dense layers.*sentence_embedding/) });
+    writeFileSync(
+      join(dense, 'modules.json'),
+      JSON.stringify([...modules, { idx: 3, name: '3', path: '2_Dense', type: 'sentence_transformers.models.Dense' }]),
+    );
+    await expect(store().import(dense, 'dense')).rejects.toMatchObject({
+      message: expect.stringMatching(/Dense layers.*sentence_embedding/),
+    });
     const noTok = makeTestModel({ arch: 'tiny', out: join(work, 'notok'), sentenceTransformers: { pooling: 'mean' } });
     rmSync(join(noTok, 'tokenizer.json'));
     await expect(store().import(noTok, 'notok')).rejects.toMatchObject({ message: expect.stringMatching(/lacks tokenizer\.json/) });
@@ -265,7 +297,9 @@ describe.skipIf(!hasCorpora)('any sentence-transformers folder', () => {
 
   it('suggests --as NAME when a folder is not the registry model it was imported as', async () => {
     const dir = cls64;
-    await expect(store().import(dir, 'all-MiniLM-L6-v2')).rejects.toMatchObject({ message: expect.stringMatching(/384-dimensional.*gives 64.*--as NAME/) });
+    await expect(store().import(dir, 'all-MiniLM-L6-v2')).rejects.toMatchObject({
+      message: expect.stringMatching(/384-dimensional.*gives 64.*--as NAME/),
+    });
   });
 
   it('searches with an imported model, and asks for kb reindex when other weights are imported under its name', async () => {
@@ -292,7 +326,9 @@ describe.skipIf(!hasCorpora)('any sentence-transformers folder', () => {
 
   it('is reachable from the CLI: import --as, list, use, and a JSON answer', async () => {
     const env = { KB_DATA_DIR: join(work, 'cli'), KB_CONFIG: join(work, 'none.yaml'), KB_OLLAMA_HOST: stub.url };
-    expect(kb(['models', 'import', cls64, '--as', 'my-cls', '--json'], { env }).json()).toMatchObject({ model: { id: 'my-cls', kind: 'embedding', dimension: 64 } });
+    expect(kb(['models', 'import', cls64, '--as', 'my-cls', '--json'], { env }).json()).toMatchObject({
+      model: { id: 'my-cls', kind: 'embedding', dimension: 64 },
+    });
     const list = kb(['models', 'list'], { env });
     expect(list.stdout).toMatch(/my-cls\s+64d\s+128 tokens\s+installed .*\(imported\)/);
     expect(list.stdout).toMatch(/Rerankers/);

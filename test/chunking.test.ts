@@ -17,12 +17,27 @@ function expectExactLines(source: string, chunks: ParsedChunk[]): void {
 }
 
 /** A paragraph wrapped at one sentence per line, as prose in Markdown sources often is. */
-const para = (n: number, word: string): string => Array.from({ length: n }, (_, i) => `${word} sentence number ${i} says something.`).join('\n');
+const para = (n: number, word: string): string =>
+  Array.from({ length: n }, (_, i) => `${word} sentence number ${i} says something.`).join('\n');
 
 describe('Markdown chunking', () => {
   it('carries heading paths and exact line ranges', () => {
     const md = [
-      '# Guide', '', para(8, 'intro'), '', '## Setup', '', para(6, 'setup'), '', '### Linux', '', para(10, 'apt'), '', '## Usage', '', para(10, 'usage'),
+      '# Guide',
+      '',
+      para(8, 'intro'),
+      '',
+      '## Setup',
+      '',
+      para(6, 'setup'),
+      '',
+      '### Linux',
+      '',
+      para(10, 'apt'),
+      '',
+      '## Usage',
+      '',
+      para(10, 'usage'),
     ].join('\n');
     const doc = parseMarkdown(md, 'guide', opts);
     expect(doc.title).toBe('Guide');
@@ -31,7 +46,6 @@ describe('Markdown chunking', () => {
     expect(linux?.heading).toMatch(/^Guide > Setup( > Linux)?$/);
     const usage = doc.chunks.find((c) => c.text.includes('usage sentence number 9'));
     expect(usage?.heading).toBe('Guide > Usage');
-    
   });
 
   it('merges sections that are too small', () => {
@@ -144,7 +158,10 @@ describe('code chunking', () => {
   });
 
   it('cuts a big class into its methods, labelled Class.method', async () => {
-    const methods = Array.from({ length: 30 }, (_, i) => `  /** Method ${i}. */\n  m${i}(x: number): number {\n    return x + ${i}; // ${'pad '.repeat(10)}\n  }`);
+    const methods = Array.from(
+      { length: 30 },
+      (_, i) => `  /** Method ${i}. */\n  m${i}(x: number): number {\n    return x + ${i}; // ${'pad '.repeat(10)}\n  }`,
+    );
     const src = `export class Big {\n  field = 1;\n${methods.join('\n')}\n}\n`;
     const doc = await parseCode(src, 'big.ts', '.ts', 'typescript', opts);
     expectExactLines(src, doc.chunks);
@@ -153,9 +170,24 @@ describe('code chunking', () => {
   });
 
   it.each([
-    ['py', 'python', 'import os\n\n# Loads it.\ndef load(path):\n    """Doc."""\n    return 1\n\n\nclass Thing:\n    def go(self):\n        pass\n', ['load', 'Thing']],
-    ['go', 'go', 'package main\n\n// Hello says hi.\nfunc Hello() string {\n\treturn "hi"\n}\n\ntype T struct{}\n\nfunc (t *T) Run() {}\n', ['Hello', 'T', 'T.Run']],
-    ['rs', 'rust', '/// Adds.\nfn add(a: i32) -> i32 { a }\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n', ['add', 'P', 'impl P']],
+    [
+      'py',
+      'python',
+      'import os\n\n# Loads it.\ndef load(path):\n    """Doc."""\n    return 1\n\n\nclass Thing:\n    def go(self):\n        pass\n',
+      ['load', 'Thing'],
+    ],
+    [
+      'go',
+      'go',
+      'package main\n\n// Hello says hi.\nfunc Hello() string {\n\treturn "hi"\n}\n\ntype T struct{}\n\nfunc (t *T) Run() {}\n',
+      ['Hello', 'T', 'T.Run'],
+    ],
+    [
+      'rs',
+      'rust',
+      '/// Adds.\nfn add(a: i32) -> i32 { a }\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n',
+      ['add', 'P', 'impl P'],
+    ],
     ['sh', 'bash', '#!/bin/sh\n\n# Greets.\ngreet() {\n  echo hi\n}\n\ngreet\n', ['greet']],
     ['js', 'javascript', '// util\nfunction f() { return 1; }\nclass K { m() {} }\n', ['f', 'K']],
   ])('.%s: symbols %j', async (ext, lang, src, symbols) => {

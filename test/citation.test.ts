@@ -27,7 +27,12 @@ describe('citation URIs', () => {
     ['/d.pptx', { kind: 'slide', slide: 7 }, 'slide=7', 'd.pptx · slide 7'],
     ['/c.csv', { kind: 'rows', start: 12, end: 40 }, 'row=12-40', 'c.csv · rows 12–40'],
     ['/b.xlsx', { kind: 'rows', start: 3, end: 3, sheet: 'Q3 & Q4' }, 'sheet=Q3%20%26%20Q4&row=3', 'b.xlsx · Q3 & Q4 row 3'],
-    ['/p.html', { kind: 'text', start: 'rock-solid, a & b', end: 'the end' }, ':~:text=rock%2Dsolid%2C%20a%20%26%20b,the%20end', 'p.html · “rock-solid, a & b”'],
+    [
+      '/p.html',
+      { kind: 'text', start: 'rock-solid, a & b', end: 'the end' },
+      ':~:text=rock%2Dsolid%2C%20a%20%26%20b,the%20end',
+      'p.html · “rock-solid, a & b”',
+    ],
     ['/p.html', { kind: 'text', start: 'only start' }, ':~:text=only%20start', 'p.html · “only start”'],
     // Read from a URI alone, the chapter as a reader counts it is not known: the file of the reading order.
     ['/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18' }, 'epubcfi(/6/14[chap05]!/4/2,/10,/18)', 'b.epub · part 7'],
@@ -47,12 +52,28 @@ describe('citation URIs', () => {
 
   it('reads RFC 7111 open ranges and text fragments with a prefix and suffix', () => {
     expect(parseCitationUri('file:///c.csv#row=5-*')).toMatchObject({ kind: 'rows', start: 5, end: Number.MAX_SAFE_INTEGER });
-    expect(parseCitationUri('file:///p.html#:~:text=an-,start%20here,end%20here,-after')).toMatchObject({ kind: 'text', start: 'start here', end: 'end here', prefix: 'an', suffix: 'after' });
+    expect(parseCitationUri('file:///p.html#:~:text=an-,start%20here,end%20here,-after')).toMatchObject({
+      kind: 'text',
+      start: 'start here',
+      end: 'end here',
+      prefix: 'an',
+      suffix: 'after',
+    });
     // Written back as browsers read it: prefix-,start,end,-suffix, each part's own - and , encoded.
     const c = makeCitation('/p.html', { kind: 'text', start: 'the report', end: 'its end', prefix: 'read-only', suffix: 'next' });
     expect(c.uri).toBe('file:///p.html#:~:text=read%2Donly-,the%20report,its%20end,-next');
-    expect(parseCitationUri(c.uri)).toMatchObject({ kind: 'text', start: 'the report', end: 'its end', prefix: 'read-only', suffix: 'next' });
-    expect(parseCitationUri('file:///p.html#:~:text=only%20start,-after')).toMatchObject({ kind: 'text', start: 'only start', suffix: 'after' });
+    expect(parseCitationUri(c.uri)).toMatchObject({
+      kind: 'text',
+      start: 'the report',
+      end: 'its end',
+      prefix: 'read-only',
+      suffix: 'next',
+    });
+    expect(parseCitationUri('file:///p.html#:~:text=only%20start,-after')).toMatchObject({
+      kind: 'text',
+      start: 'only start',
+      suffix: 'after',
+    });
   });
 
   it('encodes Windows drive paths', () => {

@@ -122,7 +122,9 @@ describe('kb CLI', () => {
     expect(existsSync(join(dir, 'from-config', 'kb.sqlite'))).toBe(true);
     kb(['ingest', join(dir, 'notes/setup.md')], { env: { ...noEnv, KB_DATA_DIR: join(dir, 'from-env') } });
     expect(existsSync(join(dir, 'from-env', 'kb.sqlite'))).toBe(true);
-    kb(['ingest', join(dir, 'notes/setup.md'), '--data-dir', join(dir, 'from-flag')], { env: { ...noEnv, KB_DATA_DIR: join(dir, 'from-env') } });
+    kb(['ingest', join(dir, 'notes/setup.md'), '--data-dir', join(dir, 'from-flag')], {
+      env: { ...noEnv, KB_DATA_DIR: join(dir, 'from-env') },
+    });
     expect(existsSync(join(dir, 'from-flag', 'kb.sqlite'))).toBe(true);
   });
 
@@ -140,7 +142,10 @@ describe('kb CLI', () => {
     );
     const a = kb(['eval', 'run', golden, '--out', join(dir, 'a.json'), '--json'], { env });
     expect(a.code).toBe(0);
-    const run = a.json() as { metrics: { recall_at_k: number; mrr: number; ndcg_at_10: number }; per_query: { first_relevant_rank: number | null }[] };
+    const run = a.json() as {
+      metrics: { recall_at_k: number; mrr: number; ndcg_at_10: number };
+      per_query: { first_relevant_rank: number | null }[];
+    };
     expect(run.metrics.mrr).toBeCloseTo(2 / 3, 5);
     expect(run.metrics.recall_at_k).toBeCloseTo(2 / 3, 5);
     expect(run.per_query.map((q) => q.first_relevant_rank)).toEqual([1, 1, null]);
@@ -155,7 +160,11 @@ describe('kb CLI', () => {
 
   it('runs as `npm run kb --` from the repo root, before kb is on PATH', async () => {
     const { env } = await setup();
-    const r = spawnSync('npm', ['run', '--silent', 'kb', '--', '--version'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const r = spawnSync('npm', ['run', '--silent', 'kb', '--', '--version'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });

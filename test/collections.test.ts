@@ -17,10 +17,18 @@ const until = async (cond: () => boolean | Promise<boolean>, ms = 10_000): Promi
 
 /** Every file under dir (relative paths), as the index should hold them. */
 function onDisk(dir: string, sub = ''): string[] {
-  return readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? onDisk(dir, join(sub, e.name)) : [join(sub, e.name)])).sort();
+  return readdirSync(join(dir, sub), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? onDisk(dir, join(sub, e.name)) : [join(sub, e.name)]))
+    .sort();
 }
-const indexed = (engine: Engine, root: string): string[] => engine.list().map((d) => relative(root, d.path)).filter((p) => !p.startsWith('..')).sort();
-const top = async (engine: Engine, q: string): Promise<string | undefined> => (await engine.search({ query: q, mode: 'lexical', top: 1 })).results[0]?.citation.path;
+const indexed = (engine: Engine, root: string): string[] =>
+  engine
+    .list()
+    .map((d) => relative(root, d.path))
+    .filter((p) => !p.startsWith('..'))
+    .sort();
+const top = async (engine: Engine, q: string): Promise<string | undefined> =>
+  (await engine.search({ query: q, mode: 'lexical', top: 1 })).results[0]?.citation.path;
 
 describe('collections', () => {
   it('kb add indexes a folder (glob, tags) and remembers it; kb collections lists it; kb forget removes its documents, not the files', async () => {
@@ -29,7 +37,10 @@ describe('collections', () => {
     const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
     const add = kb(['add', join(dir, 'notes'), '--name', 'notes', '--tags', 'work', '--glob', '**/*.md', '--json'], { env });
     expect(add.code).toBe(0);
-    expect(add.json()).toMatchObject({ collection: { name: 'notes', documents: 2, tags: ['work'], glob: '**/*.md' }, reconciled: { ingested: 2, removed: 0 } });
+    expect(add.json()).toMatchObject({
+      collection: { name: 'notes', documents: 2, tags: ['work'], glob: '**/*.md' },
+      reconciled: { ingested: 2, removed: 0 },
+    });
     expect(kb(['collections', '--json'], { env }).json()).toMatchObject({ collections: [{ name: 'notes', documents: 2 }] });
     expect(kb(['search', 'alpha', '--tags', 'work', '--json'], { env }).json()).toMatchObject({ returned: 1 });
     expect(kb(['add', join(dir, 'notes', 'sub')], { env }).stderr).toMatch(/overlaps the collection notes/);

@@ -18,7 +18,14 @@ describe.skipIf(!corporaDir())('crash safety', () => {
       mkdirSync(join(dataDir, 'models'), { recursive: true });
       cpSync(model, join(dataDir, 'models', 'all-MiniLM-L6-v2'), { recursive: true });
     };
-    const r = await crashRounds(work, join(work, 'corpus'), 4, { ...process.env, KB_CONFIG: join(work, 'none.yaml'), NO_COLOR: '1' }, prepare, 11);
+    const r = await crashRounds(
+      work,
+      join(work, 'corpus'),
+      4,
+      { ...process.env, KB_CONFIG: join(work, 'none.yaml'), NO_COLOR: '1' },
+      prepare,
+      11,
+    );
     expect(r.failures).toEqual([]);
     expect(r.recovered).toBe(4);
   }, 300_000);

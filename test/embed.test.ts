@@ -107,7 +107,10 @@ describe.skipIf(!hasCorpora)('bad model folders get a clear error', () => {
 
   it('a missing tokenizer', async () => {
     const dir = await broken('no-tokenizer', (d) => rmSync(join(d, 'tokenizer.json')));
-    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/tokenizer\.json is missing/) });
+    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/tokenizer\.json is missing/),
+    });
   });
 
   it('a truncated model file', async () => {
@@ -117,7 +120,10 @@ describe.skipIf(!hasCorpora)('bad model folders get a clear error', () => {
 
   it('a model file that is not ONNX', async () => {
     const dir = await broken('not-onnx', (d) => writeFileSync(join(d, 'onnx/model.onnx'), 'this is not a model '.repeat(200)));
-    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/not a usable ONNX model/) });
+    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/not a usable ONNX model/),
+    });
   });
 
   it('a model of the wrong dimension', async () => {
@@ -132,6 +138,9 @@ describe.skipIf(!hasCorpora)('bad model folders get a clear error', () => {
       const config = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8')) as Record<string, unknown>;
       writeFileSync(join(d, 'config.json'), JSON.stringify({ ...config, vocab_size: 1000 }));
     });
-    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/does not match/) });
+    await expect(Embedder.load(dir, spec('all-MiniLM-L6-v2'))).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/does not match/),
+    });
   });
 });

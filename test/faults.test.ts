@@ -30,75 +30,92 @@ describe.skipIf(!corporaDir())('faults', () => {
     expect(before.ok).toBe(false);
 
     const fixed = kb(['doctor', '--fix', '--json'], { env });
-    const r = fixed.json() as { actions: { name: string; detail: string }[]; report: { ok: boolean; checks: { name: string; status: string; detail: string }[] } };
+    const r = fixed.json() as {
+      actions: { name: string; detail: string }[];
+      report: { ok: boolean; checks: { name: string; status: string; detail: string }[] };
+    };
     expect(r.actions.map((a) => a.name)).toEqual(expect.arrayContaining(['full-text index', 'vectors']));
     expect(r.report.ok).toBe(true);
     expect(r.report.checks.find((c) => c.name === 'embedding model')?.detail).toMatch(/all 40 chunks have vectors/);
     expect(fixed.code).toBe(0);
-    const found = kb(['search', 'heron number 12', '--json'], { env }).json() as { results: { citation: { path: string } }[]; vector: { status: string } };
+    const found = kb(['search', 'heron number 12', '--json'], { env }).json() as {
+      results: { citation: { path: string } }[];
+      vector: { status: string };
+    };
     expect(found.vector.status).toBe('ok');
     expect(found.results[0]!.citation.path).toBe(join(dir, 'notes/n12.md'));
   }, 120_000);
 
-  it.skipIf(process.getuid?.() !== 0)('a read-only data dir: searches still work; an ingest or a removal fails with a clear error and changes nothing', async () => {
-    // Permissions do not bind root: the data dir is given to nobody and made read-only for it.
-    const dir = await tempDir();
-    await writeTree(dir, NOTES);
-    const data = join(dir, 'data');
-    const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
-    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
-    await writeTree(dir, { 'more/new.md': '# New\n\nthe pelican\n' });
-    execFileSync('chown', ['-R', 'nobody', data]);
-    execFileSync('chmod', ['-R', 'a-w', data]);
-    const nobody = { uid: 65534, gid: 65534 };
-    try {
-      const search = kb(['search', 'heron', '--json'], { env, ...nobody });
-      expect(search.stderr).toBe('');
-      expect((search.json() as { returned: number }).returned).toBeGreaterThan(0);
-      const ingest = kb(['ingest', join(dir, 'more')], { env, ...nobody });
-      expect(ingest.code).toBe(1);
-      expect(ingest.stderr).toMatch(/data dir .* is read-only: kb can search it, but cannot add files to it/);
-      expect(kb(['remove', join(dir, 'notes/n1.md')], { env, ...nobody }).stderr).toMatch(/is read-only: kb can search it, but cannot remove documents/);
-    } finally {
-      execFileSync('chmod', ['-R', 'u+w', data]);
-      execFileSync('chown', ['-R', 'root', data]);
-    }
-    expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(40);
-    expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'a read-only data dir: searches still work; an ingest or a removal fails with a clear error and changes nothing',
+    async () => {
+      // Permissions do not bind root: the data dir is given to nobody and made read-only for it.
+      const dir = await tempDir();
+      await writeTree(dir, NOTES);
+      const data = join(dir, 'data');
+      const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
+      expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+      await writeTree(dir, { 'more/new.md': '# New\n\nthe pelican\n' });
+      execFileSync('chown', ['-R', 'nobody', data]);
+      execFileSync('chmod', ['-R', 'a-w', data]);
+      const nobody = { uid: 65534, gid: 65534 };
+      try {
+        const search = kb(['search', 'heron', '--json'], { env, ...nobody });
+        expect(search.stderr).toBe('');
+        expect((search.json() as { returned: number }).returned).toBeGreaterThan(0);
+        const ingest = kb(['ingest', join(dir, 'more')], { env, ...nobody });
+        expect(ingest.code).toBe(1);
+        expect(ingest.stderr).toMatch(/data dir .* is read-only: kb can search it, but cannot add files to it/);
+        expect(kb(['remove', join(dir, 'notes/n1.md')], { env, ...nobody }).stderr).toMatch(
+          /is read-only: kb can search it, but cannot remove documents/,
+        );
+      } finally {
+        execFileSync('chmod', ['-R', 'u+w', data]);
+        execFileSync('chown', ['-R', 'root', data]);
+      }
+      expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(40);
+      expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
+    },
+  );
 
-  it.skipIf(process.getuid?.() !== 0)('a full disk: a clear error, the index intact, and the work resumes once there is space', async () => {
-    const dir = await tempDir();
-    const mnt = join(dir, 'mnt');
-    mkdirSync(mnt);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
-    } catch {
-      console.warn('full-disk test skipped: cannot mount a tmpfs here');
-      return;
-    }
-    try {
-      const files: Record<string, string> = {};
-      for (let i = 0; i < 400; i++) files[`src/n${i}.md`] = `# Note ${i}\n\n${Buffer.from(Array.from({ length: 3000 }, (_, k) => (i * 7 + k * 13) % 251)).toString('base64')} marker${i}\n`;
-      await writeTree(dir, files);
-      const env = { KB_DATA_DIR: join(mnt, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
-      const full = kb(['ingest', join(dir, 'src')], { env });
-      expect(full.code).toBe(1);
-      expect(full.stderr).toMatch(/the disk holding .* is full: free some space, then run the same command again/);
-      const doctor = kb(['doctor', '--json'], { env }).json() as { ok: boolean; checks: { name: string; status: string }[] };
-      expect(doctor.checks.filter((c) => c.status === 'fail')).toEqual([]);
-      const some = (kb(['ls', '--json'], { env }).json() as { documents: { path: string }[] }).documents;
-      expect(some.length).toBeGreaterThan(0);
-      expect(some.length).toBeLessThan(400);
-      // Space is freed: the same command finishes the job.
-      execFileSync('mount', ['-o', 'remount,size=64m', mnt]);
-      expect(kb(['ingest', join(dir, 'src')], { env }).code).toBe(0);
-      expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(400);
-      expect((kb(['search', 'marker399', '--json'], { env }).json() as { returned: number }).returned).toBe(1);
-    } finally {
-      execFileSync('umount', [mnt]);
-    }
-  }, 120_000);
+  it.skipIf(process.getuid?.() !== 0)(
+    'a full disk: a clear error, the index intact, and the work resumes once there is space',
+    async () => {
+      const dir = await tempDir();
+      const mnt = join(dir, 'mnt');
+      mkdirSync(mnt);
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
+      } catch {
+        console.warn('full-disk test skipped: cannot mount a tmpfs here');
+        return;
+      }
+      try {
+        const files: Record<string, string> = {};
+        for (let i = 0; i < 400; i++)
+          files[`src/n${i}.md`] =
+            `# Note ${i}\n\n${Buffer.from(Array.from({ length: 3000 }, (_, k) => (i * 7 + k * 13) % 251)).toString('base64')} marker${i}\n`;
+        await writeTree(dir, files);
+        const env = { KB_DATA_DIR: join(mnt, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+        const full = kb(['ingest', join(dir, 'src')], { env });
+        expect(full.code).toBe(1);
+        expect(full.stderr).toMatch(/the disk holding .* is full: free some space, then run the same command again/);
+        const doctor = kb(['doctor', '--json'], { env }).json() as { ok: boolean; checks: { name: string; status: string }[] };
+        expect(doctor.checks.filter((c) => c.status === 'fail')).toEqual([]);
+        const some = (kb(['ls', '--json'], { env }).json() as { documents: { path: string }[] }).documents;
+        expect(some.length).toBeGreaterThan(0);
+        expect(some.length).toBeLessThan(400);
+        // Space is freed: the same command finishes the job.
+        execFileSync('mount', ['-o', 'remount,size=64m', mnt]);
+        expect(kb(['ingest', join(dir, 'src')], { env }).code).toBe(0);
+        expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(400);
+        expect((kb(['search', 'marker399', '--json'], { env }).json() as { returned: number }).returned).toBe(1);
+      } finally {
+        execFileSync('umount', [mnt]);
+      }
+    },
+    120_000,
+  );
 
   it('two processes ingesting into one data dir: both finish, nothing is corrupted, nothing is lost', async () => {
     const dir = await tempDir();
@@ -110,9 +127,15 @@ describe.skipIf(!corporaDir())('faults', () => {
     }
     await writeTree(dir, { ...a, ...b });
     const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
-    const [ra, rb] = await Promise.all([kbAsync(['ingest', join(dir, 'a'), '--json'], { env }), kbAsync(['ingest', join(dir, 'b'), '--json'], { env })]);
+    const [ra, rb] = await Promise.all([
+      kbAsync(['ingest', join(dir, 'a'), '--json'], { env }),
+      kbAsync(['ingest', join(dir, 'b'), '--json'], { env }),
+    ]);
     // Once (CI, a loaded machine) one of the two exited 1 and the reason was lost: say it next time.
-    expect([ra.code, rb.code], `a: ${ra.stdout.slice(0, 300)} ${ra.stderr.slice(0, 600)}\nb: ${rb.stdout.slice(0, 300)} ${rb.stderr.slice(0, 600)}`).toEqual([0, 0]);
+    expect(
+      [ra.code, rb.code],
+      `a: ${ra.stdout.slice(0, 300)} ${ra.stderr.slice(0, 600)}\nb: ${rb.stdout.slice(0, 300)} ${rb.stderr.slice(0, 600)}`,
+    ).toEqual([0, 0]);
     expect((ra.json() as { added: number }).added + (rb.json() as { added: number }).added).toBe(600);
     expect(kb(['doctor', '--json'], { env }).json()).toMatchObject({ ok: true });
     expect((kb(['ls', '--json'], { env }).json() as { documents: unknown[] }).documents).toHaveLength(600);

@@ -32,19 +32,23 @@ describe('npm run app', () => {
   const installed = electronBinary(repoRoot) !== null;
   if (installed) console.warn('SKIPPED: "npm run app without an Electron download" — an Electron binary is installed here');
 
-  it.skipIf(installed)('where Electron cannot be downloaded: one paragraph with the mirror setting and kb serve, exit 69, no stack trace', async () => {
-    const cache = await tempDir();
-    const r = npmRunApp(plainEnv({ ELECTRON_MIRROR: 'http://127.0.0.1:1/', electron_config_cache: cache }));
-    expect(r.code, r.out).toBe(69);
-    expect(r.out).not.toMatch(STACK);
-    const paragraph = r.out.split('\n').find((l) => l.startsWith("kb: the desktop app can't start here"));
-    expect(paragraph, r.out).toBeDefined();
-    expect(paragraph).toMatch(/downloading the Electron [\d.]+ binary from http:\/\/127\.0\.0\.1:1\/ failed/);
-    expect(paragraph).toMatch(/ELECTRON_MIRROR/);
-    expect(paragraph).toMatch(/`kb serve`/);
-    // Nothing else of Electron's own advice ("npx install-electron --no") that contradicts it.
-    expect(r.out).not.toMatch(/install-electron|fetch failed\n/);
-  }, 120_000);
+  it.skipIf(installed)(
+    'where Electron cannot be downloaded: one paragraph with the mirror setting and kb serve, exit 69, no stack trace',
+    async () => {
+      const cache = await tempDir();
+      const r = npmRunApp(plainEnv({ ELECTRON_MIRROR: 'http://127.0.0.1:1/', electron_config_cache: cache }));
+      expect(r.code, r.out).toBe(69);
+      expect(r.out).not.toMatch(STACK);
+      const paragraph = r.out.split('\n').find((l) => l.startsWith("kb: the desktop app can't start here"));
+      expect(paragraph, r.out).toBeDefined();
+      expect(paragraph).toMatch(/downloading the Electron [\d.]+ binary from http:\/\/127\.0\.0\.1:1\/ failed/);
+      expect(paragraph).toMatch(/ELECTRON_MIRROR/);
+      expect(paragraph).toMatch(/`kb serve`/);
+      // Nothing else of Electron's own advice ("npx install-electron --no") that contradicts it.
+      expect(r.out).not.toMatch(/install-electron|fetch failed\n/);
+    },
+    120_000,
+  );
 
   it('with no display to show a window: the same paragraph, before building anything', async () => {
     const dist = await tempDir();
@@ -74,7 +78,8 @@ describe('the install', () => {
         const p = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string> };
         const s = p.scripts ?? {};
         // A binding.gyp without an install script gets npm's implicit `node-gyp rebuild`.
-        if (s.preinstall || s.install || s.postinstall || (existsSync(join(dir, name, 'binding.gyp')) && !s.install)) withScripts.add(p.name);
+        if (s.preinstall || s.install || s.postinstall || (existsSync(join(dir, name, 'binding.gyp')) && !s.install))
+          withScripts.add(p.name);
         visit(join(dir, name, 'node_modules'));
       }
     };
@@ -91,7 +96,9 @@ describe('the install', () => {
     const npmrc = readFileSync(join(repoRoot, '.npmrc'), 'utf8');
     expect(npmrc).toMatch(/^engine-strict=true$/m);
     expect(npmrc).not.toMatch(/^onnxruntime/m);
-    expect((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines: { npm: string } }).engines.npm).toBe('>=11.16.0');
+    expect((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines: { npm: string } }).engines.npm).toBe(
+      '>=11.16.0',
+    );
     const run = spawnSync('npm', ['--version'], { cwd: repoRoot, encoding: 'utf8' });
     expect(run.stderr).not.toMatch(/Unknown project config/);
     // CI sets none of the switches a newcomer would not know.
@@ -100,13 +107,21 @@ describe('the install', () => {
     expect(ci).toMatch(/\.ci\/fresh-clone/);
   });
 
-  it('puts kb on PATH with the README\'s first command, and that kb works from a folder outside the repo', async () => {
+  it("puts kb on PATH with the README's first command, and that kb works from a folder outside the repo", async () => {
     expect(firstCommand()).toMatch(/^npm install && npm link --ignore-scripts && npm run app$/);
     const prefix = await tempDir();
-    const link = spawnSync('npm', ['link', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: repoRoot, env: { ...process.env, npm_config_prefix: prefix }, encoding: 'utf8' });
+    const link = spawnSync('npm', ['link', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: repoRoot,
+      env: { ...process.env, npm_config_prefix: prefix },
+      encoding: 'utf8',
+    });
     expect(link.status, link.stderr).toBe(0);
     const elsewhere = await tempDir();
-    const r = spawnSync('kb', ['--help'], { cwd: elsewhere, env: { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH}` }, encoding: 'utf8' });
+    const r = spawnSync('kb', ['--help'], {
+      cwd: elsewhere,
+      env: { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH}` },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/kb — a local-first knowledge base/);
     // The help says what ingest takes today, not the Markdown, notes and code of its first version.
@@ -173,7 +188,9 @@ describe('first contact with kb', () => {
 
   it('speaks of waiting audio only when the batch had some', async () => {
     const { docs, data } = await firstFiles();
-    expect(kb(['ingest', join(docs, 'talk.wav'), '--data-dir', data]).stdout).toMatch(/^1 audio file waits for a speech model: kb models pull whisper-base\.en$/m);
+    expect(kb(['ingest', join(docs, 'talk.wav'), '--data-dir', data]).stdout).toMatch(
+      /^1 audio file waits for a speech model: kb models pull whisper-base\.en$/m,
+    );
     const dir = await tempDir();
     await writeTree(dir, { 'later.md': '# Later\n\nno sound here\n' });
     const later = kb(['ingest', dir, '--data-dir', data]);
@@ -185,7 +202,11 @@ describe('first contact with kb', () => {
     const { docs, data } = await firstFiles();
     kb(['add', docs, '--data-dir', data]);
     const ls = kb(['ls', '--data-dir', data]);
-    const word = (name: string): string | undefined => ls.stdout.split('\n').find((l) => l.endsWith(name))?.split(/\s+/)[1];
+    const word = (name: string): string | undefined =>
+      ls.stdout
+        .split('\n')
+        .find((l) => l.endsWith(name))
+        ?.split(/\s+/)[1];
     expect(word('notes.md')).toBe('indexed');
     expect(word('talk.wav')).toBe('waiting');
     // A recording says how long it is.
@@ -194,12 +215,16 @@ describe('first contact with kb', () => {
     expect(word('blank.png')).toBe('failed');
     expect(ls.stdout).not.toMatch(/stale/);
     expect(ls.stdout).toMatch(/4 documents \(1 waiting, 2 failed\)/);
-    const json = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string; reason: string | null }[] };
+    const json = kb(['ls', '--json', '--data-dir', data]).json() as {
+      documents: { path: string; status: string; reason: string | null }[];
+    };
     const byName = (n: string) => json.documents.find((d) => d.path.endsWith(n))!;
     expect(byName('talk.wav')).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/speech model/) });
     expect(byName('blank.png')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^EMPTY/) });
     for (const name of ['talk.wav', 'blank.png', 'notes.md']) {
-      const doc = (kb(['inspect', 'doc', join(docs, name), '--data-dir', data]).json() as { document: { status: string; reason: string | null } }).document;
+      const doc = (
+        kb(['inspect', 'doc', join(docs, name), '--data-dir', data]).json() as { document: { status: string; reason: string | null } }
+      ).document;
       expect(doc, name).toMatchObject({ status: byName(name).status, reason: byName(name).reason });
     }
     const coll = kb(['collections', '--json', '--data-dir', data]).json() as { collections: { failed: number; waiting: number }[] };
@@ -207,13 +232,15 @@ describe('first contact with kb', () => {
     expect(kb(['doctor', '--data-dir', data]).stdout).toMatch(/documents: 2 failed, 1 waiting of 4 documents/);
   }, 120_000);
 
-  it('tags documents indexed before their folder became a collection with the collection\'s tags', async () => {
+  it("tags documents indexed before their folder became a collection with the collection's tags", async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'notes/a.md': '# A\n\nthe kingfisher dives\n' });
     const data = join(dir, 'data');
     expect(kb(['ingest', join(dir, 'notes'), '--data-dir', data]).code).toBe(0);
     expect(kb(['add', join(dir, 'notes'), '--tags', 'birds', '--data-dir', data]).code).toBe(0);
-    const hits = kb(['search', 'kingfisher', '--tags', 'birds', '--json', '--data-dir', data]).json() as { results: { source: { tags: string[] } }[] };
+    const hits = kb(['search', 'kingfisher', '--tags', 'birds', '--json', '--data-dir', data]).json() as {
+      results: { source: { tags: string[] } }[];
+    };
     expect(hits.results).toHaveLength(1);
     expect(hits.results[0]!.source.tags).toEqual(['birds']);
   });
@@ -240,7 +267,14 @@ describe('first contact with kb', () => {
     await writeTree(dir, { 'big.md': Array.from({ length: 4000 }, (_, i) => `## Part ${i}\n\nsome words about part ${i}\n`).join('\n') });
     const data = join(dir, 'data');
     kb(['ingest', dir, '--data-dir', data]);
-    const r = spawnSync('bash', ['-c', `node ${join(repoRoot, 'bin/kb.js')} inspect doc ${join(dir, 'big.md')} --data-dir ${data} | head -c 100 >/dev/null; echo "kb exited \${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        `node ${join(repoRoot, 'bin/kb.js')} inspect doc ${join(dir, 'big.md')} --data-dir ${data} | head -c 100 >/dev/null; echo "kb exited \${PIPESTATUS[0]}" >&2`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.stderr).toBe('kb exited 0\n');
   });
 
@@ -315,7 +349,9 @@ describe('kb doctor', () => {
     const data = await dataDirWith('serch:\n  feedback: false\nocr:\n  enabld: false\n');
     const r = kb(['doctor', '--data-dir', data]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ config: .*unknown setting serch \(did you mean search\?\).*unknown setting ocr\.enabld \(did you mean ocr\.enabled\?\)/);
+    expect(r.stdout).toMatch(
+      /✗ config: .*unknown setting serch \(did you mean search\?\).*unknown setting ocr\.enabld \(did you mean ocr\.enabled\?\)/,
+    );
     const ls = kb(['ls', '--data-dir', data]);
     expect(ls.code).toBe(0);
     expect(ls.stderr).toMatch(/kb: warning: .*unknown setting serch \(did you mean search\?\)/);

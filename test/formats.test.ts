@@ -23,7 +23,13 @@ const PARAS: F.Para[] = [
   { text: '' },
   { text: 'Risks', heading: 2 },
   { text: 'The zeppelin hangar lease is the largest open risk.' },
-  { text: '', table: [['Item', 'Cost'], ['Helium refill', '400']] },
+  {
+    text: '',
+    table: [
+      ['Item', 'Cost'],
+      ['Helium refill', '400'],
+    ],
+  },
   { text: F.filler(3, 2) },
 ];
 
@@ -46,24 +52,115 @@ beforeAll(async () => {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(join(dir, 'docs'));
   put('report.docx', await F.docx(PARAS, { title: 'Annual Report 2024', author: 'Grace Hopper', keywords: ['finance', 'board'] }));
-  put('notes.odt', await F.odt([{ text: 'Field notes', heading: 1 }, { text: F.filler(2, 3) }, { text: 'A narwhal surfaced near the pier.' }], { title: 'Field notes', author: 'Jane Doe' }));
-  put('deck.pptx', await F.pptx([{ title: 'Welcome', body: ['Agenda'] }, { title: 'Results', body: ['Revenue grew'] }, { title: 'Incidents', body: ['Two minor ones'], notes: 'Mention the albatross incident.' }]));
-  put('plans.odp', await F.odp([{ title: 'Intro', body: ['hello'] }, { title: 'Plans', body: ['Launch the kayak line'], notes: 'Budget is tight' }]));
-  put('book.epub', await F.epub([{ title: 'Beginnings', paras: [F.filler(6, 4)] }, { title: 'The Storm', paras: [F.filler(4, 5), 'The lighthouse keeper lit the lamp.', F.filler(4, 6)] }], { title: 'Sea Tales', author: 'Herman M', subjects: ['sea'] }));
-  put('budget.xlsx', await F.xlsx([{ name: 'Summary', rows: [['Total', 1]] }, { name: 'Costs', rows: [['Item', 'Amount'], ['Rent', 1200], ['Quokka food', 55], ['Paper', 9]] }]));
+  put(
+    'notes.odt',
+    await F.odt([{ text: 'Field notes', heading: 1 }, { text: F.filler(2, 3) }, { text: 'A narwhal surfaced near the pier.' }], {
+      title: 'Field notes',
+      author: 'Jane Doe',
+    }),
+  );
+  put(
+    'deck.pptx',
+    await F.pptx([
+      { title: 'Welcome', body: ['Agenda'] },
+      { title: 'Results', body: ['Revenue grew'] },
+      { title: 'Incidents', body: ['Two minor ones'], notes: 'Mention the albatross incident.' },
+    ]),
+  );
+  put(
+    'plans.odp',
+    await F.odp([
+      { title: 'Intro', body: ['hello'] },
+      { title: 'Plans', body: ['Launch the kayak line'], notes: 'Budget is tight' },
+    ]),
+  );
+  put(
+    'book.epub',
+    await F.epub(
+      [
+        { title: 'Beginnings', paras: [F.filler(6, 4)] },
+        { title: 'The Storm', paras: [F.filler(4, 5), 'The lighthouse keeper lit the lamp.', F.filler(4, 6)] },
+      ],
+      { title: 'Sea Tales', author: 'Herman M', subjects: ['sea'] },
+    ),
+  );
+  put(
+    'budget.xlsx',
+    await F.xlsx([
+      { name: 'Summary', rows: [['Total', 1]] },
+      {
+        name: 'Costs',
+        rows: [
+          ['Item', 'Amount'],
+          ['Rent', 1200],
+          ['Quokka food', 55],
+          ['Paper', 9],
+        ],
+      },
+    ]),
+  );
   put('cities.csv', 'name,city\nAlice,Paris\nBob,Timbuktu\nCleo,Oslo\n');
   put('cities.tsv', 'name\tcity\nDan\tReykjavik\n');
-  put('engines.html', F.html({ title: 'Engines', sections: [{ heading: 'History', paras: [F.filler(6, 7), 'Babbage designed the analytical engine.', F.filler(6, 8)] }] }));
+  put(
+    'engines.html',
+    F.html({
+      title: 'Engines',
+      sections: [{ heading: 'History', paras: [F.filler(6, 7), 'Babbage designed the analytical engine.', F.filler(6, 8)] }],
+    }),
+  );
   put('fragment.htm', '<h2>Exported note</h2><p>The pangolin enclosure opens in May.</p>');
-  put('lunch.eml', F.eml({ from: 'Ann <ann@x.org>', to: 'bo@x.org', subject: 'Lunch plans', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'a1@x.org', body: 'Hi Bo,\n\nShall we try the falafel place?\n\nAnn' }));
-  put('memo.eml', F.eml({ from: 'Zed <z@x.org>', to: 'team@x.org', subject: 'Memo attached', date: 'Thu, 3 Oct 2024 09:00:00 +0000', id: 'memo1@x.org', body: 'See the attached memo.', attachments: [
-    { name: 'memo.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', content: await F.docx([{ text: 'Memo', heading: 1 }, { text: 'The axolotl tank needs cleaning on Monday.' }]) },
-    { name: 'photo.jpg', type: 'image/jpeg', content: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) },
-  ] }));
-  put('inbox.mbox', F.mbox([
-    F.eml({ from: 'c@x.org', to: 'd@x.org', subject: 'Birds', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'm1@x.org', body: 'About pelicans.' }),
-    F.eml({ from: 'e@x.org', to: 'f@x.org', subject: 'Seals', date: 'Wed, 2 Oct 2024 10:00:00 +0000', id: 'm2@x.org', body: 'From the desk: walruses were seen.', html: '<p>From the desk: walruses were seen.</p>' }),
-  ]));
+  put(
+    'lunch.eml',
+    F.eml({
+      from: 'Ann <ann@x.org>',
+      to: 'bo@x.org',
+      subject: 'Lunch plans',
+      date: 'Tue, 1 Oct 2024 10:00:00 +0000',
+      id: 'a1@x.org',
+      body: 'Hi Bo,\n\nShall we try the falafel place?\n\nAnn',
+    }),
+  );
+  put(
+    'memo.eml',
+    F.eml({
+      from: 'Zed <z@x.org>',
+      to: 'team@x.org',
+      subject: 'Memo attached',
+      date: 'Thu, 3 Oct 2024 09:00:00 +0000',
+      id: 'memo1@x.org',
+      body: 'See the attached memo.',
+      attachments: [
+        {
+          name: 'memo.docx',
+          type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          content: await F.docx([{ text: 'Memo', heading: 1 }, { text: 'The axolotl tank needs cleaning on Monday.' }]),
+        },
+        { name: 'photo.jpg', type: 'image/jpeg', content: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) },
+      ],
+    }),
+  );
+  put(
+    'inbox.mbox',
+    F.mbox([
+      F.eml({
+        from: 'c@x.org',
+        to: 'd@x.org',
+        subject: 'Birds',
+        date: 'Tue, 1 Oct 2024 10:00:00 +0000',
+        id: 'm1@x.org',
+        body: 'About pelicans.',
+      }),
+      F.eml({
+        from: 'e@x.org',
+        to: 'f@x.org',
+        subject: 'Seals',
+        date: 'Wed, 2 Oct 2024 10:00:00 +0000',
+        id: 'm2@x.org',
+        body: 'From the desk: walruses were seen.',
+        html: '<p>From the desk: walruses were seen.</p>',
+      }),
+    ]),
+  );
   engine = await openEngine({ dataDir: join(dir, 'data') });
   const s = await engine.ingest([join(dir, 'docs')]);
   expect(s.errors).toEqual([]);
@@ -120,26 +217,51 @@ describe('structured formats', () => {
     expect((await engine.get(files['report.docx']!)).citation.label).toBe('report.docx · ¶ 1–7');
     expect((await engine.get(files['deck.pptx']!)).citation.label).toBe('deck.pptx · slides 1–3');
     expect((await engine.get(files['cities.csv']!)).citation.label).toBe('cities.csv · rows 1–4');
-    await expect(engine.get(`${files['report.docx']}#slide=1`)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/#para=/) });
-    await expect(engine.get(`${files['budget.xlsx']}#sheet=Nope&row=2`)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/Summary, Costs/) });
+    await expect(engine.get(`${files['report.docx']}#slide=1`)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/#para=/),
+    });
+    await expect(engine.get(`${files['budget.xlsx']}#sheet=Nope&row=2`)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/Summary, Costs/),
+    });
   });
 
   it('takes title, author, date and keywords from each format', async () => {
     const docs = new Map(engine.list().map((d) => [d.path, d]));
-    expect(docs.get(files['report.docx']!)).toMatchObject({ title: 'Annual Report 2024', author: 'Grace Hopper', created: '2024-03-05T10:00:00Z', tags: ['board', 'finance'] });
+    expect(docs.get(files['report.docx']!)).toMatchObject({
+      title: 'Annual Report 2024',
+      author: 'Grace Hopper',
+      created: '2024-03-05T10:00:00Z',
+      tags: ['board', 'finance'],
+    });
     expect(docs.get(files['notes.odt']!)).toMatchObject({ title: 'Field notes', author: 'Jane Doe' });
     expect(docs.get(files['book.epub']!)).toMatchObject({ title: 'Sea Tales', author: 'Herman M', created: '2021-06-01', tags: ['sea'] });
     expect(docs.get(files['engines.html']!)).toMatchObject({ title: 'Engines', author: 'Ada Lovelace', tags: ['engines', 'notes'] });
-    expect(docs.get(files['lunch.eml']!)).toMatchObject({ title: 'Lunch plans', author: expect.stringContaining('ann@x.org'), created: '2024-10-01T10:00:00.000Z' });
+    expect(docs.get(files['lunch.eml']!)).toMatchObject({
+      title: 'Lunch plans',
+      author: expect.stringContaining('ann@x.org'),
+      created: '2024-10-01T10:00:00.000Z',
+    });
     expect(docs.get(files['deck.pptx']!)?.title).toBe('Welcome');
     // A web page's navigation and footer are not content.
     expect((await engine.search({ query: 'newsletter', mode: 'lexical' })).results).toEqual([]);
   });
 
   it('filters by each new type', async () => {
-    for (const [type, path] of [['docx', 'report.docx'], ['slides', 'deck.pptx'], ['epub', 'book.epub'], ['sheet', 'cities.csv'], ['html', 'engines.html'], ['mail', 'lunch.eml']] as const) {
+    for (const [type, path] of [
+      ['docx', 'report.docx'],
+      ['slides', 'deck.pptx'],
+      ['epub', 'book.epub'],
+      ['sheet', 'cities.csv'],
+      ['html', 'engines.html'],
+      ['mail', 'lunch.eml'],
+    ] as const) {
       const r = await engine.search({ query: 'the', mode: 'lexical', type, top: 50 });
-      expect(r.results.every((h) => h.source.type === type), type).toBe(true);
+      expect(
+        r.results.every((h) => h.source.type === type),
+        type,
+      ).toBe(true);
       expect(r.results.some((h) => h.citation.path === files[path]) || type === 'sheet' || type === 'mail', type).toBe(true);
     }
     const cli = kb(['search', 'zeppelin', '--type', 'docx', '--json', '--data-dir', join(dir, 'data')]);
@@ -178,7 +300,11 @@ describe.skipIf(!haveWordFiles)('Word files made by Word', () => {
   it('reads every one, numbering paragraphs, lists and tables as Word does', async () => {
     const d = await tempDir('kb-word-');
     const e = await engineIn(join(d, 'data'));
-    const s = await e.ingest(readdirSync(MAMMOTH_DOCS).filter((n) => n.endsWith('.docx')).map((n) => join(MAMMOTH_DOCS, n)));
+    const s = await e.ingest(
+      readdirSync(MAMMOTH_DOCS)
+        .filter((n) => n.endsWith('.docx'))
+        .map((n) => join(MAMMOTH_DOCS, n)),
+    );
     expect(s.added).toBeGreaterThan(15);
     expect(s.errors.map((x) => `${x.path.split('/').pop()}: ${x.code}`)).toEqual([]);
     const doc = (name: string): string => join(MAMMOTH_DOCS, name);
@@ -214,9 +340,13 @@ describe('zip limits set from real files', () => {
     await expect(openZip(sparse, limits, 'an Excel workbook')).resolves.toBeDefined();
     const bomb = new JSZip();
     bomb.file('xl/worksheets/sheet1.xml', new Uint8Array(16 * 1024 * 1024));
-    await expect(openZip(await bomb.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits, 'an Excel workbook')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    await expect(
+      openZip(await bomb.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits, 'an Excel workbook'),
+    ).rejects.toMatchObject({ code: 'TOO_LARGE' });
     // Many entries each under the ratio still meet the bound on the whole.
-    await expect(openZip(sparse, { ...limits, max_expanded_bytes: 1_000_000 }, 'an Excel workbook')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    await expect(openZip(sparse, { ...limits, max_expanded_bytes: 1_000_000 }, 'an Excel workbook')).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+    });
   });
 });
 
@@ -257,7 +387,8 @@ describe('a web page’s text fragments', () => {
       const a = c.anchor as { kind: string; start: string; end?: string; prefix?: string };
       expect(a.kind).toBe('text');
       // Every word quoted is a whole word of the page: a cut word ("to" of "told") matches nothing.
-      for (const w of [...a.start.split(' '), ...(a.end ?? '').split(' ').filter(Boolean)]) expect(words.has(w), `${w} in ${JSON.stringify(a)}`).toBe(true);
+      for (const w of [...a.start.split(' '), ...(a.end ?? '').split(' ').filter(Boolean)])
+        expect(words.has(w), `${w} in ${JSON.stringify(a)}`).toBe(true);
       // And kb get on the citation gives back a text holding the chunk's own first words.
       const uri = makeCitation(join(d, 'minutes.html'), c.anchor as Anchor).uri;
       expect((await e.get(uri, 100_000)).text).toContain(a.start);
@@ -272,25 +403,41 @@ describe('a web page’s text fragments', () => {
 });
 
 describe('text as presentation programs store it', () => {
-  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const A =
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   const rels = (x: [string, string, string][]): string =>
     `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${x.map(([i, t, g]) => `<Relationship Id="${i}" Type="${t}" Target="${g}"/>`).join('')}</Relationships>`;
-  const ODF = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+  const ODF =
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
 
   it('reads runs joined by a line break, a tab or a soft return as the words they are (PowerPoint)', async () => {
     const z = new JSZip();
-    z.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>');
+    z.file(
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
+    );
     z.file('_rels/.rels', rels([['rId1', `${REL}/officeDocument`, 'ppt/presentation.xml']]));
-    z.file('ppt/presentation.xml', `<?xml version="1.0"?><p:presentation ${A}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`);
+    z.file(
+      'ppt/presentation.xml',
+      `<?xml version="1.0"?><p:presentation ${A}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`,
+    );
     z.file('ppt/_rels/presentation.xml.rels', rels([['rId1', `${REL}/slide`, 'slides/slide1.xml']]));
-    const paras = ['<a:r><a:t>Provider</a:t></a:r><a:br/><a:r><a:t>Available now</a:t></a:r>', '<a:r><a:t>Quality\tAssurance team</a:t></a:r>', '<a:r><a:t>Soft</a:t></a:r><a:r><a:t>_x000B_Return here</a:t></a:r>'];
-    z.file('ppt/slides/slide1.xml', `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody>${paras.map((p) => `<a:p>${p}</a:p>`).join('')}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`);
+    const paras = [
+      '<a:r><a:t>Provider</a:t></a:r><a:br/><a:r><a:t>Available now</a:t></a:r>',
+      '<a:r><a:t>Quality\tAssurance team</a:t></a:r>',
+      '<a:r><a:t>Soft</a:t></a:r><a:r><a:t>_x000B_Return here</a:t></a:r>',
+    ];
+    z.file(
+      'ppt/slides/slide1.xml',
+      `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody>${paras.map((p) => `<a:p>${p}</a:p>`).join('')}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`,
+    );
     const d = await tempDir();
     writeFileSync(join(d, 'deck.pptx'), await z.generateAsync({ type: 'uint8array' }));
     const e = await engineIn(join(d, 'data'));
     await e.ingest([join(d, 'deck.pptx')]);
-    for (const q of ['"Provider Available"', '"Quality Assurance"', '"Soft Return"']) expect((await e.search({ query: q, mode: 'lexical' })).results[0]?.citation, q).toMatchObject({ kind: 'slide', slide: 1 });
+    for (const q of ['"Provider Available"', '"Quality Assurance"', '"Soft Return"'])
+      expect((await e.search({ query: q, mode: 'lexical' })).results[0]?.citation, q).toMatchObject({ kind: 'slide', slide: 1 });
     const text = (await e.get(`${join(d, 'deck.pptx')}#slide=1`, 2000)).text;
     expect(text).toContain('Provider\nAvailable now\nQuality Assurance team\nSoft\nReturn here');
     expect(text).not.toMatch(/ {2}|_x000B_|\u000b/);
@@ -299,18 +446,34 @@ describe('text as presentation programs store it', () => {
   it('reads a slide’s table, drawn or embedded as an object (OpenOffice Impress)', async () => {
     const o = new JSZip();
     o.file('mimetype', 'application/vnd.oasis.opendocument.presentation', { compression: 'STORE' });
-    const drawn = '<draw:frame><table:table><table:table-row><table:table-cell><text:p>Marmalade</text:p></table:table-cell><table:table-cell><text:p>Quince<text:line-break/>jelly<text:tab/>pot</text:p></table:table-cell></table:table-row></table:table></draw:frame>';
+    const drawn =
+      '<draw:frame><table:table><table:table-row><table:table-cell><text:p>Marmalade</text:p></table:table-cell><table:table-cell><text:p>Quince<text:line-break/>jelly<text:tab/>pot</text:p></table:table-cell></table:table-row></table:table></draw:frame>';
     const embedded = '<draw:frame><draw:object xlink:href="./Object 1" xlink:type="simple"/></draw:frame>';
-    o.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:presentation><draw:page draw:name="p1">${drawn}</draw:page><draw:page draw:name="p2">${embedded}</draw:page></office:presentation></office:body></office:document-content>`);
-    o.file('Object 1/content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:spreadsheet><table:table table:name="Sheet1"><table:table-row><table:table-cell><text:p>Harbour</text:p></table:table-cell><table:table-cell><text:p>Lighthouse keepers</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>`);
-    o.file('META-INF/manifest.xml', '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>');
+    o.file(
+      'content.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:presentation><draw:page draw:name="p1">${drawn}</draw:page><draw:page draw:name="p2">${embedded}</draw:page></office:presentation></office:body></office:document-content>`,
+    );
+    o.file(
+      'Object 1/content.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:spreadsheet><table:table table:name="Sheet1"><table:table-row><table:table-cell><text:p>Harbour</text:p></table:table-cell><table:table-cell><text:p>Lighthouse keepers</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>`,
+    );
+    o.file(
+      'META-INF/manifest.xml',
+      '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+    );
     const d = await tempDir();
     writeFileSync(join(d, 'deck.odp'), await o.generateAsync({ type: 'uint8array' }));
     const e = await engineIn(join(d, 'data'));
     await e.ingest([join(d, 'deck.odp')]);
     expect(e.list()[0]!.chunks).toBeGreaterThan(0);
-    expect((await e.search({ query: '"quince jelly pot"', mode: 'lexical' })).results[0]?.citation).toMatchObject({ kind: 'slide', slide: 1 });
-    expect((await e.search({ query: '"lighthouse keepers"', mode: 'lexical' })).results[0]?.citation).toMatchObject({ kind: 'slide', slide: 2 });
+    expect((await e.search({ query: '"quince jelly pot"', mode: 'lexical' })).results[0]?.citation).toMatchObject({
+      kind: 'slide',
+      slide: 1,
+    });
+    expect((await e.search({ query: '"lighthouse keepers"', mode: 'lexical' })).results[0]?.citation).toMatchObject({
+      kind: 'slide',
+      slide: 2,
+    });
     expect((await e.get(`${join(d, 'deck.odp')}#slide=2`, 2000)).text).toMatch(/Harbour \| Lighthouse keepers/);
   });
 });
@@ -327,8 +490,15 @@ describe('a saved web page', () => {
     });
     const e = await engineIn(join(top, 'data'));
     const s = await e.ingest([d]);
-    expect(s.skipped).toEqual([{ path: join(d, 'Otters - Wikipedia_files'), reason: 'the pictures, styles and scripts of the saved page Otters - Wikipedia.html' }]);
-    expect(e.list().map((x) => x.path.slice(d.length + 1)).sort()).toEqual(['Otters - Wikipedia.html', 'scripts_files/tool.js']);
+    expect(s.skipped).toEqual([
+      { path: join(d, 'Otters - Wikipedia_files'), reason: 'the pictures, styles and scripts of the saved page Otters - Wikipedia.html' },
+    ]);
+    expect(
+      e
+        .list()
+        .map((x) => x.path.slice(d.length + 1))
+        .sort(),
+    ).toEqual(['Otters - Wikipedia.html', 'scripts_files/tool.js']);
     e.close();
   });
 });
@@ -348,8 +518,12 @@ describe('an index from before these formats', () => {
     for (const m of MIGRATIONS.filter((x) => x.version <= 7)) raw.exec(m.sql);
     raw.pragma('user_version = 7');
     const st = statSync(csv);
-    raw.prepare(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-      VALUES ('aaaaaaaaaaaaaaaaaaaa', ?, ?, 'birds.csv', 'note', NULL, 'x', ?, ?, NULL, NULL, 2, 'indexed', NULL, 'reference', 0, 0)`).run(csv, docs, st.size, Math.floor(st.mtimeMs));
+    raw
+      .prepare(
+        `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
+      VALUES ('aaaaaaaaaaaaaaaaaaaa', ?, ?, 'birds.csv', 'note', NULL, 'x', ?, ?, NULL, NULL, 2, 'indexed', NULL, 'reference', 0, 0)`,
+      )
+      .run(csv, docs, st.size, Math.floor(st.mtimeMs));
     raw.prepare("INSERT INTO collections (name, root, tags, glob, added_at) VALUES ('docs', ?, '[]', NULL, 0)").run(docs);
     raw.close();
     const e = await engineIn(data);
@@ -364,16 +538,38 @@ describe('hostile and broken files', () => {
   it('sanitises a hostile page: no script, no handler, no remote load survives', async () => {
     const d = await tempDir('kb-hostile-');
     const page = join(d, 'evil.html');
-    writeFileSync(page, F.html({ title: 'Evil', sections: [{ heading: 'Body', paras: ['Ordinary words about otters.', F.filler(4)] }], hostile: true }).replace('</article>', '<a href="javascript:alert(1)">x</a><iframe src="http://127.0.0.1:9/"></iframe><svg onload="alert(1)"></svg><style>body{background:url(http://127.0.0.1:9/x)}</style></article>'));
+    writeFileSync(
+      page,
+      F.html({
+        title: 'Evil',
+        sections: [{ heading: 'Body', paras: ['Ordinary words about otters.', F.filler(4)] }],
+        hostile: true,
+      }).replace(
+        '</article>',
+        '<a href="javascript:alert(1)">x</a><iframe src="http://127.0.0.1:9/"></iframe><svg onload="alert(1)"></svg><style>body{background:url(http://127.0.0.1:9/x)}</style></article>',
+      ),
+    );
     const e = await engineIn(join(d, 'data'));
     await e.ingest([page]);
     const doc = e.list()[0]!;
     const v = await e.view(doc.doc_id, 'para=1'.replace('para=1', ':~:text=Ordinary%20words'));
     expect(v.html).toContain('Ordinary words about otters.');
-    for (const bad of ['<script', 'onerror', 'onload', 'javascript:', '127.0.0.1', '<iframe', '<svg', 'url(']) expect(v.html, bad).not.toContain(bad);
+    for (const bad of ['<script', 'onerror', 'onload', 'javascript:', '127.0.0.1', '<iframe', '<svg', 'url('])
+      expect(v.html, bad).not.toContain(bad);
     // A message whose only body is hostile HTML is shown as its text.
     const mail = join(d, 'evil.eml');
-    writeFileSync(mail, F.eml({ from: 'x@y.org', to: 'z@y.org', subject: 'Invoice', date: 'Tue, 1 Oct 2024 10:00:00 +0000', id: 'evil@y.org', body: '', html: '<p>Pay the invoice for otters.</p><script>alert(1)</script><img src="http://127.0.0.1:9/t.png" onerror="alert(2)">' }).replace(/--b1\r\nContent-Type: text\/plain[^]*?(?=--b1)/, ''));
+    writeFileSync(
+      mail,
+      F.eml({
+        from: 'x@y.org',
+        to: 'z@y.org',
+        subject: 'Invoice',
+        date: 'Tue, 1 Oct 2024 10:00:00 +0000',
+        id: 'evil@y.org',
+        body: '',
+        html: '<p>Pay the invoice for otters.</p><script>alert(1)</script><img src="http://127.0.0.1:9/t.png" onerror="alert(2)">',
+      }).replace(/--b1\r\nContent-Type: text\/plain[^]*?(?=--b1)/, ''),
+    );
     await e.ingest([mail]);
     const m = await e.view(e.list().find((x) => x.path === mail)!.doc_id, 'msg=evil%40y.org');
     expect(m.html).toContain('Pay the invoice for otters.');

@@ -33,7 +33,11 @@ export async function writeTree(dir: string, files: Record<string, string | Uint
   }
 }
 
-export async function engineIn(dataDir?: string, config: ConfigInput = {}, opts: Omit<OpenEngineOptions, 'dataDir' | 'config'> = {}): Promise<Engine> {
+export async function engineIn(
+  dataDir?: string,
+  config: ConfigInput = {},
+  opts: Omit<OpenEngineOptions, 'dataDir' | 'config'> = {},
+): Promise<Engine> {
   const dir = dataDir ?? join(await tempDir(), 'data');
   const engine = await openEngine({ dataDir: dir, config, ...opts });
   cleanups.push(async () => engine.close());
@@ -92,19 +96,28 @@ let saidSkipped = false;
 export function corporaDir(): string | null {
   const dir = process.env.KB_CORPORA ?? resolve(repoRoot, '../shared/corpora');
   if (existsSync(dir)) return dir;
-  if (process.env.KB_REQUIRE_CORPORA === '1') throw new Error(`KB_REQUIRE_CORPORA=1, but the corpora are not at ${dir} (set KB_CORPORA to where they are)`);
-  if (!saidSkipped) console.warn(`SKIPPED: the tests that read real PDFs, scans, audio and the tokenizer — ${dir} is absent (set KB_CORPORA)`);
+  if (process.env.KB_REQUIRE_CORPORA === '1')
+    throw new Error(`KB_REQUIRE_CORPORA=1, but the corpora are not at ${dir} (set KB_CORPORA to where they are)`);
+  if (!saidSkipped)
+    console.warn(`SKIPPED: the tests that read real PDFs, scans, audio and the tokenizer — ${dir} is absent (set KB_CORPORA)`);
   saidSkipped = true;
   return null;
 }
 
 /** A running `kb serve`: its URL (token included), and a stop that waits for it to exit. */
-export async function kbServe(dataDir: string, askedPort = 0): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir, '--port', String(askedPort)], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export async function kbServe(
+  dataDir: string,
+  askedPort = 0,
+): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir, '--port', String(askedPort)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const first = await new Promise<string>((res, rej) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -33,7 +33,12 @@ function bombPng(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 0; // greyscale
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(width + 1))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('bombs', () => {
@@ -43,7 +48,13 @@ describe('bombs', () => {
     await writeTree(dir, { 'ok.md': '# OK\n\nstill here\n' });
     const engine = await engineIn(join(dir, 'data'));
     const s = await engine.ingest([dir]);
-    expect(s.errors).toEqual([{ path: join(dir, 'bomb.png'), code: 'TOO_LARGE', message: '30000 × 30000 pixels is over the limit of 100 megapixels (ingest.max_image_pixels)' }]);
+    expect(s.errors).toEqual([
+      {
+        path: join(dir, 'bomb.png'),
+        code: 'TOO_LARGE',
+        message: '30000 × 30000 pixels is over the limit of 100 megapixels (ingest.max_image_pixels)',
+      },
+    ]);
     expect(s.added).toBe(1);
     expect(s.ocr).toBeUndefined(); // nothing was queued for OCR
   });
@@ -73,7 +84,10 @@ describe('paths', () => {
     symlinkSync(join(outside, 'secret.md'), join(dir, 'notes', 'secret-link.md'));
     symlinkSync(join(dir, 'notes', 'inner'), join(dir, 'notes', 'inside-link'));
     const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
-    const s = kb(['ingest', join(dir, 'notes'), '--json'], { env }).json() as { added: number; skipped: { path: string; reason: string }[] };
+    const s = kb(['ingest', join(dir, 'notes'), '--json'], { env }).json() as {
+      added: number;
+      skipped: { path: string; reason: string }[];
+    };
     expect(s.skipped.map((x) => [x.path, x.reason]).sort()).toEqual([
       [join(dir, 'notes', 'escape'), 'a symlink to outside the folder (ingest.follow_symlinks_outside)'],
       [join(dir, 'notes', 'inside-link'), 'symlink loop or folder already visited'],
@@ -82,7 +96,12 @@ describe('paths', () => {
     expect(s.added).toBe(2);
     expect(kb(['search', 'salary', '--json'], { env }).json()).toMatchObject({ returned: 0 });
     // kb get serves only what is indexed: not the file behind the link, not a traversal.
-    for (const t of [join(dir, 'notes', 'escape', 'secret.md'), join(dir, 'notes', 'secret-link.md'), `${join(dir, 'notes')}/../../${outside.split('/').pop()}/secret.md`, join(outside, 'secret.md')]) {
+    for (const t of [
+      join(dir, 'notes', 'escape', 'secret.md'),
+      join(dir, 'notes', 'secret-link.md'),
+      `${join(dir, 'notes')}/../../${outside.split('/').pop()}/secret.md`,
+      join(outside, 'secret.md'),
+    ]) {
       const r = kb(['get', t], { env });
       expect([t, r.code]).toEqual([t, 1]);
       expect(r.stdout + r.stderr).not.toMatch(/salary/);
@@ -98,7 +117,9 @@ describe('the web host', () => {
     const origin = `http://127.0.0.1:${host.port}`;
     const closed = await new Promise<number>((resolve) => {
       const ws = new WebSocket(url, { origin });
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'request', id: 1, method: 'search', params: { query: 'x'.repeat(2 * 1024 * 1024) } })));
+      ws.on('open', () =>
+        ws.send(JSON.stringify({ type: 'request', id: 1, method: 'search', params: { query: 'x'.repeat(2 * 1024 * 1024) } })),
+      );
       ws.on('close', (code) => resolve(code));
       ws.on('error', () => undefined);
     });
@@ -128,7 +149,9 @@ describe('logs', () => {
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const first = await new Promise<string>((resolve) => child.stdout.on('data', (d: Buffer) => (stdout += d.toString()).includes('\n}') && resolve(stdout)));
+    const first = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()).includes('\n}') && resolve(stdout)),
+    );
     const { url, port } = JSON.parse(first) as { url: string; port: number };
     const token = new URL(url).searchParams.get('token')!;
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
@@ -154,4 +177,3 @@ describe('logs', () => {
     expect(stdout.slice(first.length)).not.toMatch(/albatross|hunter2/);
   });
 });
-

@@ -110,7 +110,10 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
 
   it('is reported by doctor', async () => {
     const d = await engine.doctor();
-    expect(d.checks.find((c) => c.name === 'embedding model')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/all \d+ chunks have vectors/) });
+    expect(d.checks.find((c) => c.name === 'embedding model')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/all \d+ chunks have vectors/),
+    });
   });
 
   it('drops the vectors of removed documents', async () => {
@@ -183,7 +186,11 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
       await broken.importModel(join(work, 'model'), 'all-MiniLM-L6-v2');
       writeFileSync(join(dataDir, 'vectors'), 'a file where the LanceDB folder should be');
       const s = await broken.ingest([join(work, 'notes')]);
-      expect(s).toMatchObject({ added: 3, failed: 0, vector: { status: 'unavailable', reason: expect.stringMatching(/vectors not updated/) } });
+      expect(s).toMatchObject({
+        added: 3,
+        failed: 0,
+        vector: { status: 'unavailable', reason: expect.stringMatching(/vectors not updated/) },
+      });
       const r = await broken.search({ query: 'install git' });
       expect(r.vector).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/vector store failed/) });
       expect(r.results[0]!.citation.path).toBe(join(work, 'notes/git.md'));
@@ -193,7 +200,9 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
   });
 
   it('searches hybrid from a fresh CLI process', async () => {
-    const r = await kbAsync(['search', 'install', 'git', '--json'], { env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml') } });
+    const r = await kbAsync(['search', 'install', 'git', '--json'], {
+      env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml') },
+    });
     expect(r.code).toBe(0);
     const res = SearchResultSchema.parse(r.json());
     expect(res.vector).toEqual({ status: 'ok' });

@@ -28,12 +28,23 @@ describe('ingest', () => {
     const s = await engine.ingest([dir]);
     // pic.png is only a PNG signature: an image kb cannot read, so a failed document.
     expect(s).toMatchObject({ added: 3, updated: 0, unchanged: 0, failed: 1 });
-    expect(s.errors).toEqual([{ path: join(dir, 'pic.png'), code: 'PARSE_FAILED', message: expect.stringMatching(/not a readable image/) }]);
-    const paths = engine.list().filter((d) => d.status === 'indexed').map((d) => d.path.slice(dir.length + 1)).sort();
+    expect(s.errors).toEqual([
+      { path: join(dir, 'pic.png'), code: 'PARSE_FAILED', message: expect.stringMatching(/not a readable image/) },
+    ]);
+    const paths = engine
+      .list()
+      .filter((d) => d.status === 'indexed')
+      .map((d) => d.path.slice(dir.length + 1))
+      .sort();
     expect(paths).toEqual(['a.md', 'sub/b.txt', 'sub/c.py']);
     expect(s.skipped.map((x) => x.path.slice(dir.length + 1)).sort()).toEqual(['blob.bin']);
     expect(s.skipped.find((x) => x.path.endsWith('blob.bin'))?.reason).toMatch(/binary/);
-    expect(engine.list().map((d) => d.type).sort()).toEqual(['code', 'image', 'markdown', 'note']);
+    expect(
+      engine
+        .list()
+        .map((d) => d.type)
+        .sort(),
+    ).toEqual(['code', 'image', 'markdown', 'note']);
   });
 
   it("never indexes kb's own data folder, even inside an ingested folder", async () => {
@@ -158,7 +169,10 @@ describe('ingest', () => {
 
   it('answers searches while an ingest is running', async () => {
     const dir = await tempDir();
-    await writeTree(dir, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n${i}.md`, `${note(`topic${i}`)}\nshared marker words\n`])));
+    await writeTree(
+      dir,
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n${i}.md`, `${note(`topic${i}`)}\nshared marker words\n`])),
+    );
     const engine = await engineIn();
     // A search asked halfway through the files (as its progress says), answered before the ingest ends.
     const r = await searchDuringIngest(engine, [dir], (p) => p.phase === 'ingest' && p.done === 150, { query: 'marker', top: 1000 });

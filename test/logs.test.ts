@@ -19,7 +19,6 @@ const read = (dataDir: string, proc = 'cli'): Line[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);
 
-
 describe('logs', () => {
   it('record each ingest and each file that failed, with no document text or query', async () => {
     const dir = await tempDir();

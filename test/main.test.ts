@@ -66,7 +66,10 @@ describe('main: the worker as a supervised utility process', () => {
     const entry = fileURLToPath(workerProcessEntry()!.url);
     let live: UtilityProcessLike | null = null;
     const spawn: ForkUtility = (m, a, o) => (live = nodeFork(m, a, o));
-    const sup = new Supervisor(() => utilityWorker(spawn, entry, data), { onEvent: (...e) => router.broadcast(...e), backoff: { first: 50, max: 200 } });
+    const sup = new Supervisor(() => utilityWorker(spawn, entry, data), {
+      onEvent: (...e) => router.broadcast(...e),
+      backoff: { first: 50, max: 200 },
+    });
     const router = new IpcRouter(sup, APP);
     await sup.start();
     const win = contents(1);
@@ -88,7 +91,9 @@ describe('main: the worker as a supervised utility process', () => {
     const failed = win.got.find((m) => m.type === 'response' && m.id === 9) as { error?: { message: string } };
     expect(failed.error?.message).toMatch(/engine stopped .* restarting/);
     await until(() => win.got.some((m) => m.type === 'event' && m.event === 'engine' && (m.data as { state: string }).state === 'ready'));
-    expect(win.got.some((m) => m.type === 'event' && m.event === 'engine' && (m.data as { state: string }).state === 'restarting')).toBe(true);
+    expect(win.got.some((m) => m.type === 'event' && m.event === 'engine' && (m.data as { state: string }).state === 'restarting')).toBe(
+      true,
+    );
     router.receive(from, { type: 'request', id: 10, method: 'search', params: { query: 'walrus' } });
     await until(() => win.got.some((m) => m.type === 'response' && m.id === 10));
     expect((win.got.find((m) => m.type === 'response' && m.id === 10) as { result: { returned: number } }).result.returned).toBe(1);
@@ -156,12 +161,15 @@ describe('main: IPC validation', () => {
     expect(errors[5]).toEqual([6, 'NOT_FOUND', 'no method __proto__']);
   });
 
-  it("cancels what a window left running when it closes", () => {
+  it('cancels what a window left running when it closes', () => {
     const { cancelled, sup } = recording();
     const router = new IpcRouter(sup, APP);
     const win = contents(1);
     router.allow(win);
-    router.receive({ sender: win, frameUrl: APP, isMainFrame: true }, { type: 'request', id: 1, method: 'ingest', params: { paths: ['/x'] } });
+    router.receive(
+      { sender: win, frameUrl: APP, isMainFrame: true },
+      { type: 'request', id: 1, method: 'ingest', params: { paths: ['/x'] } },
+    );
     win.destroy();
     expect(cancelled).toEqual([100]);
   });
@@ -223,7 +231,10 @@ describe('main: the kb-doc: protocol', () => {
     const engine = await engineIn();
     await engine.ingest([join(docs, 'r.docx')]);
     const doc = engine.list()[0]!;
-    const handler = docProtocolHandler(async (id) => engine.source(id), (id, at, q) => engine.view(id, at, q));
+    const handler = docProtocolHandler(
+      async (id) => engine.source(id),
+      (id, at, q) => engine.view(id, at, q),
+    );
     const view = await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('para=2')}`));
     expect(view.status).toBe(200);
     expect(view.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -239,7 +250,13 @@ describe('main: the kb-doc: protocol', () => {
 
 describe('main: window security, menu and launch arguments', () => {
   it('isolates and sandboxes renderers without Node', () => {
-    expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(WEB_PREFERENCES).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
   });
 
   it('blocks navigation away from the app page and every new window; web links go to the browser', () => {
@@ -281,7 +298,13 @@ describe('main: window security, menu and launch arguments', () => {
 
   it('offers Add Files…, Add Folder…, Preferences and Help, and each item does its job', () => {
     const done: string[] = [];
-    const actions = { addFiles: () => done.push('files'), addFolder: () => done.push('folder'), preferences: () => done.push('prefs'), toggleAsk: () => done.push('ask'), help: () => done.push('help') };
+    const actions = {
+      addFiles: () => done.push('files'),
+      addFolder: () => done.push('folder'),
+      preferences: () => done.push('prefs'),
+      toggleAsk: () => done.push('ask'),
+      help: () => done.push('help'),
+    };
     for (const platform of ['linux', 'darwin']) {
       const flat = (items: MenuItemTemplate[]): MenuItemTemplate[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
       const items = flat(appMenuTemplate(actions, platform));
@@ -299,13 +322,22 @@ describe('main: window security, menu and launch arguments', () => {
 });
 
 describe('main: what windows may ask beyond the RPC', () => {
-  it('opens and reveals indexed documents by id only (the user\'s own file), hands editor links on, and refuses the rest', async () => {
+  it("opens and reveals indexed documents by id only (the user's own file), hands editor links on, and refuses the rest", async () => {
     const did: string[] = [];
     const act = {
       pick: async (kind: 'files' | 'folder') => [`/picked/${kind}`],
       source: async (id: string) => {
         if (id !== 'a'.repeat(20)) throw new Error(`no indexed document ${id}`);
-        return { schema_version: 1 as const, doc_id: id, type: 'pdf' as const, title: 'r', file: '/data/blobs/ab/abcd', stale: false, name: 'r.pdf', path: '/home/me/r.pdf' };
+        return {
+          schema_version: 1 as const,
+          doc_id: id,
+          type: 'pdf' as const,
+          title: 'r',
+          file: '/data/blobs/ab/abcd',
+          stale: false,
+          name: 'r.pdf',
+          path: '/home/me/r.pdf',
+        };
       },
       openPath: async (p: string) => void did.push(`open ${p}`),
       reveal: (p: string) => void did.push(`reveal ${p}`),
@@ -317,7 +349,12 @@ describe('main: what windows may ask beyond the RPC', () => {
     await appInvoke({ action: 'open-document', doc_id: 'a'.repeat(20), how: 'reveal' }, act);
     await appInvoke({ action: 'open-uri', uri: 'vscode://file/home/me/a.md:12' }, act);
     await appInvoke({ action: 'reveal-data-dir' }, act);
-    expect(did).toEqual(['open /home/me/r.pdf', 'reveal /home/me/r.pdf', 'external vscode://file/home/me/a.md:12', 'reveal /home/me/.local/share/kb']);
+    expect(did).toEqual([
+      'open /home/me/r.pdf',
+      'reveal /home/me/r.pdf',
+      'external vscode://file/home/me/a.md:12',
+      'reveal /home/me/.local/share/kb',
+    ]);
     // Never a path, never a file: or script URI, never an unknown action.
     await expect(appInvoke({ action: 'open-document', doc_id: '/etc/passwd', how: 'open' }, act)).rejects.toThrow(/not an app action/);
     for (const uri of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'no scheme']) {
@@ -347,7 +384,16 @@ describe('the desktop build (electron-vite)', () => {
     const asRoot = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
     expect(readFileSync(join(fake, 'started'), 'utf8').split('\n')).toEqual([repoRoot, '.', ...asRoot, '--a-flag', '']);
     const out = (p: string): string => join(repoRoot, 'out', p);
-    for (const f of ['main/index.js', 'main/worker.js', 'main/parse-thread.js', 'main/embed-thread.js', 'main/ocr-thread.cjs', 'preload/index.cjs', 'renderer/index.html']) expect(existsSync(out(f)), f).toBe(true);
+    for (const f of [
+      'main/index.js',
+      'main/worker.js',
+      'main/parse-thread.js',
+      'main/embed-thread.js',
+      'main/ocr-thread.cjs',
+      'preload/index.cjs',
+      'renderer/index.html',
+    ])
+      expect(existsSync(out(f)), f).toBe(true);
     // A sandboxed preload can require nothing but electron.
     const requires = [...readFileSync(out('preload/index.cjs'), 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));
@@ -359,7 +405,13 @@ describe('the desktop build (electron-vite)', () => {
     expect(csp).toMatch(/object-src 'none'/);
     expect(csp).not.toMatch(/'unsafe-eval'|https?:|\*/);
     // pdf.js's decoders, standard fonts and CMaps ship beside the renderer.
-    for (const f of ['pdfjs/wasm/jbig2.wasm', 'pdfjs/wasm/openjpeg.wasm', 'pdfjs/standard_fonts/LiberationSans-Regular.ttf', 'pdfjs/cmaps/UniGB-UCS2-H.bcmap']) expect(existsSync(out(`renderer/${f}`)), f).toBe(true);
+    for (const f of [
+      'pdfjs/wasm/jbig2.wasm',
+      'pdfjs/wasm/openjpeg.wasm',
+      'pdfjs/standard_fonts/LiberationSans-Regular.ttf',
+      'pdfjs/cmaps/UniGB-UCS2-H.bcmap',
+    ])
+      expect(existsSync(out(`renderer/${f}`)), f).toBe(true);
     // Main loads no native module and no engine code.
     const mainJs = readFileSync(out('main/index.js'), 'utf8');
     expect(mainJs).not.toMatch(/better-sqlite3|@lancedb|onnxruntime/);

@@ -20,22 +20,29 @@ function served(engine: Engine) {
   let toWorker: (m: unknown) => void = () => undefined;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { code?: string }) => void; progress: unknown[] }>();
   const events: { event: string; data: unknown; at: number }[] = [];
-  serveEngine(engine, {
-    send: (m: ServerMessage) =>
-      setImmediate(() => {
-        if (m.type === 'event' && m.id === undefined) events.push({ event: m.event, data: m.data, at: performance.now() });
-        else if (m.type === 'event') waiting.get(m.id!)?.progress.push({ data: m.data, at: performance.now() });
-        else {
-          const w = waiting.get(m.id);
-          waiting.delete(m.id);
-          if (m.error) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
-          else w?.resolve(m.result);
-        }
-      }),
-    onMessage: (h) => (toWorker = h),
-  }, 'test');
+  serveEngine(
+    engine,
+    {
+      send: (m: ServerMessage) =>
+        setImmediate(() => {
+          if (m.type === 'event' && m.id === undefined) events.push({ event: m.event, data: m.data, at: performance.now() });
+          else if (m.type === 'event') waiting.get(m.id!)?.progress.push({ data: m.data, at: performance.now() });
+          else {
+            const w = waiting.get(m.id);
+            waiting.delete(m.id);
+            if (m.error) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+            else w?.resolve(m.result);
+          }
+        }),
+      onMessage: (h) => (toWorker = h),
+    },
+    'test',
+  );
   let next = 1;
-  function call<M extends Method>(method: M, params: Params<M>): { id: number; result: Promise<Result<M>>; progress: { data: unknown; at: number }[]; cancel: () => void } {
+  function call<M extends Method>(
+    method: M,
+    params: Params<M>,
+  ): { id: number; result: Promise<Result<M>>; progress: { data: unknown; at: number }[]; cancel: () => void } {
     const id = next++;
     const progress: { data: unknown; at: number }[] = [];
     const result = new Promise<unknown>((resolve, reject) => waiting.set(id, { resolve, reject, progress: progress as unknown[] })).then(
@@ -62,15 +69,24 @@ describe('documents found by their file name and title', () => {
         chunk_id: '',
         retrieval: { by_name: true },
         citation: { kind: 'time', start: 0 },
-        source: { title: 'jfk.mp3', type: 'audio', total_chunks: 0, reason: expect.stringMatching(/waiting for a speech model.*kb models pull whisper-base\.en/) },
+        source: {
+          title: 'jfk.mp3',
+          type: 'audio',
+          total_chunks: 0,
+          reason: expect.stringMatching(/waiting for a speech model.*kb models pull whisper-base\.en/),
+        },
       });
       // The name without its extension is the name too; the passage that says the word follows.
       const word = await engine.search({ query: 'jfk', mode: 'lexical' });
       expect(word.results.map((r) => r.citation.path.split('/').pop())).toEqual(['jfk.mp3', 'speech-notes.md']);
       expect(word.total_matches).toBe(2);
       // While typing, the last word is a prefix; a type filter still applies.
-      expect((await engine.search({ query: 'jfk', prefix: true, mode: 'lexical' })).results.some((r) => r.source.type === 'audio')).toBe(true);
-      expect((await engine.search({ query: 'jfk', type: 'markdown', mode: 'lexical' })).results.every((r) => r.source.type === 'markdown')).toBe(true);
+      expect((await engine.search({ query: 'jfk', prefix: true, mode: 'lexical' })).results.some((r) => r.source.type === 'audio')).toBe(
+        true,
+      );
+      expect(
+        (await engine.search({ query: 'jfk', type: 'markdown', mode: 'lexical' })).results.every((r) => r.source.type === 'markdown'),
+      ).toBe(true);
     } finally {
       engine.close();
     }
@@ -84,7 +100,11 @@ describe('documents found by their file name and title', () => {
       await engine.ingest([dir]);
       const r = await engine.search({ query: 'budget', mode: 'lexical' });
       expect(r.results).toHaveLength(1);
-      expect(r.results[0]).toMatchObject({ retrieval: { by_name: true }, citation: { kind: 'lines', start: 1 }, source: { chunk_index: 0 } });
+      expect(r.results[0]).toMatchObject({
+        retrieval: { by_name: true },
+        citation: { kind: 'lines', start: 1 },
+        source: { chunk_index: 0 },
+      });
       expect(r.results[0]!.text).toContain('snacks');
       // A tag is a word too.
       const tagged = join(dir, 'tagged');
@@ -137,7 +157,10 @@ describe('names that point at no file in particular', () => {
       const r = await engine.search({ query: 'note', mode: 'lexical' });
       expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['about.md']);
       // The whole name still finds its file.
-      expect((await engine.search({ query: 'note-007.md', mode: 'lexical' })).results[0]).toMatchObject({ retrieval: { by_name: true }, citation: { path: join(dir, 'note-007.md') } });
+      expect((await engine.search({ query: 'note-007.md', mode: 'lexical' })).results[0]).toMatchObject({
+        retrieval: { by_name: true },
+        citation: { path: join(dir, 'note-007.md') },
+      });
     } finally {
       engine.close();
     }
@@ -171,9 +194,14 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(r.collection).toMatchObject({ name: 'notes', root: dir, tags: ['work'], documents: 2 });
       expect(added.progress.length).toBeGreaterThan(0);
       expect((await call('collections.list', {}).result).collections.map((c) => c.name)).toEqual(['notes']);
-      await expect(call('collections.add', { path: join(dir, 'nope') }).result).rejects.toMatchObject({ code: expect.stringMatching(/NOT_FOUND|INVALID_ARGUMENT/) });
+      await expect(call('collections.add', { path: join(dir, 'nope') }).result).rejects.toMatchObject({
+        code: expect.stringMatching(/NOT_FOUND|INVALID_ARGUMENT/),
+      });
       // The server's working folder means nothing to the person typing: a relative path is refused.
-      await expect(call('collections.add', { path: 'notes' }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/full path.*~\/notes/) });
+      await expect(call('collections.add', { path: 'notes' }).result).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/full path.*~\/notes/),
+      });
       await expect(call('collections.add', { path: dir, name: 'again' }).result).rejects.toThrow(/overlaps the collection notes/);
       await expect(call('collections.add', { path: dir, bogus: 1 } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect(engine.list()).toHaveLength(2);
@@ -192,7 +220,11 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     try {
       const s = await call('settings.get', {}).result;
       expect(s.values).toMatchObject({ 'ask.top': 8, 'ui.theme': 'system', 'ui.editor_uri': 'vscode://file/{path}:{line}' });
-      expect(s.ollama).toMatchObject({ reachable: false, models: [], detail: expect.stringMatching(/ollama serve.*ollama\.com\/download/s) });
+      expect(s.ollama).toMatchObject({
+        reachable: false,
+        models: [],
+        detail: expect.stringMatching(/ollama serve.*ollama\.com\/download/s),
+      });
       expect(s.ocr_languages_installed).toContain('eng');
       const set = await call('settings.set', { key: 'ask.top', value: 12 }).result;
       expect(set).toMatchObject({ applied: 'live', value: 12 });
@@ -202,8 +234,12 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(text).toMatch(/top: 12 # how many passages/);
       // Wrong values are refused before the file is touched.
       await expect(call('settings.set', { key: 'ask.top', value: 'many' }).result).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
-      await expect(call('settings.set', { key: 'ask.ollama_host', value: 'not a url' }).result).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
-      await expect(call('settings.set', { key: 'data_dir', value: '/tmp' } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(call('settings.set', { key: 'ask.ollama_host', value: 'not a url' }).result).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+      });
+      await expect(call('settings.set', { key: 'data_dir', value: '/tmp' } as never).result).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
       expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toBe(text);
       const restart = await call('settings.set', { key: 'store_originals', value: 'reference' }).result;
       expect(restart).toMatchObject({ applied: 'restart', note: expect.stringMatching(/restart/) });
@@ -216,7 +252,12 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
   it('folds the environment into the config once, when the engine opens, and says which key a variable set', async () => {
     const dataDir = await tempDir();
     const saved = { ...process.env };
-    Object.assign(process.env, { KB_OLLAMA_MODEL: 'qwen2.5:7b', KB_OLLAMA_HOST: '', KB_LOG_LEVEL: 'loud', KB_HF_ENDPOINT: 'http://127.0.0.1:9/mirror' });
+    Object.assign(process.env, {
+      KB_OLLAMA_MODEL: 'qwen2.5:7b',
+      KB_OLLAMA_HOST: '',
+      KB_LOG_LEVEL: 'loud',
+      KB_HF_ENDPOINT: 'http://127.0.0.1:9/mirror',
+    });
     const engine = await engineIn(dataDir, { ask: { ollama_host: 'http://127.0.0.1:9' } });
     process.env = saved;
     const { call } = served(engine);
@@ -234,7 +275,9 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(engine.config.ask.model).toBe('qwen2.5:7b');
       expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toMatch(/model: llama3\.2/);
       // A pull that cannot reach the mirror names the variable that chose it.
-      await expect(call('models.pull', { name: 'all-MiniLM-L6-v2' }).result).rejects.toMatchObject({ message: expect.stringMatching(/KB_HF_ENDPOINT is http:\/\/127\.0\.0\.1:9\/mirror/) });
+      await expect(call('models.pull', { name: 'all-MiniLM-L6-v2' }).result).rejects.toMatchObject({
+        message: expect.stringMatching(/KB_HF_ENDPOINT is http:\/\/127\.0\.0\.1:9\/mirror/),
+      });
     } finally {
       engine.close();
     }
@@ -274,8 +317,11 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeLessThan(500);
       const last = pull.progress.at(-1)!.data as { done_bytes: number; total_bytes: number | null };
       expect(last.done_bytes).toBe(last.total_bytes);
-      for (let i = 0; i < 100 && !events.some((e) => e.event === 'background' && (e.data as { phase: string }).phase === 'done'); i++) await new Promise((res) => setTimeout(res, 100));
-      expect(events.filter((e) => e.event === 'background').map((e) => (e.data as { task: string; phase: string }).phase)).toContain('done');
+      for (let i = 0; i < 100 && !events.some((e) => e.event === 'background' && (e.data as { phase: string }).phase === 'done'); i++)
+        await new Promise((res) => setTimeout(res, 100));
+      expect(events.filter((e) => e.event === 'background').map((e) => (e.data as { task: string; phase: string }).phase)).toContain(
+        'done',
+      );
       expect((await engine.search({ query: 'tomatoes' })).vector?.status).toBe('ok');
       expect((await call('models.list', {}).result).models.find((m) => m.id === 'bge-small-en-v1.5')?.installed).toBe(true);
       await call('models.remove', { name: 'bge-small-en-v1.5' }).result;

@@ -7,7 +7,8 @@ import { KbStatusSchema, SearchResultSchema, SpanSchema } from '../src/shared/wi
 import { kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
 const NOTES = {
-  'notes/setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\nThen run git config.\n\n## Windows\n\nUse the installer.\n',
+  'notes/setup.md':
+    '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\nThen run git config.\n\n## Windows\n\nUse the installer.\n',
   'notes/other.md': '# Other\n\nNothing about version control here, only gardening.\n',
 };
 
@@ -52,7 +53,11 @@ describe('kb mcp', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get', 'search', 'status']);
       const search = tools.find((t) => t.name === 'search')!;
-      expect(search.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string' }, top: { type: 'integer' } } });
+      expect(search.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['query'],
+        properties: { query: { type: 'string' }, top: { type: 'integer' } },
+      });
       expect(search.outputSchema).toMatchObject({ type: 'object' });
 
       const r = await client.callTool({ name: 'search', arguments: { query: 'install git', top: 3 } });
@@ -60,17 +65,27 @@ describe('kb mcp', () => {
       expect(result.results[0]!.citation.uri).toMatch(/setup\.md#L\d+-L\d+$/);
       expect(JSON.parse((r.content as { text: string }[])[0]!.text)).toEqual(r.structuredContent);
 
-      const span = SpanSchema.parse((await client.callTool({ name: 'get', arguments: { uri: result.results[0]!.citation.uri } })).structuredContent);
+      const span = SpanSchema.parse(
+        (await client.callTool({ name: 'get', arguments: { uri: result.results[0]!.citation.uri } })).structuredContent,
+      );
       expect(span.text).toMatch(/apt-get install git/);
-      const byId = SpanSchema.parse((await client.callTool({ name: 'get', arguments: { doc_id: result.results[0]!.doc_id, lines: [5, 5] } })).structuredContent);
+      const byId = SpanSchema.parse(
+        (await client.callTool({ name: 'get', arguments: { doc_id: result.results[0]!.doc_id, lines: [5, 5] } })).structuredContent,
+      );
       expect(byId.text).toBe('Install git with apt-get install git.');
 
       const status = KbStatusSchema.parse((await client.callTool({ name: 'status', arguments: {} })).structuredContent);
       expect(status).toMatchObject({ documents: 2, embedding: { installed: false }, llm: { status: 'warn' } });
 
       // The search tool takes what every other way to search takes (wire.ts), limits included.
-      expect(search.inputSchema.properties).toMatchObject({ top: { maximum: 1000 }, prefix: { type: 'boolean' }, threshold: { type: 'number' } });
-      const prefixed = SearchResultSchema.parse((await client.callTool({ name: 'search', arguments: { query: 'instal', prefix: true, top: 500 } })).structuredContent);
+      expect(search.inputSchema.properties).toMatchObject({
+        top: { maximum: 1000 },
+        prefix: { type: 'boolean' },
+        threshold: { type: 'number' },
+      });
+      const prefixed = SearchResultSchema.parse(
+        (await client.callTool({ name: 'search', arguments: { query: 'instal', prefix: true, top: 500 } })).structuredContent,
+      );
       expect(prefixed.results[0]!.citation.uri).toMatch(/setup\.md#L/);
 
       // Bad input: an InvalidParams error (-32602) naming what is wrong, never a result or an internal error.
@@ -79,7 +94,9 @@ describe('kb mcp', () => {
         expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
         return r.content[0]!.text;
       };
-      expect(await failure('get', { uri: 'file:///nowhere/x.md#L1-L2' })).toMatch(/^MCP error -32602: NOT_FOUND: \/nowhere\/x\.md is not indexed/);
+      expect(await failure('get', { uri: 'file:///nowhere/x.md#L1-L2' })).toMatch(
+        /^MCP error -32602: NOT_FOUND: \/nowhere\/x\.md is not indexed/,
+      );
       expect(await failure('get', {})).toMatch(/^MCP error -32602: INVALID_ARGUMENT: give uri, or doc_id/);
       expect(await failure('search', { top: 'many' })).toMatch(/^MCP error -32602: .*query[\s\S]*top/);
       expect(await failure('search', { query: 'git', top: 5000 })).toMatch(/^MCP error -32602: .*top/);

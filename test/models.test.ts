@@ -48,7 +48,9 @@ describe.skipIf(!hasCorpora)('kb models', () => {
   it('resumes an interrupted download with an HTTP Range request', async () => {
     const s = store('resume');
     behaviour.breakAfter = { file: 'onnx/model_quantized.onnx', bytes: 500_000 };
-    await expect(s.pull('multilingual-e5-small', { url: endpoint })).rejects.toMatchObject({ message: expect.stringMatching(/resume|broke off/) });
+    await expect(s.pull('multilingual-e5-small', { url: endpoint })).rejects.toMatchObject({
+      message: expect.stringMatching(/resume|broke off/),
+    });
     expect(s.list().find((m) => m.id === 'multilingual-e5-small')?.installed).toBe(false);
     requests.splice(0);
     const m = await s.pull('multilingual-e5-small', { url: endpoint });
@@ -65,7 +67,10 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     // The right size for all-MiniLM-L6-v2's quantized model, the wrong bytes.
     behaviour.override = { file: 'onnx/model_quantized.onnx', body: Buffer.alloc(22_972_370, 7) };
     try {
-      await expect(s.pull('all-MiniLM-L6-v2', { url: endpoint })).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/checksum/) });
+      await expect(s.pull('all-MiniLM-L6-v2', { url: endpoint })).rejects.toMatchObject({
+        code: 'MODEL_INVALID',
+        message: expect.stringMatching(/checksum/),
+      });
     } finally {
       behaviour.override = undefined;
     }
@@ -78,7 +83,10 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     const s = store('404');
     behaviour.missing = 'tokenizer.json';
     try {
-      await expect(s.pull('bge-small-en-v1.5', { url: endpoint })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/404/) });
+      await expect(s.pull('bge-small-en-v1.5', { url: endpoint })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringMatching(/404/),
+      });
     } finally {
       behaviour.missing = undefined;
     }
@@ -87,7 +95,10 @@ describe.skipIf(!hasCorpora)('kb models', () => {
 
   it('imports a folder only if it loads as the model it claims to be', async () => {
     const s = store('import');
-    await expect(s.import(tiny, 'all-MiniLM-L6-v2')).rejects.toMatchObject({ code: 'MODEL_INVALID', message: expect.stringMatching(/384/) });
+    await expect(s.import(tiny, 'all-MiniLM-L6-v2')).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/384/),
+    });
     expect(s.isInstalled('all-MiniLM-L6-v2')).toBe(false);
     expect(readdirSync(join(work, 'import/models/.partial'))).toEqual([]);
     const full = makeTestModel({ arch: 'minilm-l6', out: join(work, 'minilm') });
@@ -101,7 +112,13 @@ describe.skipIf(!hasCorpora)('kb models', () => {
   it('is reachable from the CLI, with the hub address from KB_HF_ENDPOINT', async () => {
     const env = { KB_DATA_DIR: join(work, 'cli'), KB_CONFIG: join(work, 'none.yaml'), KB_HF_ENDPOINT: endpoint };
     const list = kb(['models', 'list', '--json'], { env }).json() as { models: { id: string; installed: boolean }[] };
-    expect(list.models.map((m) => m.id)).toEqual(['all-MiniLM-L6-v2', 'multilingual-e5-small', 'bge-small-en-v1.5', 'ms-marco-MiniLM-L-6-v2', 'bge-reranker-base']);
+    expect(list.models.map((m) => m.id)).toEqual([
+      'all-MiniLM-L6-v2',
+      'multilingual-e5-small',
+      'bge-small-en-v1.5',
+      'ms-marco-MiniLM-L-6-v2',
+      'bge-reranker-base',
+    ]);
     const pull = await kbAsync(['models', 'pull', 'bge-small-en-v1.5', '--json'], { env });
     expect(pull.code).toBe(0);
     expect(pull.json()).toMatchObject({ model: { id: 'bge-small-en-v1.5', installed: true } });

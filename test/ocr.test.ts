@@ -13,8 +13,6 @@ const corpora = corporaDir();
 if (!corpora) console.warn('OCR tests skipped: ../shared/corpora (the test images) is not here; set KB_CORPORA');
 const image = (name: string): string => join(corpora ?? '', 'images', 'tesseract.js', name);
 
-
-
 /** Page 1 has a text layer; page 2 is a picture of testocr.png with only a stamped page number as text. */
 async function scannedPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -60,7 +58,10 @@ describe.skipIf(!corpora)('OCR', () => {
     const engine = await engineIn(join(dir, 'data'));
     const s = await engine.ingest([dir]);
     expect(s).toMatchObject({ added: 1, ocr: { pages: 1 } });
-    const text = engine.inspectDoc(join(dir, 'page.webp')).chunks.map((c) => c.text).join(' ');
+    const text = engine
+      .inspectDoc(join(dir, 'page.webp'))
+      .chunks.map((c) => c.text)
+      .join(' ');
     expect(wordAccuracy(TESTOCR_TEXT, text)).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -114,7 +115,10 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(doc.ocr_pages).toEqual([{ page: 2, status: 'done', confidence: expect.any(Number), error: null }]);
     const hit = (await engine.search({ query: 'quick brown dog', mode: 'lexical', top: 1 })).results[0]!;
     expect(hit.citation).toMatchObject({ kind: 'page', page: 2, uri: `file://${join(dir, 'scan.pdf')}#page=2` });
-    const page2 = doc.chunks.filter((c) => (c.anchor as { page: number }).page === 2).map((c) => c.text).join(' ');
+    const page2 = doc.chunks
+      .filter((c) => (c.anchor as { page: number }).page === 2)
+      .map((c) => c.text)
+      .join(' ');
     expect(wordAccuracy(TESTOCR_TEXT, page2)).toBeGreaterThanOrEqual(0.9);
     expect((await engine.search({ query: 'herons', mode: 'lexical' })).results[0]!.citation).toMatchObject({ page: 1 });
   });
@@ -168,7 +172,10 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(events).toContain('ocr running');
     expect(events.at(-1)).toBe('ocr done');
     expect(app.list()[0]).toMatchObject({ status: 'indexed' });
-    expect((await app.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation).toMatchObject({ kind: 'region', path: join(dir, 'a.png') });
+    expect((await app.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation).toMatchObject({
+      kind: 'region',
+      path: join(dir, 'a.png'),
+    });
     // Set to a language with no data, a new image waits; set back, it is read with no ingest asked for.
     await app.setSetting('ocr.languages', 'xyz');
     expect((await app.ingest([join(dir, 'b.png')])).ocr).toMatchObject({ pending: 1 });
@@ -207,11 +214,20 @@ describe.skipIf(!corpora)('OCR', () => {
     writeFileSync(join(dir, 'real.png'), readFileSync(image('simple.png')));
     const engine = await engineIn(join(dir, 'data'), { ocr: { languages: 'xyz' } });
     const s = await engine.ingest([dir]);
-    expect(s.errors.find((e) => e.path.endsWith('fake.png'))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(/not an image/) });
+    expect(s.errors.find((e) => e.path.endsWith('fake.png'))).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: expect.stringMatching(/not an image/),
+    });
     // Missing OCR data fails no file: the image waits for it, and the summary says what it waits for.
     expect(s.errors.find((e) => e.path.endsWith('real.png'))).toBeUndefined();
-    expect(s.warnings.find((e) => e.path.endsWith('real.png'))).toMatchObject({ code: 'MODEL_MISSING', message: expect.stringMatching(/@tesseract.js-data\/xyz/) });
-    expect(engine.list().find((d) => d.path.endsWith('real.png'))).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/waiting for OCR/) });
+    expect(s.warnings.find((e) => e.path.endsWith('real.png'))).toMatchObject({
+      code: 'MODEL_MISSING',
+      message: expect.stringMatching(/@tesseract.js-data\/xyz/),
+    });
+    expect(engine.list().find((d) => d.path.endsWith('real.png'))).toMatchObject({
+      status: 'waiting',
+      reason: expect.stringMatching(/waiting for OCR/),
+    });
     expect(s.ocr).toMatchObject({ pages: 0, pending: 1 });
     expect(engine.inspectDoc(join(dir, 'real.png')).ocr_pages[0]!.status).toBe('pending');
     const ocrCheck = (await engine.doctor()).checks.find((c) => c.name === 'OCR');
@@ -229,12 +245,22 @@ describe.skipIf(!corpora)('OCR', () => {
       s = await engine.ingest([join(dir, 'scan.pdf')]);
       // Nothing of the garbage is searchable: the page has no chunks at all.
       expect(engine.inspectDoc(join(dir, 'scan.pdf')).chunks).toEqual([]);
-      expect(s.warnings).toContainEqual({ path: join(dir, 'scan.pdf'), code: 'MODEL_MISSING', message: expect.stringMatching(/^page 1 needs .*OCR language.*scored \d+ of 100.*ocr\.languages/) });
+      expect(s.warnings).toContainEqual({
+        path: join(dir, 'scan.pdf'),
+        code: 'MODEL_MISSING',
+        message: expect.stringMatching(/^page 1 needs .*OCR language.*scored \d+ of 100.*ocr\.languages/),
+      });
       // The languages it likely needs are named, the Chinese one among them, even where tesseract cannot tell the script.
       expect(s.warnings.find((w) => w.path === join(dir, 'scan.pdf'))!.message).toMatch(/\b(chi_sim)\b/);
       expect(engine.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^pages 1, 2, 3 need .*OCR language/) });
-      expect(engine.inspectDoc(join(dir, 'scan.pdf')).ocr_pages[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/needs .*OCR language/) });
-      expect((await engine.doctor()).checks.find((c) => c.name === 'OCR')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/3 pages of 1 document need an OCR language/) });
+      expect(engine.inspectDoc(join(dir, 'scan.pdf')).ocr_pages[0]).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/needs .*OCR language/),
+      });
+      expect((await engine.doctor()).checks.find((c) => c.name === 'OCR')).toMatchObject({
+        status: 'warn',
+        detail: expect.stringMatching(/3 pages of 1 document need an OCR language/),
+      });
     } finally {
       engine.close();
     }
@@ -244,7 +270,12 @@ describe.skipIf(!corpora)('OCR', () => {
     const { mkdirSync, copyFileSync } = await import('node:fs');
     const { createRequire } = await import('node:module');
     mkdirSync(langs);
-    const eng = join(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'), '..', '4.0.0_best_int', 'eng.traineddata.gz');
+    const eng = join(
+      createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'),
+      '..',
+      '4.0.0_best_int',
+      'eng.traineddata.gz',
+    );
     copyFileSync(eng, join(langs, 'xyz.traineddata.gz'));
     const again = await engineIn(data, { ocr: { languages: 'eng+xyz', lang_path: langs, min_confidence: 0 } });
     try {
@@ -277,7 +308,9 @@ describe.skipIf(!corpora)('OCR', () => {
 describe('an unreadable page’s message', () => {
   it('names the language data it needs: the one tesseract is sure of, else its guess among the common ones', async () => {
     const { unreadableMessage } = await import('../src/worker/ingest/ocr/ocr-pass.js');
-    expect(unreadableMessage('page 1', 20, 'eng', { script: 'Han', language: 'chi_sim', sure: true })).toMatch(/^page 1 needs OCR language chi_sim \(tesseract sees Han script\)/);
+    expect(unreadableMessage('page 1', 20, 'eng', { script: 'Han', language: 'chi_sim', sure: true })).toMatch(
+      /^page 1 needs OCR language chi_sim \(tesseract sees Han script\)/,
+    );
     const unsure = unreadableMessage('page 1', 20, 'eng', { script: 'Cyrillic', language: 'rus', sure: false });
     expect(unsure).toMatch(/cannot tell its script for sure \(its guess: Cyrillic\); likely one of rus, chi_sim, jpn, kor, ara, hin/);
     expect(unreadableMessage('the image', 20, 'eng+jpn', null)).toMatch(/likely one of chi_sim, kor, rus, ara, hin, ell/);

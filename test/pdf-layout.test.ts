@@ -21,7 +21,24 @@ const names = readdirSync(FIXTURES)
 describe('PDF layout', () => {
   it('has a ground truth for every layout class the issue names', () => {
     expect(names).toEqual(
-      expect.arrayContaining(['one-column', 'two-column', 'three-column', 'four-column', 'mixed', 'sidebar', 'table', 'footnotes', 'landscape', 'rotated', 'interleaved', 'short-memo', 'short-minutes', 'journal-heads', 'journal-two-column', 'latex-heads']),
+      expect.arrayContaining([
+        'one-column',
+        'two-column',
+        'three-column',
+        'four-column',
+        'mixed',
+        'sidebar',
+        'table',
+        'footnotes',
+        'landscape',
+        'rotated',
+        'interleaved',
+        'short-memo',
+        'short-minutes',
+        'journal-heads',
+        'journal-two-column',
+        'latex-heads',
+      ]),
     );
   });
 
@@ -40,9 +57,19 @@ describe('PDF layout', () => {
     // Three columns of six lines, each line its own item, emitted in three different orders.
     const items: TextItem[] = [];
     for (let c = 0; c < 3; c++) {
-      for (let l = 0; l < 6; l++) items.push({ str: `col${c} line${l} words to fill the column width here`, x: 50 + c * 180, y: 700 - l * 12, width: 165, height: 10 });
+      for (let l = 0; l < 6; l++)
+        items.push({
+          str: `col${c} line${l} words to fill the column width here`,
+          x: 50 + c * 180,
+          y: 700 - l * 12,
+          width: 165,
+          height: 10,
+        });
     }
-    const read = (xs: TextItem[]): string => paragraphs(readingOrder(fragments(xs))).map((p) => p.text).join(' | ');
+    const read = (xs: TextItem[]): string =>
+      paragraphs(readingOrder(fragments(xs)))
+        .map((p) => p.text)
+        .join(' | ');
     const expected = read(items);
     expect(expected.indexOf('col0 line5')).toBeLessThan(expected.indexOf('col1 line0'));
     expect(expected.indexOf('col1 line5')).toBeLessThan(expected.indexOf('col2 line0'));

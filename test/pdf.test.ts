@@ -31,7 +31,8 @@ async function knownPdf(): Promise<Uint8Array> {
           ],
         };
       }
-      if (n === 4) return { lines: [`The ${m} shows an inter-`, 'national range of habitats and', 'a remark-', 'able appetite for leaves.'] };
+      if (n === 4)
+        return { lines: [`The ${m} shows an inter-`, 'national range of habitats and', 'a remark-', 'able appetite for leaves.'] };
       return { lines: [`Chapter ${n} is about the ${m} and nothing else.`, '', `The ${m} marker appears on page ${n} only.`] };
     }),
   });
@@ -87,7 +88,11 @@ describe('PDF ingest', () => {
     writeFileSync(join(dir, 'long.pdf'), await makeLongPdf(400));
     const engine = await engineIn(join(dir, 'data'));
     // A search asked as soon as the first window of pages is in (the ingest's progress says so).
-    const r = await searchDuringIngest(engine, [join(dir, 'long.pdf')], (p) => p.pages !== undefined, { query: 'boundary', mode: 'lexical', top: 5 });
+    const r = await searchDuringIngest(engine, [join(dir, 'long.pdf')], (p) => p.pages !== undefined, {
+      query: 'boundary',
+      mode: 'lexical',
+      top: 5,
+    });
     expect(r.summary.added).toBe(1);
     // Its first pages were searchable before the last ones were read.
     expect(r.answeredFirst).toBe(true);
@@ -182,8 +187,21 @@ describe('bad PDFs', () => {
 describe('a PDF’s title', () => {
   it('is the file’s name, not what a producer left in the metadata (a file name, an app default, a number)', async () => {
     const { metaTitle } = await import('../src/worker/ingest/formats/pdf.js');
-    for (const junk of ['10811.exe', 'C:\\jobs\\report.qxd', 'Microsoft Word - memo.doc', 'Document1', 'Presentation 2', '12345', 'untitled', '3f2a9c0d4b5e6f7a8b9c', '88300 162..177', '905_Precinct_NoOU']) expect(metaTitle({ Title: junk }), junk).toBeNull();
-    for (const real of ['Annual Report 2024', 'Node.js in Action', 'NICS Firearm Background Checks']) expect(metaTitle({ Title: real })).toBe(real);
+    for (const junk of [
+      '10811.exe',
+      'C:\\jobs\\report.qxd',
+      'Microsoft Word - memo.doc',
+      'Document1',
+      'Presentation 2',
+      '12345',
+      'untitled',
+      '3f2a9c0d4b5e6f7a8b9c',
+      '88300 162..177',
+      '905_Precinct_NoOU',
+    ])
+      expect(metaTitle({ Title: junk }), junk).toBeNull();
+    for (const real of ['Annual Report 2024', 'Node.js in Action', 'NICS Firearm Background Checks'])
+      expect(metaTitle({ Title: real })).toBe(real);
     expect(metaTitle({ Title: 'imagemagick-lzw\u0000' })).toBe('imagemagick-lzw');
     const dir = await tempDir();
     const doc = await PDFDocument.create();

@@ -26,9 +26,18 @@ export function readmeKbCommands(markdown: string): string[] {
 
 /** Commands that cannot succeed on a machine without a model hub or real weights, and how they must fail. */
 const DOCUMENTED_FAILURES: Record<string, { stderr: RegExp; why: string }> = {
-  'kb models pull all-MiniLM-L6-v2': { stderr: /kb models import FOLDER --as all-MiniLM-L6-v2/, why: 'no hub is reachable here: it must say how to get the files by hand' },
-  'kb models pull whisper-base.en': { stderr: /kb models import ggml-base\.en\.bin/, why: 'no hub is reachable here: it must say how to get the file by hand' },
-  'kb models import ggml-small.bin': { stderr: /not a whisper\.cpp model/, why: 'no real whisper weights exist here: a file that is not one is refused clearly' },
+  'kb models pull all-MiniLM-L6-v2': {
+    stderr: /kb models import FOLDER --as all-MiniLM-L6-v2/,
+    why: 'no hub is reachable here: it must say how to get the files by hand',
+  },
+  'kb models pull whisper-base.en': {
+    stderr: /kb models import ggml-base\.en\.bin/,
+    why: 'no hub is reachable here: it must say how to get the file by hand',
+  },
+  'kb models import ggml-small.bin': {
+    stderr: /not a whisper\.cpp model/,
+    why: 'no real whisper weights exist here: a file that is not one is refused clearly',
+  },
 };
 
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
@@ -43,7 +52,8 @@ beforeAll(async () => {
   if (!hasCorpora) return;
   home = await tempDir('kb-readme-');
   await writeTree(home, {
-    'notes/setup.md': '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\nThen make a git branch for your work:\n\n    git branch feature\n',
+    'notes/setup.md':
+      '# Setup\n\n## Linux\n\nInstall git with apt-get install git.\nThen make a git branch for your work:\n\n    git branch feature\n',
     'notes/git.md': '# Git\n\nA git branch is a movable pointer to a commit. Merge it back when done.\n',
     'golden.jsonl': '{"query": "install git", "expected_paths": ["notes/setup.md"], "expected_strings": ["apt-get install git"]}\n',
     // Not a whisper model: the README imports "a file you have", and none can be had here.
@@ -52,7 +62,12 @@ beforeAll(async () => {
   mkdirSync(join(home, 'papers'));
   writeFileSync(
     join(home, 'papers/raft.pdf'),
-    await makePdf({ pages: [{ lines: ['Raft: understandable consensus.'] }, { lines: ['Leader election: a candidate asks for votes.', 'Raft reaches consensus by a majority.'] }] }),
+    await makePdf({
+      pages: [
+        { lines: ['Raft: understandable consensus.'] },
+        { lines: ['Leader election: a candidate asks for votes.', 'Raft reaches consensus by a majority.'] },
+      ],
+    }),
   );
   // What the README imports "from ~/Downloads": a model of the real architecture and tokenizer, random weights.
   makeTestModel({ arch: 'minilm-l6', out: join(home, 'Downloads/all-MiniLM-L6-v2') });
@@ -76,7 +91,11 @@ afterAll(async () => {
 });
 
 /** A command that runs until stopped: it must start, print `ready`, and stop cleanly on Ctrl-C. */
-function runUntil(cmd: string, ready: RegExp, check: (out: string) => Promise<void>): Promise<{ code: number | null; out: string; err: string }> {
+function runUntil(
+  cmd: string,
+  ready: RegExp,
+  check: (out: string) => Promise<void>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -110,7 +129,7 @@ describe.skipIf(!hasCorpora)('the README', () => {
   it('runs every kb command it shows, in order, to the outcome it documents', async () => {
     const commands = readmeKbCommands(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
     expect(commands.length).toBeGreaterThan(20);
-    expect(commands).toContain("kb search \"'NEAR(git branch, 5)'\"");
+    expect(commands).toContain('kb search "\'NEAR(git branch, 5)\'"');
     const ran: string[] = [];
     for (const cmd of commands) {
       if (cmd === 'kb serve') {
@@ -126,7 +145,9 @@ describe.skipIf(!hasCorpora)('the README', () => {
       if (cmd === 'kb mcp') {
         const child = spawn('bash', ['-c', `exec ${cmd}`], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
         const reply = new Promise<string>((res) => child.stdout.once('data', (d: Buffer) => res(d.toString())));
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'readme-test', version: '1' } } })}\n`);
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'readme-test', version: '1' } } })}\n`,
+        );
         expect(JSON.parse(await reply).result.serverInfo.name, cmd).toBe('kb');
         const exited = new Promise<number | null>((res) => child.on('exit', res));
         child.stdin.end();
@@ -151,7 +172,7 @@ describe.skipIf(!hasCorpora)('the README', () => {
     }
     // And the examples find what they promise: the FTS5 one is FTS5 syntax (NEAR/5 is FTS4's, and fails).
     expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).not.toMatch(/NEAR\/\d/);
-    const near = spawnSync('bash', ['-c', "kb search \"'NEAR(git branch, 5)'\" --json"], { cwd: home, env, encoding: 'utf8' });
+    const near = spawnSync('bash', ['-c', 'kb search "\'NEAR(git branch, 5)\'" --json'], { cwd: home, env, encoding: 'utf8' });
     expect(near.stdout).toMatch(/"path": "[^"]*notes\/git\.md"/);
     if (process.env.KB_README_VERBOSE) console.log(ran.join('\n'));
   }, 600_000);

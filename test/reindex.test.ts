@@ -133,7 +133,13 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
     expect(SearchResultSchema.parse(r.json()).vector).toEqual({ status: 'ok' });
     const again = await kbAsync(['reindex', '--json'], { env });
     expect(again.code).toBe(0);
-    expect(ReindexResultSchema.parse(again.json())).toMatchObject({ model: BGE, previous: BGE, resumed: 0, embedded: chunks + 1, config_updated: null });
+    expect(ReindexResultSchema.parse(again.json())).toMatchObject({
+      model: BGE,
+      previous: BGE,
+      resumed: 0,
+      embedded: chunks + 1,
+      config_updated: null,
+    });
   });
 
   it('rejects an unknown or missing model and changes nothing', async () => {
@@ -142,7 +148,9 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/unknown model nope/) } });
     const missing = await kbAsync(['reindex', '--model', 'multilingual-e5-small', '--json'], { env });
-    expect(missing.json()).toMatchObject({ error: { code: 'MODEL_MISSING', message: expect.stringMatching(/kb models pull multilingual-e5-small/) } });
+    expect(missing.json()).toMatchObject({
+      error: { code: 'MODEL_MISSING', message: expect.stringMatching(/kb models pull multilingual-e5-small/) },
+    });
     const r = await kbAsync(['search', 'fox', '--json'], { env });
     expect(SearchResultSchema.parse(r.json()).vector).toEqual({ status: 'ok' });
   });
@@ -151,7 +159,10 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
     const engine = await openEngine({ dataDir: data, config: { embedding: { model: BGE, ann_min_rows: 100 } } });
     try {
       const before = await engine.doctor();
-      expect(before.checks.find((c) => c.name === 'vector index')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/no index yet/) });
+      expect(before.checks.find((c) => c.name === 'vector index')).toMatchObject({
+        status: 'warn',
+        detail: expect.stringMatching(/no index yet/),
+      });
       await engine.syncVectors();
       await engine.backgroundWork();
       const after = await engine.doctor();

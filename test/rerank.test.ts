@@ -27,7 +27,8 @@ beforeAll(async () => {
   if (!hasCorpora) return;
   work = await mkdtemp(join(tmpdir(), 'kb-rerank-'));
   const files: Record<string, string> = { 'notes/walrus.md': '# Walruses\n\nThe walrus swims in the Arctic sea and eats clams.\n' };
-  for (let i = 0; i < 60; i++) files[`notes/n${i}.txt`] = `Note ${i} about the fox: the quick brown fox number ${i} jumps over ${i % 7} lazy dogs.`;
+  for (let i = 0; i < 60; i++)
+    files[`notes/n${i}.txt`] = `Note ${i} about the fox: the quick brown fox number ${i} jumps over ${i % 7} lazy dogs.`;
   await writeTree(work, files);
   ce = makeTestModel({ arch: 'tiny', out: join(work, 'ce'), crossEncoder: true });
 });
@@ -88,7 +89,9 @@ describe('the blend of reranker and fused rank', () => {
 describe.skipIf(!hasCorpora)('reranking searches', () => {
   it('keeps the fingerprint registry models always had (no reindex on upgrade)', () => {
     const { repo: _r, revision: _v, files: _f, ...spec } = modelSpec('all-MiniLM-L6-v2')!;
-    expect(fingerprintOf(spec)).toBe(JSON.stringify({ model: 'all-MiniLM-L6-v2', dimension: 384, pooling: 'mean', query: '', passage: '', chunker: CHUNKER_VERSION }));
+    expect(fingerprintOf(spec)).toBe(
+      JSON.stringify({ model: 'all-MiniLM-L6-v2', dimension: 384, pooling: 'mean', query: '', passage: '', chunker: CHUNKER_VERSION }),
+    );
   });
 
   it('cuts a pair to the token budget, keeping the closing [SEP] and the segment ids', async () => {

@@ -13,10 +13,14 @@ import { corporaDir, kb, repoRoot, tempDir, writeTree } from './helpers.js';
 
 type Name = keyof typeof CLI_OUTPUTS;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-const published = (name: Name): Record<string, unknown> => JSON.parse(readFileSync(join(repoRoot, 'docs/schema/v1', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+const published = (name: Name): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(repoRoot, 'docs/schema/v1', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
 
 function check(name: Name, value: unknown): void {
-  for (const [which, schema] of [['published', published(name)], ['strict', strictSchema(name)]] as const) {
+  for (const [which, schema] of [
+    ['published', published(name)],
+    ['strict', strictSchema(name)],
+  ] as const) {
     const id = `${which}-${name}`;
     const validate = ajv.getSchema(id) ?? ajv.compile({ ...schema, $id: id });
     if (!validate(value)) throw new Error(`${name} (${which}): ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 600)}`);
@@ -26,7 +30,10 @@ function check(name: Name, value: unknown): void {
 /** Runs a long-lived command until its first JSON line(s), then stops it. */
 function firstJson(args: string[], env: Record<string, string>, lines: number): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     const got: unknown[] = [];
     let stopping = false;
@@ -51,12 +58,17 @@ function firstJson(args: string[], env: Record<string, string>, lines: number): 
 
 describe('JSON Schemas (docs/schema/v1)', () => {
   it('are what the contracts in src/shared generate (run npx tsx scripts/schemas.ts after changing them)', () => {
-    for (const [file, text] of Object.entries(schemaFiles())) expect(readFileSync(join(repoRoot, 'docs/schema/v1', file), 'utf8'), file).toBe(text);
+    for (const [file, text] of Object.entries(schemaFiles()))
+      expect(readFileSync(join(repoRoot, 'docs/schema/v1', file), 'utf8'), file).toBe(text);
   });
 
   it('describe the real output of every command', async () => {
     const dir = await tempDir();
-    await writeTree(dir, { 'notes/a.md': '# Alpha\n\nThe walrus swims in cold water.\n', 'notes/b.md': '# Bravo\n\nThe heron waits.\n', 'other/c.md': '# C\n\ncharlie\n' });
+    await writeTree(dir, {
+      'notes/a.md': '# Alpha\n\nThe walrus swims in cold water.\n',
+      'notes/b.md': '# Bravo\n\nThe heron waits.\n',
+      'other/c.md': '# C\n\ncharlie\n',
+    });
     const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml'), KB_OLLAMA_HOST: 'http://127.0.0.1:1' };
     const json = (args: string[], code = 0): Record<string, unknown> => {
       const r = kb([...args, '--json'], { env });
@@ -81,10 +93,16 @@ describe('JSON Schemas (docs/schema/v1)', () => {
     check('doctor-fix', json(['doctor', '--fix']));
     check('models-list', json(['models', 'list']));
     // An embedding model (the test suite's own, random weights) for reindex; a speech model file for models-install.
-    check('models-install', json(['models', 'import', makeTestModel({ arch: 'minilm-l6', out: join(dir, 'model') }), '--as', 'all-MiniLM-L6-v2']));
+    check(
+      'models-install',
+      json(['models', 'import', makeTestModel({ arch: 'minilm-l6', out: join(dir, 'model') }), '--as', 'all-MiniLM-L6-v2']),
+    );
     check('reindex', json(['reindex']));
     check('models-remove', json(['models', 'remove', 'all-MiniLM-L6-v2']));
-    writeFileSync(join(dir, 'golden.jsonl'), '{"query": "walrus", "expected_paths": ["notes/a.md"]}\n{"query": "heron", "expected_paths": ["notes/b.md"]}\n');
+    writeFileSync(
+      join(dir, 'golden.jsonl'),
+      '{"query": "walrus", "expected_paths": ["notes/a.md"]}\n{"query": "heron", "expected_paths": ["notes/b.md"]}\n',
+    );
     const run = json(['eval', 'run', join(dir, 'golden.jsonl')]);
     check('eval-run', run);
     writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
@@ -106,7 +124,9 @@ describe('JSON Schemas (docs/schema/v1)', () => {
     head.writeUInt32LE(0x67676d6c, 0);
     [51864, 1500, 384, 6, 4, 448, 384, 6, 4, 80, 1].forEach((v, i) => head.writeInt32LE(v, 4 + 4 * i));
     writeFileSync(join(dir, 'm.bin'), Buffer.concat([head, Buffer.alloc(80_000_000)]));
-    const r = kb(['models', 'import', join(dir, 'm.bin'), '--as', 'whisper-custom', '--json'], { env: { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') } });
+    const r = kb(['models', 'import', join(dir, 'm.bin'), '--as', 'whisper-custom', '--json'], {
+      env: { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') },
+    });
     check('models-install', r.json());
   });
 });

@@ -15,9 +15,23 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kb-search-'));
   await writeTree(dir, {
     'notes/git.md': [
-      '---', 'tags: [tools]', '---', '# Git', '', 'Version control notes.', '', '## Setup', '',
-      '### Linux', '', 'Installing git on Debian is done with apt-get install git.', 'Then set user.name and user.email.', '',
-      '## Branching', '', 'Create a branch with git switch -c name. Merge it back when done.',
+      '---',
+      'tags: [tools]',
+      '---',
+      '# Git',
+      '',
+      'Version control notes.',
+      '',
+      '## Setup',
+      '',
+      '### Linux',
+      '',
+      'Installing git on Debian is done with apt-get install git.',
+      'Then set user.name and user.email.',
+      '',
+      '## Branching',
+      '',
+      'Create a branch with git switch -c name. Merge it back when done.',
     ].join('\n'),
     'notes/cooking.md': '# Bread\n\nKnead the dough for ten minutes, then let it rise for an hour in a warm place.\n',
     'notes/travel/japan.md': '# Japan trip\n\nTokyo trains are punctual. 東京の電車は時間に正確です。\n',
@@ -27,7 +41,8 @@ beforeAll(async () => {
     'notes/partial.txt': 'A fox was seen near the river.',
     'notes/stats.md': '# Measurements\n\nThe correlation between the two gauges was weak; correlated errors were ruled out.\n',
     'notes/francais.md': '# Voyage\n\nLe train de Paris à Lyon part à huit heures du matin, il est toujours à l’heure.\n',
-    'notes/colophon.md': "# Colophon\n\nWell, we’re just writing it down. Published by O'Reilly Media Inc; the e-mail’s footer is read-only.\n",
+    'notes/colophon.md':
+      "# Colophon\n\nWell, we’re just writing it down. Published by O'Reilly Media Inc; the e-mail’s footer is read-only.\n",
   });
   engine = await openEngine({ dataDir: join(dir, 'data'), config: {} });
   await engine.ingest([join(dir, 'notes')], { tags: ['notes'] });
@@ -55,7 +70,7 @@ describe('lexical search', () => {
     expect(r.returned).toBe(r.results.length);
   });
 
-  it('ranks a passage holding more of a question\'s words first, and does not need all of them', async () => {
+  it("ranks a passage holding more of a question's words first, and does not need all of them", async () => {
     const r = await engine.search({ query: 'where did the fox jump over a sleepy dog by the river', mode: 'lexical' });
     expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['long.txt', 'partial.txt']);
   });
@@ -77,17 +92,34 @@ describe('lexical search', () => {
   });
 
   it('matches a quoted phrase with an apostrophe or a hyphen as the text holds it, whichever apostrophe either uses', async () => {
-    for (const q of ['"we’re just writing"', `"we're just writing"`, '"O’Reilly Media Inc"', `"O'Reilly Media Inc"`, '"e-mail’s footer"', `"e-mail's footer is read-only"`]) {
+    for (const q of [
+      '"we’re just writing"',
+      `"we're just writing"`,
+      '"O’Reilly Media Inc"',
+      `"O'Reilly Media Inc"`,
+      '"e-mail’s footer"',
+      `"e-mail's footer is read-only"`,
+    ]) {
       const r = await engine.search({ query: q, mode: 'lexical' });
       expect(r.results[0]?.citation.path, q).toBe(join(dir, 'notes/colophon.md'));
     }
     // Still a phrase: the same words out of order are not it.
-    expect((await engine.search({ query: '"writing just we’re"', mode: 'lexical' })).results.filter((h) => h.citation.path.endsWith('colophon.md'))).toEqual([]);
+    expect(
+      (await engine.search({ query: '"writing just we’re"', mode: 'lexical' })).results.filter((h) =>
+        h.citation.path.endsWith('colophon.md'),
+      ),
+    ).toEqual([]);
   });
 
   it('corrects a word the index does not hold to the one it does, says so, and searches as typed when asked', async () => {
     const r = await engine.search({ query: 'kneed the duogh', mode: 'lexical' });
-    expect(r.corrected).toEqual({ query: 'knead the dough', words: [{ from: 'kneed', to: 'knead' }, { from: 'duogh', to: 'dough' }] });
+    expect(r.corrected).toEqual({
+      query: 'knead the dough',
+      words: [
+        { from: 'kneed', to: 'knead' },
+        { from: 'duogh', to: 'dough' },
+      ],
+    });
     expect(r.query).toBe('kneed the duogh');
     expect(r.results[0]?.citation.path).toBe(join(dir, 'notes/cooking.md'));
     // Typed while typing too: the last word, once no indexed word begins with it.
@@ -101,7 +133,10 @@ describe('lexical search', () => {
     // A hostile query is bounded: a 10,000-letter word is not tried (its one-edit neighbours once took
     // the process out of memory), and of hundreds of unknown words only the first few are.
     expect((await engine.search({ query: 'q'.repeat(10_000), mode: 'lexical' })).corrected).toBeUndefined();
-    const many = await engine.search({ query: ['kneed', ...Array.from({ length: 300 }, (_, i) => `zqxw${String.fromCharCode(97 + (i % 26))}vut`)].join(' '), mode: 'lexical' });
+    const many = await engine.search({
+      query: ['kneed', ...Array.from({ length: 300 }, (_, i) => `zqxw${String.fromCharCode(97 + (i % 26))}vut`)].join(' '),
+      mode: 'lexical',
+    });
     expect(many.corrected?.words.map((w) => w.from)).toEqual(['kneed']);
     // As typed: nothing is corrected, and nothing found.
     const asTyped = await engine.search({ query: 'kneed the duogh', mode: 'lexical', correct: false });
@@ -205,8 +240,32 @@ describe('lexical search', () => {
 
   it('survives hostile queries', async () => {
     const hostile = [
-      '', '   ', '"', '""', "'", "''", '"unbalanced', "'unbalanced", '^', '*', ':', '(', ')', '-', '+', 'NEAR', 'AND OR NOT',
-      'a:b (c) -d +e ^f *g', 'col:git', '\\', '%', '_', '\u0000', '"a" "b" "', "'NEAR(a b'", 'x'.repeat(10_000),
+      '',
+      '   ',
+      '"',
+      '""',
+      "'",
+      "''",
+      '"unbalanced',
+      "'unbalanced",
+      '^',
+      '*',
+      ':',
+      '(',
+      ')',
+      '-',
+      '+',
+      'NEAR',
+      'AND OR NOT',
+      'a:b (c) -d +e ^f *g',
+      'col:git',
+      '\\',
+      '%',
+      '_',
+      '\u0000',
+      '"a" "b" "',
+      "'NEAR(a b'",
+      'x'.repeat(10_000),
       Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' '),
     ];
     for (const q of hostile) {
@@ -279,27 +338,33 @@ async function withIndex(files: Record<string, string>, fn: (e: Engine) => Promi
 
 describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)', () => {
   it('counts a word the query repeats as often as it repeats it, as standard BM25 does', async () => {
-    await withIndex({
-      'flow.txt': 'Notes on the flow of air around a wing at low speed.',
-      'pressure.txt': 'Notes on the pressure of air around a wing at low speed.',
-    }, async (e) => {
-      const first = async (q: string): Promise<string> => (await e.search({ query: q, mode: 'lexical' })).results[0]!.citation.path;
-      expect(await first('flow flow pressure wing')).toMatch(/flow\.txt$/);
-      expect(await first('flow pressure pressure wing')).toMatch(/pressure\.txt$/);
-    });
+    await withIndex(
+      {
+        'flow.txt': 'Notes on the flow of air around a wing at low speed.',
+        'pressure.txt': 'Notes on the pressure of air around a wing at low speed.',
+      },
+      async (e) => {
+        const first = async (q: string): Promise<string> => (await e.search({ query: q, mode: 'lexical' })).results[0]!.citation.path;
+        expect(await first('flow flow pressure wing')).toMatch(/flow\.txt$/);
+        expect(await first('flow pressure pressure wing')).toMatch(/pressure\.txt$/);
+      },
+    );
   });
 
   it('scores a quoted phrase by its words, stemmed, and more where it occurs as written', async () => {
-    await withIndex({
-      'scattered.txt': 'The design of languages used for programming robots.',
-      'together.txt': 'The design of programming languages used for robots.',
-      'elsewhere.txt': 'Robots and their sensors.',
-    }, async (e) => {
-      // A title pasted into a question, quotes and all.
-      const r = await e.search({ query: 'design of robots, see "Programming Language"', mode: 'lexical' });
-      expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['together.txt', 'scattered.txt', 'elsewhere.txt']);
-      expect(r.results[0]!.matched_terms).toEqual(expect.arrayContaining(['design', 'robots', 'programming language']));
-    });
+    await withIndex(
+      {
+        'scattered.txt': 'The design of languages used for programming robots.',
+        'together.txt': 'The design of programming languages used for robots.',
+        'elsewhere.txt': 'Robots and their sensors.',
+      },
+      async (e) => {
+        // A title pasted into a question, quotes and all.
+        const r = await e.search({ query: 'design of robots, see "Programming Language"', mode: 'lexical' });
+        expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['together.txt', 'scattered.txt', 'elsewhere.txt']);
+        expect(r.results[0]!.matched_terms).toEqual(expect.arrayContaining(['design', 'robots', 'programming language']));
+      },
+    );
   });
 
   it('never uses feedback for a few typed words, and bounds what it moves on a long question', async () => {
@@ -356,47 +421,64 @@ describe('ranking (npm run bench -- ranking measures it on Cranfield and CACM)',
 
 describe('snippets', () => {
   it('show Markdown as prose — no #, **, link targets, table pipes or front matter — and code as it is', async () => {
-    await withIndex({
-      'guide.md': [
-        '---', 'title: Guide', 'tags: [setup]', '---', '# Setup ##', '',
-        'Install **git** with `apt-get`, see [the docs](https://git-scm.com/doc) and ![the logo](img/logo.png).', '',
-        '| tool | version |', '|------|:-------:|', '| git  | 2.39    |', '',
-        '> A *quoted* note keeps user_name as it is.',
-      ].join('\n'),
-      'tool.py': 'def install_git(**options):\n    """Install **git** with apt-get."""\n    return [x for x in options]\n',
-    }, async (e) => {
-      const md = (await e.search({ query: 'install git quoted', mode: 'lexical', type: 'markdown' })).results[0]!;
-      expect(md.snippet).toMatch(/Install git with apt-get, see the docs and the logo\./);
-      expect(md.snippet).toMatch(/tool version git 2\.39/);
-      expect(md.snippet).toMatch(/A quoted note keeps user_name as it is/);
-      expect(md.snippet).not.toMatch(/[#*|`]|\]\(|https:|---/);
-      // Highlights still fall on the words.
-      for (const [s, t] of md.snippet_highlights ?? []) expect(md.snippet.slice(s, t).toLowerCase()).toMatch(/^(install|git|quoted)$/);
-      // The passage itself is kept as written, for tools that want the Markdown.
-      expect(md.text).toContain('**git**');
-      const code = (await e.search({ query: 'install git', mode: 'lexical', type: 'code' })).results[0]!;
-      expect(code.snippet).toContain('**options');
-    });
+    await withIndex(
+      {
+        'guide.md': [
+          '---',
+          'title: Guide',
+          'tags: [setup]',
+          '---',
+          '# Setup ##',
+          '',
+          'Install **git** with `apt-get`, see [the docs](https://git-scm.com/doc) and ![the logo](img/logo.png).',
+          '',
+          '| tool | version |',
+          '|------|:-------:|',
+          '| git  | 2.39    |',
+          '',
+          '> A *quoted* note keeps user_name as it is.',
+        ].join('\n'),
+        'tool.py': 'def install_git(**options):\n    """Install **git** with apt-get."""\n    return [x for x in options]\n',
+      },
+      async (e) => {
+        const md = (await e.search({ query: 'install git quoted', mode: 'lexical', type: 'markdown' })).results[0]!;
+        expect(md.snippet).toMatch(/Install git with apt-get, see the docs and the logo\./);
+        expect(md.snippet).toMatch(/tool version git 2\.39/);
+        expect(md.snippet).toMatch(/A quoted note keeps user_name as it is/);
+        expect(md.snippet).not.toMatch(/[#*|`]|\]\(|https:|---/);
+        // Highlights still fall on the words.
+        for (const [s, t] of md.snippet_highlights ?? []) expect(md.snippet.slice(s, t).toLowerCase()).toMatch(/^(install|git|quoted)$/);
+        // The passage itself is kept as written, for tools that want the Markdown.
+        expect(md.text).toContain('**git**');
+        const code = (await e.search({ query: 'install git', mode: 'lexical', type: 'code' })).results[0]!;
+        expect(code.snippet).toContain('**options');
+      },
+    );
   });
 });
 
 describe('split and joined words', () => {
   it('"roll back", "roll-back" and "rollback" find one another', async () => {
-    await withIndex({
-      'joined.md': '# Deploys\n\nA failed deploy needs a rollback within minutes.\n',
-      'spaced.md': '# Incidents\n\nWe roll back the release when errors rise.\n',
-      'hyphen.md': '# Runbook\n\nThe roll-back script lives in ops/.\n',
-      'other.md': '# Notes\n\nRolling hills and a back garden.\n',
-    }, async (e) => {
-      const found = async (q: string): Promise<string[]> =>
-        (await e.search({ query: q, mode: 'lexical' })).results.map((h) => h.citation.path.split('/').pop()!).sort();
-      for (const q of ['rollback', 'roll back', 'roll-back']) {
-        expect(await found(q), q).toEqual(expect.arrayContaining(['hyphen.md', 'joined.md', 'spaced.md']));
-      }
-      // The spelling typed comes first.
-      expect((await e.search({ query: 'rollback', mode: 'lexical' })).results[0]!.citation.path).toMatch(/joined\.md$/);
-      // Words that only share letters are not variants: "rolling … back" is not "rollback".
-      expect((await e.search({ query: 'rollback', mode: 'lexical' })).results.map((h) => h.citation.path)).not.toContainEqual(expect.stringMatching(/other\.md$/));
-    });
+    await withIndex(
+      {
+        'joined.md': '# Deploys\n\nA failed deploy needs a rollback within minutes.\n',
+        'spaced.md': '# Incidents\n\nWe roll back the release when errors rise.\n',
+        'hyphen.md': '# Runbook\n\nThe roll-back script lives in ops/.\n',
+        'other.md': '# Notes\n\nRolling hills and a back garden.\n',
+      },
+      async (e) => {
+        const found = async (q: string): Promise<string[]> =>
+          (await e.search({ query: q, mode: 'lexical' })).results.map((h) => h.citation.path.split('/').pop()!).sort();
+        for (const q of ['rollback', 'roll back', 'roll-back']) {
+          expect(await found(q), q).toEqual(expect.arrayContaining(['hyphen.md', 'joined.md', 'spaced.md']));
+        }
+        // The spelling typed comes first.
+        expect((await e.search({ query: 'rollback', mode: 'lexical' })).results[0]!.citation.path).toMatch(/joined\.md$/);
+        // Words that only share letters are not variants: "rolling … back" is not "rollback".
+        expect((await e.search({ query: 'rollback', mode: 'lexical' })).results.map((h) => h.citation.path)).not.toContainEqual(
+          expect.stringMatching(/other\.md$/),
+        );
+      },
+    );
   });
 });

@@ -8,7 +8,11 @@ import { SearchResultSchema, IngestSummarySchema } from '../src/shared/wire.js';
 import { kbServe, tempDir, writeTree } from './helpers.js';
 
 interface Client {
-  call: (method: string, params: unknown, onProgress?: (d: unknown) => void) => Promise<{ result?: unknown; error?: { code: string; message: string } }>;
+  call: (
+    method: string,
+    params: unknown,
+    onProgress?: (d: unknown) => void,
+  ) => Promise<{ result?: unknown; error?: { code: string; message: string } }>;
   raw: (text: string) => Promise<unknown>;
   close: () => void;
 }
@@ -18,11 +22,24 @@ function connect(port: number, token: string, origin = `http://127.0.0.1:${port}
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin });
     ws.on('unexpected-response', (_req, res) => reject(new Error(`refused: ${res.statusCode}`)));
     ws.on('error', reject);
-    const waiting = new Map<number, { resolve: (m: { result?: unknown; error?: { code: string; message: string } }) => void; onProgress?: ((d: unknown) => void) | undefined }>();
+    const waiting = new Map<
+      number,
+      {
+        resolve: (m: { result?: unknown; error?: { code: string; message: string } }) => void;
+        onProgress?: ((d: unknown) => void) | undefined;
+      }
+    >();
     let next = 1;
     let rawWaiter: ((m: unknown) => void) | null = null;
     ws.on('message', (d) => {
-      const m = JSON.parse(String(d)) as { type: string; id?: number; event?: string; data?: unknown; result?: unknown; error?: { code: string; message: string } };
+      const m = JSON.parse(String(d)) as {
+        type: string;
+        id?: number;
+        event?: string;
+        data?: unknown;
+        result?: unknown;
+        error?: { code: string; message: string };
+      };
       if (m.id === -1 && rawWaiter) return rawWaiter(m);
       const w = m.id === undefined ? undefined : waiting.get(m.id);
       if (!w) return;
@@ -67,7 +84,10 @@ describe('kb serve', () => {
       const found = SearchResultSchema.parse((await c.call('search', { query: 'install git', prefix: true })).result);
       expect(found.results[0]!.citation).toMatchObject({ kind: 'lines', path: join(dir, 'notes/git.md') });
       // Bad calls get errors in the contract's shape; the connection and the worker carry on.
-      expect((await c.call('search', { query: 3 })).error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/query/) });
+      expect((await c.call('search', { query: 3 })).error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/query/),
+      });
       expect((await c.call('ingest', { paths: [] })).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect((await c.call('dropTables', {})).error).toMatchObject({ code: 'NOT_FOUND' });
       expect(await c.raw('not json')).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
@@ -125,7 +145,11 @@ describe('kb serve', () => {
     const host = await kbServe(data);
     const base = `http://127.0.0.1:${host.port}`;
     const post = (name: string, body: string, origin = base): Promise<Response> =>
-      fetch(`${base}/upload?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { cookie: `kb_token=${host.token}`, origin } });
+      fetch(`${base}/upload?name=${encodeURIComponent(name)}`, {
+        method: 'POST',
+        body,
+        headers: { cookie: `kb_token=${host.token}`, origin },
+      });
     expect((await post('a.md', 'x', 'http://evil.example')).status).toBe(403);
     expect((await fetch(`${base}/upload?name=a.md`, { method: 'POST', body: 'x', headers: { origin: base } })).status).toBe(401);
     for (const bad of ['../escape.md', 'a/../../escape.md', '..\\escape.md']) expect((await post(bad, 'x')).status, bad).toBe(400);
@@ -163,7 +187,9 @@ describe('kb serve', () => {
     // A page on another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its own Host.
     const { request } = await import('node:http');
     const rebound = await new Promise<number>((res) =>
-      request({ host: '127.0.0.1', port: host.port, path: `/?token=${host.token}`, headers: { host: `evil.example:${host.port}` } }, (r) => res(r.statusCode!)).end(),
+      request({ host: '127.0.0.1', port: host.port, path: `/?token=${host.token}`, headers: { host: `evil.example:${host.port}` } }, (r) =>
+        res(r.statusCode!),
+      ).end(),
     );
     expect(rebound).toBe(403);
     await expect(connect(host.port, host.token, 'http://evil.example')).rejects.toThrow(/403/);

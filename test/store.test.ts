@@ -27,12 +27,20 @@ describe('store', () => {
     const raw = new Database(join(dir, 'data', 'kb.sqlite'));
     raw.exec(MIGRATIONS[0]!.sql);
     raw.pragma('user_version = 1');
-    raw.prepare(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-      VALUES ('0123456789abcdef0123', ?, ?, 'Otters', 'markdown', 'en', 'x', 60, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`).run(path, join(dir, 'docs'));
+    raw
+      .prepare(
+        `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
+      VALUES ('0123456789abcdef0123', ?, ?, 'Otters', 'markdown', 'en', 'x', 60, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
+      )
+      .run(path, join(dir, 'docs'));
     raw.prepare("INSERT INTO tags (id, name) VALUES (1, 'wildlife')").run();
     raw.prepare("INSERT INTO document_tags (doc_id, tag_id) VALUES ('0123456789abcdef0123', 1)").run();
-    raw.prepare(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
-      VALUES ('c1', '0123456789abcdef0123', 0, 'Otters', 'River otters hold paws while they sleep.', '{"kind":"lines","start":1,"end":3}', 1)`).run();
+    raw
+      .prepare(
+        `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
+      VALUES ('c1', '0123456789abcdef0123', 0, 'Otters', 'River otters hold paws while they sleep.', '{"kind":"lines","start":1,"end":3}', 1)`,
+      )
+      .run();
     raw.close();
 
     const engine = await engineIn(join(dir, 'data'));
@@ -50,7 +58,7 @@ describe('store', () => {
     }
     const after = new Database(join(dir, 'data', 'kb.sqlite'), { readonly: true });
     expect(schemaVersion(after)).toBe(MIGRATIONS.at(-1)!.version);
-    expect(after.prepare("SELECT count(*) AS n FROM documents WHERE author IS NULL").get()).toEqual({ n: 2 });
+    expect(after.prepare('SELECT count(*) AS n FROM documents WHERE author IS NULL').get()).toEqual({ n: 2 });
     after.close();
   });
 
@@ -66,7 +74,7 @@ describe('store', () => {
     }
   });
 
-  it('writes each type\'s filter term with the number shared/doc-types.ts gives it, for every type', async () => {
+  it("writes each type's filter term with the number shared/doc-types.ts gives it, for every type", async () => {
     const db = openDb(join(await tempDir(), 'kb.sqlite'));
     for (const trigger of ['chunks_ai', 'chunks_au']) {
       const { sql } = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(trigger) as { sql: string };
@@ -108,7 +116,11 @@ describe('store', () => {
   it('gives each hit the snippet and matched words of its own chunk', async () => {
     // Regression: FTS5 ignores `rowid = ?` bound as a JS number (REAL), which once mixed up rows.
     const dir = await tempDir();
-    await writeTree(dir, { 'one.md': 'config appears here once', 'two.md': 'nothing relevant', 'three.py': 'def load_config():\n    return config\n' });
+    await writeTree(dir, {
+      'one.md': 'config appears here once',
+      'two.md': 'nothing relevant',
+      'three.py': 'def load_config():\n    return config\n',
+    });
     const engine = await engineIn();
     await engine.ingest([dir]);
     const r = await engine.search({ query: 'config' });
@@ -118,7 +130,10 @@ describe('store', () => {
 
 describe('metrics', () => {
   it('computes nDCG, recall, MRR and AP by their textbook definitions', () => {
-    const gains = new Map([['a', 3], ['b', 1]]);
+    const gains = new Map([
+      ['a', 3],
+      ['b', 1],
+    ]);
     // ideal: a then b; got: x, a, b
     const ideal = (2 ** 3 - 1) / 1 + (2 ** 1 - 1) / Math.log2(3);
     const got = (2 ** 3 - 1) / Math.log2(3) + (2 ** 1 - 1) / 2;

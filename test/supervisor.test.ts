@@ -144,7 +144,8 @@ describe('worker supervision', () => {
   it('rejects a start when the worker cannot open the engine, with its error', async () => {
     const sup = new Supervisor(() => ({
       send: () => undefined,
-      onMessage: (h) => setImmediate(() => h({ type: 'event', event: 'failed', data: { code: 'DATA_DIR', message: 'cannot create the data dir /nope' } })),
+      onMessage: (h) =>
+        setImmediate(() => h({ type: 'event', event: 'failed', data: { code: 'DATA_DIR', message: 'cannot create the data dir /nope' } })),
       onExit: () => undefined,
       kill: () => undefined,
     }));
@@ -158,7 +159,10 @@ describe('worker supervision', () => {
     const sup = new Supervisor(() => p.handle);
     await sup.start();
     await expect(sup.request('search', { query: 'x', top: -1 }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(sup.request('remove', {} as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/target/) });
+    await expect(sup.request('remove', {} as never).result).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/target/),
+    });
     sup.stop();
   });
 });

@@ -19,13 +19,22 @@ describe('opening the source in an editor', () => {
     expect(editorLaunch('subl', '/n/a.md', 12).args).toEqual(['/n/a.md:12']);
     // An editor kb does not know gets +LINE FILE, which vi, emacs, nano, micro, kak, joe and mg all take.
     expect(editorLaunch('ed', '/n/a.md', 12).args).toEqual(['+12', '/n/a.md']);
-    expect(editorLaunch('/opt/bin/my-editor --flag', '/n/a.md', 4)).toEqual({ command: '/opt/bin/my-editor', args: ['--flag', '+4', '/n/a.md'] });
+    expect(editorLaunch('/opt/bin/my-editor --flag', '/n/a.md', 4)).toEqual({
+      command: '/opt/bin/my-editor',
+      args: ['--flag', '+4', '/n/a.md'],
+    });
     // ui.editor_command wins over the environment, and is used as written.
     expect(editorFromEnv({ VISUAL: 'vim' }, 'subl {path}:{line}')).toBe('subl {path}:{line}');
     expect(editorLaunch('subl {path}:{line}', '/n/my notes.md', 12)).toEqual({ command: 'subl', args: ['/n/my notes.md:12'] });
-    expect(editorLaunch('"/Applications/Edit App" --line {line} {path}', '/n/a.md')).toEqual({ command: '/Applications/Edit App', args: ['--line', '1', '/n/a.md'] });
+    expect(editorLaunch('"/Applications/Edit App" --line {line} {path}', '/n/a.md')).toEqual({
+      command: '/Applications/Edit App',
+      args: ['--line', '1', '/n/a.md'],
+    });
     expect(editorLaunch('vim', '/n/a.md').args).toEqual(['/n/a.md']);
-    expect(editorLaunch('"/Applications/My Editor/bin/code" -n', '/n/a.md', 2)).toEqual({ command: '/Applications/My Editor/bin/code', args: ['-n', '-g', '/n/a.md:2'] });
+    expect(editorLaunch('"/Applications/My Editor/bin/code" -n', '/n/a.md', 2)).toEqual({
+      command: '/Applications/My Editor/bin/code',
+      args: ['-n', '-g', '/n/a.md:2'],
+    });
   });
 
   it('takes $VISUAL before $EDITOR, and says when there is neither', () => {
@@ -98,19 +107,29 @@ describe('the preview of a hit', () => {
   });
 
   it('marks a passage on a PDF page by its words, across the page’s own line breaks', () => {
-    const h = hit({ kind: 'page', page: 7, uri: 'file:///p/paper.pdf#page=7', path: '/p/paper.pdf' }, 'The flow separates at the trailing edge when the angle grows.');
+    const h = hit(
+      { kind: 'page', page: 7, uri: 'file:///p/paper.pdf#page=7', path: '/p/paper.pdf' },
+      'The flow separates at the trailing edge when the angle grows.',
+    );
     expect(previewTarget(h, 5)).toBe('file:///p/paper.pdf#page=7');
     const page = 'Results\nThe flow separates at the\ntrailing edge when the angle\ngrows. Further work follows.\nReferences';
     const lines = previewLines(h, { text: page, citation: h.citation }, 20);
     expect(lines.map((l) => l.marked)).toEqual([false, true, true, true, false]);
     // Paragraphs a blank line apart on the page, one space apart in the passage.
-    const spaced = previewLines(h, { text: 'Results\n\nThe flow separates at the\n\ntrailing edge when the angle grows.\n\nEnd', citation: h.citation }, 20);
+    const spaced = previewLines(
+      h,
+      { text: 'Results\n\nThe flow separates at the\n\ntrailing edge when the angle grows.\n\nEnd', citation: h.citation },
+      20,
+    );
     expect(spaced.map((l) => l.marked)).toEqual([false, false, true, true, true, false, false]);
     expect(lines.every((l) => l.n === null)).toBe(true);
   });
 
   it('wraps a page’s paragraphs at the pane’s width, the marked one marked on every row it takes', () => {
-    const h = hit({ kind: 'page', page: 2, uri: 'file:///p/a.pdf#page=2', path: '/p/a.pdf' }, 'The flow separates at the trailing edge when the angle grows.');
+    const h = hit(
+      { kind: 'page', page: 2, uri: 'file:///p/a.pdf#page=2', path: '/p/a.pdf' },
+      'The flow separates at the trailing edge when the angle grows.',
+    );
     const page = 'Intro words here.\nThe flow separates at the trailing edge when the angle grows.\nEnd.';
     const lines = previewLines(h, { text: page, citation: h.citation }, 20, 24);
     expect(lines.map((l) => [l.text, l.marked])).toEqual([

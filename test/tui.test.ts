@@ -82,7 +82,11 @@ describe('kb tui', () => {
     const t = start({ initialQuery: 'walrus' });
     await expect.poll(t.frame).toMatch(/walrus/);
     await expect.poll(() => (t.frame().match(/\(markdown\)|\(note\)|\(code\)/g) ?? []).length).toBeGreaterThan(1);
-    const selectedLine = (): string | undefined => t.frame().split('\n').find((l) => l.startsWith('›'));
+    const selectedLine = (): string | undefined =>
+      t
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›'));
     const first = selectedLine();
     t.app.stdin.write('\x1B[B'); // ↓
     await expect.poll(selectedLine).not.toBe(first);
@@ -233,7 +237,9 @@ describe('kb tui filters', () => {
 
 describe('kb tui asks', () => {
   it('streams the answer to the query asked as a question, its sources numbered; Enter opens one, Esc goes back', async () => {
-    const stub = await startOllamaStub({ chat: { tokens: ['The walrus hauled out', ' on the ice floe at dawn [1].', ' The tide went out [2].'] } });
+    const stub = await startOllamaStub({
+      chat: { tokens: ['The walrus hauled out', ' on the ice floe at dawn [1].', ' The tide went out [2].'] },
+    });
     const asker = await openEngine({ dataDir: join(dir, 'data'), config: { ask: { ollama_host: stub.url } } });
     try {
       // The same question asked outright: what [2] will be.

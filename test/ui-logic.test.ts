@@ -74,7 +74,8 @@ describe('upload names', () => {
   it('keeps a dropped folder’s relative paths and refuses any way out of uploads/', () => {
     expect(safeRelativePath('notes/setup.md')).toBe('notes/setup.md');
     expect(safeRelativePath('/notes//setup.md')).toBe('notes/setup.md');
-    for (const bad of ['', '..', '../etc/passwd', 'a/../../b', 'a\\..\\..\\b', 'C:evil', 'a/./b', 'nul\x00.md']) expect(() => safeRelativePath(bad), bad).toThrow(/not a usable file name/);
+    for (const bad of ['', '..', '../etc/passwd', 'a/../../b', 'a\\..\\..\\b', 'C:evil', 'a/./b', 'nul\x00.md'])
+      expect(() => safeRelativePath(bad), bad).toThrow(/not a usable file name/);
   });
 });
 
@@ -94,13 +95,34 @@ describe('PDF passage highlight', () => {
 
   it('marks only inside the passage’s own block: a phrase the page repeats in another column, or a word in the margin, stays unmarked', () => {
     // Three columns of a Federal Register page; the cited passage is the first column's paragraph.
-    const col = (x: number, lines: string[], top = 100) => lines.map((text, i) => ({ text, left: x, right: x + 160, top: top + i * 12, bottom: top + 10 + i * 12 }));
-    const first = col(36, ['For service information identified in', 'this AD, contact the manufacturer at', 'its customer support office. Fax:', '555 0100; email: support@example.com.']);
-    const second = col(210, ['The FAA has reviewed the comments', 'For service information identified in', 'that notice, contact the same office.', 'Fax: 555 0199; email: other@example.com.']);
-    const third = col(384, ['Related rules in this part are found', 'For service information identified in', 'paragraph (h) of this AD. Fax: 555.']);
-    const margin = [{ text: 'email:', left: 570, right: 600, top: 400, bottom: 410 }, { text: 'Fax:', left: 8, right: 30, top: 700, bottom: 710 }];
+    const col = (x: number, lines: string[], top = 100) =>
+      lines.map((text, i) => ({ text, left: x, right: x + 160, top: top + i * 12, bottom: top + 10 + i * 12 }));
+    const first = col(36, [
+      'For service information identified in',
+      'this AD, contact the manufacturer at',
+      'its customer support office. Fax:',
+      '555 0100; email: support@example.com.',
+    ]);
+    const second = col(210, [
+      'The FAA has reviewed the comments',
+      'For service information identified in',
+      'that notice, contact the same office.',
+      'Fax: 555 0199; email: other@example.com.',
+    ]);
+    const third = col(384, [
+      'Related rules in this part are found',
+      'For service information identified in',
+      'paragraph (h) of this AD. Fax: 555.',
+    ]);
+    const margin = [
+      { text: 'email:', left: 570, right: 600, top: 400, bottom: 410 },
+      { text: 'Fax:', left: 8, right: 30, top: 700, bottom: 710 },
+    ];
     const spans = [...second, ...first, ...third, ...margin];
-    const marked = spansToMark(spans, 'For service information identified in this AD, contact the manufacturer at its customer support office. Fax: 555 0100; email: support@example.com.');
+    const marked = spansToMark(
+      spans,
+      'For service information identified in this AD, contact the manufacturer at its customer support office. Fax: 555 0100; email: support@example.com.',
+    );
     expect(marked.map((i) => spans[i]!.text)).toEqual(first.map((s) => s.text));
   });
 
@@ -111,12 +133,21 @@ describe('PDF passage highlight', () => {
       ...a.map((text, i) => ({ text, left: 36, right: 290, top: 700 + i * 12, bottom: 710 + i * 12 })),
       ...b.map((text, i) => ({ text, left: 320, right: 580, top: 80 + i * 12, bottom: 90 + i * 12 })),
     ];
-    const marked = spansToMark(spans, 'The committee met in March to discuss the budget of the regional harbour authority and its plans for dredging the northern channel before winter.');
+    const marked = spansToMark(
+      spans,
+      'The committee met in March to discuss the budget of the regional harbour authority and its plans for dredging the northern channel before winter.',
+    );
     expect(marked.map((i) => spans[i]!.text)).toEqual([...a, ...b.slice(0, 2)]);
   });
 
   it('marks short-word spans by the passage start and end, and only those that belong to it', () => {
-    const words = ['a', 'cat', 'sat', 'on', 'the', 'mat', 'by', 'a', 'dog'].map((w, i) => ({ text: w, left: i * 20, right: i * 20 + 15, top: 0, bottom: 10 }));
+    const words = ['a', 'cat', 'sat', 'on', 'the', 'mat', 'by', 'a', 'dog'].map((w, i) => ({
+      text: w,
+      left: i * 20,
+      right: i * 20 + 15,
+      top: 0,
+      bottom: 10,
+    }));
     expect(spansToMark(words, 'sat on the mat')).toEqual([2, 3, 4, 5]);
     expect(spansToMark(words, '')).toEqual([]);
   });

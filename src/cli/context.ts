@@ -11,13 +11,22 @@ export interface GlobalOptions {
  * Opens the engine for one command. `lenientConfig`: a config that cannot be used is reported by the
  * command (kb doctor) instead of stopping it; the defaults stand in.
  */
-export async function withEngine(g: GlobalOptions, fn: (engine: Engine) => Promise<number | void>, opts: { lenientConfig?: boolean } = {}): Promise<number> {
+export async function withEngine(
+  g: GlobalOptions,
+  fn: (engine: Engine) => Promise<number | void>,
+  opts: { lenientConfig?: boolean } = {},
+): Promise<number> {
   let engine: Engine | undefined;
   try {
     const settings = await resolveSettings(g.dataDir, { lenient: opts.lenientConfig === true });
     // Misspelt settings are ignored, never silently: doctor lists them as a failed check.
     if (!opts.lenientConfig) for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
-    engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems });
+    engine = await openEngine({
+      dataDir: settings.dataDir,
+      config: settings.config,
+      fromEnv: settings.fromEnv,
+      configProblems: settings.problems,
+    });
     return (await fn(engine)) ?? EXIT.ok;
   } catch (e) {
     return reportError(e, g.json === true);

@@ -7,7 +7,11 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value:
   return (value) => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}, not "${value}"` : `a whole number from ${min} to ${max}, not "${value}"`);
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `a whole number of at least ${min}, not "${value}"`
+          : `a whole number from ${min} to ${max}, not "${value}"`,
+      );
     }
     return n;
   };

@@ -18,7 +18,6 @@ import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
 import { KB_VERSION } from '../worker/index.js';
 
-
 export async function main(argv: string[]): Promise<number> {
   // `kb ls | head`: the reader has gone, which is not an error of kb's.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -27,7 +26,9 @@ export async function main(argv: string[]): Promise<number> {
   });
   let exitCode: number = EXIT.ok;
   const program = new Command('kb')
-    .description('kb — a local-first knowledge base: find passages in your notes, code, PDFs, scans and recordings, each citing its exact span')
+    .description(
+      'kb — a local-first knowledge base: find passages in your notes, code, PDFs, scans and recordings, each citing its exact span',
+    )
     .version(KB_VERSION)
     .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
     .option('--json', 'machine-readable output (schema_version 1)')
@@ -40,10 +41,19 @@ export async function main(argv: string[]): Promise<number> {
   };
   /** A command with no arguments or options of its own. */
   const simple = (name: string, description: string, fn: (g: GlobalOptions) => Promise<number>, parent = program): void => {
-    parent.command(name).description(description).action(() => run(() => fn(globals()))());
+    parent
+      .command(name)
+      .description(description)
+      .action(() => run(() => fn(globals()))());
   };
   /** A command that takes one argument and no options. */
-  const oneArg = (name: string, description: string, arg: [string, string?], fn: (a: string, g: GlobalOptions) => Promise<number>, parent = program): Command =>
+  const oneArg = (
+    name: string,
+    description: string,
+    arg: [string, string?],
+    fn: (a: string, g: GlobalOptions) => Promise<number>,
+    parent = program,
+  ): Command =>
     parent
       .command(name)
       .description(description)
@@ -58,7 +68,9 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('ingest')
-    .description('index files and folders once: Markdown, notes, code, PDFs, images and scans (OCR), audio and video; unchanged files are skipped')
+    .description(
+      'index files and folders once: Markdown, notes, code, PDFs, images and scans (OCR), audio and video; unchanged files are skipped',
+    )
     .argument('<paths...>', 'files or folders')
     .option('--tags <a,b>', 'tags to add to every document')
     .option('--force', 'read every file again, even those indexed already and unchanged (after changing OCR languages, say)')
@@ -75,15 +87,15 @@ export async function main(argv: string[]): Promise<number> {
     .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
     .option('--lang <code>', 'only documents in this language (en, ko, …) or programming language')
     .addOption(new Option('--threshold <score>', 'drop hits scoring below this').argParser(aNumber))
-    .addOption(new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']))
+    .addOption(
+      new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']),
+    )
     .option('--explain', 'show how each hit was ranked')
     .option('--rerank', 're-score the best hits with the cross-encoder (rerank.model; search.rerank turns it on by default)')
     .option('--no-rerank', 'fused order, whatever search.rerank says')
     .option('--prefix', 'treat the last word as a prefix (search-as-you-type)')
     .option('--no-correct', 'search the words as typed: no correction of words the index does not hold')
-    .action((words: string[], flags: SearchFlags) =>
-      run(() => searchCommand(words, flags, globals()))(),
-    );
+    .action((words: string[], flags: SearchFlags) => run(() => searchCommand(words, flags, globals()))());
 
   program
     .command('mcp')
@@ -100,7 +112,9 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('get')
-    .description('print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20, report.docx#para=12-18, deck.pptx#slide=7, data.csv#row=12-40 (a file:// URI, a path or a doc id)')
+    .description(
+      'print a cited span: notes.md#L12-L34, paper.pdf#page=3, talk.mp3#t=10,20, report.docx#para=12-18, deck.pptx#slide=7, data.csv#row=12-40 (a file:// URI, a path or a doc id)',
+    )
     .argument('<target>')
     .addOption(new Option('--max <chars>', 'cap on the characters printed (default 20000)').argParser(wholeNumber(1)))
     .action((target: string, flags: { max?: number }) => run(() => getCommand(target, flags, globals()))());
@@ -109,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
     .command('add')
     .description('add a folder as a collection: indexed now, kept in sync while the app, kb serve or kb watch runs')
     .argument('<folder>')
-    .option('--name <name>', 'the collection\'s name (default: the folder\'s)')
+    .option('--name <name>', "the collection's name (default: the folder's)")
     .option('--tags <a,b>', 'tags for every document in it')
     .option('--glob <glob>', "only files matching this glob, e.g. '**/*.md'")
     .action((folder: string, flags: { name?: string; tags?: string; glob?: string }) => run(() => addCommand(folder, flags, globals()))());
@@ -142,7 +156,12 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<id>', 'document id or path, or chunk id')
     .action((what: string, id: string) => run(() => inspectCommand(what, id, globals()))());
 
-  oneArg('remove', 'remove a document (by path or id), or every document under a folder', ['<target>', 'path or document id'], removeCommand).alias('rm');
+  oneArg(
+    'remove',
+    'remove a document (by path or id), or every document under a folder',
+    ['<target>', 'path or document id'],
+    removeCommand,
+  ).alias('rm');
 
   simple('gc', 'delete stored originals that no document refers to', gcCommand);
 
@@ -164,9 +183,17 @@ export async function main(argv: string[]): Promise<number> {
     .option('--model <name>', 'the embedding model to switch to (default: the configured one); kb models use does the same')
     .action((flags: { model?: string }) => run(() => reindexCommand(flags, globals()))());
 
-  const models = program.command('models').description('embedding models (search by meaning) and speech models (audio): list, pull, import, remove');
+  const models = program
+    .command('models')
+    .description('embedding models (search by meaning) and speech models (audio): list, pull, import, remove');
   simple('list', 'the models kb knows, and which are installed', modelsListCommand, models);
-  oneArg('pull', 'download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes', ['<name>', 'e.g. all-MiniLM-L6-v2, or a speech model: whisper-base.en, whisper-small'], modelsPullCommand, models);
+  oneArg(
+    'pull',
+    'download a model from the Hugging Face hub (or the mirror in KB_HF_ENDPOINT); resumes',
+    ['<name>', 'e.g. all-MiniLM-L6-v2, or a speech model: whisper-base.en, whisper-small'],
+    modelsPullCommand,
+    models,
+  );
   models
     .command('import')
     .description('install a model: a folder in the Hugging Face layout (embedding), or a whisper.cpp .bin file (speech)')

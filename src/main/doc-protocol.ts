@@ -37,9 +37,15 @@ export function docProtocolHandler(
       return new Response(req.method === 'HEAD' ? null : reply.html, { status: reply.status, headers: reply.headers });
     }
     const id = url.pathname.slice(1);
-    if (url.protocol !== `${DOC_SCHEME}:` || url.host !== 'doc' || url.search || id.includes('/')) return new Response(null, { status: 404 });
+    if (url.protocol !== `${DOC_SCHEME}:` || url.host !== 'doc' || url.search || id.includes('/'))
+      return new Response(null, { status: 404 });
     const reply = await serveDocument(id, lookup, async (file) => (await stat(file)).size, req.headers.get('range'));
-    const body = req.method === 'HEAD' || !reply.body ? null : (Readable.toWeb(createReadStream(reply.body.file, { start: reply.body.start, end: reply.body.end })) as ReadableStream<Uint8Array>);
+    const body =
+      req.method === 'HEAD' || !reply.body
+        ? null
+        : (Readable.toWeb(
+            createReadStream(reply.body.file, { start: reply.body.start, end: reply.body.end }),
+          ) as ReadableStream<Uint8Array>);
     return new Response(body, { status: reply.status, headers: reply.headers });
   };
 }

@@ -5,7 +5,21 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, screen, session, shell, Tray, utilityProcess } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  nativeImage,
+  protocol,
+  screen,
+  session,
+  shell,
+  Tray,
+  utilityProcess,
+} from 'electron';
 import { AppMessageSchema } from '../shared/api.js';
 import { CHANNELS } from '../shared/channels.js';
 import { type EventData, type EventName, eventMessage } from '../shared/events.js';
@@ -29,7 +43,9 @@ const dataDir = process.env.KB_DATA_DIR ?? null;
 
 // kb-doc: must be registered before the app is ready: standard (so kb-doc://doc/<id> has a host),
 // secure, fetchable and streamable (audio seeks with Range requests).
-protocol.registerSchemesAsPrivileged([{ scheme: DOC_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: DOC_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: true } },
+]);
 
 // One kb per user: a second launch hands its files to the first (second-instance) and leaves.
 if (!app.requestSingleInstanceLock()) app.exit(0);
@@ -61,14 +77,26 @@ const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProces
 const router = new IpcRouter(supervisor, APP_URL);
 
 function secureWindow(win: BrowserWindow): BrowserWindow {
-  harden(win.webContents, (url) => isAppPage(url, APP_URL), (url) => void shell.openExternal(url));
+  harden(
+    win.webContents,
+    (url) => isAppPage(url, APP_URL),
+    (url) => void shell.openExternal(url),
+  );
   router.allow(win.webContents);
   return win;
 }
 
 function createMain(): BrowserWindow {
   const win = secureWindow(
-    new BrowserWindow({ width: 1200, height: 800, minWidth: 640, minHeight: 420, title: 'kb', show: false, webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD } }),
+    new BrowserWindow({
+      width: 1200,
+      height: 800,
+      minWidth: 640,
+      minHeight: 420,
+      title: 'kb',
+      show: false,
+      webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD },
+    }),
   );
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
@@ -82,7 +110,16 @@ function createMain(): BrowserWindow {
 /** The ask panel: small, frameless, always on top, shown under the tray icon; hidden when it loses focus. */
 function createPanel(): BrowserWindow {
   const win = secureWindow(
-    new BrowserWindow({ width: 460, height: 560, frame: false, resizable: false, alwaysOnTop: true, skipTaskbar: true, show: false, webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD } }),
+    new BrowserWindow({
+      width: 460,
+      height: 560,
+      frame: false,
+      resizable: false,
+      alwaysOnTop: true,
+      skipTaskbar: true,
+      show: false,
+      webPreferences: { ...WEB_PREFERENCES, preload: PRELOAD },
+    }),
   );
   win.on('blur', () => win.hide());
   win.on('closed', () => (panel = null));
@@ -142,7 +179,11 @@ app.on('second-instance', (_e, argv, cwd) => {
 });
 app.on('web-contents-created', (_e, contents) => {
   // Covers any WebContents, including ones not made above: nothing navigates or opens windows.
-  harden(contents, (url) => isAppPage(url, APP_URL), (url) => void shell.openExternal(url));
+  harden(
+    contents,
+    (url) => isAppPage(url, APP_URL),
+    (url) => void shell.openExternal(url),
+  );
 });
 app.on('window-all-closed', () => {
   // The tray keeps the app (and the ask panel) alive until Quit.
@@ -153,7 +194,11 @@ app.on('will-quit', () => {
 });
 
 /** Where an IPC message came from, for the router's one sender check. */
-const origin = (e: Electron.IpcMainEvent | Electron.IpcMainInvokeEvent): IpcOrigin => ({ sender: e.sender, frameUrl: e.senderFrame?.url ?? null, isMainFrame: e.senderFrame?.parent === null });
+const origin = (e: Electron.IpcMainEvent | Electron.IpcMainInvokeEvent): IpcOrigin => ({
+  sender: e.sender,
+  frameUrl: e.senderFrame?.url ?? null,
+  isMainFrame: e.senderFrame?.parent === null,
+});
 
 ipcMain.on(CHANNELS.request, (e, raw: unknown) => router.receive(origin(e), raw));
 ipcMain.on(CHANNELS.app, (e, raw: unknown) => {

@@ -87,6 +87,7 @@ export class IpcRouter {
 
   /** An event for every app window (engine restarting, ready, …). */
   broadcast(...[event, data]: EventArgs): void {
-    for (const { contents } of this.sessions.values()) if (!contents.isDestroyed()) contents.send(CHANNELS.message, { type: 'event', event, data });
+    for (const { contents } of this.sessions.values())
+      if (!contents.isDestroyed()) contents.send(CHANNELS.message, { type: 'event', event, data });
   }
 }

@@ -5,5 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 export function pathsFromArgv(argv: readonly string[], cwd: string, exists: (p: string) => boolean): string[] {
   // argv[0] is the executable; in development argv[1] is the app's directory.
   const args = argv.slice(1).filter((a) => a && !a.startsWith('-'));
-  return args.map((a) => (isAbsolute(a) ? a : resolve(cwd, a))).filter((p) => exists(p) && !p.endsWith('.asar') && !/[\\/]out[\\/]main[\\/]?/.test(p) && p !== cwd);
+  return args
+    .map((a) => (isAbsolute(a) ? a : resolve(cwd, a)))
+    .filter((p) => exists(p) && !p.endsWith('.asar') && !/[\\/]out[\\/]main[\\/]?/.test(p) && p !== cwd);
 }

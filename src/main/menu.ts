@@ -8,7 +8,20 @@ export interface MenuActions {
   help(): void;
 }
 
-type Role = 'about' | 'quit' | 'close' | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen';
+type Role =
+  | 'about'
+  | 'quit'
+  | 'close'
+  | 'undo'
+  | 'redo'
+  | 'cut'
+  | 'copy'
+  | 'paste'
+  | 'selectAll'
+  | 'resetZoom'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'togglefullscreen';
 
 export interface MenuItemTemplate {
   /** For tests and automation: Menu.getMenuItemById(id). */
@@ -26,7 +39,14 @@ export function appMenuTemplate(actions: MenuActions, platform: string): MenuIte
   const sep: MenuItemTemplate = { type: 'separator' };
   const role = (r: Role): MenuItemTemplate => ({ role: r });
   return [
-    ...(mac ? [{ label: 'kb', submenu: [role('about'), sep, { label: 'Preferences…', accelerator: 'Cmd+,', click: actions.preferences }, sep, role('quit')] }] : []),
+    ...(mac
+      ? [
+          {
+            label: 'kb',
+            submenu: [role('about'), sep, { label: 'Preferences…', accelerator: 'Cmd+,', click: actions.preferences }, sep, role('quit')],
+          },
+        ]
+      : []),
     {
       label: 'File',
       submenu: [
@@ -38,7 +58,18 @@ export function appMenuTemplate(actions: MenuActions, platform: string): MenuIte
       ],
     },
     { label: 'Edit', submenu: [role('undo'), role('redo'), sep, role('cut'), role('copy'), role('paste'), role('selectAll')] },
-    { label: 'View', submenu: [{ id: 'ask', label: 'Ask…', accelerator: 'CmdOrCtrl+Shift+Space', click: actions.toggleAsk }, sep, role('resetZoom'), role('zoomIn'), role('zoomOut'), sep, role('togglefullscreen')] },
+    {
+      label: 'View',
+      submenu: [
+        { id: 'ask', label: 'Ask…', accelerator: 'CmdOrCtrl+Shift+Space', click: actions.toggleAsk },
+        sep,
+        role('resetZoom'),
+        role('zoomIn'),
+        role('zoomOut'),
+        sep,
+        role('togglefullscreen'),
+      ],
+    },
     { label: 'Help', submenu: [{ label: 'kb Help', click: actions.help }] },
   ];
 }

@@ -105,14 +105,20 @@ export function App({ kb }: { kb: KbBridge }) {
         onAsTyped={setAsTyped}
       />
     ),
-    library: () => <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={openDocument} speech={speech} />,
+    library: () => (
+      <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={openDocument} speech={speech} />
+    ),
     folders: () => <Folders kb={kb} version={version} onChanged={refresh} />,
     models: () => (
       <Models
         kb={kb}
         version={version}
         pull={pull}
-        inUse={{ embedding: setup.status?.embedding.model ?? '', speech: speechModel(settings), reranker: rerank.on ? String(settings?.values['rerank.model'] ?? '') : '' }}
+        inUse={{
+          embedding: setup.status?.embedding.model ?? '',
+          speech: speechModel(settings),
+          reranker: rerank.on ? String(settings?.values['rerank.model'] ?? '') : '',
+        }}
         ollamaModels={settings?.ollama.models ?? []}
         onChanged={refresh}
       />
@@ -140,7 +146,12 @@ export function App({ kb }: { kb: KbBridge }) {
         />
         <nav>
           {VIEW_TABLE.map(({ id, name }) => (
-            <button key={id} className={view === id ? 'on' : ''} onClick={() => setView(id)} aria-current={view === id ? 'page' : undefined}>
+            <button
+              key={id}
+              className={view === id ? 'on' : ''}
+              onClick={() => setView(id)}
+              aria-current={view === id ? 'page' : undefined}
+            >
               {name}
             </button>
           ))}
@@ -152,7 +163,8 @@ export function App({ kb }: { kb: KbBridge }) {
       <Filters value={filters} onChange={setFilters} tagCounts={tagCounts} />
       {(engine === 'disconnected' || engine === 'restarting') && (
         <div className="banner" role="alert">
-          {engine === 'disconnected' ? 'Lost the connection to kb. Reconnecting…' : 'kb’s engine stopped and is restarting…'} Searches resume when it is back.
+          {engine === 'disconnected' ? 'Lost the connection to kb. Reconnecting…' : 'kb’s engine stopped and is restarting…'} Searches
+          resume when it is back.
         </div>
       )}
       <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} kb={kb} />
@@ -164,7 +176,8 @@ export function App({ kb }: { kb: KbBridge }) {
         </aside>
       </main>
       <footer>
-        {docs === null ? '' : `${docs.count} document${docs.count === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`} · engine {engine}
+        {docs === null ? '' : `${docs.count} document${docs.count === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`} ·
+        engine {engine}
         {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
         {background && <BackgroundNote e={background} />}
       </footer>

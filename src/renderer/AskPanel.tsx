@@ -115,7 +115,9 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
       {answer && <div className={result?.refused ? 'ask-answer refused' : 'ask-answer'}>{withCitations(answer, byN, onOpen)}</div>}
       {result?.refused && sources.length > 0 && result.model === null && <p className="hint">The nearest passages, for you to judge:</p>}
       {result && result.invalid_citations.length > 0 && (
-        <p className="ask-check">Removed citations of sources the model was not given: {result.invalid_citations.map((n) => `[${n}]`).join(' ')}</p>
+        <p className="ask-check">
+          Removed citations of sources the model was not given: {result.invalid_citations.map((n) => `[${n}]`).join(' ')}
+        </p>
       )}
       {result && result.uncited_sentences.length > 0 && (
         <details className="ask-check">
@@ -142,7 +144,12 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
           ))}
         </ol>
       )}
-      {result && <p className="meta">{result.model ? `${result.model} · ` : ''}{result.took_ms} ms</p>}
+      {result && (
+        <p className="meta">
+          {result.model ? `${result.model} · ` : ''}
+          {result.took_ms} ms
+        </p>
+      )}
     </section>
   );
 }

@@ -9,7 +9,13 @@ const WORDS: Record<BackgroundEvent['task'], { what: string; done: string; runni
 
 export function BackgroundNote({ e }: { e: BackgroundEvent }) {
   const w = WORDS[e.task];
-  if (e.phase === 'failed') return <span className="error"> · {w.what}: {e.message}</span>;
+  if (e.phase === 'failed')
+    return (
+      <span className="error">
+        {' '}
+        · {w.what}: {e.message}
+      </span>
+    );
   if (e.phase === 'done') return <span className="note"> · {w.done}</span>;
   return (
     <span role="status" data-background={e.task}>

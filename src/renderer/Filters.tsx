@@ -10,7 +10,15 @@ export interface FilterState {
   explain: boolean;
 }
 
-export function Filters({ value, onChange, tagCounts }: { value: FilterState; onChange: (f: FilterState) => void; tagCounts: [string, number][] }) {
+export function Filters({
+  value,
+  onChange,
+  tagCounts,
+}: {
+  value: FilterState;
+  onChange: (f: FilterState) => void;
+  tagCounts: [string, number][];
+}) {
   const { type, tags, explain } = value;
   return (
     <div className="filters" role="toolbar" aria-label="Filters">
@@ -26,7 +34,13 @@ export function Filters({ value, onChange, tagCounts }: { value: FilterState; on
         </select>
       </label>
       <label>
-        Tags <input aria-label="Tags" placeholder="e.g. work, linux" value={tags} onChange={(e) => onChange({ ...value, tags: e.target.value })} />
+        Tags{' '}
+        <input
+          aria-label="Tags"
+          placeholder="e.g. work, linux"
+          value={tags}
+          onChange={(e) => onChange({ ...value, tags: e.target.value })}
+        />
       </label>
       <label>
         <select

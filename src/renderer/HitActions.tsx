@@ -38,8 +38,12 @@ export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; 
       )}
       {kb.app ? (
         <>
-          <button onClick={() => void kb.app!.openDocument(hit.doc_id, 'open').catch((err: Error) => setSaid(err.message))}>Open in its app</button>
-          <button onClick={() => void kb.app!.openDocument(hit.doc_id, 'reveal').catch((err: Error) => setSaid(err.message))}>Show in folder</button>
+          <button onClick={() => void kb.app!.openDocument(hit.doc_id, 'open').catch((err: Error) => setSaid(err.message))}>
+            Open in its app
+          </button>
+          <button onClick={() => void kb.app!.openDocument(hit.doc_id, 'reveal').catch((err: Error) => setSaid(err.message))}>
+            Show in folder
+          </button>
         </>
       ) : (
         <a className="button" href={kb.docUrl(hit.doc_id)} target="_blank" rel="noreferrer">

@@ -7,7 +7,19 @@ import { Highlighted } from './Highlighted';
 import { inApp } from './lib/in-app';
 import { waitsForSpeechModel } from './lib/speech';
 
-export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchHit; active: boolean; explain: boolean; onClick: () => void; speech: ReactNode }) {
+export function HitRow({
+  hit,
+  active,
+  explain,
+  onClick,
+  speech,
+}: {
+  hit: SearchHit;
+  active: boolean;
+  explain: boolean;
+  onClick: () => void;
+  speech: ReactNode;
+}) {
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (active) ref.current?.scrollIntoView({ block: 'nearest' });
@@ -36,7 +48,9 @@ export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchH
           <dt>words</dt>
           <dd>
             #{r.lexical_rank ?? '–'} · {num(r.lexical_score)}
-            {r.explain ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}${r.explain.feedback ? ` · feedback +${num(r.explain.feedback, 2)}` : ''}` : ''}
+            {r.explain
+              ? ` · bm25 ${num(r.explain.bm25_raw, 2)} · coverage ${num(r.explain.coverage, 2)} · proximity ${num(r.explain.proximity, 2)}${r.explain.feedback ? ` · feedback +${num(r.explain.feedback, 2)}` : ''}`
+              : ''}
           </dd>
           <dt>meaning</dt>
           <dd>
@@ -45,7 +59,9 @@ export function HitRow({ hit, active, explain, onClick, speech }: { hit: SearchH
           <dt>fused</dt>
           <dd>
             {num(r.fusion_score, 4)}
-            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words` : ''}
+            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined
+              ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words`
+              : ''}
           </dd>
           {r.rerank && (
             <>

@@ -28,7 +28,19 @@ export interface IngestState {
 
 export type Finished = NonNullable<IngestProgress['finished']>;
 
-const IDLE: IngestState = { running: false, phase: null, done: 0, total: 0, current: null, pages: null, files: [], names: new Map(), summary: null, error: null, folders: [] };
+const IDLE: IngestState = {
+  running: false,
+  phase: null,
+  done: 0,
+  total: 0,
+  current: null,
+  pages: null,
+  files: [],
+  names: new Map(),
+  summary: null,
+  error: null,
+  folders: [],
+};
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
   const [state, setState] = useState<IngestState>(IDLE);
@@ -51,8 +63,22 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
               const p = d as IngestProgress;
               setState((s) => {
                 // Only what the engine says a file became is listed: never a ✓ before it is known.
-                if (p.finished) return { ...s, done: p.done, total: p.total, files: [...s.files.slice(-199), p.finished], current: s.current === p.finished.path ? null : s.current };
-                return { ...s, phase: p.phase, done: p.done, total: p.total, current: p.path ?? (p.phase === 'ingest' ? null : s.current), pages: p.pages ?? null };
+                if (p.finished)
+                  return {
+                    ...s,
+                    done: p.done,
+                    total: p.total,
+                    files: [...s.files.slice(-199), p.finished],
+                    current: s.current === p.finished.path ? null : s.current,
+                  };
+                return {
+                  ...s,
+                  phase: p.phase,
+                  done: p.done,
+                  total: p.total,
+                  current: p.path ?? (p.phase === 'ingest' ? null : s.current),
+                  pages: p.pages ?? null,
+                };
               });
             },
           },
@@ -77,7 +103,12 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
     (files: Promise<Dropped[]>) => {
       const names = new Map<string, string>();
       void run(async (signal) => {
-        const paths = await upload(await files, (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })), signal, names);
+        const paths = await upload(
+          await files,
+          (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })),
+          signal,
+          names,
+        );
         setState((s) => ({ ...s, names }));
         return paths;
       });
@@ -98,14 +129,18 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
     [kb, addPaths, uploadThenIngest],
   );
   /** Files chosen with the file picker in a browser. */
-  const addFiles = useCallback((files: File[]) => uploadThenIngest(Promise.resolve(files.map((file) => ({ file, rel: file.name })))), [uploadThenIngest]);
+  const addFiles = useCallback(
+    (files: File[]) => uploadThenIngest(Promise.resolve(files.map((file) => ({ file, rel: file.name })))),
+    [uploadThenIngest],
+  );
   const cancel = useCallback(() => ctl.current?.abort(), []);
   const dismiss = useCallback(() => setState(IDLE), []);
   return { state, addPaths, addDrop, addFiles, reindex, cancel, dismiss };
 }
 
 /** Every kind of file kb reads, in words (the drop target and the first-run step say it). */
-export const KINDS = 'Markdown, notes, code, PDFs, scans and photos, audio and video, Word and OpenDocument, slides, spreadsheets and CSV, web pages, e-books, mail';
+export const KINDS =
+  'Markdown, notes, code, PDFs, scans and photos, audio and video, Word and OpenDocument, slides, spreadsheets and CSV, web pages, e-books, mail';
 
 /** A visible drop target while something is dragged over the window. */
 export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
@@ -169,7 +204,17 @@ const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 /** A path as the user knows it: a dropped file's path in the drop, else the path itself. */
 const known = (names: ReadonlyMap<string, string>, p: string): string => names.get(p) ?? p;
 
-export function IngestPanel({ state, onCancel, onDismiss, kb }: { state: IngestState; onCancel: () => void; onDismiss: () => void; kb?: KbBridge }) {
+export function IngestPanel({
+  state,
+  onCancel,
+  onDismiss,
+  kb,
+}: {
+  state: IngestState;
+  onCancel: () => void;
+  onDismiss: () => void;
+  kb?: KbBridge;
+}) {
   const { running, phase, done, total, current, pages, files, names, summary, error } = state;
   if (!running && !summary && !error) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
@@ -248,13 +293,7 @@ function KeepInSync({ kb, folders }: { kb: KbBridge; folders: string[] }) {
   return (
     <ul className="keep-in-sync">
       {folders.map((f) => (
-        <li key={f}>
-          {said[f] ?? (
-            <button onClick={() => void keep(f)}>
-              Keep {base(f)} in sync
-            </button>
-          )}
-        </li>
+        <li key={f}>{said[f] ?? <button onClick={() => void keep(f)}>Keep {base(f)} in sync</button>}</li>
       ))}
     </ul>
   );
@@ -311,7 +350,8 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
       )}
       {s.transcribed?.waiting ? (
         <p className="hint">
-          {s.transcribed.waiting} audio file{s.transcribed.waiting === 1 ? ' waits' : 's wait'} for a speech model: get it under Models, or with the button beside the recording
+          {s.transcribed.waiting} audio file{s.transcribed.waiting === 1 ? ' waits' : 's wait'} for a speech model: get it under Models, or
+          with the button beside the recording
         </p>
       ) : null}
       {s.skipped.length > 0 && (

@@ -24,7 +24,8 @@ function pdfjs(): Promise<PdfJs> {
 
 /** Loads pdf.js while the user is still typing, so the first PDF hit opens at once. */
 export function preloadPdf(): void {
-  const idle = (window as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200));
+  const idle =
+    (window as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200));
   idle(() => void pdfjs());
 }
 
@@ -124,13 +125,16 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
       if (cancelled) return;
       const spans = [...layer.querySelectorAll('span')].filter((s) => !s.classList.contains('markedContent'));
       // The passage is marked on the page it is cited on, not on the pages around it.
-      const marked = page !== cited ? [] : spansToMark(
-        spans.map((s) => {
-          const r = s.getBoundingClientRect();
-          return { text: s.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-        }),
-        passage,
-      );
+      const marked =
+        page !== cited
+          ? []
+          : spansToMark(
+              spans.map((s) => {
+                const r = s.getBoundingClientRect();
+                return { text: s.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+              }),
+              passage,
+            );
       for (const i of marked) spans[i]!.classList.add('hl-span');
       layer.dataset.passage = passage.slice(0, 80);
       // The cited passage in the middle of the pane; another page from its top, below the page bar.

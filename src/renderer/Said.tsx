@@ -18,7 +18,12 @@ export function Said({ said, as = 'p', place }: { said: Saying | null | undefine
   if (!said) return null;
   const Tag = as;
   return (
-    <Tag ref={(el: HTMLElement | null) => void (ref.current = el)} className={said.ok ? 'note said' : 'error said'} role={said.ok ? 'status' : 'alert'} data-said={place}>
+    <Tag
+      ref={(el: HTMLElement | null) => void (ref.current = el)}
+      className={said.ok ? 'note said' : 'error said'}
+      role={said.ok ? 'status' : 'alert'}
+      data-said={place}
+    >
       {said.text}
     </Tag>
   );
@@ -35,6 +40,9 @@ export function useSayings<K extends string>() {
       return next;
     });
   }, []);
-  const fail = useCallback((place: K, e: unknown) => say(place, { ok: false, text: inApp(e instanceof Error ? e.message : String(e)) }), [say]);
+  const fail = useCallback(
+    (place: K, e: unknown) => say(place, { ok: false, text: inApp(e instanceof Error ? e.message : String(e)) }),
+    [say],
+  );
   return { sayings, say, fail };
 }

@@ -4,7 +4,19 @@
 import type { ReactNode } from 'react';
 import type { SearchResult } from '../shared/wire';
 
-export function SearchNotes({ result, filtered, emptyIndex, onAsTyped, firstRun }: { result: SearchResult; filtered: boolean; emptyIndex: boolean; onAsTyped: () => void; firstRun: ReactNode }) {
+export function SearchNotes({
+  result,
+  filtered,
+  emptyIndex,
+  onAsTyped,
+  firstRun,
+}: {
+  result: SearchResult;
+  filtered: boolean;
+  emptyIndex: boolean;
+  onAsTyped: () => void;
+  firstRun: ReactNode;
+}) {
   return (
     <>
       {result.corrected && (
@@ -27,7 +39,9 @@ export function SearchNotes({ result, filtered, emptyIndex, onAsTyped, firstRun 
             {firstRun}
           </div>
         ) : (
-          <p className="none">No matches for “{result.query}”{filtered ? ' with these filters' : ''}.</p>
+          <p className="none">
+            No matches for “{result.query}”{filtered ? ' with these filters' : ''}.
+          </p>
         ))}
     </>
   );

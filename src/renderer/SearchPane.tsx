@@ -25,7 +25,20 @@ export interface SearchPaneProps {
   onAsTyped: (query: string) => void;
 }
 
-export function SearchPane({ kb, search, explain, filtered, emptyIndex, firstRun, showFirstRun, speech, editor, listRef, viewerRef, onAsTyped }: SearchPaneProps) {
+export function SearchPane({
+  kb,
+  search,
+  explain,
+  filtered,
+  emptyIndex,
+  firstRun,
+  showFirstRun,
+  speech,
+  editor,
+  listRef,
+  viewerRef,
+  onAsTyped,
+}: SearchPaneProps) {
   const { result, error, pinned, selected } = search;
   const hits = result?.results ?? [];
   const hit = pinned ?? hits[selected];
@@ -38,7 +51,15 @@ export function SearchPane({ kb, search, explain, filtered, emptyIndex, firstRun
       <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={listRef}>
         {error && <p className="error">{error}</p>}
         {showFirstRun && firstRun}
-        {result && <SearchNotes result={result} filtered={filtered} emptyIndex={emptyIndex} onAsTyped={() => onAsTyped(result.query.trim())} firstRun={firstRun} />}
+        {result && (
+          <SearchNotes
+            result={result}
+            filtered={filtered}
+            emptyIndex={emptyIndex}
+            onAsTyped={() => onAsTyped(result.query.trim())}
+            firstRun={firstRun}
+          />
+        )}
         <ol>
           {hits.map((h, i) => (
             <HitRow

@@ -11,7 +11,19 @@ import type { SearchHit } from '../shared/wire';
 import { colourLines, languageFor } from './lib/code-colours';
 import { PdfView } from './PdfView';
 
-export function Viewer({ hit, query = '', kb, editor, waiting }: { hit: SearchHit; query?: string; kb: KbBridge; editor: string; waiting: ReactNode }) {
+export function Viewer({
+  hit,
+  query = '',
+  kb,
+  editor,
+  waiting,
+}: {
+  hit: SearchHit;
+  query?: string;
+  kb: KbBridge;
+  editor: string;
+  waiting: ReactNode;
+}) {
   const c = hit.citation;
   const url = kb.docUrl(hit.doc_id);
   return (
@@ -64,7 +76,15 @@ function DocFrame({ url, uri, title, query }: { url: string; uri: string; title:
           Opening {title} at the cited passage…
         </p>
       )}
-      <iframe className="docview" key={src} src={src} sandbox="" title={`${title}, at the cited passage`} referrerPolicy="no-referrer" onLoad={() => setLoaded(src)} />
+      <iframe
+        className="docview"
+        key={src}
+        src={src}
+        sandbox=""
+        title={`${title}, at the cited passage`}
+        referrerPolicy="no-referrer"
+        onLoad={() => setLoaded(src)}
+      />
     </div>
   );
 }
@@ -93,7 +113,10 @@ function LinesView({ url, start, end, lang }: { url: string; start: number; end:
   const { text, failed } = useText(url);
   const first = useRef<HTMLDivElement>(null);
   const lines = useMemo(() => (text === null ? null : text.split(/\r?\n/)), [text]);
-  const coloured = useMemo(() => (text !== null && lang && text.length < 2_000_000 ? colourLines(text.replace(/\r\n/g, '\n'), lang) : null), [text, lang]);
+  const coloured = useMemo(
+    () => (text !== null && lang && text.length < 2_000_000 ? colourLines(text.replace(/\r\n/g, '\n'), lang) : null),
+    [text, lang],
+  );
   useEffect(() => {
     first.current?.scrollIntoView({ block: 'center' });
   }, [lines, start]);
@@ -107,7 +130,11 @@ function LinesView({ url, start, end, lang }: { url: string; start: number; end:
         return (
           <div key={n} ref={n === start ? first : undefined} className={hl ? 'line hl' : 'line'} data-line={n}>
             <span className="ln">{n}</span>
-            {coloured ? <span className="lt" dangerouslySetInnerHTML={{ __html: coloured[i] || ' ' }} /> : <span className="lt">{l || ' '}</span>}
+            {coloured ? (
+              <span className="lt" dangerouslySetInnerHTML={{ __html: coloured[i] || ' ' }} />
+            ) : (
+              <span className="lt">{l || ' '}</span>
+            )}
           </div>
         );
       })}
@@ -130,7 +157,12 @@ function ImageView({ url, box }: { url: string; box: { x: number; y: number; w: 
       {size && box.w > 0 && box.h > 0 && (
         <div
           className="region"
-          style={{ left: `${(100 * box.x) / size.w}%`, top: `${(100 * box.y) / size.h}%`, width: `${(100 * box.w) / size.w}%`, height: `${(100 * box.h) / size.h}%` }}
+          style={{
+            left: `${(100 * box.x) / size.w}%`,
+            top: `${(100 * box.y) / size.h}%`,
+            width: `${(100 * box.w) / size.w}%`,
+            height: `${(100 * box.h) / size.h}%`,
+          }}
         />
       )}
     </div>

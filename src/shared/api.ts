@@ -25,7 +25,15 @@ import {
   KbStatusSchema,
 } from './wire.js';
 import type { EventData, EventName } from './events.js';
-import { CollectionAddedSchema, CollectionsSchema, ForgotSchema, ModelInstalledSchema, ModelRemovedSchema, ModelsListSchema, ModelUsedSchema } from './models-collections.js';
+import {
+  CollectionAddedSchema,
+  CollectionsSchema,
+  ForgotSchema,
+  ModelInstalledSchema,
+  ModelRemovedSchema,
+  ModelsListSchema,
+  ModelUsedSchema,
+} from './models-collections.js';
 import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
 /** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */
@@ -54,8 +62,11 @@ export const ModelPullProgressSchema = z.object({
 });
 export type ModelPullProgress = z.infer<typeof ModelPullProgressSchema>;
 
-
-const modelName = z.string().min(1).max(200).regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)');
+const modelName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)');
 
 /** Every method: what it takes, what it answers, and what its `progress` events carry while it runs. */
 export const API = {
@@ -92,14 +103,26 @@ export const API = {
   /** Fetches an embedding or speech (whisper-…) model from the hub; cancellable, and resumed by the next pull. */
   'models.pull': { params: z.object({ name: modelName }).strict(), result: ModelInstalledSchema, progress: ModelPullProgressSchema },
   /** A model from a path on the machine running the engine: a folder (embedding) or a file (speech). */
-  'models.import': { params: z.object({ path: z.string().min(1), as: modelName.optional() }).strict(), result: ModelInstalledSchema, progress: null },
+  'models.import': {
+    params: z.object({ path: z.string().min(1), as: modelName.optional() }).strict(),
+    result: ModelInstalledSchema,
+    progress: null,
+  },
   'models.remove': { params: z.object({ name: modelName }).strict(), result: ModelRemovedSchema, progress: null },
   /**
    * kb models use: an embedding model (a registry id, an imported name, ollama:<model>) is switched to,
    * re-embedding everything while searches use the old vectors; a reranker becomes rerank.model.
    */
   'models.use': {
-    params: z.object({ name: z.string().min(1).max(200).regex(/^(ollama:)?[\w.-][\w.:/-]*$/, 'a model name, or ollama: and the name Ollama gives it') }).strict(),
+    params: z
+      .object({
+        name: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^(ollama:)?[\w.-][\w.:/-]*$/, 'a model name, or ollama: and the name Ollama gives it'),
+      })
+      .strict(),
     result: ModelUsedSchema,
     progress: ReindexProgressSchema,
   },
@@ -107,7 +130,12 @@ export const API = {
   /** A folder kept in sync (kb add): read now, then watched. */
   'collections.add': {
     params: z
-      .object({ path: z.string().min(1), name: z.string().min(1).optional(), tags: z.array(z.string()).optional(), glob: z.string().min(1).optional() })
+      .object({
+        path: z.string().min(1),
+        name: z.string().min(1).optional(),
+        tags: z.array(z.string()).optional(),
+        glob: z.string().min(1).optional(),
+      })
       .strict(),
     result: CollectionAddedSchema,
     progress: IngestProgressSchema,
@@ -200,7 +228,10 @@ export const AppInvokeSchema = z.discriminatedUnion('action', [
     uri: z
       .string()
       .max(4096)
-      .refine((u) => /^[a-z][a-z0-9+.-]*:/i.test(u) && !/^(file|javascript|data|vbscript|blob):/i.test(u), 'an editor link, not a file, script or data URI'),
+      .refine(
+        (u) => /^[a-z][a-z0-9+.-]*:/i.test(u) && !/^(file|javascript|data|vbscript|blob):/i.test(u),
+        'an editor link, not a file, script or data URI',
+      ),
   }),
 ]);
 export type AppInvoke = z.infer<typeof AppInvokeSchema>;

@@ -24,7 +24,11 @@ export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'canc
     receive(raw) {
       const parsed = ClientMessageSchema.safeParse(raw);
       if (!parsed.success) {
-        send({ type: 'response', id: idOf(raw), error: { code: 'INVALID_ARGUMENT', message: `not a request: ${describeIssues(parsed.error)}` } });
+        send({
+          type: 'response',
+          id: idOf(raw),
+          error: { code: 'INVALID_ARGUMENT', message: `not a request: ${describeIssues(parsed.error)}` },
+        });
         return;
       }
       const m = parsed.data;
@@ -47,7 +51,9 @@ export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'canc
         send({ type: 'response', id: m.id, error: { code: 'INVALID_ARGUMENT', message: `request id ${m.id} is already running` } });
         return;
       }
-      const call = supervisor.request(method, params.data as Params<Method>, (data) => send({ type: 'event', id: m.id, event: 'progress', data }));
+      const call = supervisor.request(method, params.data as Params<Method>, (data) =>
+        send({ type: 'event', id: m.id, event: 'progress', data }),
+      );
       mine.set(m.id, call.id);
       call.result
         .then(

@@ -72,7 +72,13 @@ function structuredAnchor(frag: string): Anchor | null {
     const suffix = all.length > 1 && all[all.length - 1]!.startsWith('-') ? decodeURIComponent(all.pop()!.slice(1)) : undefined;
     const parts = all.map((p) => decodeURIComponent(p));
     if (parts.length === 0 || parts.length > 2 || !parts[0]) return null;
-    return { kind: 'text', start: parts[0], ...(parts[1] ? { end: parts[1] } : {}), ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}) };
+    return {
+      kind: 'text',
+      start: parts[0],
+      ...(parts[1] ? { end: parts[1] } : {}),
+      ...(prefix ? { prefix } : {}),
+      ...(suffix ? { suffix } : {}),
+    };
   }
   if ((m = frag.match(/^epubcfi\((.+)\)$/))) return { kind: 'cfi', cfi: m[1]! };
   if ((m = frag.match(/^msg=(.+)$/))) return { kind: 'msg', id: decodeURIComponent(m[1]!) };
@@ -142,7 +148,12 @@ export function citationLabel(c: Citation, displayPath: string): string {
     case 'cfi': {
       // A CFI counts the cover and title page as files of the reading order; a reader does not.
       const spine = /^\/\d+\/(\d+)/.exec(c.cfi);
-      where = c.chapter !== undefined ? `${displayPath} · ch. ${c.chapter}` : spine ? `${displayPath} · part ${Number(spine[1]) / 2}` : `${displayPath} · ${c.cfi}`;
+      where =
+        c.chapter !== undefined
+          ? `${displayPath} · ch. ${c.chapter}`
+          : spine
+            ? `${displayPath} · part ${Number(spine[1]) / 2}`
+            : `${displayPath} · ${c.cfi}`;
       break;
     }
     case 'msg':

@@ -34,7 +34,19 @@ import {
 const V = z.literal(SCHEMA_VERSION);
 
 // Models and collections travel over the RPC too: their schemas live in models-collections.ts.
-export { EmbeddingModelSchema, SpeechModelSchema, ModelsListSchema, ModelInstalledSchema, ModelRemovedSchema, ModelUsedSchema, CollectionSchema, ReconcileSchema, CollectionAddedSchema, CollectionsSchema, ForgotSchema };
+export {
+  EmbeddingModelSchema,
+  SpeechModelSchema,
+  ModelsListSchema,
+  ModelInstalledSchema,
+  ModelRemovedSchema,
+  ModelUsedSchema,
+  CollectionSchema,
+  ReconcileSchema,
+  CollectionAddedSchema,
+  CollectionsSchema,
+  ForgotSchema,
+};
 
 /** A document's row as stored (store/documents.ts reads it with this type). */
 export const StoredDocumentSchema = z.object({
@@ -82,20 +94,35 @@ export const ChunkRowSchema = z.object({
 export const InspectDocSchema = z.object({
   schema_version: V,
   document: DocumentRowSchema.extend({ tags: z.array(z.string()) }),
-  original: z.object({ mode: z.enum(['copy', 'reference']), sha256: z.string(), blob_path: z.string().nullable(), available: z.boolean() }).nullable(),
+  original: z
+    .object({ mode: z.enum(['copy', 'reference']), sha256: z.string(), blob_path: z.string().nullable(), available: z.boolean() })
+    .nullable(),
   chunks: z.array(ChunkRowSchema),
-  ocr_pages: z.array(z.object({ page: z.number().int(), status: z.string(), confidence: z.number().nullable(), error: z.string().nullable() })),
-  transcript: z.object({ status: z.string(), model: z.string().nullable(), language: z.string().nullable(), error: z.string().nullable(), text: z.string().nullable() }).nullable(),
+  ocr_pages: z.array(
+    z.object({ page: z.number().int(), status: z.string(), confidence: z.number().nullable(), error: z.string().nullable() }),
+  ),
+  transcript: z
+    .object({
+      status: z.string(),
+      model: z.string().nullable(),
+      language: z.string().nullable(),
+      error: z.string().nullable(),
+      text: z.string().nullable(),
+    })
+    .nullable(),
   errors: z.array(z.object({ code: z.string(), message: z.string() }).loose()),
 });
 
 export const InspectChunkSchema = z.object({ schema_version: V, chunk: ChunkRowSchema, document: DocumentRowSchema });
 
-export const DoctorFixSchema = z.object({ schema_version: V, actions: z.array(z.object({ name: z.string(), detail: z.string() })), report: DoctorReportSchema });
+export const DoctorFixSchema = z.object({
+  schema_version: V,
+  actions: z.array(z.object({ name: z.string(), detail: z.string() })),
+  report: DoctorReportSchema,
+});
 export const InitSchema = z.object({ schema_version: V, config: z.string(), data_dir: z.string() });
 export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
-
 
 const metric = z.number();
 export const EvalRunSchema = z.object({
@@ -106,7 +133,15 @@ export const EvalRunSchema = z.object({
   queries: z.number().int(),
   metrics: z.object({ recall_at_k: metric, mrr: metric, ndcg_at_10: metric }),
   per_query: z.array(
-    z.object({ id: z.string(), query: z.string(), recall: metric, mrr: metric, ndcg10: metric, first_relevant_rank: z.number().int().nullable(), top: z.array(z.string()) }),
+    z.object({
+      id: z.string(),
+      query: z.string(),
+      recall: metric,
+      mrr: metric,
+      ndcg10: metric,
+      first_relevant_rank: z.number().int().nullable(),
+      top: z.array(z.string()),
+    }),
   ),
 });
 const delta = z.object({ a: metric, b: metric, delta: metric });
@@ -135,7 +170,11 @@ export const WatchLineSchema = z.discriminatedUnion('event', [
 
 export const ErrorOutputSchema = z.object({ schema_version: V, error: ErrorPayloadSchema });
 /** `kb logs --json`: the log folder and its files, oldest change first. */
-export const LogsSchema = z.object({ schema_version: V, logs: z.string(), files: z.array(z.object({ file: z.string(), bytes: z.number().int(), modified: z.string() })) });
+export const LogsSchema = z.object({
+  schema_version: V,
+  logs: z.string(),
+  files: z.array(z.object({ file: z.string(), bytes: z.number().int(), modified: z.string() })),
+});
 
 /** Every command's output: the file name in docs/schema/v1/ (without .schema.json) → its schema. */
 export const CLI_OUTPUTS = {

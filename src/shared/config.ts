@@ -12,11 +12,23 @@ export const ConfigSchema = z
     ingest: z
       .object({
         /** Files up to this size are copied into the content-addressed store when store_originals is copy. */
-        copy_max_bytes: z.number().int().nonnegative().default(200 * MB),
+        copy_max_bytes: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(200 * MB),
         /** Text files above this size fail with TOO_LARGE instead of being chunked. */
-        max_text_bytes: z.number().int().positive().default(20 * MB),
+        max_text_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(20 * MB),
         /** PDFs above this size fail with TOO_LARGE (pdf.js needs the whole file in memory). */
-        max_pdf_bytes: z.number().int().positive().default(500 * MB),
+        max_pdf_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(500 * MB),
         /** A PDF that takes longer than this to read fails with TIMEOUT; the rest of the batch goes on. */
         pdf_timeout_s: z.number().positive().default(300),
         /** Extra ignore patterns (gitignore syntax) applied on top of .gitignore/.kbignore. */
@@ -27,9 +39,17 @@ export const ConfigSchema = z
         /** Images with more pixels than this fail with TOO_LARGE before they are decoded (a 30k × 30k bomb). */
         max_image_pixels: z.number().int().positive().default(100_000_000),
         /** Word, ODF, slides, e-books, spreadsheets, web pages and mail above this size fail with TOO_LARGE. */
-        max_document_bytes: z.number().int().positive().default(200 * MB),
+        max_document_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(200 * MB),
         /** A zipped document (docx, xlsx, epub, …) whose entries inflate to more than this in all fails with TOO_LARGE. */
-        zip_max_expanded_bytes: z.number().int().positive().default(1024 * MB),
+        zip_max_expanded_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * MB),
         /**
          * One entry inflating more than this many times its stored size (and over 1 MB) is refused as a zip
          * bomb. Measured on real files: Word and LibreOffice documents 7–19×, an Excel 2011 workbook 121×,
@@ -55,7 +75,10 @@ export const ConfigSchema = z
         /** Read images and PDF pages without a text layer with tesseract.js (local language data only). */
         enabled: z.boolean().default(true),
         /** Tesseract language codes joined by '+', e.g. 'eng+kor'; each needs its data (@tesseract.js-data/<code>). */
-        languages: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, 'language codes joined by +, e.g. eng+kor').default('eng'),
+        languages: z
+          .string()
+          .regex(/^[a-z_]+(\+[a-z_]+)*$/, 'language codes joined by +, e.g. eng+kor')
+          .default('eng'),
         /** A folder with <code>.traineddata(.gz) files, instead of the @tesseract.js-data packages. */
         lang_path: z.string().optional(),
         /** Resolution scanned PDF pages are rendered at for OCR. */
@@ -174,7 +197,11 @@ export const ConfigSchema = z
         /** Audio is decoded and transcribed this many seconds at a time (memory stays bounded). */
         window_s: z.number().int().min(30).max(3600).default(300),
         /** Audio and video files above this size fail with TOO_LARGE. */
-        max_bytes: z.number().int().positive().default(4 * 1024 * MB),
+        max_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(4 * 1024 * MB),
         /** Transcript chunks span about this many seconds, cut where a sentence ends. */
         chunk_min_s: z.number().positive().default(30),
         chunk_max_s: z.number().positive().default(60),
@@ -185,12 +212,20 @@ export const ConfigSchema = z
         /** The Ollama server; KB_OLLAMA_HOST overrides. */
         ollama_host: z
           .string()
-          .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), 'Ollama is reached over HTTP: an address like http://127.0.0.1:11434')
+          .refine(
+            (u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u),
+            'Ollama is reached over HTTP: an address like http://127.0.0.1:11434',
+          )
           .default('http://127.0.0.1:11434'),
         /** The Ollama model that answers (ollama list); KB_OLLAMA_MODEL overrides. */
         model: z.string().min(1).default('llama3.2'),
         /** How many passages hybrid search retrieves for a question, before merging and packing. */
-        top: z.number('a number of passages').int('a whole number of passages').min(1, 'at least 1 passage').max(50, 'at most 50 passages').default(8),
+        top: z
+          .number('a number of passages')
+          .int('a whole number of passages')
+          .min(1, 'at least 1 passage')
+          .max(50, 'at most 50 passages')
+          .default(8),
         /** Context window asked of the model (num_ctx), capped by what /api/show says it has. */
         num_ctx: z.number().int().min(1024).default(8192),
         /** Tokens kept free for the answer when the sources are packed into the context. */
@@ -227,12 +262,18 @@ export const ConfigSchema = z
          * "Open in editor" on a hit: a URI with {path} and {line} (and {column}) filled in, e.g.
          * vscode://file/{path}:{line}, idea://open?file={path}&line={line}, subl://open?url=file://{path}&line={line}.
          */
-        editor_uri: z.string().regex(/\{path\}/, 'the URI must hold {path}').default('vscode://file/{path}:{line}'),
+        editor_uri: z
+          .string()
+          .regex(/\{path\}/, 'the URI must hold {path}')
+          .default('vscode://file/{path}:{line}'),
         /**
          * kb tui's Enter on a text hit: a command with {path} and {line} filled in (e.g. subl {path}:{line},
          * code -g {path}:{line}); unset: $VISUAL or $EDITOR, opened at the line in the form each takes.
          */
-        editor_command: z.string().regex(/\{path\}/, 'the command must hold {path}').optional(),
+        editor_command: z
+          .string()
+          .regex(/\{path\}/, 'the command must hold {path}')
+          .optional(),
       })
       .prefault({}),
     log: z

@@ -13,7 +13,6 @@ export interface DocReply {
   body: { file: string; start: number; end: number } | null;
 }
 
-
 /** How a document's bytes are labelled: text is always plain text, so nothing in it is interpreted. */
 const DOC_TYPES: Record<DocumentSource['type'], string> = {
   markdown: 'text/plain; charset=utf-8',
@@ -146,7 +145,8 @@ export async function serveDocumentView(
   view: (id: string, at: string | undefined, q: string | undefined) => Promise<{ html: string; stale: boolean }>,
   q: string | null = null,
 ): Promise<ViewReply> {
-  if (!DOC_ID.test(rawId) || (at !== null && at.length > 4000)) return { status: 404, headers: { 'content-type': 'text/plain' }, html: null };
+  if (!DOC_ID.test(rawId) || (at !== null && at.length > 4000))
+    return { status: 404, headers: { 'content-type': 'text/plain' }, html: null };
   try {
     const v = await view(rawId, at ?? undefined, q ? q.slice(0, 500) : undefined);
     return {
@@ -165,6 +165,10 @@ export async function serveDocumentView(
     const p = toErrorPayload(e);
     const status = p.code === 'NOT_FOUND' || p.code === 'VANISHED' ? 404 : p.code === 'INVALID_ARGUMENT' ? 400 : 500;
     // The frame shows why, as text (never as markup).
-    return { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': VIEW_CSP }, html: `${p.code}: ${p.message}` };
+    return {
+      status,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': VIEW_CSP },
+      html: `${p.code}: ${p.message}`,
+    };
   }
 }

@@ -22,11 +22,30 @@ export const EmbeddingModelSchema = z.object({
   /** About how much a pull downloads (the registry's known file sizes), when known. */
   download_bytes: z.number().int().nullable().optional(),
 });
-export const SpeechModelSchema = z.object({ id: z.string(), about: z.string(), installed: z.boolean(), path: z.string().nullable(), bytes: z.number().int().nullable() });
-const TranscribedSchema = z.object({ files: z.number().int(), failed: z.number().int(), pending: z.number().int(), waiting: z.number().int() });
+export const SpeechModelSchema = z.object({
+  id: z.string(),
+  about: z.string(),
+  installed: z.boolean(),
+  path: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+});
+const TranscribedSchema = z.object({
+  files: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+  waiting: z.number().int(),
+});
 
-export const ModelsListSchema = z.object({ schema_version: V, models: z.array(EmbeddingModelSchema), speech_models: z.array(SpeechModelSchema) });
-export const ModelInstalledSchema = z.object({ schema_version: V, model: z.union([EmbeddingModelSchema, SpeechModelSchema]), transcribed: TranscribedSchema.optional() });
+export const ModelsListSchema = z.object({
+  schema_version: V,
+  models: z.array(EmbeddingModelSchema),
+  speech_models: z.array(SpeechModelSchema),
+});
+export const ModelInstalledSchema = z.object({
+  schema_version: V,
+  model: z.union([EmbeddingModelSchema, SpeechModelSchema]),
+  transcribed: TranscribedSchema.optional(),
+});
 export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.string() });
 /** kb models use: an embedding model switched to (as kb reindex --model reports it), or a reranker set. */
 export const ModelUsedSchema = z.union([

@@ -16,7 +16,7 @@ export const SETTINGS = {
   'rerank.pause_ms': { live: true },
   'audio.model': { live: false },
   'audio.language': { live: false },
-  'store_originals': { live: false },
+  store_originals: { live: false },
   'log.level': { live: false },
 } as const;
 

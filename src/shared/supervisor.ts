@@ -93,7 +93,11 @@ export class Supervisor {
   }
 
   /** Calls a method; progress events of this call go to onProgress. Returns the id (for cancel) and the answer. */
-  request<M extends Method>(method: M, params: Params<M>, onProgress?: (data: unknown) => void): { id: number; result: Promise<Result<M>> } {
+  request<M extends Method>(
+    method: M,
+    params: Params<M>,
+    onProgress?: (data: unknown) => void,
+  ): { id: number; result: Promise<Result<M>> } {
     const { id, result } = this.calls.open(onProgress);
     const w = this.worker;
     if (!w) this.calls.fail(id, new KbError('INTERNAL', 'the engine is restarting; try again in a moment'));

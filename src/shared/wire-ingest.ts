@@ -19,10 +19,17 @@ export const IngestSummarySchema = versioned({
   /** Chunks given vectors in this run (0 when no embedding model is installed). */
   embedded: z.number().int().nonnegative().optional(),
   /** Pages (and images) read by OCR in this run, after the text layer was indexed. */
-  ocr: z.object({ pages: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative() }).optional(),
+  ocr: z
+    .object({ pages: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative() })
+    .optional(),
   /** Audio and video read by the speech model in this run; waiting: files that wait for a speech model. */
   transcribed: z
-    .object({ files: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative(), waiting: z.number().int().nonnegative() })
+    .object({
+      files: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      pending: z.number().int().nonnegative(),
+      waiting: z.number().int().nonnegative(),
+    })
     .optional(),
   /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
   vector: ComponentStatusSchema.optional(),

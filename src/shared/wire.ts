@@ -101,7 +101,6 @@ export const SearchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 
-
 export const SearchResultSchema = versioned({
   query: z.string(),
   mode: SearchModeSchema,
@@ -145,7 +144,6 @@ export const SearchParamsSchema = z.object({
 });
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;
-
 
 /**
  * One vocabulary in every view. indexed: searchable; waiting: waiting for a speech model, OCR or
@@ -219,7 +217,6 @@ export const DoctorReportSchema = versioned({
 });
 export type DoctorReport = z.infer<typeof DoctorReportSchema>;
 
-
 export interface ErrorPayload {
   schema_version: typeof SCHEMA_VERSION;
   error: { code: string; message: string };
@@ -289,7 +286,13 @@ export const KbStatusSchema = versioned({
   documents: z.number().int().nonnegative(),
   chunks: z.number().int().nonnegative(),
   collections: z.array(
-    z.object({ name: z.string(), root: z.string(), documents: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), waiting: z.number().int().nonnegative() }),
+    z.object({
+      name: z.string(),
+      root: z.string(),
+      documents: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      waiting: z.number().int().nonnegative(),
+    }),
   ),
   embedding: z.object({ model: z.string(), installed: z.boolean() }),
   speech: z.object({ model: z.string(), installed: z.boolean() }),
@@ -314,4 +317,3 @@ export const KbStatusSchema = versioned({
     .optional(),
 });
 export type KbStatus = z.infer<typeof KbStatusSchema>;
-

@@ -46,5 +46,9 @@ export class Core {
 export function diskFull(e: unknown, dataDir: string): KbError | null {
   const code = (e as { code?: string }).code;
   if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') return null;
-  return new KbError('DATA_DIR', `the disk holding ${dataDir} is full: free some space, then run the same command again (everything indexed so far is kept)`, { cause: e });
+  return new KbError(
+    'DATA_DIR',
+    `the disk holding ${dataDir} is full: free some space, then run the same command again (everything indexed so far is kept)`,
+    { cause: e },
+  );
 }

@@ -6,7 +6,23 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
 import { KbError } from '../shared/errors.js';
-import type { AskProgress, AskResult, DocumentSource, DocumentSummary, DocView, DoctorReport, IngestProgress, IngestSummary, KbStatus, ReindexProgress, ReindexResult, RemoveResult, SearchParams, SearchResult, Span } from '../shared/wire.js';
+import type {
+  AskProgress,
+  AskResult,
+  DocumentSource,
+  DocumentSummary,
+  DocView,
+  DoctorReport,
+  IngestProgress,
+  IngestSummary,
+  KbStatus,
+  ReindexProgress,
+  ReindexResult,
+  RemoveResult,
+  SearchParams,
+  SearchResult,
+  Span,
+} from '../shared/wire.js';
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo } from './models/embedding-store.js';
 import type { SpeechModelInfo } from './models/speech-store.js';
@@ -27,7 +43,15 @@ import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
 import { ModelService } from './models/service.js';
-import { documentSource, getSpan, inspectChunk, inspectDocument, type InspectedChunk, type InspectedDocument, listDocuments } from './read/inspect.js';
+import {
+  documentSource,
+  getSpan,
+  inspectChunk,
+  inspectDocument,
+  type InspectedChunk,
+  type InspectedDocument,
+  listDocuments,
+} from './read/inspect.js';
 import { anyIndexed, type Facets, indexFacets } from './read/facets.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
@@ -97,7 +121,12 @@ export class Engine {
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
-    this.#collections = new CollectionService(core, this.#vectors, (p, o) => this.ingest(p, o), (p) => this.remove(p));
+    this.#collections = new CollectionService(
+      core,
+      this.#vectors,
+      (p, o) => this.ingest(p, o),
+      (p) => this.remove(p),
+    );
     this.#models = new ModelService(core, this.#speech);
     this.#settings = new SettingsService(core);
   }
@@ -130,7 +159,8 @@ export class Engine {
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
   remove = (idOrPath: string): Promise<RemoveResult> => removeDocuments(this.#core, this.#vectors, idOrPath);
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
-  transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> => this.#ingest.transcribePending(opts);
+  transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
+    this.#ingest.transcribePending(opts);
   speechModelReady = (): boolean => this.#speech.ready();
 
   // Finding and reading
@@ -139,7 +169,12 @@ export class Engine {
    * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
    * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.
    */
-  ask = async (call: { question: string; top?: number; signal?: AbortSignal; onProgress?: (p: AskProgress) => void }): Promise<AskResult> => {
+  ask = async (call: {
+    question: string;
+    top?: number;
+    signal?: AbortSignal;
+    onProgress?: (p: AskProgress) => void;
+  }): Promise<AskResult> => {
     const { ask } = await import('./ask/ask.js');
     return ask(this, this.config.ask, { ...call, top: call.top ?? this.config.ask.top });
   };
@@ -155,18 +190,24 @@ export class Engine {
   source = (docId: string): DocumentSource => documentSource(this.#core, docId);
   get = (target: string, maxChars?: number): Promise<Span> => getSpan(this.#core, target, maxChars);
   /** A structured document rendered for the viewer at a citation fragment (read/view.ts). */
-  view = async (docId: string, at?: string, q?: string): Promise<DocView> => (await import('./read/view.js')).viewDocument(this.#core, docId, at, q);
-  status = (): Promise<KbStatus> => indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections });
+  view = async (docId: string, at?: string, q?: string): Promise<DocView> =>
+    (await import('./read/view.js')).viewDocument(this.#core, docId, at, q);
+  status = (): Promise<KbStatus> =>
+    indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections });
 
   // Collections
-  addCollection = (folder: string, opts: Progress & { name?: string; tags?: string[]; glob?: string } = {}): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
+  addCollection = (
+    folder: string,
+    opts: Progress & { name?: string; tags?: string[]; glob?: string } = {},
+  ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
   collections = (): CollectionInfo[] => this.#collections.list();
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
   reconcileCollections = (opts: Progress = {}): Promise<ReconcileResult[]> => this.#collections.reconcileAll(opts);
   watchCollections = (opts: WatchOptions = {}): Promise<CollectionWatcher> => this.#collections.watch(opts);
 
   // Vectors
-  reindex = (opts: { model?: string; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> => this.#vectors.reindex(opts);
+  reindex = (opts: { model?: string; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> =>
+    this.#vectors.reindex(opts);
   /** Embeds chunks without vectors and drops vectors without chunks; null without a model. */
   syncVectors = (): Promise<{ embedded: number; deleted: number } | null> => this.#vectors.sync();
   /** The chunk ids that have vectors (for doctor and the crash tests), or null without a model. */
@@ -176,15 +217,21 @@ export class Engine {
 
   // Models
   listModels = (): ReturnType<ModelService['list']> => this.#models.list();
-  pullModel = (id: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> => this.#models.pull(id, opts);
+  pullModel = (id: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> =>
+    this.#models.pull(id, opts);
   importModel = (dir: string, id: string): Promise<ModelInfo> => this.#models.import(dir, id);
   removeModel = (id: string): Promise<void> => this.#models.remove(id);
-  pullSpeechModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> => this.#models.pullSpeech(name, opts);
+  pullSpeechModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> =>
+    this.#models.pullSpeech(name, opts);
   importSpeechModel = (file: string, as?: string): Promise<SpeechModelInfo> => this.#models.importSpeech(file, as);
   removeSpeechModel = (name: string): Promise<void> => this.#models.removeSpeech(name);
   /** Either kind, by name (whisper-… is a speech model): the Models view and kb models pull alike. */
-  pullAnyModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo | SpeechModelInfo> => this.#models.pullAny(name, opts);
-  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> => this.#models.importAny(path, as, defaultImportName(this.config.embedding));
+  pullAnyModel = (
+    name: string,
+    opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<ModelInfo | SpeechModelInfo> => this.#models.pullAny(name, opts);
+  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> =>
+    this.#models.importAny(path, as, defaultImportName(this.config.embedding));
   removeAnyModel = (name: string): Promise<void> => this.#models.removeAny(name);
   /** kb models use: a reranker becomes rerank.model (search.rerank on); an embedding model is switched to, re-embedding if needed. */
   useModel = async (
@@ -203,7 +250,10 @@ export class Engine {
    * What a model's arrival starts: audio that waited for this speech model is transcribed; with the
    * configured embedding model, every chunk is embedded (search turns hybrid when it is done).
    */
-  modelArrived = (name: string, opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void } = {}): Promise<'transcribed' | 'embedded' | null> =>
+  modelArrived = (
+    name: string,
+    opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void } = {},
+  ): Promise<'transcribed' | 'embedded' | null> =>
     this.#models.arrived(name, { reindex: (o) => this.reindex(o), transcribe: (o) => this.transcribePending(o) }, opts);
 
   // Settings (the app's Settings view)
@@ -217,7 +267,8 @@ export class Engine {
 
   // Upkeep
   doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#configProblems);
-  fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> => runFix(this.#core, this.#vectors, () => this.doctor(), opts);
+  fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> =>
+    runFix(this.#core, this.#vectors, () => this.doctor(), opts);
   gc = (): Promise<GcResult> => collectGarbage(this.#core);
 
   close(): void {
@@ -253,7 +304,11 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   // A data dir kb may not write (permissions, a read-only mount) is opened for searching only.
   const file = join(dataDir, 'kb.sqlite');
   const writable = await access(dataDir, 2 /* W_OK */).then(
-    () => access(file, 2).then(() => true, (e: NodeJS.ErrnoException) => e.code === 'ENOENT'),
+    () =>
+      access(file, 2).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+      ),
     () => false,
   );
   const db = openDb(file, { readonly: !writable && existsSync(file) });

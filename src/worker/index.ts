@@ -1,6 +1,14 @@
 // The engine's public face: the only module outside src/worker may import (lint-enforced).
 export { Engine, openEngine } from './engine.js';
-export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument, OpenEngineOptions } from './engine.js';
+export type {
+  CollectionInfo,
+  FixResult,
+  GcResult,
+  IngestCallOptions,
+  InspectedChunk,
+  InspectedDocument,
+  OpenEngineOptions,
+} from './engine.js';
 export { resolveSettings, defaultDataDir, globalConfigPath, CONFIG_FILE } from './config/load.js';
 export type { ResolvedSettings } from './config/load.js';
 export { CONFIG_TEMPLATE } from './config/template.js';

@@ -36,7 +36,6 @@ export function logFile(dataDir: string, proc: Process): string {
   return join(logsDir(dataDir), `${proc}.log`);
 }
 
-
 const RANK: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50 };
 /** pino and the rotating stream load on the first line written: a command that logs nothing never loads them. */
 const requireLazily = createRequire(import.meta.url);
@@ -77,7 +76,14 @@ export function openLog(dataDir: string, proc: Process, level: LogLevel): Log {
   };
 }
 
-export const silentLog: Log = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, file: null, close: async () => undefined };
+export const silentLog: Log = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  file: null,
+  close: async () => undefined,
+};
 
 /** An error as log fields: its code and first line, and the stack at debug. */
 export function errorFields(e: unknown): { code: string; err: string } {

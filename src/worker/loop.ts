@@ -52,7 +52,10 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
       await engine.removeAnyModel(p.name);
       return { schema_version: SCHEMA_VERSION, removed: p.name };
     },
-    'models.use': async (p, c) => ({ schema_version: SCHEMA_VERSION, ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })) }),
+    'models.use': async (p, c) => ({
+      schema_version: SCHEMA_VERSION,
+      ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })),
+    }),
     'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: engine.collections() }),
     'collections.add': async (p, c) => {
       const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {
@@ -165,18 +168,20 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
     // Each handler takes its own method's params; the map is indexed by the checked method name.
     const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
     const started = performance.now();
-    run(params.data, call).then(
-      (result) => {
-        log.debug({ method, id, took_ms: Math.round(performance.now() - started) }, 'request answered');
-        transport.send({ type: 'response', id, result });
-      },
-      (e: unknown) => {
-        // Cancelled requests and a user's bad input are the caller's to show; the rest are kb's.
-        const f = errorFields(e);
-        const level = f.code === 'INVALID_ARGUMENT' || f.code === 'NOT_FOUND' || f.code === 'QUERY_INVALID' ? 'debug' : 'warn';
-        log[level]({ method, id, ...f }, 'request failed');
-        fail(id, e);
-      },
-    ).finally(() => running.delete(id));
+    run(params.data, call)
+      .then(
+        (result) => {
+          log.debug({ method, id, took_ms: Math.round(performance.now() - started) }, 'request answered');
+          transport.send({ type: 'response', id, result });
+        },
+        (e: unknown) => {
+          // Cancelled requests and a user's bad input are the caller's to show; the rest are kb's.
+          const f = errorFields(e);
+          const level = f.code === 'INVALID_ARGUMENT' || f.code === 'NOT_FOUND' || f.code === 'QUERY_INVALID' ? 'debug' : 'warn';
+          log[level]({ method, id, ...f }, 'request failed');
+          fail(id, e);
+        },
+      )
+      .finally(() => running.delete(id));
   });
 }

@@ -33,14 +33,23 @@ try {
   const settings = await resolveSettings(flag >= 0 ? process.argv[flag + 1] : undefined);
   const log = openLog(settings.dataDir, 'worker', settings.config.log.level);
   log.info({ dataDir: settings.dataDir, version: KB_VERSION, node: process.version }, 'worker started');
-  const engine = await openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems, reconcile: true, log });
+  const engine = await openEngine({
+    dataDir: settings.dataDir,
+    config: settings.config,
+    fromEnv: settings.fromEnv,
+    configProblems: settings.problems,
+    reconcile: true,
+    log,
+  });
   serveEngine(engine, t, KB_VERSION, log);
   t.send(eventMessage('ready', { data_dir: settings.dataDir }));
   // Collections: what changed while kb was closed, then watched. Work left over last (a pass
   // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile. Each
   // step's failure is logged and the next still runs.
   void (async () => {
-    const reconciled = await engine.reconcileCollections().catch((e: unknown) => log.error(errorFields(e), 'reconciling collections with the disk failed'));
+    const reconciled = await engine
+      .reconcileCollections()
+      .catch((e: unknown) => log.error(errorFields(e), 'reconciling collections with the disk failed'));
     if (reconciled) for (const r of reconciled) log.info({ ...r }, 'collection reconciled');
     watcher = await engine.watchCollections({ onBatch: (e) => t.send(eventMessage('collections', e)) }).catch((e: unknown) => {
       log.error(errorFields(e), 'watching collections failed: changes are picked up on the next start');

@@ -32,7 +32,11 @@ export class OllamaClient {
   private client(signal?: AbortSignal): Ollama {
     return new Ollama({
       host: this.host,
-      fetch: (input, init) => fetch(input, { ...init, signal: signal && init?.signal ? AbortSignal.any([init.signal, signal]) : (signal ?? init?.signal ?? null) }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          signal: signal && init?.signal ? AbortSignal.any([init.signal, signal]) : (signal ?? init?.signal ?? null),
+        }),
     });
   }
 
@@ -66,7 +70,10 @@ export class OllamaClient {
       const have = models.some((m) => m.name === this.model || m.name === `${this.model}:latest` || m.model === this.model);
       return have
         ? { status: 'ok', detail: `Ollama ${version} at ${this.host}; ${this.model} is pulled` }
-        : { status: 'warn', detail: `Ollama ${version} at ${this.host}, but ${this.model} is not pulled (run: ollama pull ${this.model}); kb ask shows sources only` };
+        : {
+            status: 'warn',
+            detail: `Ollama ${version} at ${this.host}, but ${this.model} is not pulled (run: ollama pull ${this.model}); kb ask shows sources only`,
+          };
     } catch (e) {
       const why = await this.explain(e).catch((x: unknown) => (x as Error).message);
       return { status: 'warn', detail: `${why}; kb ask shows sources only` };
@@ -88,7 +95,9 @@ export class OllamaClient {
         version,
         models,
         model_pulled: pulled,
-        detail: pulled ? `Ollama ${version} is running and has ${this.model}` : `Ollama ${version} is running, but ${this.model} is not pulled: run ollama pull ${this.model}, or pick one of its models`,
+        detail: pulled
+          ? `Ollama ${version} is running and has ${this.model}`
+          : `Ollama ${version} is running, but ${this.model} is not pulled: run ollama pull ${this.model}, or pick one of its models`,
       };
     } catch (e) {
       const why = await this.explain(e).catch((x: unknown) => (x as Error).message);
@@ -120,15 +129,27 @@ export class OllamaClient {
   private async explain(e: unknown): Promise<never> {
     if (e instanceof KbError) throw e;
     if ((e as Error).name === 'TimeoutError') {
-      throw new KbError('LLM_UNAVAILABLE', `Ollama at ${this.host} did not answer within ${SHOW_TIMEOUT_MS / 1000} s. Is it running? Start it with: ollama serve`, { cause: e });
+      throw new KbError(
+        'LLM_UNAVAILABLE',
+        `Ollama at ${this.host} did not answer within ${SHOW_TIMEOUT_MS / 1000} s. Is it running? Start it with: ollama serve`,
+        { cause: e },
+      );
     }
     if ((e as Error).name === 'AbortError') throw e;
     const net = networkFailure(e);
     if (net?.refused) {
-      throw new KbError('LLM_UNAVAILABLE', `Ollama is not running at ${this.host}. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)`, { cause: e });
+      throw new KbError(
+        'LLM_UNAVAILABLE',
+        `Ollama is not running at ${this.host}. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)`,
+        { cause: e },
+      );
     }
     if (net) {
-      throw new KbError('LLM_UNAVAILABLE', `Ollama cannot be reached at ${this.host} (${net.detail}). Start it with: ollama serve, or set KB_OLLAMA_HOST / ask.ollama_host to where it runs`, { cause: e });
+      throw new KbError(
+        'LLM_UNAVAILABLE',
+        `Ollama cannot be reached at ${this.host} (${net.detail}). Start it with: ollama serve, or set KB_OLLAMA_HOST / ask.ollama_host to where it runs`,
+        { cause: e },
+      );
     }
     const status = (e as { status_code?: number }).status_code;
     if (status === 404) {
@@ -139,7 +160,11 @@ export class OllamaClient {
       } catch {
         // the list is a courtesy; the missing model is the message
       }
-      throw new KbError('MODEL_MISSING', `The Ollama model "${this.model}" is not pulled. ${pulled}Get it with: ollama pull ${this.model} (or choose another with KB_OLLAMA_MODEL / ask.model)`, { cause: e });
+      throw new KbError(
+        'MODEL_MISSING',
+        `The Ollama model "${this.model}" is not pulled. ${pulled}Get it with: ollama pull ${this.model} (or choose another with KB_OLLAMA_MODEL / ask.model)`,
+        { cause: e },
+      );
     }
     throw new KbError('LLM_FAILED', `Ollama failed: ${(e as Error).message}`, { cause: e });
   }

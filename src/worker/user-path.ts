@@ -7,6 +7,7 @@ import { KbError } from '../shared/errors.js';
 export function typedPath(p: string): string {
   const t = p.trim();
   const expanded = t === '~' ? homedir() : t.startsWith('~/') || t.startsWith('~\\') ? join(homedir(), t.slice(2)) : t;
-  if (!isAbsolute(expanded)) throw new KbError('INVALID_ARGUMENT', `give the folder's full path (like ${join(homedir(), 'notes')} or ~/notes), not ${t}`);
+  if (!isAbsolute(expanded))
+    throw new KbError('INVALID_ARGUMENT', `give the folder's full path (like ${join(homedir(), 'notes')} or ~/notes), not ${t}`);
   return normalize(expanded);
 }

@@ -25,20 +25,28 @@ export async function mixedCorpus(dir: string, n: number, corpora: string | null
     const sub = join(dir, `notes${i % 10}`);
     mkdirSync(sub, { recursive: true });
     // Most notes are one chunk, some two: embedding every round stays affordable.
-    const body = i % 4 === 0 ? `## Part one\n\n${words(i, 120)} item${i}.\n\n## Part two\n\n${words(i + 1, 160)}.\n` : `${words(i, 50)} item${i}.\n`;
+    const body =
+      i % 4 === 0 ? `## Part one\n\n${words(i, 120)} item${i}.\n\n## Part two\n\n${words(i + 1, 160)}.\n` : `${words(i, 50)} item${i}.\n`;
     writeFileSync(join(sub, `note${i}.md`), `# Note ${i}\n\n${body}`);
   }
   mkdirSync(join(dir, 'code'), { recursive: true });
   for (let i = 0; i < code; i++) {
-    writeFileSync(join(dir, 'code', `mod${i}.ts`), `// Module ${i}\nexport function handler${i}(x: number): number {\n  // ${words(i, 12)}\n  return x * ${i};\n}\n\nexport class Store${i} {\n  get(k: string): string { return k + '${i}'; }\n}\n`);
+    writeFileSync(
+      join(dir, 'code', `mod${i}.ts`),
+      `// Module ${i}\nexport function handler${i}(x: number): number {\n  // ${words(i, 12)}\n  return x * ${i};\n}\n\nexport class Store${i} {\n  get(k: string): string { return k + '${i}'; }\n}\n`,
+    );
   }
   mkdirSync(join(dir, 'pdf'), { recursive: true });
   for (let i = 0; i < pdfs; i++) {
-    writeFileSync(join(dir, 'pdf', `doc${i}.pdf`), await makePdf({ pages: [0, 1, 2].map((p) => ({ lines: [`Document ${i} page ${p + 1}`, words(i + p, 20), `marker${i}p${p}`] })) }));
+    writeFileSync(
+      join(dir, 'pdf', `doc${i}.pdf`),
+      await makePdf({ pages: [0, 1, 2].map((p) => ({ lines: [`Document ${i} page ${p + 1}`, words(i + p, 20), `marker${i}p${p}`] })) }),
+    );
   }
   if (corpora) {
     mkdirSync(join(dir, 'img'), { recursive: true });
-    for (let i = 0; i < images; i++) copyFileSync(join(corpora, 'images/tesseract.js', i % 2 ? 'simple.png' : 'testocr.png'), join(dir, 'img', `scan${i}.png`));
+    for (let i = 0; i < images; i++)
+      copyFileSync(join(corpora, 'images/tesseract.js', i % 2 ? 'simple.png' : 'testocr.png'), join(dir, 'img', `scan${i}.png`));
   }
 }
 
@@ -53,7 +61,13 @@ export interface Fingerprint {
 export async function fingerprint(dataDir: string): Promise<Fingerprint> {
   const db = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
   try {
-    const documents = (db.prepare('SELECT path, content_hash, status FROM documents ORDER BY path').all() as { path: string; content_hash: string; status: string }[]).map((d) => `${d.path} ${d.content_hash} ${d.status}`);
+    const documents = (
+      db.prepare('SELECT path, content_hash, status FROM documents ORDER BY path').all() as {
+        path: string;
+        content_hash: string;
+        status: string;
+      }[]
+    ).map((d) => `${d.path} ${d.content_hash} ${d.status}`);
     const chunks = (db.prepare('SELECT id FROM chunks ORDER BY id').all() as { id: string }[]).map((c) => c.id);
     const fts = (db.prepare('SELECT count(*) AS n FROM chunks_fts').get() as { n: number }).n;
     const engine = await openEngine({ dataDir });
@@ -108,7 +122,12 @@ export function checkAfterKill(dataDir: string, env: NodeJS.ProcessEnv): AfterKi
 }
 
 /** Runs `kb ingest corpus` and kills it after `afterMs` (SIGKILL); resolves whether it was still running. */
-export function ingestAndKill(corpus: string, dataDir: string, env: NodeJS.ProcessEnv, afterMs: number): Promise<{ killed: boolean; ms: number }> {
+export function ingestAndKill(
+  corpus: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  afterMs: number,
+): Promise<{ killed: boolean; ms: number }> {
   return new Promise((resolvePromise) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [KB, 'ingest', corpus, '--data-dir', dataDir, '--json'], { env, stdio: 'ignore' });
@@ -142,9 +161,16 @@ export interface CrashRun {
  * The whole harness: a clean reference run, then `kills` rounds of ingest → SIGKILL at a random moment
  * of a clean run's length → checks → ingest to the end → compare with the reference.
  */
-export async function crashRounds(work: string, corpus: string, kills: number, env: NodeJS.ProcessEnv, prepare: (dataDir: string) => void = () => undefined, seed = 7): Promise<CrashRun> {
+export async function crashRounds(
+  work: string,
+  corpus: string,
+  kills: number,
+  env: NodeJS.ProcessEnv,
+  prepare: (dataDir: string) => void = () => undefined,
+  seed = 7,
+): Promise<CrashRun> {
   let s = seed;
-  const rand = (): number => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = (): number => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const ref = join(work, 'reference');
   rmSync(ref, { recursive: true, force: true });
   prepare(ref);
@@ -178,7 +204,9 @@ export async function crashRounds(work: string, corpus: string, kills: number, e
       rmSync(dir, { recursive: true, force: true });
       continue;
     }
-    const after = existsSync(join(dir, 'kb.sqlite')) ? checkAfterKill(dir, env) : { doctorOk: true, doctorFailures: [], halfPresent: [], ftsMismatch: 0 };
+    const after = existsSync(join(dir, 'kb.sqlite'))
+      ? checkAfterKill(dir, env)
+      : { doctorOk: true, doctorFailures: [], halfPresent: [], ftsMismatch: 0 };
     const again = ingestAll(corpus, dir, env);
     const got = await fingerprint(dir);
     const problems = [

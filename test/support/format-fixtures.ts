@@ -7,7 +7,8 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const zipped = (zip: JSZip): Promise<Uint8Array> => zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', mimeType: 'application/zip' });
+const zipped = (zip: JSZip): Promise<Uint8Array> =>
+  zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', mimeType: 'application/zip' });
 
 export interface Para {
   text: string;
@@ -39,7 +40,8 @@ export async function docx(paras: Para[], meta: DocMetaIn = {}): Promise<Uint8Ar
   const run = (t: string): string => `<w:r><w:t xml:space="preserve">${esc(t)}</w:t></w:r>`;
   const body = paras
     .map((p) => {
-      if (p.table) return `<w:tbl>${p.table.map((r) => `<w:tr>${r.map((c) => `<w:tc><w:p>${run(c)}</w:p></w:tc>`).join('')}</w:tr>`).join('')}</w:tbl>`;
+      if (p.table)
+        return `<w:tbl>${p.table.map((r) => `<w:tr>${r.map((c) => `<w:tc><w:p>${run(c)}</w:p></w:tc>`).join('')}</w:tr>`).join('')}</w:tbl>`;
       const style = p.heading ? `<w:pPr><w:pStyle w:val="Heading${p.heading}"/></w:pPr>` : '';
       return `<w:p>${style}${p.text ? run(p.text) : ''}</w:p>`;
     })
@@ -52,10 +54,22 @@ export async function docx(paras: Para[], meta: DocMetaIn = {}): Promise<Uint8Ar
     '[Content_Types].xml',
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>`,
   );
-  zip.file('_rels/.rels', RELS([['rId1', `${OFFICE_REL}/officeDocument`, 'word/document.xml'], ['rId2', 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties', 'docProps/core.xml']]));
+  zip.file(
+    '_rels/.rels',
+    RELS([
+      ['rId1', `${OFFICE_REL}/officeDocument`, 'word/document.xml'],
+      ['rId2', 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties', 'docProps/core.xml'],
+    ]),
+  );
   zip.file('word/_rels/document.xml.rels', RELS([['rId1', `${OFFICE_REL}/styles`, 'styles.xml']]));
-  zip.file('word/styles.xml', `<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${styles}</w:styles>`);
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr/></w:body></w:document>`);
+  zip.file(
+    'word/styles.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${styles}</w:styles>`,
+  );
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr/></w:body></w:document>`,
+  );
   zip.file('docProps/core.xml', CORE(meta));
   return zipped(zip);
 }
@@ -68,20 +82,39 @@ export interface Slide {
 
 /** A PowerPoint deck: a title placeholder and a body shape per slide, speaker notes on a notes slide. */
 export async function pptx(slides: Slide[], meta: DocMetaIn = {}): Promise<Uint8Array> {
-  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const A =
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const sp = (ph: string | null, lines: string[]): string =>
     `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${ph ? `<p:ph type="${ph}"/>` : ''}</p:nvPr></p:nvSpPr><p:txBody>${lines.map((l) => `<a:p><a:r><a:t>${esc(l)}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp>`;
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>`);
+  zip.file(
+    '[Content_Types].xml',
+    `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>`,
+  );
   zip.file('_rels/.rels', RELS([['rId1', `${OFFICE_REL}/officeDocument`, 'ppt/presentation.xml']]));
   zip.file('docProps/core.xml', CORE(meta));
-  zip.file('ppt/presentation.xml', `<?xml version="1.0"?><p:presentation ${A}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`);
-  zip.file('ppt/_rels/presentation.xml.rels', RELS(slides.map((_, i) => [`rId${i + 1}`, `${OFFICE_REL}/slide`, `slides/slide${i + 1}.xml`])));
+  zip.file(
+    'ppt/presentation.xml',
+    `<?xml version="1.0"?><p:presentation ${A}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`,
+  );
+  zip.file(
+    'ppt/_rels/presentation.xml.rels',
+    RELS(slides.map((_, i) => [`rId${i + 1}`, `${OFFICE_REL}/slide`, `slides/slide${i + 1}.xml`])),
+  );
   slides.forEach((s, i) => {
-    zip.file(`ppt/slides/slide${i + 1}.xml`, `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree>${sp('title', [s.title])}${sp(null, s.body)}${sp('sldNum', [String(i + 1)])}</p:spTree></p:cSld></p:sld>`);
+    zip.file(
+      `ppt/slides/slide${i + 1}.xml`,
+      `<?xml version="1.0"?><p:sld ${A}><p:cSld><p:spTree>${sp('title', [s.title])}${sp(null, s.body)}${sp('sldNum', [String(i + 1)])}</p:spTree></p:cSld></p:sld>`,
+    );
     if (s.notes) {
-      zip.file(`ppt/slides/_rels/slide${i + 1}.xml.rels`, RELS([['rId1', `${OFFICE_REL}/notesSlide`, `../notesSlides/notesSlide${i + 1}.xml`]]));
-      zip.file(`ppt/notesSlides/notesSlide${i + 1}.xml`, `<?xml version="1.0"?><p:notes ${A}><p:cSld><p:spTree>${sp('sldImg', [])}${sp('body', [s.notes])}</p:spTree></p:cSld></p:notes>`);
+      zip.file(
+        `ppt/slides/_rels/slide${i + 1}.xml.rels`,
+        RELS([['rId1', `${OFFICE_REL}/notesSlide`, `../notesSlides/notesSlide${i + 1}.xml`]]),
+      );
+      zip.file(
+        `ppt/notesSlides/notesSlide${i + 1}.xml`,
+        `<?xml version="1.0"?><p:notes ${A}><p:cSld><p:spTree>${sp('sldImg', [])}${sp('body', [s.notes])}</p:spTree></p:cSld></p:notes>`,
+      );
     }
   });
   return zipped(zip);
@@ -93,7 +126,10 @@ const ODF_NS =
 function odfZip(mime: string, content: string, meta: DocMetaIn, encrypted = false): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('mimetype', mime, { compression: 'STORE' });
-  zip.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS}><office:body>${content}</office:body></office:document-content>`);
+  zip.file(
+    'content.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS}><office:body>${content}</office:body></office:document-content>`,
+  );
   zip.file(
     'meta.xml',
     `<?xml version="1.0" encoding="UTF-8"?><office:document-meta ${ODF_NS}><office:meta>${meta.title ? `<dc:title>${esc(meta.title)}</dc:title>` : ''}${meta.author ? `<dc:creator>${esc(meta.author)}</dc:creator>` : ''}${(meta.keywords ?? []).map((k) => `<meta:keyword>${esc(k)}</meta:keyword>`).join('')}</office:meta></office:document-meta>`,
@@ -124,7 +160,10 @@ export function odp(slides: Slide[], meta: DocMetaIn = {}): Promise<Uint8Array> 
   const frame = (cls: string, lines: string[]): string =>
     `<draw:frame presentation:class="${cls}"><draw:text-box>${lines.map((l) => `<text:p>${esc(l)}</text:p>`).join('')}</draw:text-box></draw:frame>`;
   const pages = slides
-    .map((s, i) => `<draw:page draw:name="page${i + 1}">${frame('title', [s.title])}${frame('outline', s.body)}${s.notes ? `<presentation:notes>${frame('notes', [s.notes])}</presentation:notes>` : ''}</draw:page>`)
+    .map(
+      (s, i) =>
+        `<draw:page draw:name="page${i + 1}">${frame('title', [s.title])}${frame('outline', s.body)}${s.notes ? `<presentation:notes>${frame('notes', [s.notes])}</presentation:notes>` : ''}</draw:page>`,
+    )
     .join('');
   return odfZip('application/vnd.oasis.opendocument.presentation', `<office:presentation>${pages}</office:presentation>`, meta);
 }
@@ -138,7 +177,10 @@ export interface Chapter {
 export async function epub(chapters: Chapter[], meta: DocMetaIn & { subjects?: string[] } = {}): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
-  zip.file('META-INF/container.xml', `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`);
+  zip.file(
+    'META-INF/container.xml',
+    `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+  );
   const items = chapters.map((_, i) => `<item id="ch${i + 1}" href="text/ch${i + 1}.xhtml" media-type="application/xhtml+xml"/>`).join('');
   zip.file(
     'OEBPS/content.opf',
@@ -180,11 +222,23 @@ ${o.sections.map((s) => `<h2>${esc(s.heading)}</h2>${s.paras.map((p) => `<p>${es
 }
 
 /** One RFC 5322 message (attachments base64-encoded in a multipart/mixed). */
-export function eml(o: { from: string; to: string; subject: string; date: string; id: string; body: string; html?: string; attachments?: { name: string; type: string; content: Uint8Array }[] }): string {
+export function eml(o: {
+  from: string;
+  to: string;
+  subject: string;
+  date: string;
+  id: string;
+  body: string;
+  html?: string;
+  attachments?: { name: string; type: string; content: Uint8Array }[];
+}): string {
   const head = `From: ${o.from}\r\nTo: ${o.to}\r\nSubject: ${o.subject}\r\nDate: ${o.date}\r\nMessage-ID: <${o.id}>\r\nMIME-Version: 1.0\r\n`;
   if (o.attachments?.length) {
     const parts = o.attachments
-      .map((a) => `--m1\r\nContent-Type: ${a.type}; name="${a.name}"\r\nContent-Disposition: attachment; filename="${a.name}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(a.content).toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n`)
+      .map(
+        (a) =>
+          `--m1\r\nContent-Type: ${a.type}; name="${a.name}"\r\nContent-Disposition: attachment; filename="${a.name}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(a.content).toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n`,
+      )
       .join('');
     return `${head}Content-Type: multipart/mixed; boundary="m1"\r\n\r\n--m1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${o.body.replace(/\n/g, '\r\n')}\r\n${parts}--m1--\r\n`;
   }
@@ -194,12 +248,36 @@ export function eml(o: { from: string; to: string; subject: string; date: string
 
 /** A mailbox (mboxrd) of messages. */
 export function mbox(messages: string[]): string {
-  return messages.map((m) => `From sender@example.com Thu Jan  1 00:00:00 2024\n${m.replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1')}\n`).join('\n');
+  return messages
+    .map((m) => `From sender@example.com Thu Jan  1 00:00:00 2024\n${m.replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1')}\n`)
+    .join('\n');
 }
 
 /** Filler prose: n sentences that share no rare words with the known phrases the tests look for. */
 export function filler(n: number, seed = 1): string {
-  const words = ['the', 'system', 'report', 'shows', 'steady', 'growth', 'across', 'regions', 'while', 'costs', 'remain', 'stable', 'and', 'teams', 'plan', 'further', 'work', 'next', 'quarter', 'on', 'delivery'];
+  const words = [
+    'the',
+    'system',
+    'report',
+    'shows',
+    'steady',
+    'growth',
+    'across',
+    'regions',
+    'while',
+    'costs',
+    'remain',
+    'stable',
+    'and',
+    'teams',
+    'plan',
+    'further',
+    'work',
+    'next',
+    'quarter',
+    'on',
+    'delivery',
+  ];
   let x = seed;
   const out: string[] = [];
   for (let s = 0; s < n; s++) {

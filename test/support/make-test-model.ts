@@ -71,8 +71,18 @@ export function buildModel(a: Arch, opts: BuildOptions): Uint8Array {
     inits.push(onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer) }));
     return name;
   };
-  const weight = (name: string, dims: number[]): string => f32(name, dims, randn(dims.reduce((x, y) => x * y, 1), 0.02, seed++));
-  const fill = (name: string, dims: number[], v: number): string => f32(name, dims, new Float32Array(dims.reduce((x, y) => x * y, 1)).fill(v));
+  const weight = (name: string, dims: number[]): string =>
+    f32(
+      name,
+      dims,
+      randn(
+        dims.reduce((x, y) => x * y, 1),
+        0.02,
+        seed++,
+      ),
+    );
+  const fill = (name: string, dims: number[], v: number): string =>
+    f32(name, dims, new Float32Array(dims.reduce((x, y) => x * y, 1)).fill(v));
   const i64 = (name: string, values: number[]): string => {
     inits.push(
       onnx.TensorProto.create({
@@ -116,7 +126,10 @@ export function buildModel(a: Arch, opts: BuildOptions): Uint8Array {
     return node('Mul', [y, node('Mul', [xs, fill(`${prefix}.weight_scale`, [], scale)])]);
   };
   const linear = (x: string, prefix: string, nIn: number, nOut: number): string =>
-    node('Add', [opts.quantized ? quantizedMatMul(x, prefix, nIn, nOut) : node('MatMul', [x, weight(`${prefix}.weight`, [nIn, nOut])]), fill(`${prefix}.bias`, [nOut], 0)]);
+    node('Add', [
+      opts.quantized ? quantizedMatMul(x, prefix, nIn, nOut) : node('MatMul', [x, weight(`${prefix}.weight`, [nIn, nOut])]),
+      fill(`${prefix}.bias`, [nOut], 0),
+    ]);
 
   // Embeddings: word + position (sliced to the sequence length) + token type, then LayerNorm.
   const word = node('Gather', [weight('embeddings.word_embeddings', [a.vocab, H]), 'input_ids'], { axis: 0 });
@@ -167,7 +180,9 @@ export function buildModel(a: Arch, opts: BuildOptions): Uint8Array {
   const i64Input = (name: string): InstanceType<typeof onnx.ValueInfoProto> =>
     onnx.ValueInfoProto.create({
       name,
-      type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }] } } },
+      type: {
+        tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }] } },
+      },
     });
   const graph = onnx.GraphProto.create({
     name: 'bert',
@@ -180,7 +195,12 @@ export function buildModel(a: Arch, opts: BuildOptions): Uint8Array {
         type: {
           tensorType: {
             elemType: onnx.TensorProto.DataType.FLOAT,
-            shape: { dim: opts.head === 'logit' ? [{ dimParam: 'batch' }, { dimValue: 1 }] : [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: H }] },
+            shape: {
+              dim:
+                opts.head === 'logit'
+                  ? [{ dimParam: 'batch' }, { dimValue: 1 }]
+                  : [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: H }],
+            },
           },
         },
       }),
@@ -276,7 +296,11 @@ export function makeTestModel(opts: {
   const file = opts.quantized ? 'model_quantized.onnx' : 'model.onnx';
   writeFileSync(
     join(opts.out, 'onnx', file),
-    buildModel(a, { tokenTypeIds: opts.tokenTypeIds ?? true, quantized: opts.quantized ?? false, head: opts.crossEncoder ? 'logit' : 'hidden' }),
+    buildModel(a, {
+      tokenTypeIds: opts.tokenTypeIds ?? true,
+      quantized: opts.quantized ?? false,
+      head: opts.crossEncoder ? 'logit' : 'hidden',
+    }),
   );
   return opts.out;
 }
@@ -291,7 +315,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const out = get('--out');
   const pooling = get('--st');
   if (!out || !(arch in ARCHS) || (pooling && !['mean', 'cls', 'last'].includes(pooling))) {
-    console.error('usage: npm run make-test-model -- --arch minilm-l6|small64|tiny [--no-token-type-ids] [--quantized] [--cross-encoder] [--st mean|cls|last] --out DIR');
+    console.error(
+      'usage: npm run make-test-model -- --arch minilm-l6|small64|tiny [--no-token-type-ids] [--quantized] [--cross-encoder] [--st mean|cls|last] --out DIR',
+    );
     process.exit(2);
   }
   makeTestModel({

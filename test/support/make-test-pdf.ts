@@ -29,10 +29,12 @@ export async function makePdf(spec: PdfSpec): Promise<Uint8Array> {
   spec.pages.forEach((p, i) => {
     const page = doc.addPage([612, 792]);
     if (spec.header) page.drawText(spec.header, { x: 72, y: 752, size: 9, font });
-    if (spec.footer) page.drawText(spec.footer.replace('{n}', String(i + 1)).replace('{total}', String(total)), { x: 270, y: 30, size: 9, font });
+    if (spec.footer)
+      page.drawText(spec.footer.replace('{n}', String(i + 1)).replace('{total}', String(total)), { x: 270, y: 30, size: 9, font });
     let y = 700;
     for (const line of p.lines ?? []) {
-      if (line === '') y -= LEAD; // a blank line: paragraph break
+      if (line === '')
+        y -= LEAD; // a blank line: paragraph break
       else page.drawText(line, { x: 72, y, size: SIZE, font });
       y -= LEAD;
     }

@@ -90,13 +90,30 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
         const path = (req.url ?? '').split('?')[0]!;
         calls.push({ path, body });
-        const json = (status: number, v: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+        const json = (status: number, v: unknown): void =>
+          void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
         const missing = (): void => json(404, { error: `model '${String(body.model)}' not found` });
         if (path === '/api/version') return json(200, { version: '0.12.0' });
-        if (path === '/api/tags') return json(200, { models: (opts.models ?? ['llama3.2:latest']).map((name) => ({ name, model: name, size: 2_000_000_000, digest: 'stub', details: {} })) });
+        if (path === '/api/tags')
+          return json(200, {
+            models: (opts.models ?? ['llama3.2:latest']).map((name) => ({
+              name,
+              model: name,
+              size: 2_000_000_000,
+              digest: 'stub',
+              details: {},
+            })),
+          });
         if (path === '/api/show') {
           if (!pulled(String(body.model))) return missing();
-          return json(200, { modelfile: '', parameters: '', template: '', details: { family: 'llama' }, model_info: { 'general.architecture': 'llama', 'llama.context_length': opts.contextLength ?? 131072 }, capabilities: ['completion'] });
+          return json(200, {
+            modelfile: '',
+            parameters: '',
+            template: '',
+            details: { family: 'llama' },
+            model_info: { 'general.architecture': 'llama', 'llama.context_length': opts.contextLength ?? 131072 },
+            capabilities: ['completion'],
+          });
         }
         if (path === '/api/embed') {
           const e = opts.embed ?? {};
@@ -106,20 +123,36 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
             return;
           }
           if (!pulled(String(body.model))) return missing();
-          if (e.failAfter !== undefined && embedCalls > e.failAfter) return json(500, { error: 'llama runner process has terminated: signal: killed' });
+          if (e.failAfter !== undefined && embedCalls > e.failAfter)
+            return json(500, { error: 'llama runner process has terminated: signal: killed' });
           if (e.delayMs) await sleep(e.delayMs);
           const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
           const dimension = e.dimension ?? 768;
-          return json(200, { model: String(body.model), embeddings: input.map((t) => stubVector(t, dimension)), total_duration: 1, load_duration: 0, prompt_eval_count: input.length });
+          return json(200, {
+            model: String(body.model),
+            embeddings: input.map((t) => stubVector(t, dimension)),
+            total_duration: 1,
+            load_duration: 0,
+            prompt_eval_count: input.length,
+          });
         }
         if (path !== '/api/chat') return json(404, { error: 'not found' });
         if (!pulled(String(body.model))) return missing();
-        const s = typeof opts.chat === 'function' ? opts.chat((body.messages ?? []) as { role: string; content: string }[]) : (opts.chat ?? { tokens: ['OK.'] });
+        const s =
+          typeof opts.chat === 'function'
+            ? opts.chat((body.messages ?? []) as { role: string; content: string }[])
+            : (opts.chat ?? { tokens: ['OK.'] });
         const model = String(body.model);
         const at = (): string => new Date().toISOString();
         if (body.stream === false) {
           await sleep(s.firstDelayMs ?? 0);
-          return json(200, { model, created_at: at(), message: { role: 'assistant', content: s.tokens.join('') }, done: true, done_reason: 'stop' });
+          return json(200, {
+            model,
+            created_at: at(),
+            message: { role: 'assistant', content: s.tokens.join('') },
+            done: true,
+            done_reason: 'stop',
+          });
         }
         res.writeHead(200, { 'content-type': 'application/x-ndjson' });
         await sleep(s.firstDelayMs ?? 0);
@@ -133,7 +166,9 @@ export async function startOllamaStub(initial: StubOptions = {}): Promise<Ollama
           if (i === 0) stub.firstTokenAt = performance.now();
           res.write(`${JSON.stringify({ model, created_at: at(), message: { role: 'assistant', content: t }, done: false })}\n`);
         }
-        res.end(`${JSON.stringify({ model, created_at: at(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' })}\n`);
+        res.end(
+          `${JSON.stringify({ model, created_at: at(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' })}\n`,
+        );
       })();
     });
   });

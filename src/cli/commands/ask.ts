@@ -53,9 +53,20 @@ function printHuman(r: AskResult, streamed: boolean): void {
     line(`${bold(`[${s.n}]`)} ${cyan(s.hit.citation.label ?? displayPath(s.hit.citation.path))}`);
     if (r.llm.status === 'unavailable' || r.refused) line(`    ${dim(s.hit.snippet)}`);
   }
-  if (r.invalid_citations.length) line(yellow(`removed citations of sources that were not given: ${r.invalid_citations.map((n) => `[${n}]`).join(' ')}`));
-  if (r.uncited_sentences.length) line(yellow(`${r.uncited_sentences.length} sentence${r.uncited_sentences.length === 1 ? '' : 's'} cite no source: check them against the documents`));
+  if (r.invalid_citations.length)
+    line(yellow(`removed citations of sources that were not given: ${r.invalid_citations.map((n) => `[${n}]`).join(' ')}`));
+  if (r.uncited_sentences.length)
+    line(
+      yellow(
+        `${r.uncited_sentences.length} sentence${r.uncited_sentences.length === 1 ? '' : 's'} cite no source: check them against the documents`,
+      ),
+    );
   // Name the model only when it wrote something: a refusal or an unreachable server involved none.
-  const by = r.llm.status === 'unavailable' ? 'no answer: the language model was not reached' : r.model === null ? 'refused without asking the model' : `answered by ${r.model}`;
+  const by =
+    r.llm.status === 'unavailable'
+      ? 'no answer: the language model was not reached'
+      : r.model === null
+        ? 'refused without asking the model'
+        : `answered by ${r.model}`;
   line(dim(`${by} · ${r.took_ms} ms`));
 }

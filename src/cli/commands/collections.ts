@@ -6,7 +6,11 @@ import { countBar } from '../progress.js';
 import { bold, dim, displayPath, line, printJson, red } from '../output.js';
 import { plural } from '../../shared/words.js';
 
-export async function addCommand(folder: string, flags: { name?: string; tags?: string; glob?: string }, g: GlobalOptions): Promise<number> {
+export async function addCommand(
+  folder: string,
+  flags: { name?: string; tags?: string; glob?: string },
+  g: GlobalOptions,
+): Promise<number> {
   return withEngine(g, async (engine) => {
     const bar = await countBar(g);
     try {
@@ -19,7 +23,9 @@ export async function addCommand(folder: string, flags: { name?: string; tags?: 
       bar?.stop();
       if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
       else {
-        line(`Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested.toLocaleString('en-US')} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`);
+        line(
+          `Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested.toLocaleString('en-US')} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`,
+        );
         line(dim('It is kept in sync while the app, kb serve or kb watch runs, and checked on every start.'));
       }
     } finally {
@@ -34,8 +40,15 @@ export async function collectionsCommand(g: GlobalOptions): Promise<number> {
     if (g.json) return void printJson({ schema_version: SCHEMA_VERSION, collections: list });
     if (list.length === 0) return void line(`No collections yet. Add a folder with: kb add ~/notes`);
     for (const c of list) {
-      const extra = [c.failed && red(`${c.failed} failed`), c.waiting && `${c.waiting} waiting`, c.glob && `glob ${c.glob}`, c.tags.length && `tags ${c.tags.join(', ')}`].filter(Boolean);
-      line(`${bold(c.name.padEnd(20))} ${String(c.documents).padStart(6)} ${c.documents === 1 ? 'document ' : 'documents'} ${displayPath(c.root)}${extra.length ? dim(`  (${extra.join('; ')})`) : ''}`);
+      const extra = [
+        c.failed && red(`${c.failed} failed`),
+        c.waiting && `${c.waiting} waiting`,
+        c.glob && `glob ${c.glob}`,
+        c.tags.length && `tags ${c.tags.join(', ')}`,
+      ].filter(Boolean);
+      line(
+        `${bold(c.name.padEnd(20))} ${String(c.documents).padStart(6)} ${c.documents === 1 ? 'document ' : 'documents'} ${displayPath(c.root)}${extra.length ? dim(`  (${extra.join('; ')})`) : ''}`,
+      );
     }
   });
 }
@@ -55,7 +68,10 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
     for (const r of rec) {
       const msg = { schema_version: SCHEMA_VERSION, event: 'reconciled', ...r };
       if (g.json) line(JSON.stringify(msg));
-      else line(dim(`${r.collection}: ${plural(r.files, 'file')}, ${r.ingested} indexed, ${r.removed} removed since last time (${r.took_ms} ms)`));
+      else
+        line(
+          dim(`${r.collection}: ${plural(r.files, 'file')}, ${r.ingested} indexed, ${r.removed} removed since last time (${r.took_ms} ms)`),
+        );
     }
     const w = await engine.watchCollections({
       onBatch: (e) => {
@@ -73,13 +89,26 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
-    if (!g.json) line(`Watching ${engine.collections().map((c) => c.name).join(', ')} (Ctrl-C stops)`);
+    if (!g.json)
+      line(
+        `Watching ${engine
+          .collections()
+          .map((c) => c.name)
+          .join(', ')} (Ctrl-C stops)`,
+      );
     else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
     // Scans left waiting for OCR, recordings whose speech model arrived, passages without vectors.
     engine.keepUp((e) => {
       if (e.phase === 'running') return;
       if (g.json) line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'background', ...e }));
-      else line(e.phase === 'failed' ? red(`${e.task} failed: ${e.message ?? ''}`) : dim(`${e.task === 'ocr' ? 'waiting scans read' : e.task === 'transcribing' ? 'waiting audio transcribed' : 'vectors brought up to date'}`));
+      else
+        line(
+          e.phase === 'failed'
+            ? red(`${e.task} failed: ${e.message ?? ''}`)
+            : dim(
+                `${e.task === 'ocr' ? 'waiting scans read' : e.task === 'transcribing' ? 'waiting audio transcribed' : 'vectors brought up to date'}`,
+              ),
+        );
     });
     await stopped;
     await w.close();

@@ -28,7 +28,9 @@ export async function lsCommand(g: GlobalOptions): Promise<number> {
       const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref ' : red('missing');
       // A recording's length before its path (the path stays last, whole, for tools that cut at it).
       const length = d.duration !== undefined ? `${formatClock(d.duration)}  ` : '';
-      line(`${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`);
+      line(
+        `${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`,
+      );
       if (d.reason) line(dim(`    ${d.reason}`));
     }
     const count = (s: string): number => documents.filter((d) => d.status === s).length;
@@ -39,7 +41,8 @@ export async function lsCommand(g: GlobalOptions): Promise<number> {
 
 export async function inspectCommand(what: string, id: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    if (what !== 'doc' && what !== 'chunk') throw new KbError('INVALID_ARGUMENT', 'inspect what? use "kb inspect doc ID|PATH" or "kb inspect chunk ID"');
+    if (what !== 'doc' && what !== 'chunk')
+      throw new KbError('INVALID_ARGUMENT', 'inspect what? use "kb inspect doc ID|PATH" or "kb inspect chunk ID"');
     const record = what === 'doc' ? engine.inspectDoc(id) : engine.inspectChunk(id);
     // The raw records are the point of inspect: the same JSON either way, so nothing is hidden.
     printJson(record);
@@ -67,24 +70,28 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
 
 export async function doctorCommand(g: GlobalOptions, flags: { fix?: boolean } = {}): Promise<number> {
   let code: number = EXIT.ok;
-  const r = await withEngine(g, async (engine) => {
-    let report;
-    if (flags.fix) {
-      const fixed = await engine.fix();
-      report = fixed.report;
-      if (g.json) printJson(fixed);
-      else for (const a of fixed.actions) line(`${yellow('fixed')} ${bold(a.name)}: ${a.detail}`);
-      if (!g.json && fixed.actions.length === 0) line(dim('nothing to repair'));
-    } else report = await engine.doctor();
-    if (g.json && !flags.fix) printJson(report);
-    else if (!g.json) {
-      for (const c of report.checks) {
-        const mark = c.status === 'ok' ? '✓' : c.status === 'warn' ? yellow('!') : red('✗');
-        line(`${mark} ${bold(c.name)}: ${c.detail}`);
+  const r = await withEngine(
+    g,
+    async (engine) => {
+      let report;
+      if (flags.fix) {
+        const fixed = await engine.fix();
+        report = fixed.report;
+        if (g.json) printJson(fixed);
+        else for (const a of fixed.actions) line(`${yellow('fixed')} ${bold(a.name)}: ${a.detail}`);
+        if (!g.json && fixed.actions.length === 0) line(dim('nothing to repair'));
+      } else report = await engine.doctor();
+      if (g.json && !flags.fix) printJson(report);
+      else if (!g.json) {
+        for (const c of report.checks) {
+          const mark = c.status === 'ok' ? '✓' : c.status === 'warn' ? yellow('!') : red('✗');
+          line(`${mark} ${bold(c.name)}: ${c.detail}`);
+        }
       }
-    }
-    if (!report.ok) code = EXIT.error;
-  }, { lenientConfig: !flags.fix });
+      if (!report.ok) code = EXIT.error;
+    },
+    { lenientConfig: !flags.fix },
+  );
   return r !== EXIT.ok ? r : code;
 }
 

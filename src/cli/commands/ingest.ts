@@ -23,7 +23,12 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
     process.once('SIGINT', onSigint);
     let summary;
     try {
-      summary = await engine.ingest(paths, { tags: splitList(flags.tags), force: flags.force === true, onProgress, signal: controller.signal });
+      summary = await engine.ingest(paths, {
+        tags: splitList(flags.tags),
+        force: flags.force === true,
+        onProgress,
+        signal: controller.signal,
+      });
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
@@ -45,13 +50,24 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
       }
       if (summary.transcribed) {
         const t = summary.transcribed;
-        const parts = [t.files && `transcribed ${plural(t.files, 'audio file')}`, t.failed && `${t.failed} failed`, t.pending && `${t.pending} still to do (run the same command to finish)`].filter(Boolean);
+        const parts = [
+          t.files && `transcribed ${plural(t.files, 'audio file')}`,
+          t.failed && `${t.failed} failed`,
+          t.pending && `${t.pending} still to do (run the same command to finish)`,
+        ].filter(Boolean);
         if (parts.length) line(dim(`Audio: ${parts.join(', ')}`));
-        if (t.waiting) line(yellow(`${plural(t.waiting, 'audio file')} ${t.waiting === 1 ? 'waits' : 'wait'} for a speech model: kb models pull ${engine.config.audio.model}`));
+        if (t.waiting)
+          line(
+            yellow(
+              `${plural(t.waiting, 'audio file')} ${t.waiting === 1 ? 'waits' : 'wait'} for a speech model: kb models pull ${engine.config.audio.model}`,
+            ),
+          );
       }
       if (summary.vector?.status === 'unavailable') {
         const reason = summary.vector.reason ?? '';
-        line(reason.startsWith('no embedding model') ? dim(`(search is by words only: ${reason})`) : yellow(`Vectors not updated: ${reason}`));
+        line(
+          reason.startsWith('no embedding model') ? dim(`(search is by words only: ${reason})`) : yellow(`Vectors not updated: ${reason}`),
+        );
       } else if (summary.embedded) line(dim(`Embedded ${plural(summary.embedded, 'chunk')}`));
       if (controller.signal.aborted) line(yellow('Interrupted: the files above were indexed; run the same command to finish.'));
     }

@@ -25,7 +25,9 @@ function render(raw: string): string {
   }
   const { time, level, proc, msg, pid: _pid, hostname: _h, ...fields } = e;
   const lvl = LEVELS[level ?? 30] ?? String(level);
-  const rest = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+  const rest = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
   const text = `${time ?? ''} ${lvl.padEnd(5)} ${proc ?? ''}: ${msg ?? ''}${rest ? ` ${dim(rest)}` : ''}`;
   return level !== undefined && level >= 40 ? yellow(text) : text;
 }
@@ -42,7 +44,11 @@ export async function logsCommand(flags: { lines?: number }, g: GlobalOptions): 
       : [];
     const n = flags.lines ?? 20;
     if (g.json) {
-      printJson({ schema_version: 1, logs: dir, files: files.map((f) => ({ file: f.file, bytes: f.bytes, modified: f.modified.toISOString() })) });
+      printJson({
+        schema_version: 1,
+        logs: dir,
+        files: files.map((f) => ({ file: f.file, bytes: f.bytes, modified: f.modified.toISOString() })),
+      });
       return EXIT.ok;
     }
     if (files.length === 0) {

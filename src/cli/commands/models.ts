@@ -14,15 +14,19 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
       return;
     }
     const state = (m: { installed: boolean; bytes: number | null; source: string }): string =>
-      (m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed')) + (m.source === 'imported' ? dim('  (imported)') : '');
+      (m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed')) +
+      (m.source === 'imported' ? dim('  (imported)') : '');
     line(bold('Embedding models (search by meaning)'));
     for (const m of r.models.filter((x) => x.kind === 'embedding')) {
-      line(`  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state(m)}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`);
+      line(
+        `  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state(m)}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`,
+      );
     }
     if (!r.models.some((m) => m.installed && m.kind === 'embedding')) line(dim(`  Get one with: kb models pull ${DEFAULT_MODEL}`));
     line(dim('  Or one your Ollama serves: kb models use ollama:nomic-embed-text'));
     line(bold('Rerankers (re-score the best hits: kb search --rerank)'));
-    for (const m of r.models.filter((x) => x.kind === 'reranker')) line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}`);
+    for (const m of r.models.filter((x) => x.kind === 'reranker'))
+      line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}`);
     line(bold('Speech models (audio and video)'));
     for (const m of r.speech_models) {
       const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
@@ -63,13 +67,21 @@ export async function modelsImportCommand(path: string, flags: { as?: string }, 
 }
 
 /** With a speech model in place, what waited for one is read now, with a progress bar. */
-async function transcribeWaiting(engine: Engine, g: GlobalOptions): Promise<{ files: number; failed: number; pending: number; waiting: number } | undefined> {
+async function transcribeWaiting(
+  engine: Engine,
+  g: GlobalOptions,
+): Promise<{ files: number; failed: number; pending: number; waiting: number } | undefined> {
   if (!engine.speechModelReady() || engine.list().every((d) => d.status !== 'waiting')) return undefined;
   const bar = await countBar(g);
   try {
-    const t = await engine.transcribePending({ onProgress: (p) => p.phase === 'transcribe' && bar?.update('transcribing (s)', p.done, p.total, p.path) });
+    const t = await engine.transcribePending({
+      onProgress: (p) => p.phase === 'transcribe' && bar?.update('transcribing (s)', p.done, p.total, p.path),
+    });
     bar?.stop();
-    if (!g.json) line(`Transcribed ${t.files} audio file${t.files === 1 ? '' : 's'} that waited for a speech model${t.failed ? `; ${t.failed} failed (kb ls shows why)` : ''}`);
+    if (!g.json)
+      line(
+        `Transcribed ${t.files} audio file${t.files === 1 ? '' : 's'} that waited for a speech model${t.failed ? `; ${t.failed} failed (kb ls shows why)` : ''}`,
+      );
     return t;
   } finally {
     bar?.stop();
@@ -80,10 +92,19 @@ export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<
   return withEngine(g, async (engine) => {
     const r = await embeddingRun(g, (opts) => engine.useModel(name, opts));
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
-    else if (r.kind === 'reranker') line(`Searches are reranked by ${r.model} now` + dim(` (rerank.model and search.rerank in ${displayPath(r.config_updated)}; kb search --no-rerank skips it)`));
+    else if (r.kind === 'reranker')
+      line(
+        `Searches are reranked by ${r.model} now` +
+          dim(` (rerank.model and search.rerank in ${displayPath(r.config_updated)}; kb search --no-rerank skips it)`),
+      );
     else if (r.cancelled) line(`Interrupted: searches still use ${r.previous ?? 'no'} vectors. Run kb models use ${name} again to resume.`);
-    else if (r.embedded === 0 && r.previous === r.model) line(`${r.model} is in use` + (r.config_updated ? dim(` (now in ${displayPath(r.config_updated)})`) : ''));
-    else line(`Searching by meaning with ${r.model}${r.previous && r.previous !== r.model ? ` (was ${r.previous})` : ''}: embedded ${r.embedded} chunks` + dim(` in ${(r.took_ms / 1000).toFixed(1)} s`));
+    else if (r.embedded === 0 && r.previous === r.model)
+      line(`${r.model} is in use` + (r.config_updated ? dim(` (now in ${displayPath(r.config_updated)})`) : ''));
+    else
+      line(
+        `Searching by meaning with ${r.model}${r.previous && r.previous !== r.model ? ` (was ${r.previous})` : ''}: embedded ${r.embedded} chunks` +
+          dim(` in ${(r.took_ms / 1000).toFixed(1)} s`),
+      );
     return r.kind === 'embedding' && r.cancelled ? EXIT.partial : EXIT.ok;
   });
 }

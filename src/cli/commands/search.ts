@@ -24,7 +24,13 @@ export interface SearchFlags {
 export async function searchCommand(words: string[], flags: SearchFlags, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const { tags, explain, prefix, ...rest } = flags;
-    const result = await engine.search({ ...rest, query: words.join(' '), tags: splitList(tags), explain: explain === true, prefix: prefix === true });
+    const result = await engine.search({
+      ...rest,
+      query: words.join(' '),
+      tags: splitList(tags),
+      explain: explain === true,
+      prefix: prefix === true,
+    });
     if (g.json) printJson(result);
     else printHuman(result, explain === true);
   });
@@ -39,7 +45,9 @@ function printHuman(r: SearchResult, explain: boolean): void {
     return;
   }
   for (const h of r.results) {
-    line(`${bold(`${h.rank}.`)} ${bold(h.source.title || displayPath(h.citation.path))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`);
+    line(
+      `${bold(`${h.rank}.`)} ${bold(h.source.title || displayPath(h.citation.path))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`,
+    );
     line(`   ${cyan(citationLabel(h.citation, displayPath(h.citation.path)))}`);
     line(`   ${highlight(h.snippet, h.snippet_highlights)}`);
     if (explain) {

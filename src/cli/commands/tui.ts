@@ -19,7 +19,12 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
   for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
   // The first frame does not wait for the index: the engine opens while Ink draws, and the first
   // search waits for it.
-  const opening = openEngine({ dataDir: settings.dataDir, config: settings.config, fromEnv: settings.fromEnv, configProblems: settings.problems });
+  const opening = openEngine({
+    dataDir: settings.dataDir,
+    config: settings.config,
+    fromEnv: settings.fromEnv,
+    configProblems: settings.problems,
+  });
   opening.catch(() => undefined);
   try {
     const [{ render }, { tuiElement, MAX_FPS }, { editorFromEnv }, { osc52 }, { filtersOf }] = await Promise.all([

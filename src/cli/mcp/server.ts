@@ -21,18 +21,27 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (e) {
     const p = toErrorPayload(e);
-    throw new McpError(BAD_INPUT.has(p.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError, `${p.code}: ${p.message}`, { code: p.code });
+    throw new McpError(BAD_INPUT.has(p.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError, `${p.code}: ${p.message}`, {
+      code: p.code,
+    });
   }
 }
 
 export function mcpServer(engine: Engine, version: string): McpServer {
-  const server = new McpServer({ name: 'kb', version }, { instructions: 'Search the user\'s own documents (notes, code, PDFs, scans, recordings, Word files, slides, spreadsheets, web pages, e-books, mail). Every hit cites an exact span (file URI with #L12-L34, #page=N, #t=start,end, #xywh=…, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…); read it with get, and cite that URI in your answer.' });
+  const server = new McpServer(
+    { name: 'kb', version },
+    {
+      instructions:
+        "Search the user's own documents (notes, code, PDFs, scans, recordings, Word files, slides, spreadsheets, web pages, e-books, mail). Every hit cites an exact span (file URI with #L12-L34, #page=N, #t=start,end, #xywh=…, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…); read it with get, and cite that URI in your answer.",
+    },
+  );
 
   server.registerTool(
     'search',
     {
       title: 'Search documents',
-      description: 'Hybrid (words + meaning) search over the indexed documents. Each hit has text, a snippet and a citation whose uri points at the exact span.',
+      description:
+        'Hybrid (words + meaning) search over the indexed documents. Each hit has text, a snippet and a citation whose uri points at the exact span.',
       // The same params as every other way to search (wire.ts): one source for names, limits and defaults.
       inputSchema: SearchParamsSchema.shape,
       outputSchema: SearchResultSchema,
@@ -44,7 +53,8 @@ export function mcpServer(engine: Engine, version: string): McpServer {
     'get',
     {
       title: 'Read a cited span',
-      description: 'The text of a span: give a citation uri (file:///…#L12-L34, #page=3, #t=10,20, #xywh=…, #para=12-18, #slide=7, #row=12-40, #sheet=Name&row=2-9, #:~:text=first,last, #epubcfi(…), #msg=…), or a doc_id with lines, page or time. Without a span, the whole document (capped).',
+      description:
+        'The text of a span: give a citation uri (file:///…#L12-L34, #page=3, #t=10,20, #xywh=…, #para=12-18, #slide=7, #row=12-40, #sheet=Name&row=2-9, #:~:text=first,last, #epubcfi(…), #msg=…), or a doc_id with lines, page or time. Without a span, the whole document (capped).',
       inputSchema: {
         uri: z.string().optional().describe('a citation uri or a path, with or without #fragment'),
         doc_id: z.string().optional(),
@@ -60,7 +70,13 @@ export function mcpServer(engine: Engine, version: string): McpServer {
         await guarded(async () => {
           const base = a.uri ?? a.doc_id;
           if (!base) throw new KbError('INVALID_ARGUMENT', 'give uri, or doc_id (with lines, page or time)');
-          const frag = a.lines ? `#L${a.lines[0]}-L${a.lines[1]}` : a.page ? `#page=${a.page}` : a.time ? `#t=${a.time[0]},${a.time[1]}` : '';
+          const frag = a.lines
+            ? `#L${a.lines[0]}-L${a.lines[1]}`
+            : a.page
+              ? `#page=${a.page}`
+              : a.time
+                ? `#t=${a.time[0]},${a.time[1]}`
+                : '';
           return engine.get(frag && !base.includes('#') ? base + frag : base, a.max_chars);
         }),
       ),
@@ -70,7 +86,8 @@ export function mcpServer(engine: Engine, version: string): McpServer {
     'ask',
     {
       title: 'Answer from the documents',
-      description: 'A grounded answer from the local Ollama model with inline [n] citations, or a refusal when the documents hold too little. Without Ollama, llm.status is unavailable and sources still lists the evidence.',
+      description:
+        'A grounded answer from the local Ollama model with inline [n] citations, or a refusal when the documents hold too little. Without Ollama, llm.status is unavailable and sources still lists the evidence.',
       inputSchema: { question: z.string().min(1), top: z.number().int().min(1).max(50).optional() },
       outputSchema: AskResultSchema,
     },

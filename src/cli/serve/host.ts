@@ -52,12 +52,16 @@ const TYPES: Record<string, string> = {
 };
 
 // 'wasm-unsafe-eval' lets pdf.js compile its image decoders (WebAssembly); it allows no JS eval.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
 
 function spawnWorker(dataDir: string): WorkerHandle {
   const entry = workerProcessEntry();
   if (!entry) throw new KbError('INTERNAL', 'the worker is not built: run npm run build');
-  const child = fork(fileURLToPath(entry.url), ['--data-dir', dataDir], { execArgv: entry.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(entry.url), ['--data-dir', dataDir], {
+    execArgv: entry.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return {
     send: (m) => child.send(m),
     onMessage: (h) => child.on('message', h),
@@ -142,7 +146,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   /** GET /doc/<document id>: an indexed document's bytes, by id only (see shared/doc-serving.ts). */
   const serveDoc = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const reply = await serveDocument(id, (doc_id) => supervisor.request('source', { doc_id }).result, async (file) => (await stat(file)).size, req.headers.range);
+    const reply = await serveDocument(
+      id,
+      (doc_id) => supervisor.request('source', { doc_id }).result,
+      async (file) => (await stat(file)).size,
+      req.headers.range,
+    );
     res.writeHead(reply.status, reply.headers);
     if (!reply.body || req.method === 'HEAD') return void res.end();
     // Streamed: memory stays at a buffer whatever the file's size; a vanished file ends the response.
@@ -153,8 +162,15 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   /** GET /doc/<document id>/view?at=<fragment>: a structured document rendered at a citation. */
   const serveView = async (id: string, at: string | null, q: string | null, res: ServerResponse): Promise<void> => {
-    const reply = await serveDocumentView(id, at, (doc_id, frag, words) => supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}), ...(words ? { q: words } : {}) }).result, q);
-    const html = reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?k=${viewKey(id)}&amp;at=`) : reply.html;
+    const reply = await serveDocumentView(
+      id,
+      at,
+      (doc_id, frag, words) =>
+        supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}), ...(words ? { q: words } : {}) }).result,
+      q,
+    );
+    const html =
+      reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?k=${viewKey(id)}&amp;at=`) : reply.html;
     res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
 
@@ -165,7 +181,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const upload = async (req: IncomingMessage, name: string, res: ServerResponse): Promise<void> => {
     const origin = req.headers.origin ?? '';
     if (req.method !== 'POST' || !allowedHosts().some((h) => origin === `http://${h}`)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('uploads are accepted only from kb\'s own page\n');
+      res.writeHead(403, { 'content-type': 'text/plain' }).end("uploads are accepted only from kb's own page\n");
       return;
     }
     try {
@@ -194,7 +210,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     if (path === '/upload') void upload(req, url.searchParams.get('name') ?? '', res);
-    else if (/^\/doc\/[^/]+\/view$/.test(path)) void serveView(path.split('/')[2]!, url.searchParams.get('at'), url.searchParams.get('q'), res);
+    else if (/^\/doc\/[^/]+\/view$/.test(path))
+      void serveView(path.split('/')[2]!, url.searchParams.get('at'), url.searchParams.get('q'), res);
     else if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), req, res);
     else void serveFile(req, res);
   });
@@ -221,7 +238,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       try {
         raw = JSON.parse(String(data));
       } catch {
-        ws.send(JSON.stringify({ type: 'response', id: -1, error: { code: 'INVALID_ARGUMENT', message: 'not JSON' } } satisfies ServerMessage));
+        ws.send(
+          JSON.stringify({ type: 'response', id: -1, error: { code: 'INVALID_ARGUMENT', message: 'not JSON' } } satisfies ServerMessage),
+        );
         return;
       }
       session.receive(raw);

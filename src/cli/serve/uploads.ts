@@ -21,7 +21,8 @@ export const MAX_UPLOAD_BYTES = 1024 ** 3;
  */
 export function safeRelativePath(name: string): string {
   const parts = name.split(/[\\/]+/).filter((p) => p !== '');
-  const bad = parts.length === 0 || parts.some((p) => p === '.' || p === '..' || /[\x00-\x1f:*?"<>|]/.test(p)) || parts.join('/').length > 1024;
+  const bad =
+    parts.length === 0 || parts.some((p) => p === '.' || p === '..' || /[\x00-\x1f:*?"<>|]/.test(p)) || parts.join('/').length > 1024;
   if (bad) throw new KbError('INVALID_ARGUMENT', `not a usable file name: ${JSON.stringify(name)}`);
   return parts.join('/');
 }

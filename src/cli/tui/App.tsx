@@ -40,11 +40,15 @@ export const MAX_FPS = 1000;
 /** An answer streaming in is drawn at most this often. */
 const TOKEN_FRAME_MS = 33;
 
-
 /** How Enter opens a hit: text at its line in the editor, everything else with the system opener. */
-export function launchFor(hit: SearchHit, editor: string | null, platform: NodeJS.Platform = process.platform): { launch: Launch; wait: boolean } {
+export function launchFor(
+  hit: SearchHit,
+  editor: string | null,
+  platform: NodeJS.Platform = process.platform,
+): { launch: Launch; wait: boolean } {
   const c = hit.citation;
-  if (editor && docType(hit.source.type).kind === 'text') return { launch: editorLaunch(editor, c.path, c.kind === 'lines' ? c.start : undefined), wait: true };
+  if (editor && docType(hit.source.type).kind === 'text')
+    return { launch: editorLaunch(editor, c.path, c.kind === 'lines' ? c.start : undefined), wait: true };
   return { launch: systemOpener(c.path, platform), wait: false };
 }
 
@@ -63,12 +67,15 @@ export function TuiApp(props: TuiProps) {
   if (!query.trim() && (result || error)) setFound({ result: null, error: null });
   const [pick, setPick] = useState<{ of: SearchResult | null; i: number }>({ of: null, i: 0 });
   const selected = pick.of === result ? pick.i : 0;
-  const setSelected = useCallback((to: number | ((s: number) => number)) => {
-    setPick((p) => {
-      const s = p.of === result ? p.i : 0;
-      return { of: result, i: typeof to === 'function' ? to(s) : to };
-    });
-  }, [result]);
+  const setSelected = useCallback(
+    (to: number | ((s: number) => number)) => {
+      setPick((p) => {
+        const s = p.of === result ? p.i : 0;
+        return { of: result, i: typeof to === 'function' ? to(s) : to };
+      });
+    },
+    [result],
+  );
   const [inList, setInList] = useState(false);
   const [help, setHelp] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -160,23 +167,22 @@ export function TuiApp(props: TuiProps) {
       if (text) update((a) => ({ ...a, text: a.text + text }));
     };
     ask(question, {
-        signal: ctl.signal,
-        onProgress: (p) => {
-          if (p.kind === 'sources') return update((a) => ({ ...a, sources: p.sources }));
-          tokens += p.text;
-          flush ??= setTimeout(drawTokens, TOKEN_FRAME_MS);
-        },
-      })
-      .then(
-        (result) => {
-          drawTokens();
-          update((a) => ({ ...a, result, sources: result.sources }));
-        },
-        (e: Error) => {
-          drawTokens();
-          update((a) => ({ ...a, error: e.message }));
-        },
-      );
+      signal: ctl.signal,
+      onProgress: (p) => {
+        if (p.kind === 'sources') return update((a) => ({ ...a, sources: p.sources }));
+        tokens += p.text;
+        flush ??= setTimeout(drawTokens, TOKEN_FRAME_MS);
+      },
+    }).then(
+      (result) => {
+        drawTokens();
+        update((a) => ({ ...a, result, sources: result.sources }));
+      },
+      (e: Error) => {
+        drawTokens();
+        update((a) => ({ ...a, error: e.message }));
+      },
+    );
   }, [query, ask, setSelected]);
 
   useInput((input, key) => {
@@ -283,18 +289,24 @@ export function TuiApp(props: TuiProps) {
           <Box flexDirection="column" width={side ? '55%' : '100%'} height={listHeight}>
             <AskPane ask={asking} selected={selected} rows={listHeight} />
           </Box>
-          {preview && focus && preview.hit === focus && <Preview lines={preview.lines} title={focus.citation.label ?? focus.citation.path} cols={cols} />}
+          {preview && focus && preview.hit === focus && (
+            <Preview lines={preview.lines} title={focus.citation.label ?? focus.citation.path} cols={cols} />
+          )}
         </Box>
       ) : (
         <Box flexDirection={side ? 'row' : 'column'} flexGrow={1}>
           <Box flexDirection="column" width={side ? '45%' : '100%'} height={listHeight}>
             {error && <Text color="red">{error}</Text>}
-            {!error && (nothing || (idle && empty)) && <Nothing query={result?.query ?? ''} filter={filterLabel(filter)} empty={empty === true} />}
+            {!error && (nothing || (idle && empty)) && (
+              <Nothing query={result?.query ?? ''} filter={filterLabel(filter)} empty={empty === true} />
+            )}
             {hits.slice(from, from + visible).map((h, i) => (
               <HitRow key={`${h.chunk_id}-${h.rank}`} hit={h} active={from + i === selected} cols={cols} />
             ))}
           </Box>
-          {preview && hit && preview.hit === hit && <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} cols={cols} />}
+          {preview && hit && preview.hit === hit && (
+            <Preview lines={preview.lines} title={hit.citation.label ?? hit.citation.path} cols={cols} />
+          )}
         </Box>
       )}
       {status && (

@@ -32,7 +32,9 @@ export function editorLaunch(editor: string, file: string, line?: number): Launc
     const fill = (a: string): string => a.replaceAll('{path}', file).replaceAll('{line}', String(line ?? 1));
     return { command: fill(command), args: own.map(fill) };
   }
-  const name = basename(command).replace(/\.exe$/i, '').toLowerCase();
+  const name = basename(command)
+    .replace(/\.exe$/i, '')
+    .toLowerCase();
   if (line === undefined) return { command, args: [...own, file] };
   if (GOTO_LINE.has(name)) return { command, args: [...own, '-g', `${file}:${line}`] };
   if (COLON_LINE.has(name)) return { command, args: [...own, `${file}:${line}`] };

@@ -96,7 +96,9 @@ export function Nothing({ query, filter, empty }: { query: string; filter: strin
     return (
       <Box flexDirection="column">
         <Text bold>Nothing is indexed yet.</Text>
-        <Text wrap="wrap">Add a folder, kept in sync: kb add ~/notes — or files once: kb ingest FILE…, or drop them into the app. Then search here.</Text>
+        <Text wrap="wrap">
+          Add a folder, kept in sync: kb add ~/notes — or files once: kb ingest FILE…, or drop them into the app. Then search here.
+        </Text>
       </Box>
     );
   }

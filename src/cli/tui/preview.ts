@@ -56,7 +56,8 @@ export function previewLines(hit: SearchHit, span: Pick<Span, 'text' | 'citation
     lines = raw.map((text) => ({ n: null, text, marked: false }));
     markPassage(lines, hit.text);
   }
-  if (lines.some((l) => l.n === null)) lines = lines.flatMap((l) => (l.n === null ? wrap(l.text, width).map((text) => ({ ...l, text })) : [l]));
+  if (lines.some((l) => l.n === null))
+    lines = lines.flatMap((l) => (l.n === null ? wrap(l.text, width).map((text) => ({ ...l, text })) : [l]));
   return windowAround(lines, rows, hit.matched_terms);
 }
 
@@ -110,7 +111,10 @@ function windowAround(lines: PreviewLine[], rows: number, words: string[]): Prev
   if (lines.length <= rows) return lines;
   const lower = words.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const holds = (l: PreviewLine): boolean => l.marked && lower.some((w) => l.text.toLowerCase().includes(w));
-  const firstMarked = Math.max(0, lines.findIndex((l) => l.marked));
+  const firstMarked = Math.max(
+    0,
+    lines.findIndex((l) => l.marked),
+  );
   const withWord = lines.findIndex(holds);
   // The citation's start when the word is in view from there, else the word's line.
   const first = withWord >= 0 && withWord - firstMarked >= rows - Math.floor(rows / 3) ? withWord : firstMarked;

@@ -76,7 +76,15 @@ export function useSearch(kb: KbBridge, input: SearchInput): Search {
       searcher.clear();
       return;
     }
-    const params: SearchParams = { query: q, prefix: !query.endsWith(' '), top, explain, tags: tagsOf(tags), ...(type ? { type } : {}), ...(asTyped === q ? { correct: false } : {}) };
+    const params: SearchParams = {
+      query: q,
+      prefix: !query.endsWith(' '),
+      top,
+      explain,
+      tags: tagsOf(tags),
+      ...(type ? { type } : {}),
+      ...(asTyped === q ? { correct: false } : {}),
+    };
     if (!rerankOn) {
       searcher.submit(params);
       return;

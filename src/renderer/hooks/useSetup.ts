@@ -8,9 +8,11 @@ export function useSetup(kb: KbBridge, version: number): SetupState {
   const [setup, setSetup] = useState<SetupState>({ status: null, models: null, settings: null });
   useEffect(() => {
     let live = true;
-    void Promise.all([kb['index.status']({}).catch(() => null), kb['models.list']({}).catch(() => null), kb['settings.get']({}).catch(() => null)]).then(
-      ([status, models, settings]) => live && setSetup({ status, models, settings }),
-    );
+    void Promise.all([
+      kb['index.status']({}).catch(() => null),
+      kb['models.list']({}).catch(() => null),
+      kb['settings.get']({}).catch(() => null),
+    ]).then(([status, models, settings]) => live && setSetup({ status, models, settings }));
     return () => {
       live = false;
     };

@@ -49,7 +49,11 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
   };
   dial();
 
-  const call = async (method: Method, params: unknown, opts: { onProgress?: (d: unknown) => void; signal?: AbortSignal } = {}): Promise<unknown> => {
+  const call = async (
+    method: Method,
+    params: unknown,
+    opts: { onProgress?: (d: unknown) => void; signal?: AbortSignal } = {},
+  ): Promise<unknown> => {
     if (lost) throw new KbError('INTERNAL', 'lost the connection to kb: reconnecting…');
     await open;
     const { id, result } = calls.open(opts.onProgress);

@@ -63,7 +63,12 @@ export interface UploadProgress {
  * Uploads dropped files to kb serve, one at a time, and returns where it keeps them; `names` learns
  * each copy's path in the drop, so what the user sees names their file, not the server's copy.
  */
-export async function upload(files: Dropped[], onProgress: (p: UploadProgress) => void, signal: AbortSignal, names: Map<string, string>): Promise<string[]> {
+export async function upload(
+  files: Dropped[],
+  onProgress: (p: UploadProgress) => void,
+  signal: AbortSignal,
+  names: Map<string, string>,
+): Promise<string[]> {
   const paths: string[] = [];
   for (const [i, d] of files.entries()) {
     onProgress({ done: i, total: files.length, name: d.rel });

@@ -8,7 +8,10 @@ const STEPS: [RegExp, string][] = [
   [/\(kb models pull (\S+?), or kb models import (?:FILE|DIR|FOLDER)\)/g, '(get $1 under Models, or import one there)'],
   [/run:? kb models pull (\S+?)(?=[\s,;.)]|$)/g, 'get $1 under Models'],
   [/\(kb models remove (\S+?), then pull it again\)/g, '(Remove $1 under Models, then Get it again)'],
-  [/copy it here and run: kb models import (?:\S+?) --as (\S+)/g, 'copy it to this machine and import it under Models › Import a model, as $1'],
+  [
+    /copy it here and run: kb models import (?:\S+?) --as (\S+)/g,
+    'copy it to this machine and import it under Models › Import a model, as $1',
+  ],
   [/copy it here and run: kb models import \S+/g, 'copy it to this machine and import it under Models › Import a model'],
   [/kb models import DIR --as NAME/g, 'import it under Models › Import a model, with a name of its own'],
   [/kb models use ollama:NAME/g, 'Models › Use from Ollama'],

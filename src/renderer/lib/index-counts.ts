@@ -16,13 +16,20 @@ function countOf(documents: DocumentSummary[]): IndexCounts {
   const failed = documents.filter((d) => d.status === 'failed').length;
   const tags = new Map<string, number>();
   for (const d of documents) for (const t of d.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
-  return { docs: { count: documents.length - failed, failed }, tagCounts: [...tags].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])) };
+  return {
+    docs: { count: documents.length - failed, failed },
+    tagCounts: [...tags].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+  };
 }
 
 export function useIndexCounts(kb: KbBridge, version: number, adding: boolean): IndexCounts {
   const [counts, setCounts] = useState<IndexCounts>({ docs: null, tagCounts: [] });
   useEffect(() => {
-    const ask = (): void => void kb.list({}).then((l) => setCounts(countOf(l.documents)), () => undefined);
+    const ask = (): void =>
+      void kb.list({}).then(
+        (l) => setCounts(countOf(l.documents)),
+        () => undefined,
+      );
     ask();
     if (!adding) return;
     const tick = setInterval(ask, 1000);

@@ -49,7 +49,14 @@ export function useModelPull(kb: KbBridge, onInstalled: () => void): ModelPull {
             setOutcome({ name, ok: true, message: `${name} is installed (${megabytes(r.model.bytes ?? 0)})` });
             onInstalled();
           },
-          (e: Error) => setOutcome({ name, ok: false, message: mine.signal.aborted ? `Cancelled: ${name} was not installed. Getting it again resumes the download.` : inApp(e.message) }),
+          (e: Error) =>
+            setOutcome({
+              name,
+              ok: false,
+              message: mine.signal.aborted
+                ? `Cancelled: ${name} was not installed. Getting it again resumes the download.`
+                : inApp(e.message),
+            }),
         )
         .finally(() => {
           ctl.current = null;

@@ -134,6 +134,8 @@ export function spansToMark(spans: SpanBox[], passage: string): number[] {
     const x = (s.left + s.right) / 2;
     const y = (s.top + s.bottom) / 2;
     // A short span (a word, a number) counts where it sits in a chosen block, a line's height around it.
-    return chosen.some((b) => x >= b.left - line && x <= b.right + line && y >= b.top - line * 1.5 && y <= b.bottom + line * 1.5) ? [i] : [];
+    return chosen.some((b) => x >= b.left - line && x <= b.right + line && y >= b.top - line * 1.5 && y <= b.bottom + line * 1.5)
+      ? [i]
+      : [];
   });
 }

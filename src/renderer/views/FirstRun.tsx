@@ -16,7 +16,21 @@ export interface SetupState {
   settings: Settings | null;
 }
 
-export function FirstRun({ kb, setup, pull, onFiles, onPaths, onChanged }: { kb: KbBridge; setup: SetupState; pull: ModelPull; onFiles: (files: File[]) => void; onPaths: (paths: string[]) => void; onChanged: () => void }) {
+export function FirstRun({
+  kb,
+  setup,
+  pull,
+  onFiles,
+  onPaths,
+  onChanged,
+}: {
+  kb: KbBridge;
+  setup: SetupState;
+  pull: ModelPull;
+  onFiles: (files: File[]) => void;
+  onPaths: (paths: string[]) => void;
+  onChanged: () => void;
+}) {
   const picker = useRef<HTMLInputElement>(null);
   const { status, models, settings } = setup;
   if (!status) return null;
@@ -72,7 +86,9 @@ export function FirstRun({ kb, setup, pull, onFiles, onPaths, onChanged }: { kb:
               </button>
             )}{' '}
             Until then kb searches by words only. The model ({status.embedding.model}) runs on this machine.
-            {pull.outcome && !pull.outcome.ok && pull.outcome.name === status.embedding.model && <p className="error">{pull.outcome.message}</p>}
+            {pull.outcome && !pull.outcome.ok && pull.outcome.name === status.embedding.model && (
+              <p className="error">{pull.outcome.message}</p>
+            )}
           </li>
         )}
         {needOllama && o && (
@@ -82,7 +98,8 @@ export function FirstRun({ kb, setup, pull, onFiles, onPaths, onChanged }: { kb:
         )}
       </ul>
       <p className="hint">
-        Type a few words: results appear as you type, each citing its exact lines, page, region or moment; ↑/↓ and Enter open the source right there.
+        Type a few words: results appear as you type, each citing its exact lines, page, region or moment; ↑/↓ and Enter open the source
+        right there.
       </p>
     </div>
   );

@@ -24,7 +24,8 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
   }, [kb, version]);
   const forget = async (c: Collection): Promise<void> => {
     say(c.name, null);
-    if (!window.confirm(`Stop keeping ${c.root} in sync? Its ${c.documents} documents leave kb; the files themselves are not touched.`)) return;
+    if (!window.confirm(`Stop keeping ${c.root} in sync? Its ${c.documents} documents leave kb; the files themselves are not touched.`))
+      return;
     try {
       await kb['collections.forget']({ name: c.name });
       onChanged();
@@ -35,8 +36,15 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
   return (
     <section className="page" aria-label="Folders">
       <h2>Folders kept in sync</h2>
-      <p className="hint">kb reads a folder once, then follows it while the app (or kb serve) runs: new, changed, moved and deleted files are picked up, and what changed while kb was closed is caught up on the next start.</p>
-      {error && <p className="error" role="alert">{error}</p>}
+      <p className="hint">
+        kb reads a folder once, then follows it while the app (or kb serve) runs: new, changed, moved and deleted files are picked up, and
+        what changed while kb was closed is caught up on the next start.
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {list === null ? (
         <p className="hint">Loading…</p>
       ) : list.length === 0 ? (
@@ -60,7 +68,13 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
                     {c.root}
                     {c.glob ? ` · only ${c.glob}` : ''}
                   </div>
-                  {c.tags.length > 0 && <div className="tags">{c.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
+                  {c.tags.length > 0 && (
+                    <div className="tags">
+                      {c.tags.map((t) => (
+                        <span key={t}>#{t}</span>
+                      ))}
+                    </div>
+                  )}
                   <Said said={sayings[c.name]} as="div" place={c.name} />
                 </td>
                 <td>{c.documents}</td>
@@ -94,15 +108,22 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
     setDone(null);
     setBusy(`Reading ${folder}…`);
     try {
-      const tagList = tags.split(/[,\s]+/).map((t) => t.replace(/^#/, '')).filter(Boolean);
+      const tagList = tags
+        .split(/[,\s]+/)
+        .map((t) => t.replace(/^#/, ''))
+        .filter(Boolean);
       const r = await kb['collections.add'](
         { path: folder, ...(tagList.length ? { tags: tagList } : {}) },
-        { onProgress: (d) => {
-          const p = d as IngestProgress;
-          if (p.total > 0) setBusy(`Reading ${folder}: ${p.done} of ${p.total} files`);
-        } },
+        {
+          onProgress: (d) => {
+            const p = d as IngestProgress;
+            if (p.total > 0) setBusy(`Reading ${folder}: ${p.done} of ${p.total} files`);
+          },
+        },
       );
-      setDone(`Added ${r.collection.name}: ${r.collection.documents} document${r.collection.documents === 1 ? '' : 's'}, kept in sync from now on`);
+      setDone(
+        `Added ${r.collection.name}: ${r.collection.documents} document${r.collection.documents === 1 ? '' : 's'}, kept in sync from now on`,
+      );
       setPath('');
       onAdded();
     } catch (e) {
@@ -130,17 +151,28 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
             if (path.trim()) void add(path.trim());
           }}
         >
-          <input aria-label="Folder path" placeholder="~/notes, or a full path on the machine running kb serve" value={path} onChange={(e) => {
-            setPath(e.target.value);
-            setError(null);
-          }} />
-          {!compact && <input aria-label="Folder tags" placeholder="tags (optional)" value={tags} onChange={(e) => setTags(e.target.value)} />}
+          <input
+            aria-label="Folder path"
+            placeholder="~/notes, or a full path on the machine running kb serve"
+            value={path}
+            onChange={(e) => {
+              setPath(e.target.value);
+              setError(null);
+            }}
+          />
+          {!compact && (
+            <input aria-label="Folder tags" placeholder="tags (optional)" value={tags} onChange={(e) => setTags(e.target.value)} />
+          )}
           <button type="submit" disabled={!path.trim() || busy !== null}>
             Add folder
           </button>
         </form>
       )}
-      {busy && <p className="hint" role="status">{busy}</p>}
+      {busy && (
+        <p className="hint" role="status">
+          {busy}
+        </p>
+      )}
       <Said said={error ? { ok: false, text: error } : done ? { ok: true, text: done } : null} place="add-folder" />
     </div>
   );

@@ -10,7 +10,8 @@ import { Said, useSayings } from '../Said';
 
 /** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
+const size = (n: number): string =>
+  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 
 type SortKey = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated';
 const COLUMNS: [SortKey, string][] = [
@@ -23,7 +24,8 @@ const COLUMNS: [SortKey, string][] = [
 ];
 /** Failed first when sorting by status: those are what a person looks for. */
 const STATUS_ORDER: Record<DocumentSummary['status'], number> = { failed: 0, waiting: 1, indexed: 2 };
-const byTitle = (a: DocumentSummary, b: DocumentSummary): number => a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true });
+const byTitle = (a: DocumentSummary, b: DocumentSummary): number =>
+  a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true });
 const ORDER: Record<SortKey, (a: DocumentSummary, b: DocumentSummary) => number> = {
   title: byTitle,
   type: (a, b) => a.type.localeCompare(b.type),
@@ -83,34 +85,69 @@ export function Library({
   const shown = useMemo(() => {
     if (!docs) return [];
     const f = filter.trim().toLowerCase();
-    const kept = docs.filter((d) => (!only || d.status === only) && (!f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f))));
+    const kept = docs.filter(
+      (d) =>
+        (!only || d.status === only) &&
+        (!f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f))),
+    );
     const cmp = ORDER[sort.key];
     // Ties (same type, same status…) fall back to the name, so the order never looks random.
     return kept.sort((a, b) => (sort.down ? -1 : 1) * (cmp(a, b) || byTitle(a, b)));
   }, [docs, filter, only, sort]);
-  if (!docs) return <section className="library" aria-label="Library">{error ? <p className="error" role="alert">{error}</p> : <p className="hint">Loading…</p>}</section>;
+  if (!docs)
+    return (
+      <section className="library" aria-label="Library">
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p className="hint">Loading…</p>
+        )}
+      </section>
+    );
   const failed = docs.filter((d) => d.status === 'failed').length;
   const waiting = docs.filter((d) => d.status === 'waiting').length;
   const pick = (s: Only) => setOnly((o) => (o === s ? null : s));
   const sortBy = (key: SortKey) => setSort((s) => ({ key, down: s.key === key ? !s.down : key === 'updated' }));
   return (
     <section className="library" aria-label="Library">
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="library-head">
         <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
           {docs.length} document{docs.length === 1 ? '' : 's'}
         </button>
         {failed > 0 && (
-          <button className={only === 'failed' ? 'on error' : 'error'} aria-pressed={only === 'failed'} onClick={() => pick('failed')} title="Show only the documents that failed">
+          <button
+            className={only === 'failed' ? 'on error' : 'error'}
+            aria-pressed={only === 'failed'}
+            onClick={() => pick('failed')}
+            title="Show only the documents that failed"
+          >
             {failed} failed
           </button>
         )}
         {waiting > 0 && (
-          <button className={only === 'waiting' ? 'on waiting' : 'waiting'} aria-pressed={only === 'waiting'} onClick={() => pick('waiting')} title="Show only the documents still waiting">
+          <button
+            className={only === 'waiting' ? 'on waiting' : 'waiting'}
+            aria-pressed={only === 'waiting'}
+            onClick={() => pick('waiting')}
+            title="Show only the documents still waiting"
+          >
             {waiting} waiting
           </button>
         )}
-        <input type="search" placeholder="Filter by name, path or tag" aria-label="Filter documents" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input
+          type="search"
+          placeholder="Filter by name, path or tag"
+          aria-label="Filter documents"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
         <button onClick={() => onReindex(docs.map((d) => d.path))} disabled={docs.length === 0}>
           Re-index all
         </button>
@@ -161,7 +198,13 @@ export function Library({
                   <div className="path" title={d.path}>
                     {shownPath(d.path)}
                   </div>
-                  {d.tags.length > 0 && <div className="tags">{d.tags.map((t) => <span key={t}>#{t}</span>)}</div>}
+                  {d.tags.length > 0 && (
+                    <div className="tags">
+                      {d.tags.map((t) => (
+                        <span key={t}>#{t}</span>
+                      ))}
+                    </div>
+                  )}
                   <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
                 </td>
                 <td className="nowrap">{d.type}</td>
@@ -175,7 +218,11 @@ export function Library({
                   <span className={`status status-${d.status}`}>{d.status}</span>
                   {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
                   {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
-                  {!d.original_available && <div className="reason" title="the file was moved or deleted, and no copy was kept">original missing</div>}
+                  {!d.original_available && (
+                    <div className="reason" title="the file was moved or deleted, and no copy was kept">
+                      original missing
+                    </div>
+                  )}
                 </td>
                 <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
                 <td className="actions">

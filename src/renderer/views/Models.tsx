@@ -73,13 +73,22 @@ export function Models({
     say(place, null);
     setSwitching({ name, done: 0, total: 0 });
     try {
-      const r = await kb['models.use']({ name }, { signal: ctl.signal, onProgress: (d) => setSwitching({ name, ...(d as ReindexProgress) }) });
+      const r = await kb['models.use'](
+        { name },
+        { signal: ctl.signal, onProgress: (d) => setSwitching({ name, ...(d as ReindexProgress) }) },
+      );
       if (r.kind === 'reranker') say(place, { ok: true, text: `Searches are reranked by ${r.model} once typing pauses` });
-      else if (r.cancelled) say(place, { ok: true, text: `Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.` });
-      else say(place, { ok: true, text: r.embedded > 0 ? `Searching by meaning with ${r.model}: embedded ${r.embedded} passages` : `${r.model} is in use` });
+      else if (r.cancelled)
+        say(place, { ok: true, text: `Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.` });
+      else
+        say(place, {
+          ok: true,
+          text: r.embedded > 0 ? `Searching by meaning with ${r.model}: embedded ${r.embedded} passages` : `${r.model} is in use`,
+        });
       onChanged();
     } catch (e) {
-      if (ctl.signal.aborted) say(place, { ok: true, text: `Stopped: searches still use the previous vectors. Use ${name} again to resume.` });
+      if (ctl.signal.aborted)
+        say(place, { ok: true, text: `Stopped: searches still use the previous vectors. Use ${name} again to resume.` });
       else fail(place, e);
     } finally {
       switchCtl.current = null;
@@ -91,8 +100,18 @@ export function Models({
     if (picked?.[0]) await importModel(picked[0]);
   };
 
-  if (!list) return <section className="page" aria-label="Models">{error ? <p className="error">{error}</p> : <p className="hint">Loading…</p>}</section>;
-  const row = (m: { id: string; installed: boolean; bytes: number | null; download_bytes?: number | null }, about: string, using: boolean, usable = false) => {
+  if (!list)
+    return (
+      <section className="page" aria-label="Models">
+        {error ? <p className="error">{error}</p> : <p className="hint">Loading…</p>}
+      </section>
+    );
+  const row = (
+    m: { id: string; installed: boolean; bytes: number | null; download_bytes?: number | null },
+    about: string,
+    using: boolean,
+    usable = false,
+  ) => {
     const busy = pull.pulling?.name === m.id;
     if (switching?.name === m.id) return switchRow(m.id, about);
     const pulled = pull.outcome?.name === m.id ? pull.outcome : null;
@@ -142,7 +161,11 @@ export function Models({
       <td colSpan={3} className="actions">
         <span className="pull" role="status" aria-label={`Switching to ${name}`}>
           <progress value={switching?.total ? switching.done : undefined} max={switching?.total || undefined} />
-          <span className="pull-bytes">{switching?.total ? `embedding ${switching.done} of ${switching.total} passages; searches use the old vectors meanwhile` : 'loading the model…'}</span>
+          <span className="pull-bytes">
+            {switching?.total
+              ? `embedding ${switching.done} of ${switching.total} passages; searches use the old vectors meanwhile`
+              : 'loading the model…'}
+          </span>
           <button onClick={() => switchCtl.current?.abort()}>Stop</button>
         </span>
       </td>
@@ -151,11 +174,16 @@ export function Models({
   const embedding = list.models.filter((m) => m.kind === 'embedding');
   const rerankers = list.models.filter((m) => m.kind === 'reranker');
   const fromOllama = inUse.embedding.startsWith('ollama:') ? inUse.embedding : null;
-  const about = (m: List['models'][number]): string => `${m.dimension}-dimensional vectors, up to ${m.max_tokens} tokens · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`;
+  const about = (m: List['models'][number]): string =>
+    `${m.dimension}-dimensional vectors, up to ${m.max_tokens} tokens · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`;
   return (
     <section className="page" aria-label="Models">
       <h2>Models</h2>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <h3>Search by meaning (embedding models)</h3>
       <table className="grid">
         <tbody>
@@ -206,7 +234,16 @@ export function Models({
       <p className="hint">Switching embeds every passage again with the new model; searches use the old vectors until it is done.</p>
       <h3>Reranking (cross-encoders)</h3>
       <table className="grid">
-        <tbody>{rerankers.map((m) => row(m, `re-scores the best hits, up to ${m.max_tokens} tokens a pair · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`, m.id === inUse.reranker, true))}</tbody>
+        <tbody>
+          {rerankers.map((m) =>
+            row(
+              m,
+              `re-scores the best hits, up to ${m.max_tokens} tokens a pair · ${m.source === 'imported' ? `imported from ${m.repo}` : m.repo}`,
+              m.id === inUse.reranker,
+              true,
+            ),
+          )}
+        </tbody>
       </table>
       <h3>Audio and video (speech models)</h3>
       <table className="grid">
@@ -214,8 +251,9 @@ export function Models({
       </table>
       <h3>Import a model</h3>
       <p className="hint">
-        A folder in the Hugging Face layout (config.json, tokenizer.json, onnx/…) is an embedding model or, if it is a one-label classifier, a reranker; under a name of your own, kb reads
-        how it pools and its prompts from its sentence-transformers files. A whisper.cpp .bin file is a speech model.
+        A folder in the Hugging Face layout (config.json, tokenizer.json, onnx/…) is an embedding model or, if it is a one-label classifier,
+        a reranker; under a name of your own, kb reads how it pools and its prompts from its sentence-transformers files. A whisper.cpp .bin
+        file is a speech model.
       </p>
       {kb.app ? (
         <div className="row">

@@ -9,7 +9,12 @@ import { inApp } from '../lib/in-app';
 
 export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: SettingsData | null; onChanged: () => void }) {
   const [notes, setNotes] = useState<Partial<Record<SettingKey, { ok: boolean; text: string }>>>({});
-  if (!settings) return <section className="page" aria-label="Settings"><p className="hint">Loading…</p></section>;
+  if (!settings)
+    return (
+      <section className="page" aria-label="Settings">
+        <p className="hint">Loading…</p>
+      </section>
+    );
   const v = settings.values;
   /** Saves one setting and says what happened beside it; resolves to the value now in the file (null: refused). */
   const save = async (key: SettingKey, value: string | number | boolean): Promise<string | null> => {
@@ -29,7 +34,11 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
     return (
       <>
         {env && <span className="hint">set by {env} in kb’s environment</span>}
-        {n && <span className={n.ok ? 'note' : 'error'} role={n.ok ? 'status' : 'alert'} data-note={key}>{inApp(n.text)}</span>}
+        {n && (
+          <span className={n.ok ? 'note' : 'error'} role={n.ok ? 'status' : 'alert'} data-note={key}>
+            {inApp(n.text)}
+          </span>
+        )}
       </>
     );
   };
@@ -52,7 +61,9 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
           Model
           {o.models.length > 0 ? (
             <select aria-label="Ollama model" value={String(v['ask.model'] ?? '')} onChange={(e) => void save('ask.model', e.target.value)}>
-              {!o.models.includes(String(v['ask.model'])) && <option value={String(v['ask.model'])}>{String(v['ask.model'])} (not pulled)</option>}
+              {!o.models.includes(String(v['ask.model'])) && (
+                <option value={String(v['ask.model'])}>{String(v['ask.model'])} (not pulled)</option>
+              )}
               {o.models.map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -66,18 +77,31 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         {note('ask.model')}
         <label>
           Passages read per question
-          <TextSetting type="number" value={String(v['ask.top'] ?? 8)} label="Passages per question" onSave={(s) => save('ask.top', s === '' ? '' : Number(s))} />
+          <TextSetting
+            type="number"
+            value={String(v['ask.top'] ?? 8)}
+            label="Passages per question"
+            onSave={(s) => save('ask.top', s === '' ? '' : Number(s))}
+          />
         </label>
         {note('ask.top')}
       </div>
       <h3>Search</h3>
       <div className="form">
         <label className="check">
-          <input type="checkbox" aria-label="Rerank results" checked={v['search.rerank'] === true} onChange={(e) => void save('search.rerank', e.target.checked)} /> Rerank the best
-          hits with a cross-encoder ({String(v['rerank.model'] ?? '')}) once typing pauses
+          <input
+            type="checkbox"
+            aria-label="Rerank results"
+            checked={v['search.rerank'] === true}
+            onChange={(e) => void save('search.rerank', e.target.checked)}
+          />{' '}
+          Rerank the best hits with a cross-encoder ({String(v['rerank.model'] ?? '')}) once typing pauses
         </label>
         {note('search.rerank')}
-        <p className="hint">Needs the reranker: get it under Models. It reads each of the best 30 hits with the query, ~100 ms a search on this kind of machine.</p>
+        <p className="hint">
+          Needs the reranker: get it under Models. It reads each of the best 30 hits with the query, ~100 ms a search on this kind of
+          machine.
+        </p>
       </div>
       <h3>Reading scans and photos (OCR)</h3>
       <div className="form">
@@ -98,7 +122,8 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         </fieldset>
         {note('ocr.languages')}
         <p className="hint">
-          Installed here: {settings.ocr_languages_installed.join(', ') || 'none'}. More: Debian’s <code>tesseract-ocr-&lt;code&gt;</code> packages (e.g. tesseract-ocr-chi-sim), or <code>npm install @tesseract.js-data/&lt;code&gt;</code> in kb’s folder.
+          Installed here: {settings.ocr_languages_installed.join(', ') || 'none'}. More: Debian’s <code>tesseract-ocr-&lt;code&gt;</code>{' '}
+          packages (e.g. tesseract-ocr-chi-sim), or <code>npm install @tesseract.js-data/&lt;code&gt;</code> in kb’s folder.
         </p>
       </div>
       <h3>Appearance and links</h3>
@@ -118,12 +143,25 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         </label>
         {note('ui.editor_uri')}
         <p className="hint">
-          {'{path}'} and {'{line}'} are filled in: <code>vscode://file/{'{path}'}:{'{line}'}</code>, <code>idea://open?file={'{path}'}&amp;line={'{line}'}</code>, <code>subl://open?url=file://{'{path}'}&amp;line={'{line}'}</code>.
+          {'{path}'} and {'{line}'} are filled in:{' '}
+          <code>
+            vscode://file/{'{path}'}:{'{line}'}
+          </code>
+          ,{' '}
+          <code>
+            idea://open?file={'{path}'}&amp;line={'{line}'}
+          </code>
+          ,{' '}
+          <code>
+            subl://open?url=file://{'{path}'}&amp;line={'{line}'}
+          </code>
+          .
         </p>
       </div>
       <h3>Data</h3>
       <p>
-        Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in <code>{settings.config_file}</code>.
+        Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in{' '}
+        <code>{settings.config_file}</code>.
         {kb.app && (
           <>
             {' '}
@@ -132,7 +170,9 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         )}
       </p>
       <p className="hint">The data folder is chosen with --data-dir, KB_DATA_DIR or data_dir in the global config, before kb starts.</p>
-      {settings.restart_needed.length > 0 && <p className="warn">Restart the app (or kb serve) to apply: {settings.restart_needed.join(', ')}.</p>}
+      {settings.restart_needed.length > 0 && (
+        <p className="warn">Restart the app (or kb serve) to apply: {settings.restart_needed.join(', ')}.</p>
+      )}
     </section>
   );
 }
@@ -141,7 +181,17 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
  * A setting typed in, saved when it loses focus or on Enter, not per keystroke. Emptied, it is sent
  * empty: the engine puts the default back and says so. It shows the value in effect after each save.
  */
-function TextSetting({ value, label, onSave, type = 'text' }: { value: string; label: string; onSave: (v: string) => Promise<string | null>; type?: 'text' | 'number' }) {
+function TextSetting({
+  value,
+  label,
+  onSave,
+  type = 'text',
+}: {
+  value: string;
+  label: string;
+  onSave: (v: string) => Promise<string | null>;
+  type?: 'text' | 'number';
+}) {
   const [text, setText] = useState(value);
   // A new value from outside (saved, or put back to the default) replaces what the box holds.
   const [shown, setShown] = useState(value);

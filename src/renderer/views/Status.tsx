@@ -16,13 +16,20 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const report = checked?.round === round ? checked.report : null;
   useEffect(() => {
     kb['index.status']({}).then(setStatus, (e: Error) => setError(e.message));
-    kb.doctor({}).then((r) => setChecked({ round: `${version}:${again}`, report: r }), (e: Error) => setError(e.message));
+    kb.doctor({}).then(
+      (r) => setChecked({ round: `${version}:${again}`, report: r }),
+      (e: Error) => setError(e.message),
+    );
   }, [kb, version, again]);
   const d = status?.disk;
   return (
     <section className="page" aria-label="Status">
       <h2>Status</h2>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {status && (
         <dl className="facts">
           <dt>Documents</dt>
@@ -41,7 +48,8 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
             <>
               <dt>On disk</dt>
               <dd>
-                {megabytes(d.total)} in all: index {megabytes(d.index)}, vectors {megabytes(d.vectors)}, kept originals {megabytes(d.originals)}, models {megabytes(d.models)}
+                {megabytes(d.total)} in all: index {megabytes(d.index)}, vectors {megabytes(d.vectors)}, kept originals{' '}
+                {megabytes(d.originals)}, models {megabytes(d.models)}
                 {d.uploads ? `, files dropped in the browser ${megabytes(d.uploads)}` : ''}
                 {d.ocr ? `, OCR language data ${megabytes(d.ocr)}` : ''}
                 {d.other ? `, logs and the rest ${megabytes(d.other)}` : ''}

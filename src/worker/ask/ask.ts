@@ -46,15 +46,35 @@ export async function ask(engine: AskEngine, config: Config['ask'], call: AskCal
     // An answer is read from passages: a document found by its name alone has none to give.
     const found = { ...searched, results: searched.results.filter((h) => !h.retrieval.by_name) };
     const verdict = gate(found, engine.evidenceUnit(), config.gate);
-    const evidence = { coverage: round(verdict.coverage), strength: round(verdict.strength), similarity: verdict.similarity === null ? null : round(verdict.similarity) };
-    const base = { schema_version: SCHEMA_VERSION, question: call.question, invalid_citations: [] as number[], uncited_sentences: [] as string[], evidence };
+    const evidence = {
+      coverage: round(verdict.coverage),
+      strength: round(verdict.strength),
+      similarity: verdict.similarity === null ? null : round(verdict.similarity),
+    };
+    const base = {
+      schema_version: SCHEMA_VERSION,
+      question: call.question,
+      invalid_citations: [] as number[],
+      uncited_sentences: [] as string[],
+      evidence,
+    };
     const took = (): number => Math.round(performance.now() - t0);
 
     if (verdict.refuse) {
       // Too little evidence: no model is asked. The nearest passages are shown for the user to judge.
       const nearest: AskSource[] = found.results.slice(0, 3).map((hit, i) => ({ n: i + 1, hit }));
       call.onProgress?.({ kind: 'sources', sources: nearest });
-      return { ...base, answer: REFUSAL, citations: [], sources: nearest, refused: true, reason: 'the documents hold too little evidence for this question', model: null, llm: { status: 'ok', reason: 'not asked: the evidence gate refused first' }, took_ms: took() };
+      return {
+        ...base,
+        answer: REFUSAL,
+        citations: [],
+        sources: nearest,
+        refused: true,
+        reason: 'the documents hold too little evidence for this question',
+        model: null,
+        llm: { status: 'ok', reason: 'not asked: the evidence gate refused first' },
+        took_ms: took(),
+      };
     }
 
     // Only now is the model asked anything: a refusal never reaches it. (Its context size is cached.)
@@ -69,13 +89,30 @@ export async function ask(engine: AskEngine, config: Config['ask'], call: AskCal
     // No server, or no such model: the sources are the answer, with what to do.
     const unreachable = (e: unknown): AskResult => {
       if (!(e instanceof KbError) || (e.code !== 'LLM_UNAVAILABLE' && e.code !== 'MODEL_MISSING')) throw e;
-      return { ...base, answer: '', citations: [], sources, refused: false, reason: e.message, model: llm.model, llm: { status: 'unavailable', reason: e.message }, took_ms: took() };
+      return {
+        ...base,
+        answer: '',
+        citations: [],
+        sources,
+        refused: false,
+        reason: e.message,
+        model: llm.model,
+        llm: { status: 'unavailable', reason: e.message },
+        took_ms: took(),
+      };
     };
     if ('error' in ctx) return unreachable(ctx.error);
 
     let text: string;
     try {
-      text = await stream(llm, buildPrompt(call.question, sources), { num_ctx: numCtx, num_predict: config.answer_tokens }, config, ctl, call.onProgress);
+      text = await stream(
+        llm,
+        buildPrompt(call.question, sources),
+        { num_ctx: numCtx, num_predict: config.answer_tokens },
+        config,
+        ctl,
+        call.onProgress,
+      );
     } catch (e) {
       // (These two come only from starting the chat, before any token: the context size was cached.)
       return unreachable(e);
@@ -121,7 +158,10 @@ async function stream(
       ctl.abort();
     }, s * 1000);
   };
-  arm(config.first_token_timeout_s, `Ollama sent no answer within ${config.first_token_timeout_s} s (is the model still loading? try again, or raise ask.first_token_timeout_s)`);
+  arm(
+    config.first_token_timeout_s,
+    `Ollama sent no answer within ${config.first_token_timeout_s} s (is the model still loading? try again, or raise ask.first_token_timeout_s)`,
+  );
   try {
     for await (const token of llm.chat(messages, options, ctl.signal)) {
       arm(config.stall_timeout_s, `Ollama stopped sending the answer for ${config.stall_timeout_s} s`);

@@ -33,10 +33,17 @@ function joinCitations(a: Citation, b: Citation): Citation | null {
     const lo = Math.min(a.page, b.page);
     const hi = Math.max(a.page_end ?? a.page, b.page_end ?? b.page);
     anchor = hi > lo ? { kind: 'page', page: lo, page_end: hi } : { kind: 'page', page: lo };
-  } else if (a.kind === 'time' && b.kind === 'time') anchor = { kind: 'time', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
-  else if (a.kind === 'para' && b.kind === 'para') anchor = { kind: 'para', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+  } else if (a.kind === 'time' && b.kind === 'time')
+    anchor = { kind: 'time', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+  else if (a.kind === 'para' && b.kind === 'para')
+    anchor = { kind: 'para', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
   else if (a.kind === 'rows' && b.kind === 'rows' && a.sheet === b.sheet) {
-    anchor = { kind: 'rows', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), ...(a.sheet !== undefined ? { sheet: a.sheet } : {}) };
+    anchor = {
+      kind: 'rows',
+      start: Math.min(a.start, b.start),
+      end: Math.max(a.end, b.end),
+      ...(a.sheet !== undefined ? { sheet: a.sheet } : {}),
+    };
   }
   if (!anchor) return null;
   const c = makeCitation(a.path, anchor, a.section ?? b.section);

@@ -19,14 +19,22 @@ export async function audioChecks(audio: Config['audio'], dataDir: string, waiti
   const file = whisperModelFile(dataDir, model);
   if (!existsSync(file)) {
     const more = waiting > 0 ? `; ${plural(waiting, 'file')} ${waiting === 1 ? 'waits' : 'wait'} for it` : '';
-    checks.push({ name: 'speech model', status: 'warn', detail: `${model} is not installed, so audio and video are not transcribed (kb models pull ${model}, or kb models import FILE)${more}` });
+    checks.push({
+      name: 'speech model',
+      status: 'warn',
+      detail: `${model} is not installed, so audio and video are not transcribed (kb models pull ${model}, or kb models import FILE)${more}`,
+    });
     return checks;
   }
   try {
     await validateWhisperFile(file);
     checks.push({ name: 'speech model', status: 'ok', detail: `${model} (${(statSync(file).size / 1048576).toFixed(0)} MB)` });
   } catch (e) {
-    checks.push({ name: 'speech model', status: 'fail', detail: `${(e as Error).message} (kb models remove ${model}, then pull it again)` });
+    checks.push({
+      name: 'speech model',
+      status: 'fail',
+      detail: `${(e as Error).message} (kb models remove ${model}, then pull it again)`,
+    });
   }
   return checks;
 }

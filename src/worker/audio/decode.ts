@@ -53,15 +53,21 @@ export interface PcmWindow {
  * (break, or the signal) kills ffmpeg. A file ffmpeg cannot read fails with PARSE_FAILED and its reason.
  */
 export async function* decodeWindows(ffmpeg: string, file: string, windowSeconds: number, signal?: AbortSignal): AsyncGenerator<PcmWindow> {
-  const child = spawn(ffmpeg, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 'f32le', 'pipe:1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    ffmpeg,
+    ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 'f32le', 'pipe:1'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     if (stderr.length < 4000) stderr += d.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const spawnFailed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new KbError('UNSUPPORTED', `ffmpeg could not be started: ${e.message}`))));
+  const spawnFailed = new Promise<never>((_, reject) =>
+    child.on('error', (e) => reject(new KbError('UNSUPPORTED', `ffmpeg could not be started: ${e.message}`))),
+  );
   spawnFailed.catch(() => undefined);
   const kill = (): void => void child.kill('SIGKILL');
   signal?.addEventListener('abort', kill, { once: true });

@@ -22,7 +22,10 @@ export class WhisperProcess implements Transcriber {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (r: { segments: Segment[]; language: string | null }) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: { segments: Segment[]; language: string | null }) => void; reject: (e: Error) => void }
+  >();
 
   private constructor(private readonly model: string) {}
 
@@ -36,7 +39,11 @@ export class WhisperProcess implements Transcriber {
     if (this.ready) return this.ready;
     const entry = threadEntry('audio/whisper-child', 'whisper-child');
     if (!entry) throw new KbError('INTERNAL', 'the whisper child is not built: run npm run build');
-    const child = fork(fileURLToPath(entry.url), [], { execArgv: entry.execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(fileURLToPath(entry.url), [], {
+      execArgv: entry.execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     this.child = child;
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
@@ -46,7 +53,8 @@ export class WhisperProcess implements Transcriber {
       child.on('message', (raw: unknown) => {
         const m = raw as ChildReply;
         if (m.type === 'loaded') return resolve();
-        if (m.type === 'error' && m.id === undefined) return reject(new KbError('MODEL_INVALID', `whisper could not load ${this.model}: ${m.message}`));
+        if (m.type === 'error' && m.id === undefined)
+          return reject(new KbError('MODEL_INVALID', `whisper could not load ${this.model}: ${m.message}`));
         const w = m.id === undefined ? undefined : this.waiting.get(m.id);
         if (!w || m.id === undefined) return;
         this.waiting.delete(m.id);

@@ -4,8 +4,14 @@
 import type { ChildRequest, ChildReply } from './whisper-protocol.js';
 
 interface SmartWhisper {
-  Whisper: new (file: string, config?: { gpu?: boolean; offload?: number }) => {
-    transcribe(pcm: Float32Array, params: Record<string, unknown>): Promise<{ result: Promise<{ from: number; to: number; text: string; lang?: string }[]> }>;
+  Whisper: new (
+    file: string,
+    config?: { gpu?: boolean; offload?: number },
+  ) => {
+    transcribe(
+      pcm: Float32Array,
+      params: Record<string, unknown>,
+    ): Promise<{ result: Promise<{ from: number; to: number; text: string; lang?: string }[]> }>;
     load(): Promise<unknown>;
     free(): Promise<void>;
   };

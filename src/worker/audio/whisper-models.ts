@@ -21,13 +21,55 @@ export interface WhisperSpec {
 export const WHISPER_REPO = 'ggerganov/whisper.cpp';
 
 export const WHISPER_MODELS: WhisperSpec[] = [
-  { name: 'whisper-tiny.en', file: 'ggml-tiny.en.bin', sha1: 'c78c86eb1a8faa21b369bcd33207cc90d64ae9df', languages: 'en', about: '75 MiB, fastest, English' },
-  { name: 'whisper-tiny', file: 'ggml-tiny.bin', sha1: 'bd577a113a864445d4c299885e0cb97d4ba92b5f', languages: 'multilingual', about: '75 MiB, fastest, 99 languages' },
-  { name: 'whisper-base.en', file: 'ggml-base.en.bin', sha1: '137c40403d78fd54d454da0f9bd998f78703390c', languages: 'en', about: '142 MiB, the default, English' },
-  { name: 'whisper-base', file: 'ggml-base.bin', sha1: '465707469ff3a37a2b9b8d8f89f2f99de7299dac', languages: 'multilingual', about: '142 MiB, 99 languages' },
-  { name: 'whisper-small.en', file: 'ggml-small.en.bin', sha1: 'db8a495a91d927739e50b3fc1cc4c6b8f6c2d022', languages: 'en', about: '466 MiB, more accurate, English' },
-  { name: 'whisper-small', file: 'ggml-small.bin', sha1: '55356645c2b361a969dfd0ef2c5a50d530afd8d5', languages: 'multilingual', about: '466 MiB, more accurate, 99 languages' },
-  { name: 'whisper-medium', file: 'ggml-medium.bin', sha1: 'fd9727b6e1217c2f614f9b698455c4ffd82463b4', languages: 'multilingual', about: '1.5 GiB, accurate, slow on a laptop' },
+  {
+    name: 'whisper-tiny.en',
+    file: 'ggml-tiny.en.bin',
+    sha1: 'c78c86eb1a8faa21b369bcd33207cc90d64ae9df',
+    languages: 'en',
+    about: '75 MiB, fastest, English',
+  },
+  {
+    name: 'whisper-tiny',
+    file: 'ggml-tiny.bin',
+    sha1: 'bd577a113a864445d4c299885e0cb97d4ba92b5f',
+    languages: 'multilingual',
+    about: '75 MiB, fastest, 99 languages',
+  },
+  {
+    name: 'whisper-base.en',
+    file: 'ggml-base.en.bin',
+    sha1: '137c40403d78fd54d454da0f9bd998f78703390c',
+    languages: 'en',
+    about: '142 MiB, the default, English',
+  },
+  {
+    name: 'whisper-base',
+    file: 'ggml-base.bin',
+    sha1: '465707469ff3a37a2b9b8d8f89f2f99de7299dac',
+    languages: 'multilingual',
+    about: '142 MiB, 99 languages',
+  },
+  {
+    name: 'whisper-small.en',
+    file: 'ggml-small.en.bin',
+    sha1: 'db8a495a91d927739e50b3fc1cc4c6b8f6c2d022',
+    languages: 'en',
+    about: '466 MiB, more accurate, English',
+  },
+  {
+    name: 'whisper-small',
+    file: 'ggml-small.bin',
+    sha1: '55356645c2b361a969dfd0ef2c5a50d530afd8d5',
+    languages: 'multilingual',
+    about: '466 MiB, more accurate, 99 languages',
+  },
+  {
+    name: 'whisper-medium',
+    file: 'ggml-medium.bin',
+    sha1: 'fd9727b6e1217c2f614f9b698455c4ffd82463b4',
+    languages: 'multilingual',
+    about: '1.5 GiB, accurate, slow on a laptop',
+  },
 ];
 
 /** Where an installed speech model lives: <data dir>/models/whisper/<name>.bin. */
@@ -85,9 +127,18 @@ export async function validateWhisperFile(path: string): Promise<WhisperHeader> 
   } catch (e) {
     throw new KbError('MODEL_MISSING', `no speech model file at ${path}: ${(e as Error).message}`);
   }
-  if (size < head.length || head.readUInt32LE(0) !== GGML_MAGIC) throw new KbError('MODEL_INVALID', `${path} is not a whisper.cpp model (no ggml header)`);
+  if (size < head.length || head.readUInt32LE(0) !== GGML_MAGIC)
+    throw new KbError('MODEL_INVALID', `${path} is not a whisper.cpp model (no ggml header)`);
   const i = (k: number): number => head.readInt32LE(4 + 4 * k);
-  const h: WhisperHeader = { n_vocab: i(0), n_audio_state: i(2), n_audio_layer: i(4), n_text_state: i(6), n_text_layer: i(8), n_mels: i(9), ftype: i(10) };
+  const h: WhisperHeader = {
+    n_vocab: i(0),
+    n_audio_state: i(2),
+    n_audio_layer: i(4),
+    n_text_state: i(6),
+    n_text_layer: i(8),
+    n_mels: i(9),
+    ftype: i(10),
+  };
   const plausible =
     h.n_vocab >= 51_864 &&
     h.n_vocab <= 51_866 &&
@@ -98,7 +149,10 @@ export async function validateWhisperFile(path: string): Promise<WhisperHeader> 
   if (!plausible) throw new KbError('MODEL_INVALID', `${path} has a ggml header, but not the shape of a whisper model`);
   const need = minimumBytes(h);
   if (size < need) {
-    throw new KbError('MODEL_INVALID', `${path} is ${(size / 1048576).toFixed(1)} MB, but a model of its shape needs at least ${(need / 1048576).toFixed(0)} MB: the file is truncated (download it again)`);
+    throw new KbError(
+      'MODEL_INVALID',
+      `${path} is ${(size / 1048576).toFixed(1)} MB, but a model of its shape needs at least ${(need / 1048576).toFixed(0)} MB: the file is truncated (download it again)`,
+    );
   }
   return h;
 }

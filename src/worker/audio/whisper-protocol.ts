@@ -7,8 +7,7 @@ export interface Segment {
 }
 
 export type ChildRequest =
-  | { type: 'load'; model: string }
-  | { type: 'transcribe'; id: number; pcm: Float32Array; language: string; threads: number };
+  { type: 'load'; model: string } | { type: 'transcribe'; id: number; pcm: Float32Array; language: string; threads: number };
 
 export type ChildReply =
   | { type: 'loaded' }

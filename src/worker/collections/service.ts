@@ -42,13 +42,18 @@ export class CollectionService {
       this.core.wordsChanged();
       // If vectors cannot be updated now, word search still filters by the new tags, and `kb reindex`
       // rewrites the vectors with them.
-      await this.vectors.retag(retagged).catch((e: unknown) => this.core.log.warn({ documents: retagged.length, ...errorFields(e) }, 'vectors not retagged'));
+      await this.vectors
+        .retag(retagged)
+        .catch((e: unknown) => this.core.log.warn({ documents: retagged.length, ...errorFields(e) }, 'vectors not retagged'));
     }
     return retagged.length;
   }
 
   /** Adds a folder as a collection and brings it in (kb add). */
-  async add(folder: string, opts: Progress & { name?: string; tags?: string[]; glob?: string } = {}): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
+  async add(
+    folder: string,
+    opts: Progress & { name?: string; tags?: string[]; glob?: string } = {},
+  ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
     this.core.assertWritable('add a collection to it');
     const { defaultName, reconcile, validateNewCollection } = await import('./sync.js');
     const root = resolve(folder);
@@ -86,7 +91,8 @@ export class CollectionService {
     const c = repo.collections.list().find((x) => x.name === name);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
     await this.watcher?.remove(name);
-    const removed = repo.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
+    const removed =
+      repo.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
     repo.collections.forget(name);
     return { collection: name, removed };
   }

@@ -18,7 +18,10 @@ export interface SyncContext {
   repo: Repo;
   config: Config;
   dataDir: string;
-  ingest(paths: string[], opts: { tags?: string[]; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<IngestSummary>;
+  ingest(
+    paths: string[],
+    opts: { tags?: string[]; signal?: AbortSignal; onProgress?: (p: IngestProgress) => void },
+  ): Promise<IngestSummary>;
   remove(path: string): Promise<unknown>;
   /** Gives documents the tags they lack (a collection's tags belong to every document in it). */
   tag(docIds: string[], tags: string[]): Promise<number>;
@@ -41,8 +44,10 @@ export function collectionFor(collections: CollectionRow[], path: string): Colle
 
 export function validateNewCollection(existing: CollectionRow[], root: string, name: string, dataDir: string): void {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new KbError('NOT_FOUND', `no folder at ${root}`);
-  if (!/^[\w][\w.-]{0,63}$/.test(name)) throw new KbError('INVALID_ARGUMENT', `a collection name is letters, digits, . _ - (not "${name}"); choose one with --name`);
-  if (existing.some((c) => c.name === name)) throw new KbError('INVALID_ARGUMENT', `there is already a collection named ${name}; choose another with --name`);
+  if (!/^[\w][\w.-]{0,63}$/.test(name))
+    throw new KbError('INVALID_ARGUMENT', `a collection name is letters, digits, . _ - (not "${name}"); choose one with --name`);
+  if (existing.some((c) => c.name === name))
+    throw new KbError('INVALID_ARGUMENT', `there is already a collection named ${name}; choose another with --name`);
   // (kb's own data dir may sit inside a collection: walking and watching always leave it out.)
   if (dirOf(resolve(dataDir)) === dirOf(root)) throw new KbError('INVALID_ARGUMENT', `${root} is kb's data dir`);
   for (const c of existing) {
@@ -53,18 +58,36 @@ export function validateNewCollection(existing: CollectionRow[], root: string, n
 }
 
 export function defaultName(root: string): string {
-  return basename(root).replace(/[^\w.-]+/g, '-').replace(/^[^\w]+/, '') || 'folder';
+  return (
+    basename(root)
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^[^\w]+/, '') || 'folder'
+  );
 }
 
 /** Brings one collection's documents in line with its folder. */
-export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<ReconcileResult> {
+export async function reconcile(
+  ctx: SyncContext,
+  c: CollectionRow,
+  opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+): Promise<ReconcileResult> {
   const t0 = performance.now();
-  const known = new Map(ctx.repo.documents.under(dirOf(c.root)).filter((d) => inCollection(c, d.path)).map((d) => [d.path, d]));
+  const known = new Map(
+    ctx.repo.documents
+      .under(dirOf(c.root))
+      .filter((d) => inCollection(c, d.path))
+      .map((d) => [d.path, d]),
+  );
   const changed: string[] = [];
   const seen = new Set<string>();
   let files = 0;
   if (existsSync(c.root)) {
-    const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, followOutside: ctx.config.ingest.follow_symlinks_outside, exclude: [ctx.dataDir] };
+    const walkOpts = {
+      ignore: ctx.config.ingest.ignore,
+      followSymlinks: ctx.config.ingest.follow_symlinks,
+      followOutside: ctx.config.ingest.follow_symlinks_outside,
+      exclude: [ctx.dataDir],
+    };
     for await (const e of walk([c.root], walkOpts)) {
       if (e.kind !== 'file' || !inCollection(c, e.path)) continue;
       files++;
@@ -84,7 +107,11 @@ export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { sign
   let errors = 0;
   let ingested = 0;
   if (changed.length > 0) {
-    const s = await ctx.ingest(changed, { tags: c.tags, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    const s = await ctx.ingest(changed, {
+      tags: c.tags,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
     errors = s.failed;
     ingested = s.added + s.updated;
   }
@@ -103,5 +130,13 @@ export async function reconcile(ctx: SyncContext, c: CollectionRow, opts: { sign
       removed++;
     }
   }
-  return { collection: c.name, files, ingested, removed, unchanged: files - changed.length, errors, took_ms: Math.round(performance.now() - t0) };
+  return {
+    collection: c.name,
+    files,
+    ingested,
+    removed,
+    unchanged: files - changed.length,
+    errors,
+    took_ms: Math.round(performance.now() - t0),
+  };
 }

@@ -94,7 +94,10 @@ export async function resolveSettings(flagDataDir?: string, opts: { lenient?: bo
   const localFile = join(dataDir, CONFIG_FILE);
   const local = await read(localFile);
   const files = [globalFile, localFile].filter((_, i) => (i === 0 ? Object.keys(global).length > 0 : Object.keys(local).length > 0));
-  for (const [file, data] of [[globalFile, global], [localFile, local]] as const) {
+  for (const [file, data] of [
+    [globalFile, global],
+    [localFile, local],
+  ] as const) {
     for (const u of unknownKeys(ConfigSchema, data)) {
       problems.push(`${file}: unknown setting ${u.key}${u.suggestion ? ` (did you mean ${u.suggestion}?)` : ''}, ignored`);
     }

@@ -22,11 +22,13 @@ export class CrossEncoder {
     const { tokenizer, config, suffix } = loadTokenizer(dir, id);
     const { session, file } = await openSession(dir, id);
     for (const needed of ['input_ids', 'attention_mask']) {
-      if (!session.inputNames.includes(needed)) throw new KbError('MODEL_INVALID', `${file} does not take ${needed} (inputs: ${session.inputNames.join(', ')})`);
+      if (!session.inputNames.includes(needed))
+        throw new KbError('MODEL_INVALID', `${file} does not take ${needed} (inputs: ${session.inputNames.join(', ')})`);
     }
     const ce = new CrossEncoder(id, maxTokens, session, tokenizer, suffix, config);
     const probe = await ce.score('probe', ['a passage'], 32);
-    if (probe.length !== 1 || !Number.isFinite(probe[0])) throw new KbError('MODEL_INVALID', `${id} gave no relevance score: is it a cross-encoder?`);
+    if (probe.length !== 1 || !Number.isFinite(probe[0]))
+      throw new KbError('MODEL_INVALID', `${id} gave no relevance score: is it a cross-encoder?`);
     return ce;
   }
 
@@ -39,14 +41,20 @@ export class CrossEncoder {
     const types = enc.token_type_ids ?? new Array<number>(ids.length).fill(0);
     if (ids.length <= max) return { ids, types };
     const keep = max - this.suffix.length;
-    return { ids: [...ids.slice(0, keep), ...this.suffix], types: [...types.slice(0, keep), ...types.slice(ids.length - this.suffix.length)] };
+    return {
+      ids: [...ids.slice(0, keep), ...this.suffix],
+      types: [...types.slice(0, keep), ...types.slice(ids.length - this.suffix.length)],
+    };
   }
 
   /** One logit a passage (higher: more relevant), in the passages' order. */
   async score(query: string, passages: string[], limit: number): Promise<number[]> {
     const pairs = passages.map((p) => this.encodePair(query, p, limit));
     const out = new Array<number>(pairs.length);
-    for (const batch of planBatches(pairs.map((p) => p.ids.length), BUDGET)) {
+    for (const batch of planBatches(
+      pairs.map((p) => p.ids.length),
+      BUDGET,
+    )) {
       const rows = batch.length;
       const len = Math.max(1, ...batch.map((i) => pairs[i]!.ids.length));
       const ids = new BigInt64Array(rows * len);

@@ -59,7 +59,10 @@ export async function downloadFile(
         opts.onProgress?.({ file: file.path, received, total });
       }
     } catch (e) {
-      throw new KbError('UNREADABLE', `the download of ${file.path} broke off at ${received} bytes (run the same command to resume): ${(e as Error).message}`);
+      throw new KbError(
+        'UNREADABLE',
+        `the download of ${file.path} broke off at ${received} bytes (run the same command to resume): ${(e as Error).message}`,
+      );
     } finally {
       await fh.close();
     }
@@ -68,13 +71,19 @@ export async function downloadFile(
   const expected = file.size ?? total;
   if (expected !== null && expected !== undefined && size !== expected) {
     if (size > expected) await rm(part, { force: true });
-    throw new KbError('MODEL_INVALID', `${file.path} is ${size} bytes, expected ${expected}${size < expected ? ' (run the same command to resume)' : ''}`);
+    throw new KbError(
+      'MODEL_INVALID',
+      `${file.path} is ${size} bytes, expected ${expected}${size < expected ? ' (run the same command to resume)' : ''}`,
+    );
   }
   if (file.sha256) {
     const got = await sha256Of(part);
     if (got !== file.sha256) {
       await rm(part, { force: true }); // a corrupt file must not be resumed from
-      throw new KbError('MODEL_INVALID', `${file.path} failed its checksum (sha256 ${got.slice(0, 12)}…, expected ${file.sha256.slice(0, 12)}…)`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${file.path} failed its checksum (sha256 ${got.slice(0, 12)}…, expected ${file.sha256.slice(0, 12)}…)`,
+      );
     }
   }
   await rename(part, dest);

@@ -14,7 +14,11 @@ parentPort?.on('message', (msg: { id: number; texts: string[]; kind: 'query' | '
   ready
     .then((e) => e.embed(msg.texts, msg.kind))
     .then(
-      (vectors) => parentPort?.postMessage({ id: msg.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+      (vectors) =>
+        parentPort?.postMessage(
+          { id: msg.id, vectors },
+          vectors.map((v) => v.buffer as ArrayBuffer),
+        ),
       (e: unknown) => parentPort?.postMessage({ id: msg.id, error: toErrorPayload(e) }),
     );
 });

@@ -42,7 +42,9 @@ export function loadTokenizer(dir: string, name: string): { tokenizer: Tokenizer
     if (!existsSync(join(dir, f))) throw new KbError('MODEL_INVALID', `model ${name} is incomplete: ${f} is missing in ${dir}`);
   }
   const tokJson = readJson(join(dir, 'tokenizer.json'), 'the tokenizer');
-  const tokConfig = existsSync(join(dir, 'tokenizer_config.json')) ? readJson(join(dir, 'tokenizer_config.json'), 'the tokenizer config') : {};
+  const tokConfig = existsSync(join(dir, 'tokenizer_config.json'))
+    ? readJson(join(dir, 'tokenizer_config.json'), 'the tokenizer config')
+    : {};
   const config = readJson(join(dir, 'config.json'), 'the model config');
   let tokenizer: Tokenizer;
   try {
@@ -82,7 +84,12 @@ export async function openSession(dir: string, name: string): Promise<{ session:
  * Inputs beside input_ids and attention_mask that a graph may take: token types (zeros), positions
  * (0…n−1, as a decoder's export wants them) and an empty key/value cache (a decoder exported with past).
  */
-export function extraFeeds(session: ort.InferenceSession, config: Record<string, unknown>, rows: number, len: number): Record<string, ort.Tensor> {
+export function extraFeeds(
+  session: ort.InferenceSession,
+  config: Record<string, unknown>,
+  rows: number,
+  len: number,
+): Record<string, ort.Tensor> {
   const feeds: Record<string, ort.Tensor> = {};
   const names = session.inputNames;
   if (names.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(rows * len), [rows, len]);
@@ -134,11 +141,16 @@ export class Embedder implements TextEmbedder {
         throw new KbError('MODEL_INVALID', `${file} does not take ${needed} (inputs: ${session.inputNames.join(', ')})`);
       }
     }
-    const output = ['sentence_embedding', 'last_hidden_state', 'token_embeddings'].find((o) => session.outputNames.includes(o)) ?? session.outputNames[0]!;
+    const output =
+      ['sentence_embedding', 'last_hidden_state', 'token_embeddings'].find((o) => session.outputNames.includes(o)) ??
+      session.outputNames[0]!;
     const e = new Embedder(spec, dir, session, tokenizer, suffix, config, output);
     const [probe] = await e.embed(['dimension check'], 'passage');
     if (!probe || probe.length === 0 || (spec.dimension > 0 && probe.length !== spec.dimension)) {
-      throw new KbError('MODEL_INVALID', `${spec.id} should give ${spec.dimension}-dimensional vectors, this model gives ${probe?.length ?? 0}`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${spec.id} should give ${spec.dimension}-dimensional vectors, this model gives ${probe?.length ?? 0}`,
+      );
     }
     if (spec.dimension === 0) return new Embedder({ ...spec, dimension: probe.length }, dir, session, tokenizer, suffix, config, output);
     return e;
@@ -174,7 +186,10 @@ export class Embedder implements TextEmbedder {
   /** The whole pipeline after tokenisation: batching, padding, inference, pooling. */
   async embedIds(encoded: number[][]): Promise<Float32Array[]> {
     const out: Float32Array[] = new Array<Float32Array>(encoded.length);
-    for (const batch of planBatches(encoded.map((e) => e.length), this.budget)) {
+    for (const batch of planBatches(
+      encoded.map((e) => e.length),
+      this.budget,
+    )) {
       const vectors = await this.runBatch(batch.map((i) => encoded[i]!));
       batch.forEach((i, j) => {
         out[i] = vectors[j]!;
@@ -214,7 +229,10 @@ export class Embedder implements TextEmbedder {
     }
     if (!out || out.dims.length !== 3) throw new KbError('MODEL_INVALID', `the model gave no [batch, tokens, dim] output`);
     if (this.spec.pooling === 'none') {
-      throw new KbError('MODEL_INVALID', `${this.spec.id} gives a vector per token but does not say how to pool them: its folder has no 1_Pooling/config.json`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${this.spec.id} gives a vector per token but does not say how to pool them: its folder has no 1_Pooling/config.json`,
+      );
     }
     const dim = out.dims[2]!;
     const data = out.data as Float32Array;

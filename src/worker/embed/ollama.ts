@@ -97,19 +97,28 @@ export class OllamaEmbedder implements TextEmbedder {
   private explain(e: unknown): Error {
     if (e instanceof KbError) return e;
     const err = e as Error;
-    if (err.name === 'TimeoutError') return new KbError('LLM_UNAVAILABLE', `Ollama at ${this.host} did not embed within ${REQUEST_TIMEOUT_MS / 1000} s`, { cause: e });
+    if (err.name === 'TimeoutError')
+      return new KbError('LLM_UNAVAILABLE', `Ollama at ${this.host} did not embed within ${REQUEST_TIMEOUT_MS / 1000} s`, { cause: e });
     if (err.name === 'AbortError') return err;
     const net = networkFailure(e);
     if (net) {
       const why = net.refused ? `Ollama is not running at ${this.host}` : `Ollama cannot be reached at ${this.host} (${net.detail})`;
-      return new KbError('LLM_UNAVAILABLE', `${why}: start it (ollama serve), or set ask.ollama_host / KB_OLLAMA_HOST; searching by words meanwhile`, { cause: e });
+      return new KbError(
+        'LLM_UNAVAILABLE',
+        `${why}: start it (ollama serve), or set ask.ollama_host / KB_OLLAMA_HOST; searching by words meanwhile`,
+        { cause: e },
+      );
     }
     const status = (e as { status_code?: number }).status_code;
     if (status === 404 || /not found/i.test(err.message)) {
       return new KbError('MODEL_MISSING', `Ollama does not have ${this.model}: run ollama pull ${this.model}`, { cause: e });
     }
     if (/does not support embeddings|not an embedding/i.test(err.message)) {
-      return new KbError('MODEL_INVALID', `Ollama's ${this.model} does not make embeddings (${err.message}): choose an embedding model, e.g. ollama:nomic-embed-text`, { cause: e });
+      return new KbError(
+        'MODEL_INVALID',
+        `Ollama's ${this.model} does not make embeddings (${err.message}): choose an embedding model, e.g. ollama:nomic-embed-text`,
+        { cause: e },
+      );
     }
     return new KbError('LLM_FAILED', `Ollama failed to embed with ${this.model}: ${err.message}`, { cause: e });
   }

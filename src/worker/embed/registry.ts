@@ -120,7 +120,10 @@ export const OLLAMA_PREFIXES: Readonly<Record<string, { query: string; passage: 
   'nomic-embed-text': { query: 'search_query: ', passage: 'search_document: ' },
   'mxbai-embed-large': { query: 'Represent this sentence for searching relevant passages: ', passage: '' },
   embeddinggemma: { query: 'task: search result | query: ', passage: 'title: none | text: ' },
-  'qwen3-embedding': { query: 'Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery: ', passage: '' },
+  'qwen3-embedding': {
+    query: 'Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery: ',
+    passage: '',
+  },
   'snowflake-arctic-embed': { query: 'Represent this sentence for searching relevant passages: ', passage: '' },
   'snowflake-arctic-embed2': { query: 'query: ', passage: '' },
   'bge-m3': { query: '', passage: '' },

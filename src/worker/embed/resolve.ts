@@ -25,7 +25,12 @@ const EmbeddingSpecSchema = z.object({
 /** What kb learnt of an imported folder, written beside it so it is read once. */
 export const ManifestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('embedding'), spec: EmbeddingSpecSchema, from: z.string(), imported_at: z.string() }),
-  z.object({ kind: z.literal('reranker'), spec: z.object({ id: z.string(), maxTokens: z.number().int().positive() }), from: z.string(), imported_at: z.string() }),
+  z.object({
+    kind: z.literal('reranker'),
+    spec: z.object({ id: z.string(), maxTokens: z.number().int().positive() }),
+    from: z.string(),
+    imported_at: z.string(),
+  }),
 ]);
 export type Manifest = z.infer<typeof ManifestSchema>;
 
@@ -67,27 +72,36 @@ export function importedNames(modelsDir: string): string[] {
  * The embedding model `ref` names with the config's prefix overrides applied, or why it cannot be
  * used. Ollama models resolve without asking the server (open() does).
  */
-export function resolveEmbedding(modelsDir: string, ref: string, overrides: { query_prefix?: string | undefined; passage_prefix?: string | undefined } = {}): ResolvedEmbedding | Unavailable {
+export function resolveEmbedding(
+  modelsDir: string,
+  ref: string,
+  overrides: { query_prefix?: string | undefined; passage_prefix?: string | undefined } = {},
+): ResolvedEmbedding | Unavailable {
   const withOverrides = (spec: EmbeddingSpec): EmbeddingSpec => ({
     ...spec,
     queryPrefix: overrides.query_prefix ?? spec.queryPrefix,
     passagePrefix: overrides.passage_prefix ?? spec.passagePrefix,
   });
   if (ollamaModelOf(ref) !== null) {
-    if (!ollamaModelOf(ref)) return { unavailable: 'no Ollama model named: ollama: and then its name, e.g. ollama:nomic-embed-text', code: 'INVALID_ARGUMENT' };
+    if (!ollamaModelOf(ref))
+      return { unavailable: 'no Ollama model named: ollama: and then its name, e.g. ollama:nomic-embed-text', code: 'INVALID_ARGUMENT' };
     return { spec: withOverrides(ollamaSpec(ref)), dir: null };
   }
   const dir = join(modelsDir, ref);
   const registered = modelSpec(ref);
   if (registered) {
-    if (!existsSync(join(dir, 'tokenizer.json'))) return { unavailable: `no embedding model installed — run: kb models pull ${ref}`, code: 'MODEL_MISSING' };
+    if (!existsSync(join(dir, 'tokenizer.json')))
+      return { unavailable: `no embedding model installed — run: kb models pull ${ref}`, code: 'MODEL_MISSING' };
     const { repo: _r, revision: _v, files: _f, ...spec } = registered;
     return { spec: withOverrides(spec), dir };
   }
   const manifest = readManifest(dir);
   if (manifest?.kind === 'embedding') return { spec: withOverrides({ ...manifest.spec, id: ref, importedAt: manifest.imported_at }), dir };
   if (rerankerSpec(ref) || manifest?.kind === 'reranker') {
-    return { unavailable: `${ref} is a reranker, not an embedding model: kb models use ${ref} makes it rerank.model`, code: 'INVALID_ARGUMENT' };
+    return {
+      unavailable: `${ref} is a reranker, not an embedding model: kb models use ${ref} makes it rerank.model`,
+      code: 'INVALID_ARGUMENT',
+    };
   }
   return {
     unavailable: `unknown model ${ref} — embedding models kb knows: ${[...MODELS.map((m) => m.id), ...importedNames(modelsDir)].join(', ')}; or one Ollama serves: ollama:<model>; or a folder: kb models import DIR --as NAME`,

@@ -38,16 +38,27 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 /** Reads the folder's description of itself; every gap that matters is a MODEL_INVALID naming the file. */
 export function readModelFolder(dir: string): FolderReading {
   const config = json(dir, 'config.json');
-  if (!config) throw new KbError('MODEL_INVALID', `${dir} has no config.json: a model folder holds config.json, tokenizer.json and onnx/model.onnx (as the Hugging Face hub has them)`);
+  if (!config)
+    throw new KbError(
+      'MODEL_INVALID',
+      `${dir} has no config.json: a model folder holds config.json, tokenizer.json and onnx/model.onnx (as the Hugging Face hub has them)`,
+    );
   if (!existsSync(join(dir, 'tokenizer.json'))) {
-    throw new KbError('MODEL_INVALID', `${dir} has no tokenizer.json (kb needs the fast-tokenizer file; save it with tokenizer.save_pretrained in transformers ≥ 4)`);
+    throw new KbError(
+      'MODEL_INVALID',
+      `${dir} has no tokenizer.json (kb needs the fast-tokenizer file; save it with tokenizer.save_pretrained in transformers ≥ 4)`,
+    );
   }
   const positions = num(config.max_position_embeddings) ?? 512;
   const architectures = Array.isArray(config.architectures) ? config.architectures.map(String) : [];
   if (architectures.some((a) => a.endsWith('ForSequenceClassification'))) {
-    const labels = config.id2label && typeof config.id2label === 'object' ? Object.keys(config.id2label).length : (num(config.num_labels) ?? 1);
+    const labels =
+      config.id2label && typeof config.id2label === 'object' ? Object.keys(config.id2label).length : (num(config.num_labels) ?? 1);
     if (labels > 1) {
-      throw new KbError('MODEL_INVALID', `${dir} is a classifier with ${labels} labels; a reranker gives one relevance score a pair (a cross-encoder trained with num_labels=1)`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${dir} is a classifier with ${labels} labels; a reranker gives one relevance score a pair (a cross-encoder trained with num_labels=1)`,
+      );
     }
     return { kind: 'reranker', maxTokens: Math.min(positions, 512) };
   }
@@ -61,11 +72,21 @@ export function readModelFolder(dir: string): FolderReading {
     const on = (k: string): boolean => poolingConfig[k] === true;
     const unsupported = ['pooling_mode_max_tokens', 'pooling_mode_mean_sqrt_len_tokens', 'pooling_mode_weightedmean_tokens'].filter(on);
     if (unsupported.length > 0) {
-      throw new KbError('MODEL_INVALID', `${join(dir, poolingPath, 'config.json')} pools by ${unsupported.join(', ').replace(/pooling_mode_|_tokens/g, '')}: kb pools by mean, [CLS] or last token`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${join(dir, poolingPath, 'config.json')} pools by ${unsupported.join(', ').replace(/pooling_mode_|_tokens/g, '')}: kb pools by mean, [CLS] or last token`,
+      );
     }
-    const modes: Pooling[] = [...(on('pooling_mode_cls_token') ? ['cls' as const] : []), ...(on('pooling_mode_mean_tokens') ? ['mean' as const] : []), ...(on('pooling_mode_lasttoken') ? ['last' as const] : [])];
+    const modes: Pooling[] = [
+      ...(on('pooling_mode_cls_token') ? ['cls' as const] : []),
+      ...(on('pooling_mode_mean_tokens') ? ['mean' as const] : []),
+      ...(on('pooling_mode_lasttoken') ? ['last' as const] : []),
+    ];
     if (modes.length !== 1) {
-      throw new KbError('MODEL_INVALID', `${join(dir, poolingPath, 'config.json')} should turn on exactly one of pooling_mode_cls_token, pooling_mode_mean_tokens, pooling_mode_lasttoken (it turns on ${modes.length})`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${join(dir, poolingPath, 'config.json')} should turn on exactly one of pooling_mode_cls_token, pooling_mode_mean_tokens, pooling_mode_lasttoken (it turns on ${modes.length})`,
+      );
     }
     pooling = modes[0]!;
   }

@@ -39,7 +39,9 @@ export class ThreadedEmbedder implements PassageEmbedder {
   static for(embedder: { dir: string; spec: EmbeddingSpec; embed: PassageEmbedder['embed'] }): PassageEmbedder {
     const entry = threadEntry('embed/embed-thread');
     if (!entry) return { embed: (t, k) => embedder.embed(t, k), close: async () => undefined };
-    return new ThreadedEmbedder(new Worker(entry.url, { execArgv: entry.execArgv, workerData: { dir: embedder.dir, spec: embedder.spec } }));
+    return new ThreadedEmbedder(
+      new Worker(entry.url, { execArgv: entry.execArgv, workerData: { dir: embedder.dir, spec: embedder.spec } }),
+    );
   }
 
   private fail(e: Error): void {

@@ -28,7 +28,6 @@ type Golden = z.infer<typeof GoldenSchema>;
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type QueryOutcome = EvalRun['per_query'][number];
 
-
 export function readGolden(file: string): Golden[] {
   let text: string;
   try {

@@ -58,7 +58,12 @@ export function mean(xs: number[]): number {
  * 1 is perfect; extra, missing and wrong words all count against it.
  */
 export function wordAccuracy(expected: string, actual: string): number {
-  const words = (s: string): string[] => s.toLowerCase().replace(/[^\p{L}\p{N}\s]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = (s: string): string[] =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const a = words(expected);
   const b = words(actual);
   if (a.length === 0) return b.length === 0 ? 1 : 0;

@@ -18,7 +18,12 @@ export function waitingForSpeechModel(model: string): string {
   return `waiting for a speech model: run kb models pull ${model} (or kb models import FILE)`;
 }
 
-const originalOf = (f: FileFacts) => ({ doc_id: f.docId, mode: f.copy ? ('copy' as const) : ('reference' as const), blob: f.copy ? f.hash : null, sha256: f.hash });
+const originalOf = (f: FileFacts) => ({
+  doc_id: f.docId,
+  mode: f.copy ? ('copy' as const) : ('reference' as const),
+  blob: f.copy ? f.hash : null,
+  sha256: f.hash,
+});
 
 /**
  * A PDF is written as it is read: its commit opens a savepoint, inserts each window of pages' chunks
@@ -53,7 +58,10 @@ export function preparePdf(ctx: IngestContext, f: BinaryFile): Prepared {
             // Read after this batch's text is indexed; a PDF of thousands of blank pages gets a cap, and says so.
             repo.ocr.queue(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
             if (meta.textlessPages.length > config.ocr.max_pages) {
-              repo.documents.setError(f.docId, `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`);
+              repo.documents.setError(
+                f.docId,
+                `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`,
+              );
             }
           } else if (ordinal === 0) {
             throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
@@ -80,7 +88,10 @@ export function prepareImage(ctx: IngestContext, f: BinaryFile): Prepared {
   if (!size.width || !size.height) throw new KbError('PARSE_FAILED', 'not a readable image (no width or height)');
   const max = ctx.config.ingest.max_image_pixels;
   if (size.width * size.height > max) {
-    throw new KbError('TOO_LARGE', `${size.width} × ${size.height} pixels is over the limit of ${(max / 1e6).toFixed(0)} megapixels (ingest.max_image_pixels)`);
+    throw new KbError(
+      'TOO_LARGE',
+      `${size.width} × ${size.height} pixels is over the limit of ${(max / 1e6).toFixed(0)} megapixels (ingest.max_image_pixels)`,
+    );
   }
   return {
     commitAsync: async () => {
@@ -116,7 +127,9 @@ export function prepareAudio(ctx: IngestContext, f: Omit<BinaryFile, 'bytes'>, p
       inTransaction(repo.db, () => {
         // Waiting for a speech model, and for ffmpeg too when it is missing: the model alone would not do.
         const noFfmpeg = ffmpegMissing(config.audio.ffmpeg_path);
-        const waiting = ready ? null : `${waitingForSpeechModel(config.audio.model)}${noFfmpeg ? `; it also needs ffmpeg — ${noFfmpeg}` : ''}`;
+        const waiting = ready
+          ? null
+          : `${waitingForSpeechModel(config.audio.model)}${noFfmpeg ? `; it also needs ffmpeg — ${noFfmpeg}` : ''}`;
         repo.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: waiting }));
         repo.tags.add(f.docId, normalizeTags(f.tags));
         repo.chunks.replace(f.docId, []);

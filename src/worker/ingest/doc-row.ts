@@ -23,7 +23,17 @@ export interface FileFacts {
 
 export function docRow(
   f: FileFacts,
-  v: { type: DocType; title: string; author?: string | null; created?: string | null; lang?: string | null; page_count?: number | null; duration?: number | null; error?: string | null; status?: DocRow['status'] },
+  v: {
+    type: DocType;
+    title: string;
+    author?: string | null;
+    created?: string | null;
+    lang?: string | null;
+    page_count?: number | null;
+    duration?: number | null;
+    error?: string | null;
+    status?: DocRow['status'];
+  },
 ): DocRow {
   const now = Date.now();
   return {
@@ -61,6 +71,15 @@ export function failedDocRow(path: string, root: string, error: string): DocRow 
   } catch {
     st = undefined; // unreadable (permissions, a loop): no size to show
   }
-  const facts = { docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20), path, root, hash: '', size: st?.isFile() ? st.size : 0, mtime: 0, copy: false, existing: null };
+  const facts = {
+    docId: sha256(`doc\u0000${path}\u0000failed`).slice(0, 20),
+    path,
+    root,
+    hash: '',
+    size: st?.isFile() ? st.size : 0,
+    mtime: 0,
+    copy: false,
+    existing: null,
+  };
   return docRow(facts, { type, title: basename(path), status: 'failed', error });
 }

@@ -8,9 +8,12 @@ export const STRUCTURED_FORMATS = ['docx', 'odt', 'pptx', 'odp', 'html', 'epub',
 export type StructuredFormat = (typeof STRUCTURED_FORMATS)[number];
 
 /** What a file is read as: a document type, and for a structured file which reader reads it. */
-export type ReadAs = { type: Extract<DocType, 'markdown' | 'note' | 'pdf' | 'image' | 'audio'>; format?: undefined } | { type: DocType; format: StructuredFormat };
+export type ReadAs =
+  | { type: Extract<DocType, 'markdown' | 'note' | 'pdf' | 'image' | 'audio'>; format?: undefined }
+  | { type: DocType; format: StructuredFormat };
 
-const readAs = (type: Extract<DocType, 'markdown' | 'note' | 'pdf' | 'image' | 'audio'>, exts: string[]): [string, ReadAs][] => exts.map((e) => [e, { type }]);
+const readAs = (type: Extract<DocType, 'markdown' | 'note' | 'pdf' | 'image' | 'audio'>, exts: string[]): [string, ReadAs][] =>
+  exts.map((e) => [e, { type }]);
 const structured = (format: StructuredFormat, type: DocType, exts: string[]): [string, ReadAs][] => exts.map((e) => [e, { type, format }]);
 
 const BY_EXT = new Map<string, ReadAs>([

@@ -6,7 +6,11 @@ import type { BlobStore } from '../store/blobs.js';
 import type { Repo } from '../store/repo.js';
 import { sha256File } from './read-file.js';
 
-export async function indexedOriginal(repo: Repo, blobs: BlobStore, doc: { doc_id: string; path: string; content_hash: string }): Promise<string> {
+export async function indexedOriginal(
+  repo: Repo,
+  blobs: BlobStore,
+  doc: { doc_id: string; path: string; content_hash: string },
+): Promise<string> {
   const orig = repo.originals.of(doc.doc_id);
   if (orig?.blob && (await blobs.has(orig.blob))) return blobs.pathOf(orig.blob);
   let hash: string;

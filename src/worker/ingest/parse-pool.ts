@@ -157,7 +157,12 @@ export class ParsePool {
     return this.send({ raster: req }, [req.data.buffer as ArrayBuffer]) as Promise<Raster>;
   }
 
-  private send(msg: object, transfer: ArrayBuffer[], onChunks?: Pending['onChunks'], limitMs?: number): Promise<ParsedDocument | PdfMeta | Raster | BlockDoc> {
+  private send(
+    msg: object,
+    transfer: ArrayBuffer[],
+    onChunks?: Pending['onChunks'],
+    limitMs?: number,
+  ): Promise<ParsedDocument | PdfMeta | Raster | BlockDoc> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

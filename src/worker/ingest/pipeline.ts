@@ -58,14 +58,27 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
 function finishedAs(repo: Repo, path: string, outcome: FileOutcome, message?: string): NonNullable<IngestProgress['finished']> {
   if (outcome === 'added' || outcome === 'updated') {
     const doc = repo.documents.byPath(path);
-    const facts = doc && (doc.type === 'pdf' || doc.type === 'image' || doc.type === 'audio') ? repo.documents.withFacts(doc.id) : undefined;
-    if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) return { path, outcome: 'waiting' };
+    const facts =
+      doc && (doc.type === 'pdf' || doc.type === 'image' || doc.type === 'audio') ? repo.documents.withFacts(doc.id) : undefined;
+    if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending'))
+      return { path, outcome: 'waiting' };
   }
   return { path, outcome, ...(message ? { message } : {}) };
 }
 
 function emptySummary(): IngestSummary {
-  return { schema_version: SCHEMA_VERSION, added: 0, updated: 0, unchanged: 0, moved: 0, failed: 0, skipped: [], errors: [], warnings: [], took_ms: 0 };
+  return {
+    schema_version: SCHEMA_VERSION,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    moved: 0,
+    failed: 0,
+    skipped: [],
+    errors: [],
+    warnings: [],
+    took_ms: 0,
+  };
 }
 
 export async function ingestPaths(ctx: IngestContext, paths: string[], opts: IngestOptions = {}): Promise<IngestSummary> {
@@ -73,7 +86,12 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
   const tags = normalizeTags(opts.tags ?? []);
   const summary = emptySummary();
   const files: { path: string; root: string }[] = [];
-  const walkOpts = { ignore: ctx.config.ingest.ignore, followSymlinks: ctx.config.ingest.follow_symlinks, followOutside: ctx.config.ingest.follow_symlinks_outside, exclude: [ctx.dataDir] };
+  const walkOpts = {
+    ignore: ctx.config.ingest.ignore,
+    followSymlinks: ctx.config.ingest.follow_symlinks,
+    followOutside: ctx.config.ingest.follow_symlinks_outside,
+    exclude: [ctx.dataDir],
+  };
   for await (const e of walk(paths, walkOpts)) {
     if (e.kind === 'file') files.push(e);
     else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
@@ -85,7 +103,9 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
   }
   let done = 0;
   const onProgress = opts.onProgress;
-  const fileCtx: IngestContext = onProgress ? { ...ctx, onPages: (path, pages) => onProgress({ phase: 'ingest', done, total: files.length, path, pages }) } : ctx;
+  const fileCtx: IngestContext = onProgress
+    ? { ...ctx, onPages: (path, pages) => onProgress({ phase: 'ingest', done, total: files.length, path, pages }) }
+    : ctx;
   const ahead: Promise<Prepared>[] = [];
   let next = 0;
   const batch = new WriteBatch(ctx.repo.db, BATCH_MS);
@@ -112,13 +132,24 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
         } else summary[r]++;
         const outcome = typeof r === 'object' ? 'skipped' : r;
         opts.onOutcome?.(f.path, outcome);
-        if (onProgress) onProgress({ phase: 'ingest', done: done + 1, total: files.length, finished: finishedAs(ctx.repo, f.path, outcome, typeof r === 'object' ? r.skip : undefined) });
+        if (onProgress)
+          onProgress({
+            phase: 'ingest',
+            done: done + 1,
+            total: files.length,
+            finished: finishedAs(ctx.repo, f.path, outcome, typeof r === 'object' ? r.skip : undefined),
+          });
       } catch (e) {
         const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
         summary.failed++;
         summary.errors.push({ path: f.path, code: err.code, message: err.message });
         opts.onOutcome?.(f.path, 'failed');
-        onProgress?.({ phase: 'ingest', done: done + 1, total: files.length, finished: { path: f.path, outcome: 'failed', message: `${err.code}: ${err.message}` } });
+        onProgress?.({
+          phase: 'ingest',
+          done: done + 1,
+          total: files.length,
+          finished: { path: f.path, outcome: 'failed', message: `${err.code}: ${err.message}` },
+        });
         try {
           recordFailure(ctx.repo, f.path, f.root, err);
         } catch {

@@ -25,7 +25,14 @@ export type { IngestContext, Outcome, Prepared } from './context.js';
 async function parse(ctx: IngestContext, d: Extract<Detected, { kind: 'text' }>, text: string, path: string): Promise<ParsedDocument> {
   const name = basename(path);
   try {
-    return await ctx.parser.parse({ type: d.type, text, name, ext: extname(path).toLowerCase(), lang: d.lang, chunking: ctx.config.chunking });
+    return await ctx.parser.parse({
+      type: d.type,
+      text,
+      name,
+      ext: extname(path).toLowerCase(),
+      lang: d.lang,
+      chunking: ctx.config.chunking,
+    });
   } catch (e) {
     throw new KbError('PARSE_FAILED', `could not parse ${name} as ${d.type}: ${(e as Error).message}`, { cause: e });
   }
@@ -58,7 +65,15 @@ function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], s
 }
 
 /** A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks. */
-async function moved(repo: Repo, hash: string, path: string, root: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Promise<Prepared | null> {
+async function moved(
+  repo: Repo,
+  hash: string,
+  path: string,
+  root: string,
+  tags: string[],
+  st: Stats,
+  onRetag?: (docId: string) => void,
+): Promise<Prepared | null> {
   for (const cand of repo.documents.indexedWithHash(hash)) {
     if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
     return {
@@ -78,7 +93,13 @@ async function moved(repo: Repo, hash: string, path: string, root: string, tags:
   return null;
 }
 
-export async function prepareFile(ctx: IngestContext, path: string, root: string, tags: string[], onRetag?: (docId: string) => void): Promise<Prepared> {
+export async function prepareFile(
+  ctx: IngestContext,
+  path: string,
+  root: string,
+  tags: string[],
+  onRetag?: (docId: string) => void,
+): Promise<Prepared> {
   const { repo, blobs, config } = ctx;
   let st;
   let head: Uint8Array;
@@ -98,7 +119,10 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   if (detected.kind === 'audio' && !config.audio.enabled) return { skip: 'audio or video, and transcription is off (audio.enabled)' };
   const [limit, what, key] = limitFor(config, detected.kind);
   if (st.size > limit) {
-    throw new KbError('TOO_LARGE', `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (${key})`);
+    throw new KbError(
+      'TOO_LARGE',
+      `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (${key})`,
+    );
   }
   // Audio and video are hashed and copied as streams: a long recording is never held in memory.
   let bytes: Buffer | null = null;
@@ -116,7 +140,14 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   const existing = repo.documents.byPath(path) ?? null;
   // A file kb read as one type before and now reads as another (a .csv once a note, now a sheet) is read again.
   const sameType = !existing || detected.kind !== 'structured' || existing.type === typeOfFormat(detected.format);
-  if (!ctx.force && existing && sameType && existing.status === 'indexed' && existing.content_hash === hash && existing.parser_version === PARSER_VERSION) {
+  if (
+    !ctx.force &&
+    existing &&
+    sameType &&
+    existing.status === 'indexed' &&
+    existing.content_hash === hash &&
+    existing.parser_version === PARSER_VERSION
+  ) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = repo.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
@@ -144,13 +175,25 @@ export async function prepareFile(ctx: IngestContext, path: string, root: string
   // A structured reader says what is wrong itself (readStructured: PARSE_FAILED, ENCRYPTED, TOO_LARGE).
   const parsed =
     detected.kind === 'structured'
-      ? await ctx.parser.parseStructured({ format: detected.format, data: bytes, name: basename(path), chunking: ctx.config.chunking, limits: zipLimitsOf(ctx.config.ingest) })
+      ? await ctx.parser.parseStructured({
+          format: detected.format,
+          data: bytes,
+          name: basename(path),
+          chunking: ctx.config.chunking,
+          limits: zipLimitsOf(ctx.config.ingest),
+        })
       : await parse(ctx, detected, decodeText(bytes).text, path);
   if (facts.copy) {
     if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
     else await blobs.put(hash, bytes);
   }
-  const doc = docRow(facts, { type: parsed.type, title: parsed.title, lang: parsed.lang, author: parsed.author ?? null, created: parsed.date ?? null });
+  const doc = docRow(facts, {
+    type: parsed.type,
+    title: parsed.title,
+    lang: parsed.lang,
+    author: parsed.author ?? null,
+    created: parsed.date ?? null,
+  });
   const chunks = chunkIdsFrom(facts.docId, parsed.chunks, new Map(), 0);
   return {
     commit: () => {

@@ -60,10 +60,22 @@ export class IngestService {
     const { ingestPaths, createParsePool, runOcr } = await import('./pipeline.js');
     this.parser ??= createParsePool();
     try {
-      const ctx = { repo: core.repo, blobs: core.blobs, config: core.config, parser: this.parser, dataDir: core.dataDir, speechModelReady: () => this.speech.ready(), force: opts.force === true };
+      const ctx = {
+        repo: core.repo,
+        blobs: core.blobs,
+        config: core.config,
+        parser: this.parser,
+        dataDir: core.dataDir,
+        speechModelReady: () => this.speech.ready(),
+        force: opts.force === true,
+      };
       const retagged: string[] = [];
       const outcomes = new Map<string, FileOutcome>();
-      const summary = await ingestPaths(ctx, paths, { ...opts, onRetag: (id) => retagged.push(id), onOutcome: (p, o) => outcomes.set(p, o) });
+      const summary = await ingestPaths(ctx, paths, {
+        ...opts,
+        onRetag: (id) => retagged.push(id),
+        onOutcome: (p, o) => outcomes.set(p, o),
+      });
       const late: IngestError[] = [];
       core.wordsChanged();
       if (core.config.ocr.enabled) {
@@ -76,7 +88,8 @@ export class IngestService {
         const t = await this.speech.runPass(opts);
         // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
         const waiting = [...core.repo.transcripts.waiting()].filter((id) => outcomes.has(core.repo.documents.byId(id)?.path ?? '')).length;
-        if (t.files + t.failed + t.pending + waiting > 0) summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
+        if (t.files + t.failed + t.pending + waiting > 0)
+          summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
         late.push(...t.errors);
       }
       if (opts.signal?.aborted) this.forgetUnread(summary, outcomes);
@@ -109,7 +122,20 @@ export class IngestService {
       // The whole run, OCR, transcription and vectors included: what the user waited for.
       summary.took_ms = Math.round(performance.now() - started);
       const { added, updated, unchanged, moved, failed, took_ms } = summary;
-      core.log.info({ paths: paths.length, added, updated, unchanged, moved, failed, skipped: summary.skipped.length, embedded: summary.embedded ?? 0, took_ms }, 'ingest done');
+      core.log.info(
+        {
+          paths: paths.length,
+          added,
+          updated,
+          unchanged,
+          moved,
+          failed,
+          skipped: summary.skipped.length,
+          embedded: summary.embedded ?? 0,
+          took_ms,
+        },
+        'ingest done',
+      );
       for (const e of summary.errors) core.log.warn({ path: e.path, code: e.code, err: e.message }, 'a file was not indexed');
       return summary;
     } catch (e) {
@@ -155,7 +181,9 @@ export class IngestService {
    * a speech model is there), passages without vectors — done now, in that order. Stopped by the
    * signal, or by an ingest starting (which does the same passes itself). Returns what it did.
    */
-  async leftovers(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<{ ocr: number; transcribed: number; embedded: number }> {
+  async leftovers(
+    opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+  ): Promise<{ ocr: number; transcribed: number; embedded: number }> {
     const done = { ocr: 0, transcribed: 0, embedded: 0 };
     if (this.ingesting > 0 || this.leftoversRun || this.core.readOnly) return done;
     const ctl = new AbortController();
@@ -166,7 +194,15 @@ export class IngestService {
       if (core.config.ocr.enabled && core.repo.ocr.pending().length > 0) {
         const { runOcr, createParsePool } = await import('./pipeline.js');
         this.parser ??= createParsePool();
-        const ctx = { repo: core.repo, blobs: core.blobs, config: core.config, parser: this.parser, dataDir: core.dataDir, speechModelReady: () => this.speech.ready(), force: false };
+        const ctx = {
+          repo: core.repo,
+          blobs: core.blobs,
+          config: core.config,
+          parser: this.parser,
+          dataDir: core.dataDir,
+          speechModelReady: () => this.speech.ready(),
+          force: false,
+        };
         const r = await runOcr({ ...ctx, ocr: () => this.ocr() }, pass);
         done.ocr = r.pages;
         core.wordsChanged();
@@ -177,7 +213,13 @@ export class IngestService {
       }
       if (!signal.aborted) {
         const onVectors = opts.onProgress;
-        const v = await this.vectors.with((sem) => sem.sync({ ifChanged: true, signal, ...(onVectors ? { onProgress: (p: ReindexProgress) => onVectors({ phase: 'embed', ...p }) } : {}) }));
+        const v = await this.vectors.with((sem) =>
+          sem.sync({
+            ifChanged: true,
+            signal,
+            ...(onVectors ? { onProgress: (p: ReindexProgress) => onVectors({ phase: 'embed', ...p }) } : {}),
+          }),
+        );
         if (!('unavailable' in v)) done.embedded = v.embedded;
       }
       return done;
@@ -193,13 +235,19 @@ export class IngestService {
   /** Whether anything is left for the leftovers pass to do now. */
   hasLeftovers(): boolean {
     const { repo, config } = this.core;
-    return (config.ocr.enabled && repo.ocr.pending().length > 0) || (config.audio.enabled && this.speech.ready() && repo.transcripts.pending().length > 0);
+    return (
+      (config.ocr.enabled && repo.ocr.pending().length > 0) ||
+      (config.audio.enabled && this.speech.ready() && repo.transcripts.pending().length > 0)
+    );
   }
 
   private ocr(): Promise<Ocr> {
     // ocr.languages changed while the engine runs (Settings): a worker with the new languages.
     if (this.ocrP && this.ocrLanguages !== this.core.config.ocr.languages) {
-      void this.ocrP.then((o) => o.close(), () => undefined);
+      void this.ocrP.then(
+        (o) => o.close(),
+        () => undefined,
+      );
       this.ocrP = undefined;
     }
     this.ocrLanguages = this.core.config.ocr.languages;
@@ -218,13 +266,17 @@ export class IngestService {
     if (!this.core.config.audio.enabled) return { files: 0, failed: 0, pending: 0, waiting: 0 };
     const t = await this.speech.runPass(opts);
     // The transcripts are searchable by words already; their vectors catch up on the next ingest.
-    if (t.files > 0) await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
+    if (t.files > 0)
+      await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
     return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.core.repo.transcripts.waiting().size };
   }
 
   close(): void {
     this.leftoversRun?.ctl.abort();
     void this.parser?.close();
-    void this.ocrP?.then((o) => o.close(), () => undefined);
+    void this.ocrP?.then(
+      (o) => o.close(),
+      () => undefined,
+    );
   }
 }

@@ -9,7 +9,13 @@ import { errorFields, type Log } from '../log.js';
 
 type Pass = (opts: { onProgress: (p: IngestProgress) => void }) => Promise<{ ocr: number; transcribed: number; embedded: number }>;
 
-const TASK: Record<IngestProgress['phase'], BackgroundEvent['task'] | null> = { scan: null, ingest: null, ocr: 'ocr', transcribe: 'transcribing', embed: 'embedding' };
+const TASK: Record<IngestProgress['phase'], BackgroundEvent['task'] | null> = {
+  scan: null,
+  ingest: null,
+  ocr: 'ocr',
+  transcribe: 'transcribing',
+  embed: 'embedding',
+};
 
 export class Upkeep {
   private running = false;

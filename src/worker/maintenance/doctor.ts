@@ -22,7 +22,11 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
       checks.push({ name, status: 'fail', detail: (e as Error).message });
     }
   };
-  checks.push(configProblems.length === 0 ? { name: 'config', status: 'ok', detail: 'valid' } : { name: 'config', status: 'fail', detail: configProblems.join('; ') });
+  checks.push(
+    configProblems.length === 0
+      ? { name: 'config', status: 'ok', detail: 'valid' }
+      : { name: 'config', status: 'fail', detail: configProblems.join('; ') },
+  );
   try {
     await access(dataDir, 2 /* W_OK */);
     checks.push({ name: 'data dir', status: 'ok', detail: `${dataDir} is writable` });
@@ -57,7 +61,11 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
   checks.push(
     missing === 0
       ? { name: 'originals', status: 'ok', detail: 'every document can be opened' }
-      : { name: 'originals', status: 'warn', detail: `${missing === 1 ? "1 document's original is" : `${missing} documents' originals are`} missing (moved or deleted, and not copied)` },
+      : {
+          name: 'originals',
+          status: 'warn',
+          detail: `${missing === 1 ? "1 document's original is" : `${missing} documents' originals are`} missing (moved or deleted, and not copied)`,
+        },
   );
   checks.push(await ocrCheck(core));
   checks.push(...(await vectorChecks(core, vectors)));
@@ -74,7 +82,12 @@ async function ocrCheck(core: Core): Promise<DoctorCheck> {
   const langs = ocrLanguagesStatus(core.config.ocr);
   const pending = core.repo.ocr.pending().length;
   if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };
-  if (pending > 0) return { name: 'OCR', status: 'warn', detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (read while the app, kb serve or kb watch runs, or by the next kb ingest); ${langs.detail}` };
+  if (pending > 0)
+    return {
+      name: 'OCR',
+      status: 'warn',
+      detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (read while the app, kb serve or kb watch runs, or by the next kb ingest); ${langs.detail}`,
+    };
   const unreadable = core.repo.ocr.unreadable();
   if (unreadable.pages > 0) {
     return {
@@ -96,12 +109,24 @@ async function vectorChecks(core: Core, vectors: VectorService): Promise<DoctorC
   const min = core.config.embedding.ann_min_rows;
   return [
     count === chunks
-      ? { name: 'embedding model', status: 'ok', detail: `${model}: ${chunks === 1 ? 'the chunk has its vector' : `all ${chunks} chunks have vectors`}` }
-      : { name: 'embedding model', status: 'warn', detail: `${model}: ${plural(count, 'vector')} for ${plural(chunks, 'chunk')} (run: kb reindex, or any ingest, to bring them in step)` },
+      ? {
+          name: 'embedding model',
+          status: 'ok',
+          detail: `${model}: ${chunks === 1 ? 'the chunk has its vector' : `all ${chunks} chunks have vectors`}`,
+        }
+      : {
+          name: 'embedding model',
+          status: 'warn',
+          detail: `${model}: ${plural(count, 'vector')} for ${plural(chunks, 'chunk')} (run: kb reindex, or any ingest, to bring them in step)`,
+        },
     vectors.upkeepError
       ? { name: 'vector index', status: 'warn', detail: `updating the index failed: ${vectors.upkeepError}; searches are exact and slower` }
       : index
-        ? { name: 'vector index', status: 'ok', detail: `IVF_HNSW_SQ over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)` }
+        ? {
+            name: 'vector index',
+            status: 'ok',
+            detail: `IVF_HNSW_SQ over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)`,
+          }
         : count >= min
           ? { name: 'vector index', status: 'warn', detail: `${count} vectors and no index yet: the next ingest builds it` }
           : { name: 'vector index', status: 'ok', detail: `none needed below ${min} vectors: searches compare with every vector` },

@@ -25,7 +25,10 @@ export async function runFix(
   const actions: FixResult['actions'] = [];
   const quick = quickCheck(core.db);
   if (quick !== 'ok') {
-    throw new KbError('DB_CORRUPT', `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(core.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`);
+    throw new KbError(
+      'DB_CORRUPT',
+      `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(core.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`,
+    );
   }
   if (!wordIndexesSound(core.db)) {
     rebuildWordIndexes(core.db);
@@ -33,11 +36,22 @@ export async function runFix(
     actions.push({ name: 'full-text index', detail: 'rebuilt both word indexes from the chunks' });
   }
   const v = await vectors.repair(opts.onProgress);
-  if (v?.rebuilt) actions.push({ name: 'vectors', detail: `the vector table was unreadable (${v.rebuilt}): rebuilt it, ${plural(v.embedded, 'chunk')} embedded` });
+  if (v?.rebuilt)
+    actions.push({
+      name: 'vectors',
+      detail: `the vector table was unreadable (${v.rebuilt}): rebuilt it, ${plural(v.embedded, 'chunk')} embedded`,
+    });
   else if (v && v.embedded + v.deleted > 0) {
-    actions.push({ name: 'vectors', detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone` });
+    actions.push({
+      name: 'vectors',
+      detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone`,
+    });
   }
   const gc = await collectGarbage(core);
-  if (gc.removed_blobs > 0) actions.push({ name: 'stored originals', detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)` });
+  if (gc.removed_blobs > 0)
+    actions.push({
+      name: 'stored originals',
+      detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)`,
+    });
   return { schema_version: SCHEMA_VERSION, actions, report: await doctor() };
 }

@@ -27,7 +27,10 @@ function hubModel(id: string): HubModel {
 /** A name of the user's choosing becomes a folder name: nothing that could mean another place or another kind. */
 function checkName(id: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) || id.startsWith('whisper-')) {
-    throw new KbError('INVALID_ARGUMENT', `"${id}" cannot name a model: use letters, digits, . _ - (not starting with whisper-, which names speech models)`);
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `"${id}" cannot name a model: use letters, digits, . _ - (not starting with whisper-, which names speech models)`,
+    );
   }
 }
 
@@ -58,14 +61,34 @@ export class ModelStore {
     };
     const download = (m: HubModel): number | null => (m.files.some((f) => f.size) ? m.files.reduce((n, f) => n + (f.size ?? 0), 0) : null);
     const registry: ModelInfo[] = [
-      ...MODELS.map((m) => ({ id: m.id, kind: 'embedding' as const, source: 'registry' as const, repo: m.repo, dimension: m.dimension, max_tokens: m.maxTokens, ...sized(m.id), download_bytes: download(m) })),
-      ...RERANKERS.map((m) => ({ id: m.id, kind: 'reranker' as const, source: 'registry' as const, repo: m.repo, dimension: 0, max_tokens: m.maxTokens, ...sized(m.id), download_bytes: download(m) })),
+      ...MODELS.map((m) => ({
+        id: m.id,
+        kind: 'embedding' as const,
+        source: 'registry' as const,
+        repo: m.repo,
+        dimension: m.dimension,
+        max_tokens: m.maxTokens,
+        ...sized(m.id),
+        download_bytes: download(m),
+      })),
+      ...RERANKERS.map((m) => ({
+        id: m.id,
+        kind: 'reranker' as const,
+        source: 'registry' as const,
+        repo: m.repo,
+        dimension: 0,
+        max_tokens: m.maxTokens,
+        ...sized(m.id),
+        download_bytes: download(m),
+      })),
     ];
     const imported = importedNames(this.dir).flatMap((id): ModelInfo[] => {
       const m = readManifest(this.pathOf(id));
       if (!m || modelSpec(id) || rerankerSpec(id)) return [];
       const dimension = m.kind === 'embedding' ? m.spec.dimension : 0;
-      return [{ id, kind: m.kind, source: 'imported', repo: m.from, dimension, max_tokens: m.spec.maxTokens, ...sized(id), download_bytes: null }];
+      return [
+        { id, kind: m.kind, source: 'imported', repo: m.from, dimension, max_tokens: m.spec.maxTokens, ...sized(id), download_bytes: null },
+      ];
     });
     return [...registry, ...imported];
   }
@@ -115,10 +138,16 @@ export class ModelStore {
     if (!registry) checkName(id);
     if (!existsSync(from) || !statSync(from).isDirectory()) throw new KbError('NOT_FOUND', `no model folder at ${from}`);
     // Checked here, on the folder the user named: the copy below is kb's own business.
-    const lacking = [existsSync(join(from, 'tokenizer.json')) ? null : 'tokenizer.json', onnxFileIn(from) ? null : `the ONNX weights (${ONNX_FILES.join(' or ')})`].filter(Boolean);
+    const lacking = [
+      existsSync(join(from, 'tokenizer.json')) ? null : 'tokenizer.json',
+      onnxFileIn(from) ? null : `the ONNX weights (${ONNX_FILES.join(' or ')})`,
+    ].filter(Boolean);
     if (lacking.length > 0) {
       const like = registry ? `https://huggingface.co/${registry.repo} has` : 'a model on the Hugging Face hub has';
-      throw new KbError('MODEL_INVALID', `${from} lacks ${lacking.join(' and ')}: a model folder holds what ${like} (config.json, tokenizer.json, onnx/…)`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${from} lacks ${lacking.join(' and ')}: a model folder holds what ${like} (config.json, tokenizer.json, onnx/…)`,
+      );
     }
     const staging = join(this.dir, '.partial', `${id}-import-${randomBytes(4).toString('hex')}`);
     await mkdir(join(this.dir, '.partial'), { recursive: true });
@@ -143,7 +172,9 @@ export class ModelStore {
     if (embedding) {
       const e = await Embedder.load(dir, embedding).catch((err: unknown) => {
         if (err instanceof KbError && /dimensional/.test(err.message)) {
-          throw new KbError(err.code, `${err.message} — to use it as a model of its own: kb models import ${from} --as NAME`, { cause: err });
+          throw new KbError(err.code, `${err.message} — to use it as a model of its own: kb models import ${from} --as NAME`, {
+            cause: err,
+          });
         }
         throw err;
       });
@@ -165,7 +196,10 @@ export class ModelStore {
     const e = await Embedder.load(dir, { id, provider: 'onnx', dimension: 0, ...how });
     await e.close();
     if (dense && !e.pooledInGraph) {
-      throw new KbError('MODEL_INVALID', `${from} has Dense layers after pooling (modules.json) that its ONNX graph does not apply: export it with a sentence_embedding output`);
+      throw new KbError(
+        'MODEL_INVALID',
+        `${from} has Dense layers after pooling (modules.json) that its ONNX graph does not apply: export it with a sentence_embedding output`,
+      );
     }
     return { kind: 'embedding', spec: e.spec, from, imported_at };
   }

@@ -40,7 +40,11 @@ export class ModelService {
   }
 
   async list(): Promise<{ schema_version: typeof SCHEMA_VERSION; models: ModelInfo[]; speech_models: SpeechModelInfo[] }> {
-    return { schema_version: SCHEMA_VERSION, models: (await this.embeddingStore()).list(), speech_models: (await this.speechStore()).list() };
+    return {
+      schema_version: SCHEMA_VERSION,
+      models: (await this.embeddingStore()).list(),
+      speech_models: (await this.speechStore()).list(),
+    };
   }
 
   async pull(id: string, opts: PullOptions = {}): Promise<ModelInfo> {
@@ -86,7 +90,10 @@ export class ModelService {
 
   async arrived(
     name: string,
-    run: { reindex: (o: { onProgress?: (p: ReindexProgress) => void }) => Promise<unknown>; transcribe: (o: { onProgress?: (p: IngestProgress) => void }) => Promise<unknown> },
+    run: {
+      reindex: (o: { onProgress?: (p: ReindexProgress) => void }) => Promise<unknown>;
+      transcribe: (o: { onProgress?: (p: IngestProgress) => void }) => Promise<unknown>;
+    },
     opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void },
   ): Promise<'transcribed' | 'embedded' | null> {
     const { config } = this.core;

@@ -23,11 +23,22 @@ export class WhisperStore {
 
   list(): SpeechModelInfo[] {
     const known = WHISPER_MODELS.map((m) => m.name);
-    const custom = existsSync(this.dir) ? readdirSync(this.dir).filter((f) => f.endsWith('.bin')).map((f) => f.slice(0, -4)).filter((n) => !known.includes(n)) : [];
+    const custom = existsSync(this.dir)
+      ? readdirSync(this.dir)
+          .filter((f) => f.endsWith('.bin'))
+          .map((f) => f.slice(0, -4))
+          .filter((n) => !known.includes(n))
+      : [];
     return [...known, ...custom].map((id) => {
       const path = whisperModelFile(this.dataDir, id);
       const installed = existsSync(path);
-      return { id, about: whisperSpec(id)?.about ?? 'imported', installed, path: installed ? path : null, bytes: installed ? statSync(path).size : null };
+      return {
+        id,
+        about: whisperSpec(id)?.about ?? 'imported',
+        installed,
+        path: installed ? path : null,
+        bytes: installed ? statSync(path).size : null,
+      };
     });
   }
 
@@ -38,14 +49,21 @@ export class WhisperStore {
     if (spec) {
       const sha1 = await sha1Of(file);
       if (sha1 !== spec.sha1) {
-        throw new KbError('MODEL_INVALID', `${file} is not ${name}: its SHA-1 is ${sha1.slice(0, 12)}…, whisper.cpp publishes ${spec.sha1.slice(0, 12)}… (import it under another name: --as whisper-custom)`);
+        throw new KbError(
+          'MODEL_INVALID',
+          `${file} is not ${name}: its SHA-1 is ${sha1.slice(0, 12)}…, whisper.cpp publishes ${spec.sha1.slice(0, 12)}… (import it under another name: --as whisper-custom)`,
+        );
       }
     }
     await rename(file, whisperModelFile(this.dataDir, name));
     return this.list().find((m) => m.id === name)!;
   }
 
-  async pull(name: string, hub: Hub, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> {
+  async pull(
+    name: string,
+    hub: Hub,
+    opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<SpeechModelInfo> {
     const spec = whisperSpec(name);
     if (!spec) throw unknownModel(name);
     const staging = join(this.dir, '.partial', spec.file);
@@ -70,9 +88,11 @@ export class WhisperStore {
     if (!name) {
       const sha1 = await sha1Of(file);
       name = WHISPER_MODELS.find((m) => m.sha1 === sha1)?.name;
-      if (!name) throw new KbError('INVALID_ARGUMENT', `${file} is not one of the models kb knows by checksum: name it with --as whisper-<name>`);
+      if (!name)
+        throw new KbError('INVALID_ARGUMENT', `${file} is not one of the models kb knows by checksum: name it with --as whisper-<name>`);
     }
-    if (!/^whisper-[\w.-]+$/.test(name)) throw new KbError('INVALID_ARGUMENT', `a speech model's name starts with whisper-, e.g. whisper-custom (not ${name})`);
+    if (!/^whisper-[\w.-]+$/.test(name))
+      throw new KbError('INVALID_ARGUMENT', `a speech model's name starts with whisper-, e.g. whisper-custom (not ${name})`);
     const staging = join(this.dir, '.partial', `${name}-${randomBytes(4).toString('hex')}.bin`);
     await mkdir(dirname(staging), { recursive: true });
     try {

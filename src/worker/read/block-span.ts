@@ -141,7 +141,10 @@ const HINTS: Record<BlockDoc['cite'], string> = {
 /** The text of a range, as `kb get` prints it: a table's header above its rows. */
 export function rangeText(doc: BlockDoc, r: BlockRange | null): string {
   const blocks = r ? doc.blocks.slice(r.from, r.to + 1) : doc.blocks;
-  const text = blocks.map((b) => b.text).filter((t) => t.trim()).join('\n\n');
+  const text = blocks
+    .map((b) => b.text)
+    .filter((t) => t.trim())
+    .join('\n\n');
   const g = doc.groups[r?.group ?? 0];
   if (doc.cite === 'rows' && g?.header && g.header.length > 0) return `${g.header.join(' | ')}\n${blocks.map((b) => b.text).join('\n')}`;
   // A whole message (#msg=) is read with its headers.

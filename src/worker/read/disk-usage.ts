@@ -14,13 +14,33 @@ async function bytesUnder(dir: string): Promise<number> {
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) n += await bytesUnder(p);
-    else if (e.isFile()) n += await stat(p).then((s) => s.size, () => 0);
+    else if (e.isFile())
+      n += await stat(p).then(
+        (s) => s.size,
+        () => 0,
+      );
   }
   return n;
 }
 
-export async function diskUsage(dataDir: string): Promise<{ total: number; index: number; vectors: number; originals: number; models: number; uploads: number; ocr: number; other: number }> {
-  const sqlite = await Promise.all(['kb.sqlite', 'kb.sqlite-wal', 'kb.sqlite-shm'].map((f) => stat(join(dataDir, f)).then((s) => s.size, () => 0)));
+export async function diskUsage(dataDir: string): Promise<{
+  total: number;
+  index: number;
+  vectors: number;
+  originals: number;
+  models: number;
+  uploads: number;
+  ocr: number;
+  other: number;
+}> {
+  const sqlite = await Promise.all(
+    ['kb.sqlite', 'kb.sqlite-wal', 'kb.sqlite-shm'].map((f) =>
+      stat(join(dataDir, f)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
   // models/ holds the embedding models and models/whisper/ the speech models.
   const [vectors, originals, models, uploads, ocr, total] = await Promise.all([
     bytesUnder(join(dataDir, 'vectors')),

@@ -16,7 +16,11 @@ const KEEP = 4;
 /** One thread, started on first use; an idle pool does not keep the process alive. */
 let pool: ParsePool | null = null;
 
-export async function documentBlocks(src: Pick<DocumentSource, 'file'> & { path: string }, config: Config, markup: boolean): Promise<BlockDoc> {
+export async function documentBlocks(
+  src: Pick<DocumentSource, 'file'> & { path: string },
+  config: Config,
+  markup: boolean,
+): Promise<BlockDoc> {
   const format = structuredFormat(src.path);
   if (!format) throw new KbError('INVALID_ARGUMENT', `${src.path} is not a structured document`);
   // The file's stamp names its version: a cached document is served without reading the file again.

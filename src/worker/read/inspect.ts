@@ -74,7 +74,11 @@ export function inspectDocument(core: Core, idOrPath: string): InspectedDocument
 export function inspectChunk(core: Core, id: string): InspectedChunk {
   const c = core.repo.chunks.byId(id);
   if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
-  return { schema_version: SCHEMA_VERSION, chunk: { ...c, anchor: JSON.parse(c.anchor) as Anchor }, document: rowWithState(core, c.doc_id) };
+  return {
+    schema_version: SCHEMA_VERSION,
+    chunk: { ...c, anchor: JSON.parse(c.anchor) as Anchor },
+    document: rowWithState(core, c.doc_id),
+  };
 }
 
 /** The file that holds a document's bytes: the stored copy if there is one, else the original. */
@@ -84,7 +88,14 @@ export function documentSource(core: Core, docId: string): DocumentSource {
   if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
   const orig = repo.originals.of(doc.id);
   const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
-  const base = { schema_version: SCHEMA_VERSION, doc_id: doc.id, type: doc.type, title: doc.title, name: basename(doc.path), path: doc.path };
+  const base = {
+    schema_version: SCHEMA_VERSION,
+    doc_id: doc.id,
+    type: doc.type,
+    title: doc.title,
+    name: basename(doc.path),
+    path: doc.path,
+  };
   if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
   let st;
   try {

@@ -13,12 +13,71 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'blockquote', 'pre', 'code', 'em', 'strong', 'b', 'i', 'u', 's',
-    'sub', 'sup', 'small', 'mark', 'br', 'hr', 'span', 'div', 'section', 'article', 'figure', 'figcaption', 'table', 'thead', 'tbody', 'tfoot',
-    'tr', 'th', 'td', 'caption', 'img', 'a', 'abbr', 'cite', 'q', 'kbd', 'samp', 'var', 'time', 'del', 'ins', 'details', 'summary', 'address',
+    'p',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'blockquote',
+    'pre',
+    'code',
+    'em',
+    'strong',
+    'b',
+    'i',
+    'u',
+    's',
+    'sub',
+    'sup',
+    'small',
+    'mark',
+    'br',
+    'hr',
+    'span',
+    'div',
+    'section',
+    'article',
+    'figure',
+    'figcaption',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+    'img',
+    'a',
+    'abbr',
+    'cite',
+    'q',
+    'kbd',
+    'samp',
+    'var',
+    'time',
+    'del',
+    'ins',
+    'details',
+    'summary',
+    'address',
   ],
   // Links keep their text, not their target: the frame must never navigate to a page of the web.
-  allowedAttributes: { img: ['src', 'alt', 'width', 'height'], td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan'], ol: ['start'], abbr: ['title'] },
+  allowedAttributes: {
+    img: ['src', 'alt', 'width', 'height'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan'],
+    ol: ['start'],
+    abbr: ['title'],
+  },
   // Pictures only from inside the document (data: URIs mammoth makes); a remote image is never fetched.
   allowedSchemes: [],
   allowedSchemesByTag: { img: ['data'] },
@@ -54,7 +113,17 @@ function blockHtml(b: DocBlock, mark: Marker): string {
   const esc2 = (t: string): string => mark(esc(t));
   if (b.html) return sanitize(b.html, mark);
   if (b.table && !b.text.trim()) return '';
-  if (b.table) return `<table>${b.text.split('\n').map((r) => `<tr>${r.split(' | ').map((c) => `<td>${esc2(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+  if (b.table)
+    return `<table>${b.text
+      .split('\n')
+      .map(
+        (r) =>
+          `<tr>${r
+            .split(' | ')
+            .map((c) => `<td>${esc2(c)}</td>`)
+            .join('')}</tr>`,
+      )
+      .join('')}</table>`;
   if (b.heading) return `<h${Math.min(6, b.heading + 1)}>${esc2(b.text)}</h${Math.min(6, b.heading + 1)}>`;
   return `<p class="${b.text.startsWith('Notes: ') ? 'text notes' : 'text'}">${esc2(b.text)}</p>`;
 }
@@ -89,7 +158,9 @@ function table(doc: BlockDoc, group: number, hit: BlockRange | null, mark: Marke
     .map(({ b, i }) => {
       const inHit = hit && i >= hit.from && i <= hit.to;
       const id = i === target ? ' id="kb-hit"' : '';
-      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${cells(b).map((c) => `<td>${c}</td>`).join('')}</tr>`;
+      return `<tr${id}${inHit ? ' class="hit"' : ''}><td class="n">${b.unit}</td>${cells(b)
+        .map((c) => `<td>${c}</td>`)
+        .join('')}</tr>`;
     })
     .join('');
   const more = (n: number, where: string): string => (n > 0 ? `<p class="more">${n} more rows ${where}</p>` : '');
@@ -104,7 +175,9 @@ function nav(doc: BlockDoc, current: number, target: (g: number) => Anchor | nul
       const a = target(i);
       if (!a) return '';
       const label = esc(g.name || `Part ${i + 1}`);
-      return i === current ? `<li aria-current="page"><b>${label}</b></li>` : `<li><a href="view?at=${encodeURIComponent(anchorFragment(a))}${q ? `&amp;q=${encodeURIComponent(q)}` : ''}#kb-hit">${label}</a></li>`;
+      return i === current
+        ? `<li aria-current="page"><b>${label}</b></li>`
+        : `<li><a href="view?at=${encodeURIComponent(anchorFragment(a))}${q ? `&amp;q=${encodeURIComponent(q)}` : ''}#kb-hit">${label}</a></li>`;
     })
     .join('');
   return `<nav class="toc"><ol>${items}</ol></nav>`;
@@ -149,7 +222,9 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
   const all = doc.blocks.map((b, i) => ({ b, i }));
   switch (doc.cite) {
     case 'rows':
-      main = nav(doc, group, (g) => ({ kind: 'rows', start: 2, end: 2, ...(doc.groups[g]?.name ? { sheet: doc.groups[g]!.name } : {}) }), q) + table(doc, group, hit, mark);
+      main =
+        nav(doc, group, (g) => ({ kind: 'rows', start: 2, end: 2, ...(doc.groups[g]?.name ? { sheet: doc.groups[g]!.name } : {}) }), q) +
+        table(doc, group, hit, mark);
       break;
     case 'slide':
       main = doc.groups
@@ -163,11 +238,21 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
       break;
     case 'cfi':
       main =
-        nav(doc, group, (g) => {
-          const key = doc.groups[g]?.key;
-          const first = firstBlockOf(doc, g);
-          return key && first ? { kind: 'cfi', cfi: `${key}!${first.key ?? '/4'}` } : null;
-        }, q) + flow(all.filter(({ b }) => b.group === group), hit, mark);
+        nav(
+          doc,
+          group,
+          (g) => {
+            const key = doc.groups[g]?.key;
+            const first = firstBlockOf(doc, g);
+            return key && first ? { kind: 'cfi', cfi: `${key}!${first.key ?? '/4'}` } : null;
+          },
+          q,
+        ) +
+        flow(
+          all.filter(({ b }) => b.group === group),
+          hit,
+          mark,
+        );
       break;
     case 'msg':
     case 'lines': {

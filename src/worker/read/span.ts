@@ -25,8 +25,6 @@ export interface SpanContext {
   source(docId: string): DocumentSource;
 }
 
-
-
 /** Splits a target into the document it names and the anchor it asks for (null: the whole document). */
 function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor | null } {
   const hash = target.indexOf('#');
@@ -54,7 +52,8 @@ function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor 
   return { doc, anchor: anchor as Anchor };
 }
 
-const cap = (text: string, max: number): { text: string; truncated: boolean } => (text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false });
+const cap = (text: string, max: number): { text: string; truncated: boolean } =>
+  text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false };
 
 export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Promise<Span> {
   const { doc, anchor } = parseTarget(ctx.repo, target);
@@ -74,9 +73,11 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     anchorOut = anchor ?? wholeAnchor(blocks, chunks[0]?.anchor) ?? { kind: 'lines', start: 1, end: 1 };
   } else if (doc.type === 'audio') {
     const t = ctx.repo.transcripts.of(doc.id);
-    if (!t?.segments) throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
+    if (!t?.segments)
+      throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
     const segs = JSON.parse(t.segments) as Segment[];
-    if (anchor && anchor.kind !== 'time') throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);
+    if (anchor && anchor.kind !== 'time')
+      throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);
     const from = anchor?.kind === 'time' ? anchor.start : 0;
     const to = anchor?.kind === 'time' ? anchor.end : Infinity;
     text = transcriptText(segs.filter((s) => s.end > from && s.start < to));
@@ -85,8 +86,10 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     if (kind === 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has pages, not lines: ask for #page=N`);
     const pick = chunks.filter(({ anchor: a }) => {
       if (!anchor) return true;
-      if (anchor.kind === 'page' && a.kind === 'page') return a.page <= (anchor.page_end ?? anchor.page) && (a.page_end ?? a.page) >= anchor.page;
-      if (anchor.kind === 'region' && a.kind === 'region') return a.x < anchor.x + anchor.w && a.x + a.w > anchor.x && a.y < anchor.y + anchor.h && a.y + a.h > anchor.y;
+      if (anchor.kind === 'page' && a.kind === 'page')
+        return a.page <= (anchor.page_end ?? anchor.page) && (a.page_end ?? a.page) >= anchor.page;
+      if (anchor.kind === 'region' && a.kind === 'region')
+        return a.x < anchor.x + anchor.w && a.x + a.w > anchor.x && a.y < anchor.y + anchor.h && a.y + a.h > anchor.y;
       return false;
     });
     if (anchor && pick.length === 0) throw new KbError('NOT_FOUND', `no indexed text at #${target.split('#')[1]} of ${doc.path}`);
@@ -100,7 +103,10 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     // A final newline ends the last line; it does not start another.
     if (lines.length > 1 && lines.at(-1) === '') lines.pop();
     if (anchor?.kind === 'lines' && anchor.end < anchor.start) {
-      throw new KbError('INVALID_ARGUMENT', `#L${anchor.start}-L${anchor.end} ends before it starts: did you mean #L${anchor.end}-L${anchor.start}?`);
+      throw new KbError(
+        'INVALID_ARGUMENT',
+        `#L${anchor.start}-L${anchor.end} ends before it starts: did you mean #L${anchor.end}-L${anchor.start}?`,
+      );
     }
     const start = anchor?.kind === 'lines' ? Math.max(1, anchor.start) : 1;
     const end = anchor?.kind === 'lines' ? Math.min(lines.length, anchor.end) : lines.length;

@@ -8,7 +8,10 @@ import { logsDir } from '../log.js';
 import { diskUsage } from './disk-usage.js';
 import type { VectorService } from '../vectors/service.js';
 
-export async function indexStatus(core: Core, parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService }): Promise<KbStatus> {
+export async function indexStatus(
+  core: Core,
+  parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService },
+): Promise<KbStatus> {
   const { ollamaFor } = await import('../ollama.js');
   const llm = ollamaFor(core.config.ask);
   return {

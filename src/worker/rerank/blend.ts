@@ -26,7 +26,10 @@ export function blend(hits: SearchHit[], logits: Map<number, number>): SearchHit
     const score = sigmoid(logit);
     const rank = j + 1;
     const w = fusedWeight(rank);
-    return { hit: { ...h, score: w / rank + (1 - w) * score, retrieval: { ...h.retrieval, rerank: { score, logit, fused_rank: rank } } }, blended: w / rank + (1 - w) * score };
+    return {
+      hit: { ...h, score: w / rank + (1 - w) * score, retrieval: { ...h.retrieval, rerank: { score, logit, fused_rank: rank } } },
+      blended: w / rank + (1 - w) * score,
+    };
   });
   const ordered = [...scored].sort((a, b) => b.blended - a.blended).map((s) => s.hit);
   const out = [...hits];

@@ -29,7 +29,9 @@ export class RerankService {
     const known = rerankerSpec(id);
     const manifest = known ? null : readManifest(dir);
     if (!known && manifest?.kind !== 'reranker') {
-      return { unavailable: `${id} is not a reranker kb knows (rerank.model): pull ms-marco-MiniLM-L-6-v2 or bge-reranker-base, or import a cross-encoder folder with kb models import DIR --as NAME` };
+      return {
+        unavailable: `${id} is not a reranker kb knows (rerank.model): pull ms-marco-MiniLM-L-6-v2 or bge-reranker-base, or import a cross-encoder folder with kb models import DIR --as NAME`,
+      };
     }
     if (!existsSync(join(dir, 'tokenizer.json'))) return { unavailable: `no reranker installed — run: kb models pull ${id}` };
     return { dir, maxTokens: known?.maxTokens ?? (manifest?.kind === 'reranker' ? manifest.spec.maxTokens : 512) };
@@ -41,7 +43,9 @@ export class RerankService {
       this.loaded = this.core.config.rerank.model;
       const where = this.locate();
       if ('unavailable' in where) return Promise.resolve(where);
-      const p = import('../embed/cross-encoder.js').then((m) => m.CrossEncoder.load(where.dir, this.core.config.rerank.model, where.maxTokens));
+      const p = import('../embed/cross-encoder.js').then((m) =>
+        m.CrossEncoder.load(where.dir, this.core.config.rerank.model, where.maxTokens),
+      );
       this.modelP = p;
       p.catch(() => {
         if (this.modelP === p) this.modelP = undefined; // a broken model: say so, and try again next time
@@ -51,13 +55,20 @@ export class RerankService {
   }
 
   /** The hits reordered by the cross-encoder blended with their fused rank, or as they were and why. */
-  async rerank(query: string, hits: SearchHit[]): Promise<{ hits: SearchHit[]; status: { status: 'ok' | 'unavailable'; reason?: string } }> {
+  async rerank(
+    query: string,
+    hits: SearchHit[],
+  ): Promise<{ hits: SearchHit[]; status: { status: 'ok' | 'unavailable'; reason?: string } }> {
     const model = await this.open();
     if ('unavailable' in model) return { hits, status: { status: 'unavailable', reason: model.unavailable } };
     const readable = hits.map((h, i) => ({ h, i })).filter(({ h }) => h.chunk_id !== '' && !h.retrieval.by_name);
     if (readable.length === 0) return { hits, status: { status: 'ok' } };
     try {
-      const logits = await model.score(query, readable.map(({ h }) => rerankText(h)), this.core.config.rerank.max_tokens);
+      const logits = await model.score(
+        query,
+        readable.map(({ h }) => rerankText(h)),
+        this.core.config.rerank.max_tokens,
+      );
       return { hits: blend(hits, new Map(readable.map(({ i }, j) => [i, logits[j]!]))), status: { status: 'ok' } };
     } catch (e) {
       this.core.log.warn(errorFields(e), 'reranking failed: hits keep their fused order');
@@ -66,7 +77,10 @@ export class RerankService {
   }
 
   close(): void {
-    void this.modelP?.then((m) => ('close' in m ? m.close() : undefined), () => undefined);
+    void this.modelP?.then(
+      (m) => ('close' in m ? m.close() : undefined),
+      () => undefined,
+    );
     this.modelP = undefined;
   }
 }

@@ -96,7 +96,10 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
   }
   length += pos;
   fieldLength[2] = pos;
-  for (const [fi, field] of [[0, title], [1, heading]] as const) {
+  for (const [fi, field] of [
+    [0, title],
+    [1, heading],
+  ] as const) {
     if (!field) continue;
     for (const m of field.matchAll(TOKEN)) {
       const form = indexForm(m[0]);

@@ -10,7 +10,13 @@ import type { RerankService } from '../rerank/service.js';
 
 const PROVIDER_FAILURES = new Set<ErrorCode>(['LLM_UNAVAILABLE', 'LLM_FAILED', 'MODEL_MISSING', 'MODEL_INVALID', 'TIMEOUT']);
 
-export async function searchIndex(core: Core, searcher: Searcher, vectors: VectorService, reranker: RerankService, params: SearchParams): Promise<SearchResult> {
+export async function searchIndex(
+  core: Core,
+  searcher: Searcher,
+  vectors: VectorService,
+  reranker: RerankService,
+  params: SearchParams,
+): Promise<SearchResult> {
   const r = await reranked(core, searcher, vectors, reranker, params);
   // The query is the user's text: debug only.
   core.log.debug({ query: params.query, mode: r.mode, hits: r.results.length, took_ms: r.took_ms }, 'search');
@@ -21,7 +27,13 @@ export async function searchIndex(core: Core, searcher: Searcher, vectors: Vecto
  * With reranking asked for (--rerank, or search.rerank), the best rerank.candidates fused hits are
  * re-scored and the top of them returned; an empty query, or no reranker, leaves the fused order.
  */
-async function reranked(core: Core, searcher: Searcher, vectors: VectorService, reranker: RerankService, params: SearchParams): Promise<SearchResult> {
+async function reranked(
+  core: Core,
+  searcher: Searcher,
+  vectors: VectorService,
+  reranker: RerankService,
+  params: SearchParams,
+): Promise<SearchResult> {
   const want = params.rerank ?? core.config.search.rerank;
   if (!want || !params.query.trim()) return answer(core, searcher, vectors, params);
   const started = performance.now();
@@ -37,7 +49,10 @@ async function reranked(core: Core, searcher: Searcher, vectors: VectorService, 
  * the result says so, keeping the query as typed. Not in vector mode: meaning has no typos to fix.
  */
 async function answer(core: Core, searcher: Searcher, vectors: VectorService, params: SearchParams): Promise<SearchResult> {
-  const fix = params.correct === false || params.mode === 'vector' || !params.query.trim() ? null : searcher.correction(params.query, params.prefix === true);
+  const fix =
+    params.correct === false || params.mode === 'vector' || !params.query.trim()
+      ? null
+      : searcher.correction(params.query, params.prefix === true);
   if (!fix) return searchAsTyped(core, searcher, vectors, params);
   const r = await searchAsTyped(core, searcher, vectors, { ...params, query: fix.query });
   return { ...r, query: params.query, corrected: fix };

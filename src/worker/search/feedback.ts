@@ -60,7 +60,11 @@ export function expansionScore(
 ): number {
   let s = 0;
   for (const t of model) {
-    const counts: Fields = [doc.fieldCounts[0]?.get(t.stem) ?? 0, doc.fieldCounts[1]?.get(t.stem) ?? 0, doc.fieldCounts[2]?.get(t.stem) ?? 0];
+    const counts: Fields = [
+      doc.fieldCounts[0]?.get(t.stem) ?? 0,
+      doc.fieldCounts[1]?.get(t.stem) ?? 0,
+      doc.fieldCounts[2]?.get(t.stem) ?? 0,
+    ];
     s += t.weight * bm25f(counts, doc.fieldLength, t.df, fields);
   }
   return s;

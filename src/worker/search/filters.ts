@@ -66,7 +66,6 @@ export function filterSql(f: Filters): FilterSql {
   return { where: parts.map((p) => `AND ${p}`).join(' '), params, active };
 }
 
-
 export interface FtsFilter {
   /** `meta : kbtag12 AND …`, to AND with the query; null when nothing to filter. */
   clause: string | null;

@@ -20,7 +20,12 @@ export interface Ranked {
 }
 
 export function rrf(lexical: Ranked[], vector: Ranked[], k: number): Fused[] {
-  return combine(lexical, vector, (i) => 1 / (k + i + 1), (i) => 1 / (k + i + 1));
+  return combine(
+    lexical,
+    vector,
+    (i) => 1 / (k + i + 1),
+    (i) => 1 / (k + i + 1),
+  );
 }
 
 export function convex(lexical: Ranked[], vector: Ranked[], alpha: number): Fused[] {

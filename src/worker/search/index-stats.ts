@@ -89,7 +89,7 @@ export class IndexStats {
           ).n;
           if (inSlice >= DF_SAMPLE_ENOUGH) df = Math.round(inSlice * DF_SLICES);
         }
-        df ??= ((exact.get(stem) as { doc: number } | undefined)?.doc ?? 0);
+        df ??= (exact.get(stem) as { doc: number } | undefined)?.doc ?? 0;
         this.dfCache.set(stem, df);
       }
       if (df > 0) out.set(stem, df);

@@ -118,9 +118,7 @@ export class LexicalSearcher {
   private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {
     const cands = this.src.fetch(expr, filters, limit);
     const total = cands.length < limit ? cands.length : this.src.count(expr, filters);
-    const words: QueryWord[] = typed
-      .filter((w) => !FTS_OPERATORS.has(w))
-      .map((w) => ({ text: w, form: w, prefix: true, weight: 1 }));
+    const words: QueryWord[] = typed.filter((w) => !FTS_OPERATORS.has(w)).map((w) => ({ text: w, form: w, prefix: true, weight: 1 }));
     const texts = this.src.texts(cands.map((c) => c.rowid));
     const hits = cands.map((c, i) => {
       const t = texts[i]!;

@@ -34,7 +34,8 @@ function bare(s: string): string {
 /** More documents than this sharing the words of their names: the words say nothing about which file is meant. */
 const NOT_DISTINCTIVE = 20;
 
-const TAGGED = 'SELECT d.id, d.path, d.title FROM tags t JOIN document_tags dt ON dt.tag_id = t.id JOIN documents d ON d.id = dt.doc_id WHERE t.name = ?';
+const TAGGED =
+  'SELECT d.id, d.path, d.title FROM tags t JOIN document_tags dt ON dt.tag_id = t.id JOIN documents d ON d.id = dt.doc_id WHERE t.name = ?';
 
 export class NameSearcher {
   private readonly docs: Documents;
@@ -95,7 +96,14 @@ export class NameSearcher {
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
     const waiting = this.chunklessQ.all().map((r) => r.rowid);
     const titles =
-      waiting.length === 0 ? [] : this.run(`${base} AND n.rowid IN (SELECT value FROM json_each(?)) LIMIT ?`, [`title : (${expr})`, ...f.params, JSON.stringify(waiting), limit]);
+      waiting.length === 0
+        ? []
+        : this.run(`${base} AND n.rowid IN (SELECT value FROM json_each(?)) LIMIT ?`, [
+            `title : (${expr})`,
+            ...f.params,
+            JSON.stringify(waiting),
+            limit,
+          ]);
     const seen = new Set<string>();
     const out: NameMatch[] = [];
     for (const r of [...names, ...titles]) {

@@ -19,8 +19,15 @@ export interface QueryScorer {
  * `terms` then `phrases` are the query words in the order analyze() was given them (`words[i]` is
  * `terms[i]`; phrase words follow); phrases from `firstAlternative` on are other spellings.
  */
-export function queryScorer(terms: Term[], phrases: string[][], firstAlternative: number, df: Map<string, number>, fields: FieldModel): QueryScorer {
-  const wordScore = (a: Analysis, st: string, i: number): number => bm25f(a.fieldTf[i] ?? [0, 0, 0], a.fieldLength, df.get(st) ?? 0, fields);
+export function queryScorer(
+  terms: Term[],
+  phrases: string[][],
+  firstAlternative: number,
+  df: Map<string, number>,
+  fields: FieldModel,
+): QueryScorer {
+  const wordScore = (a: Analysis, st: string, i: number): number =>
+    bm25f(a.fieldTf[i] ?? [0, 0, 0], a.fieldLength, df.get(st) ?? 0, fields);
   const scoring = new Map<string, { count: number; at: number }>();
   terms.forEach((t, i) => {
     if (!t.prefix) scoring.set(t.stem, { count: t.count, at: i });
@@ -42,7 +49,13 @@ export function queryScorer(terms: Term[], phrases: string[][], firstAlternative
       let sum = 0;
       for (const [st, e] of scoring) sum += e.count * wordScore(a, st, e.at);
       for (const words of phraseWords) {
-        if (inSequence(a.positions, words.map((w) => w.at))) for (const w of words) sum += wordScore(a, w.stem, w.at);
+        if (
+          inSequence(
+            a.positions,
+            words.map((w) => w.at),
+          )
+        )
+          for (const w of words) sum += wordScore(a, w.stem, w.at);
       }
       return sum;
     },

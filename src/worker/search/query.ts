@@ -3,7 +3,28 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 
-const EXTRA_STOPWORDS = ['does', 'doing', 'its', 'itself', 'shall', 'upon', 'whether', 'will', 'when', 'why', 'us', 'yet', 'thus', 'etc', 'yes', 'not', 'no', 'nor', 'so', 'just'];
+const EXTRA_STOPWORDS = [
+  'does',
+  'doing',
+  'its',
+  'itself',
+  'shall',
+  'upon',
+  'whether',
+  'will',
+  'when',
+  'why',
+  'us',
+  'yet',
+  'thus',
+  'etc',
+  'yes',
+  'not',
+  'no',
+  'nor',
+  'so',
+  'just',
+];
 const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
 
 /** Scripts written without spaces between words, or with particles glued to words: matched by substring. */
@@ -51,7 +72,12 @@ export function stem(w: string): string {
  * the same way, a quoted phrase with an apostrophe or a hyphen matches the text it was copied from.
  */
 function phraseWords(s: string): string[] {
-  return [...s.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}\p{M}]+/gu)].map((m) => m[0]);
+  return [
+    ...s
+      .toLowerCase()
+      .normalize('NFKC')
+      .matchAll(/[\p{L}\p{N}\p{M}]+/gu),
+  ].map((m) => m[0]);
 }
 
 function words(s: string): string[] {
@@ -73,7 +99,9 @@ export const MIN_PREFIX = 3;
 export function queryNotice(input: string): { notice: string } | Record<string, never> {
   const q = input.trim();
   if (q.length >= 2 && q.startsWith("'") && !q.endsWith("'")) {
-    return { notice: "This FTS5 expression is not finished: close it with ' to run it as written. Until then its words are searched as words." };
+    return {
+      notice: "This FTS5 expression is not finished: close it with ' to run it as written. Until then its words are searched as words.",
+    };
   }
   return {};
 }

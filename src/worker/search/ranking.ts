@@ -50,8 +50,16 @@ function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: M
   return words;
 }
 
-export function rankFts(src: Candidates, config: Config, typedTerms: Term[], typedPhrases: string[][], filters: Filters, limit: number, feedback: boolean): LexicalResult {
-const stats = src.stats;
+export function rankFts(
+  src: Candidates,
+  config: Config,
+  typedTerms: Term[],
+  typedPhrases: string[][],
+  filters: Filters,
+  limit: number,
+  feedback: boolean,
+): LexicalResult {
+  const stats = src.stats;
   const s = config.search;
   const n = stats.n();
   const alt = spellingVariants(typedTerms, stats);
@@ -127,7 +135,11 @@ const stats = src.stats;
   let added: number[] | null = null;
   if (feedback && cands.length >= 3) {
     const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
-    const model = expansionModel(stats, order.slice(0, s.feedback_docs).map((i) => analyses[i]!), s.feedback_terms);
+    const model = expansionModel(
+      stats,
+      order.slice(0, s.feedback_docs).map((i) => analyses[i]!),
+      s.feedback_terms,
+    );
     if (model.length > 0) {
       // The expansion may move a candidate by at most feedback_weight × the best score the query's
       // own words gave. (RM3's interpolation scales the expansion by the query's length, so on a long

@@ -30,7 +30,6 @@ import { markdownMask } from './markup.js';
 import { snippetFor } from './snippet.js';
 import { describeIssues } from '../../shared/issues.js';
 
-
 /** The citation with its human label (file name, span, section), as the UI shows it. */
 function labelled<C extends Citation>(c: C): C {
   return { ...c, label: citationLabel(c, c.path.split(/[\\/]/).pop() ?? c.path) };
@@ -186,7 +185,9 @@ export class Searcher {
     const vec = await nearest;
     // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
     const ids = this.reader.rowidsOf(vec.map((v) => v.chunk_id));
-    const vecList = vec.flatMap((v) => (ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : []));
+    const vecList = vec.flatMap((v) =>
+      ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : [],
+    );
     const lexHits = lex?.hits ?? [];
     const lexIds = this.reader.idsOf(lexHits.map((h) => h.rowid));
     const byLexRow = new Map(lexHits.map((h) => [h.rowid, h]));
@@ -198,7 +199,14 @@ export class Searcher {
         score: v.similarity,
         matched: [],
         spans: [],
-        retrieval: { method: 'vector', lexical_rank: null, lexical_score: null, vector_rank: i + 1, vector_score: v.similarity, fusion_score: null },
+        retrieval: {
+          method: 'vector',
+          lexical_rank: null,
+          lexical_score: null,
+          vector_rank: i + 1,
+          vector_score: v.similarity,
+          fusion_score: null,
+        },
       }));
     } else {
       const lexRanked = lexHits.map((h) => ({ rowid: h.rowid, chunkId: lexIds.get(h.rowid) ?? '', score: h.score }));
@@ -278,7 +286,15 @@ export class Searcher {
     const matches = all.filter((m) => !found.has(m.doc.id));
     const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
     const byName = (m: NameMatch, score: number): SearchHit => {
-      const retrieval: Retrieval = { method, lexical_rank: null, lexical_score: null, vector_rank: null, vector_score: null, fusion_score: null, by_name: true };
+      const retrieval: Retrieval = {
+        method,
+        lexical_rank: null,
+        lexical_score: null,
+        vector_rank: null,
+        vector_score: null,
+        fusion_score: null,
+        by_name: true,
+      };
       if (m.firstChunk !== null) {
         const [hit] = this.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
         if (hit) return hit;
@@ -336,7 +352,12 @@ export class Searcher {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
       // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
-      const snippet = snippetFor(row.text, h.spans, this.config.search.snippet_chars, row.type === 'markdown' ? markdownMask(row.text) : undefined);
+      const snippet = snippetFor(
+        row.text,
+        h.spans,
+        this.config.search.snippet_chars,
+        row.type === 'markdown' ? markdownMask(row.text) : undefined,
+      );
       const anchor = JSON.parse(row.anchor) as Anchor;
       return {
         rank: i + 1,

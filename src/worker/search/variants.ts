@@ -22,7 +22,8 @@ export function spellingVariants(terms: Term[], index: VariantIndex): { joined: 
   for (let i = 0; i + 1 < whole.length; i++) {
     const text = whole[i]!.text + whole[i + 1]!.text;
     const st = stem(text);
-    if (!terms.some((t) => t.stem === st) && index.occurs(text)) joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
+    if (!terms.some((t) => t.stem === st) && index.occurs(text))
+      joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
   }
   for (const t of whole) {
     if (t.text.length < 2 * SPLIT_MIN_PART || (index.docFreq([t.stem]).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;

@@ -92,9 +92,11 @@ export class SettingsService {
     else setPath(next, path, value);
     const parsed = ConfigSchema.safeParse(next);
     // The app shows this beside the field, so the field's name is not repeated: only what is wrong.
-    if (!parsed.success) throw new KbError('CONFIG_INVALID', `Not saved: ${cleared ? 'this setting needs a value' : issueWords(parsed.error)}.`);
+    if (!parsed.success)
+      throw new KbError('CONFIG_INVALID', `Not saved: ${cleared ? 'this setting needs a value' : issueWords(parsed.error)}.`);
     const checked = getPath(parsed.data as unknown as Tree, path);
-    if (typeof checked !== 'string' && typeof checked !== 'number' && typeof checked !== 'boolean') throw new KbError('CONFIG_INVALID', 'Not saved: this setting needs a value.');
+    if (typeof checked !== 'string' && typeof checked !== 'number' && typeof checked !== 'boolean')
+      throw new KbError('CONFIG_INVALID', 'Not saved: this setting needs a value.');
     const { setDataDirSetting } = await import('../config/write.js');
     const file = await setDataDirSetting(this.core.dataDir, path, cleared ? undefined : checked);
     const { live } = SETTINGS[key];

@@ -17,7 +17,9 @@ export class Collections {
   private readonly forgetQ;
 
   constructor(db: Db) {
-    this.addQ = db.prepare<[StoredCollection]>('INSERT INTO collections (name, root, tags, glob, added_at) VALUES (@name, @root, @tags, @glob, @added_at)');
+    this.addQ = db.prepare<[StoredCollection]>(
+      'INSERT INTO collections (name, root, tags, glob, added_at) VALUES (@name, @root, @tags, @glob, @added_at)',
+    );
     this.listQ = db.prepare<[], StoredCollection>('SELECT name, root, tags, glob, added_at FROM collections ORDER BY name');
     this.forgetQ = db.prepare<[string]>('DELETE FROM collections WHERE name = ?');
   }

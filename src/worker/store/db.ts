@@ -37,7 +37,10 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
     if (schemaVersion(db) !== latest) {
       db.close();
-      throw new KbError('DATA_DIR', `the index ${file} is read-only and was written by another version of kb (schema ${schemaVersion(db)}, this build needs ${latest})`);
+      throw new KbError(
+        'DATA_DIR',
+        `the index ${file} is read-only and was written by another version of kb (schema ${schemaVersion(db)}, this build needs ${latest})`,
+      );
     }
     return db;
   }

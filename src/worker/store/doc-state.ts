@@ -24,10 +24,12 @@ export function docState(d: DocWithFacts): DocState {
     if (d.ocr_pending > 0) return { status: 'waiting', reason: d.error ?? `waiting for OCR (${WHO})` };
     // Read, but in a script whose language data is not installed: it waits for that data (the error
     // says which pages and what to install).
-    if (d.ocr_unreadable > 0) return { status: 'waiting', reason: d.error?.replace(/^MODEL_MISSING: /, '') ?? 'needs an OCR language that is not installed' };
+    if (d.ocr_unreadable > 0)
+      return { status: 'waiting', reason: d.error?.replace(/^MODEL_MISSING: /, '') ?? 'needs an OCR language that is not installed' };
     // An empty file was read fine and holds nothing; a file that should have text and has none says so.
     return d.error ? { status: 'failed', reason: d.error } : { status: 'indexed', reason: 'empty: there is nothing in it to search' };
   }
-  if (d.ocr_pending > 0 && !d.error) return { status: 'indexed', reason: `${d.ocr_pending} page${d.ocr_pending === 1 ? '' : 's'} still wait for OCR` };
+  if (d.ocr_pending > 0 && !d.error)
+    return { status: 'indexed', reason: `${d.ocr_pending} page${d.ocr_pending === 1 ? '' : 's'} still wait for OCR` };
   return { status: 'indexed', reason: d.error };
 }

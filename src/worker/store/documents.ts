@@ -49,7 +49,9 @@ export class Documents {
     this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
     this.byIdQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE id = ?');
     this.withHashQ = db.prepare<[string], DocRow>("SELECT * FROM documents WHERE content_hash = ? AND status = 'indexed'");
-    this.upsertQ = db.prepare<[DocRow]>(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration,
+    this.upsertQ = db.prepare<
+      [DocRow]
+    >(`INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration,
         parser_version, status, error, original, added_at, updated_at, author, created)
       VALUES (@id, @path, @root, @title, @type, @lang, @content_hash, @size, @mtime, @page_count, @duration,
         @parser_version, @status, @error, @original, @added_at, @updated_at, @author, @created)
@@ -59,7 +61,9 @@ export class Documents {
         parser_version = excluded.parser_version, status = excluded.status, error = excluded.error,
         original = excluded.original, updated_at = excluded.updated_at, author = excluded.author, created = excluded.created`);
     this.setErrorQ = db.prepare<[string | null, number, string]>('UPDATE documents SET error = ?, updated_at = ? WHERE id = ?');
-    this.moveQ = db.prepare<[string, string, number, number, string]>('UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?');
+    this.moveQ = db.prepare<[string, string, number, number, string]>(
+      'UPDATE documents SET path = ?, root = ?, mtime = ?, updated_at = ? WHERE id = ?',
+    );
     this.setMtimeQ = db.prepare<[number, string]>('UPDATE documents SET mtime = ? WHERE id = ?');
     this.setMetaQ = db.prepare<[{ id: string; title: string; lang: string | null; page_count: number | null }]>(
       'UPDATE documents SET title = @title, lang = @lang, page_count = coalesce(@page_count, page_count) WHERE id = @id',
@@ -67,7 +71,9 @@ export class Documents {
     this.setDurationQ = db.prepare<[number, string]>('UPDATE documents SET duration = ? WHERE id = ?');
     this.deleteQ = db.prepare<[string]>('DELETE FROM documents WHERE id = ?');
     this.pruneTagsQ = db.prepare<[]>('DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM document_tags)');
-    this.underQ = db.prepare<[string, string], DocStamp>('SELECT id, path, size, mtime, status FROM documents WHERE path >= ? AND path < ?');
+    this.underQ = db.prepare<[string, string], DocStamp>(
+      'SELECT id, path, size, mtime, status FROM documents WHERE path >= ? AND path < ?',
+    );
     this.listQ = db.prepare<[], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d ORDER BY d.path`);
     this.withFactsQ = db.prepare<[string], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d WHERE d.id = ?`);
   }

@@ -30,12 +30,19 @@ export class HitReader {
     this.rowsQ = db.prepare<[string], HitRow>(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, c.text, c.heading, c.anchor,
         d.path, d.title, d.type, d.original
       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`);
-    this.tagsQ = db.prepare<[string], { doc_id: string; name: string }>(`SELECT dt.doc_id, t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+    this.tagsQ = db.prepare<
+      [string],
+      { doc_id: string; name: string }
+    >(`SELECT dt.doc_id, t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
       WHERE dt.doc_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`);
     this.totalsQ = db.prepare<[string], { doc_id: string; n: number }>(`SELECT doc_id, count(*) AS n FROM chunks
       WHERE doc_id IN (SELECT value FROM json_each(?)) GROUP BY doc_id`);
-    this.rowidsQ = db.prepare<[string], { rowid: number; id: string }>('SELECT rowid, id FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
-    this.idsQ = db.prepare<[string], { rowid: number; id: string }>('SELECT rowid, id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))');
+    this.rowidsQ = db.prepare<[string], { rowid: number; id: string }>(
+      'SELECT rowid, id FROM chunks WHERE id IN (SELECT value FROM json_each(?))',
+    );
+    this.idsQ = db.prepare<[string], { rowid: number; id: string }>(
+      'SELECT rowid, id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))',
+    );
   }
 
   /** The chunks (with their documents) at these rowids, by rowid. */

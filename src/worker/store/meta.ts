@@ -8,5 +8,9 @@ export function readMeta(db: Db, key: string): string | null {
 /** Sets the record, or deletes it when value is null. */
 export function writeMeta(db: Db, key: string, value: string | null): void {
   if (value === null) db.prepare<[string]>('DELETE FROM meta WHERE key = ?').run(key);
-  else db.prepare<[string, string]>('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  else
+    db.prepare<[string, string]>('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+      key,
+      value,
+    );
 }

@@ -33,13 +33,20 @@ export class OcrPages {
       "INSERT INTO ocr_pages (doc_id, page, status) VALUES (?, ?, 'pending') ON CONFLICT(doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL",
     );
     this.clearQ = db.prepare<[string]>('DELETE FROM ocr_pages WHERE doc_id = ?');
-    this.pendingQ = db.prepare<[], OcrJob>(`SELECT o.doc_id, o.page, d.path, d.type, d.content_hash FROM ocr_pages o JOIN documents d ON d.id = o.doc_id
+    this.pendingQ = db.prepare<
+      [],
+      OcrJob
+    >(`SELECT o.doc_id, o.page, d.path, d.type, d.content_hash FROM ocr_pages o JOIN documents d ON d.id = o.doc_id
       WHERE o.status = 'pending' ORDER BY d.path, o.page`);
     this.finishQ = db.prepare<[OcrPageRow & { doc_id: string }]>(
       'UPDATE ocr_pages SET status = @status, confidence = @confidence, error = @error, unreadable_with = @unreadable_with WHERE doc_id = @doc_id AND page = @page',
     );
-    this.ofQ = db.prepare<[string], OcrPageRow>('SELECT page, status, confidence, error, unreadable_with FROM ocr_pages WHERE doc_id = ? ORDER BY page');
-    this.unreadableQ = db.prepare<[], { pages: number; docs: number }>('SELECT count(*) AS pages, count(DISTINCT doc_id) AS docs FROM ocr_pages WHERE unreadable_with IS NOT NULL');
+    this.ofQ = db.prepare<[string], OcrPageRow>(
+      'SELECT page, status, confidence, error, unreadable_with FROM ocr_pages WHERE doc_id = ? ORDER BY page',
+    );
+    this.unreadableQ = db.prepare<[], { pages: number; docs: number }>(
+      'SELECT count(*) AS pages, count(DISTINCT doc_id) AS docs FROM ocr_pages WHERE unreadable_with IS NOT NULL',
+    );
     this.retryQ = db.prepare<[string], { doc_id: string }>(
       "UPDATE ocr_pages SET status = 'pending', error = NULL, unreadable_with = NULL WHERE status = 'failed' AND unreadable_with IS NOT NULL AND unreadable_with <> ? RETURNING doc_id",
     );
@@ -54,7 +61,14 @@ export class OcrPages {
   pending(): OcrJob[] {
     return this.pendingQ.all();
   }
-  finish(r: { doc_id: string; page: number; status: 'done' | 'failed'; confidence: number | null; error: string | null; unreadable_with?: string | null }): void {
+  finish(r: {
+    doc_id: string;
+    page: number;
+    status: 'done' | 'failed';
+    confidence: number | null;
+    error: string | null;
+    unreadable_with?: string | null;
+  }): void {
     this.finishQ.run({ ...r, unreadable_with: r.unreadable_with ?? null });
   }
   /** Pages (and their documents) that need an OCR language which is not installed. */

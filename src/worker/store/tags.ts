@@ -11,7 +11,9 @@ export class Tags {
     this.insertQ = db.prepare<[string]>('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO NOTHING');
     this.idQ = db.prepare<[string], { id: number }>('SELECT id FROM tags WHERE name = ?');
     this.linkQ = db.prepare<[string, number]>('INSERT OR IGNORE INTO document_tags (doc_id, tag_id) VALUES (?, ?)');
-    this.ofQ = db.prepare<[string], { name: string }>('SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name');
+    this.ofQ = db.prepare<[string], { name: string }>(
+      'SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name',
+    );
   }
 
   /** Links tags (normalised names) to a document; returns how many were new. */

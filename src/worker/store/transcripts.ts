@@ -31,7 +31,10 @@ export class Transcripts {
   constructor(private readonly db: Db) {
     this.queueQ = db.prepare<[string, 'waiting' | 'pending']>(`INSERT INTO transcripts (doc_id, status) VALUES (?, ?)
       ON CONFLICT(doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL`);
-    this.pendingQ = db.prepare<[], TranscriptJob>(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
+    this.pendingQ = db.prepare<
+      [],
+      TranscriptJob
+    >(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
       WHERE t.status = 'pending' ORDER BY d.path`);
     this.waitingQ = db.prepare<[], { doc_id: string }>("SELECT doc_id FROM transcripts WHERE status = 'waiting'");
     this.wakeQ = db.prepare<[]>("UPDATE transcripts SET status = 'pending' WHERE status = 'waiting'");
@@ -60,7 +63,14 @@ export class Transcripts {
       this.wakeQ.run();
     })();
   }
-  finish(r: { doc_id: string; status: 'done' | 'failed'; model: string | null; language: string | null; segments: string | null; error: string | null }): void {
+  finish(r: {
+    doc_id: string;
+    status: 'done' | 'failed';
+    model: string | null;
+    language: string | null;
+    segments: string | null;
+    error: string | null;
+  }): void {
     this.finishQ.run(r);
   }
   of(docId: string): TranscriptRow | undefined {

@@ -87,7 +87,10 @@ export class Semantic {
     if (live && live.fingerprint !== fingerprint) {
       const chunks = countRows(db, 'chunks');
       if (chunks > 0) {
-        void loading.then((e) => e.close(), () => undefined);
+        void loading.then(
+          (e) => e.close(),
+          () => undefined,
+        );
         return { unavailable: mismatch(live, spec) };
       }
       live = null; // nothing embedded yet: the configured model simply takes over
@@ -138,9 +141,20 @@ export class Semantic {
         const rows = feed.rows(missing.slice(i, i + SYNC_BATCH));
         // The heading path says what the passage is about; it is embedded with it.
         this.passages ??= await this.embedder.passages();
-        const vectors = await this.passages.embed(rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)), 'passage');
+        const vectors = await this.passages.embed(
+          rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)),
+          'passage',
+        );
         pendingRows.push(
-          ...rows.map((r, j) => ({ chunk_id: r.id, doc_id: r.doc_id, vector: vectors[j]!, type: r.type, lang: r.lang, tags: r.tags, path: r.path })),
+          ...rows.map((r, j) => ({
+            chunk_id: r.id,
+            doc_id: r.doc_id,
+            vector: vectors[j]!,
+            type: r.type,
+            lang: r.lang,
+            tags: r.tags,
+            path: r.path,
+          })),
         );
         if (pendingRows.length >= WRITE_BATCH) await flush();
         opts.onProgress?.({ done: done + pendingRows.length, total: missing.length });

@@ -83,7 +83,10 @@ export class VectorService {
 
   /** Forgets the open table (closing it); the next use opens it again. */
   drop(): void {
-    void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined), () => undefined);
+    void this.semanticP?.then(
+      (s) => ('close' in s ? s.close() : undefined),
+      () => undefined,
+    );
     this.semanticP = undefined;
     this.semanticTable = undefined;
   }
@@ -227,6 +230,9 @@ export class VectorService {
   }
 
   close(): void {
-    void this.semanticP?.then((s) => ('close' in s ? s.close() : undefined), () => undefined);
+    void this.semanticP?.then(
+      (s) => ('close' in s ? s.close() : undefined),
+      () => undefined,
+    );
   }
 }

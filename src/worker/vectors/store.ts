@@ -7,7 +7,9 @@ import type * as Arrow from 'apache-arrow';
 
 // The CommonJS build, the one LanceDB itself requires: importing the ES build would load Arrow a
 // second time (~70 ms on every fresh process) and hand LanceDB tables of a foreign Arrow.
-const { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vectorFromArray } = createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
+const { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vectorFromArray } = createRequire(import.meta.url)(
+  'apache-arrow',
+) as typeof Arrow;
 
 export interface VectorRow {
   chunk_id: string;
@@ -84,7 +86,12 @@ export class VectorStore {
   async delete(chunkIds: string[]): Promise<void> {
     if (!this.table || chunkIds.length === 0) return;
     for (let i = 0; i < chunkIds.length; i += 500) {
-      await this.table.delete(`chunk_id IN (${chunkIds.slice(i, i + 500).map(sqlString).join(', ')})`);
+      await this.table.delete(
+        `chunk_id IN (${chunkIds
+          .slice(i, i + 500)
+          .map(sqlString)
+          .join(', ')})`,
+      );
     }
   }
 
@@ -166,7 +173,11 @@ function toArrow(rows: VectorRow[]): Arrow.Table {
   const vector = makeVector(
     makeData({ type: new FixedSizeList(dim, new Field('item', new Float32(), true)), length: rows.length, nullCount: 0, child: values }),
   );
-  const text = (k: 'chunk_id' | 'doc_id' | 'type' | 'lang' | 'tags' | 'path') => vectorFromArray(rows.map((r) => r[k]), new Utf8());
+  const text = (k: 'chunk_id' | 'doc_id' | 'type' | 'lang' | 'tags' | 'path') =>
+    vectorFromArray(
+      rows.map((r) => r[k]),
+      new Utf8(),
+    );
   return new Table({
     chunk_id: text('chunk_id'),
     doc_id: text('doc_id'),

@@ -66,10 +66,18 @@ const squash = (t: string): string => t.replace(/\s+/g, ' ').trim();
  * its last words again inside it), the words just before (after) it go along as prefix- (-suffix), so
  * the fragment finds this passage and no other. `at`: where the passage starts in `whole`, squashed.
  */
-export function textFragment(text: string, words = 6, whole?: { text: string; lower: string; at: number }): Extract<Anchor, { kind: 'text' }> {
-  const w = squash(text).split(' ').filter((x) => x.length > 0);
+export function textFragment(
+  text: string,
+  words = 6,
+  whole?: { text: string; lower: string; at: number },
+): Extract<Anchor, { kind: 'text' }> {
+  const w = squash(text)
+    .split(' ')
+    .filter((x) => x.length > 0);
   const anchor: Extract<Anchor, { kind: 'text' }> =
-    w.length <= words * 2 ? { kind: 'text', start: w.join(' ') } : { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
+    w.length <= words * 2
+      ? { kind: 'text', start: w.join(' ') }
+      : { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
   if (!whole) return anchor;
   const doc = whole.lower;
   const start = anchor.start.toLowerCase();
@@ -116,7 +124,10 @@ export function cfiRange(spine: string, a: string, b: string): string {
   const sb = b.split('/').slice(1);
   let i = 0;
   while (i < sa.length - 1 && i < sb.length - 1 && sa[i] === sb[i]) i++;
-  const common = sa.slice(0, i).map((s) => `/${s}`).join('');
+  const common = sa
+    .slice(0, i)
+    .map((s) => `/${s}`)
+    .join('');
   return `${spine}!${common},/${sa.slice(i).join('/')},/${sb.slice(i).join('/')}`;
 }
 
@@ -139,7 +150,11 @@ function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string, 
     }
     case 'cfi': {
       const chapter = doc.groups[first.group]?.chapter;
-      return { kind: 'cfi', cfi: cfiRange(doc.groups[first.group]?.key ?? '/6/2', first.key ?? '/4', last.key ?? '/4'), ...(chapter ? { chapter } : {}) };
+      return {
+        kind: 'cfi',
+        cfi: cfiRange(doc.groups[first.group]?.key ?? '/6/2', first.key ?? '/4', last.key ?? '/4'),
+        ...(chapter ? { chapter } : {}),
+      };
     }
     case 'msg':
       return { kind: 'msg', id: doc.groups[first.group]?.key ?? String(first.unit) };
@@ -175,7 +190,9 @@ function chunkGroup(doc: BlockDoc, blocks: DocBlock[], opts: ChunkingOptions, ou
     return;
   }
   // Sections: a heading starts one; the path of headings above it names it.
-  const sections: { path: string[]; blocks: DocBlock[] }[] = [{ path: group && doc.cite !== 'rows' ? [group.name].filter((n) => n) : [], blocks: [] }];
+  const sections: { path: string[]; blocks: DocBlock[] }[] = [
+    { path: group && doc.cite !== 'rows' ? [group.name].filter((n) => n) : [], blocks: [] },
+  ];
   const stack: { level: number; text: string }[] = [];
   const base = sections[0]!.path;
   for (const b of blocks) {
@@ -211,14 +228,17 @@ function pack(doc: BlockDoc, blocks: DocBlock[], heading: string, header: string
   if (nonEmpty.length === 0) return;
   const room = header ? Math.max(opts.min_chars, opts.max_chars - header.length - 1) : opts.max_chars;
   const units: PackBlock[] = nonEmpty.map((b, i) => ({ startLine: i + 1, endLine: i + 1, chars: b.text.length + 2, atomic: false }));
-  const pieces = doc.cite === 'slide' ? [{ startLine: 1, endLine: nonEmpty.length }] : packBlocks(units, (l) => nonEmpty[l - 1]!.text.length, { ...opts, max_chars: room });
+  const pieces =
+    doc.cite === 'slide'
+      ? [{ startLine: 1, endLine: nonEmpty.length }]
+      : packBlocks(units, (l) => nonEmpty[l - 1]!.text.length, { ...opts, max_chars: room });
   for (const p of pieces) {
     const run = nonEmpty.slice(p.startLine - 1, p.endLine);
     const body = run.map((b) => b.text.trim()).join('\n\n');
     // One block longer than the chunk limit (a huge paragraph, a slide full of text) is cut into
     // windows that all cite it: the citation unit is the block. Cut between words, never inside one
     // (a text fragment quoting half a word finds nothing in a browser).
-    for (let i = 0; i < body.length; ) {
+    for (let i = 0; i < body.length;) {
       let end = Math.min(body.length, i + room * 2);
       if (end < body.length) {
         const space = body.slice(i + room, end).search(/\s\S*$/);

@@ -22,7 +22,10 @@ export async function readDocx(bytes: Uint8Array, limits: ZipLimits, markup: boo
   });
   let html: string;
   try {
-    ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { ignoreEmptyParagraphs: false, externalFileAccess: false, convertImage }));
+    ({ value: html } = await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      { ignoreEmptyParagraphs: false, externalFileAccess: false, convertImage },
+    ));
   } catch (e) {
     throw new KbError('PARSE_FAILED', `could not read the Word document: ${(e as Error).message}`);
   }

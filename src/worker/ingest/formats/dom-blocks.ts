@@ -25,10 +25,45 @@ export interface DomBlock {
 
 const LEAF = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table', 'figcaption', 'dt', 'dd', 'caption', 'address', 'summary']);
 const CONTAINER = new Set([
-  'body', 'div', 'section', 'article', 'main', 'ul', 'ol', 'dl', 'li', 'blockquote', 'figure', 'details', 'center',
-  'header', 'footer', 'aside', 'nav', 'form', 'fieldset', 'hgroup', 'span-block',
+  'body',
+  'div',
+  'section',
+  'article',
+  'main',
+  'ul',
+  'ol',
+  'dl',
+  'li',
+  'blockquote',
+  'figure',
+  'details',
+  'center',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'form',
+  'fieldset',
+  'hgroup',
+  'span-block',
 ]);
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'iframe', 'object', 'embed', 'button', 'select', 'input', 'textarea', 'canvas']);
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'head',
+  'iframe',
+  'object',
+  'embed',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'canvas',
+]);
 const BREAKS = new Set(['br', 'hr']);
 
 const squash = (s: string): string => s.replace(/[ \t\r\n\f\u00a0]+/g, ' ').trim();
@@ -83,8 +118,19 @@ export function domBlocks(root: DomNode, opts: { rootPath?: string; keepEmpty?: 
     let run: DomNode[] = [];
     let runPath = path;
     const flushRun = (): void => {
-      const text = run.map(inlineText).join('').split('\n').map(squash).filter((l) => l).join('\n');
-      if (text) out.push({ text, html: opts.markup ? run.map((r) => (r.nodeType === 1 ? (r.outerHTML ?? '') : escapeText(r.textContent ?? ''))).join('') : '', path: runPath });
+      const text = run
+        .map(inlineText)
+        .join('')
+        .split('\n')
+        .map(squash)
+        .filter((l) => l)
+        .join('\n');
+      if (text)
+        out.push({
+          text,
+          html: opts.markup ? run.map((r) => (r.nodeType === 1 ? (r.outerHTML ?? '') : escapeText(r.textContent ?? ''))).join('') : '',
+          path: runPath,
+        });
       run = [];
     };
     let elementIndex = 0;
@@ -104,7 +150,13 @@ export function domBlocks(root: DomNode, opts: { rootPath?: string; keepEmpty?: 
       if (LEAF.has(tag) || (tag === 'li' && !Array.from(c.childNodes).some(isBlockish))) {
         const text = leafText(c);
         const level = /^h([1-6])$/.exec(tag);
-        if (text || opts.keepEmpty) out.push({ text, html: opts.markup ? (c.outerHTML ?? '') : '', path: childPath, ...(level ? { heading: Number(level[1]) } : {}) });
+        if (text || opts.keepEmpty)
+          out.push({
+            text,
+            html: opts.markup ? (c.outerHTML ?? '') : '',
+            path: childPath,
+            ...(level ? { heading: Number(level[1]) } : {}),
+          });
       } else visit(c, childPath);
     }
     flushRun();
@@ -115,7 +167,13 @@ export function domBlocks(root: DomNode, opts: { rootPath?: string; keepEmpty?: 
 
 /** Blocks of a one-part document, numbered in order (Word's paragraphs, a page's blocks). */
 export function numbered(blocks: DomBlock[]): DocBlock[] {
-  return blocks.map((b, i) => ({ text: b.text, html: b.html, unit: i + 1, group: 0, ...(b.heading !== undefined ? { heading: b.heading } : {}) }));
+  return blocks.map((b, i) => ({
+    text: b.text,
+    html: b.html,
+    unit: i + 1,
+    group: 0,
+    ...(b.heading !== undefined ? { heading: b.heading } : {}),
+  }));
 }
 
 function escapeText(s: string): string {
@@ -123,9 +181,19 @@ function escapeText(s: string): string {
 }
 
 /** An HTML string's document (linkedom: fast, no layout, never runs scripts or fetches anything). */
-export function htmlDocument(html: string): { document: { body: DomNode | null; title: string; documentElement: DomNode; querySelector(s: string): DomNode | null; querySelectorAll(s: string): ArrayLike<DomNode> } } {
+export function htmlDocument(html: string): {
+  document: {
+    body: DomNode | null;
+    title: string;
+    documentElement: DomNode;
+    querySelector(s: string): DomNode | null;
+    querySelectorAll(s: string): ArrayLike<DomNode>;
+  };
+} {
   // A fragment (an exported note, a mail part, a chapter without <body>) is given a body, or linkedom
   // builds a tree whose body is empty.
-  const whole = /<body[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html.replace(/^\s*(<\?xml[^>]*>|<!doctype[^>]*>)/gi, '')}</body></html>`;
+  const whole = /<body[\s>]/i.test(html)
+    ? html
+    : `<!doctype html><html><head></head><body>${html.replace(/^\s*(<\?xml[^>]*>|<!doctype[^>]*>)/gi, '')}</body></html>`;
   return parseHTML(whole) as unknown as ReturnType<typeof htmlDocument>;
 }

@@ -12,10 +12,15 @@ import { openZip, zipText, type ZipLimits } from './zip.js';
 const text = (n: XmlNode | null): string | null => n?.textContent?.replace(/\s+/g, ' ').trim() || null;
 
 /** What opens a book before its first chapter, by its name in the contents or its file's id. */
-const FRONT_MATTER = /^(cover|title ?page|titlepage|half ?title|contents|table of contents|toc|copyright|dedication|epigraph|frontmatter|front matter|imprint|colophon)\b/i;
+const FRONT_MATTER =
+  /^(cover|title ?page|titlepage|half ?title|contents|table of contents|toc|copyright|dedication|epigraph|frontmatter|front matter|imprint|colophon)\b/i;
 
 /** Chapter file → its label in the table of contents (EPUB 3 nav or EPUB 2 NCX). */
-async function tocLabels(read: (href: string) => Promise<string | null>, manifest: Map<string, { href: string; type: string; props: string }>, tocId: string | null): Promise<Map<string, string>> {
+async function tocLabels(
+  read: (href: string) => Promise<string | null>,
+  manifest: Map<string, { href: string; type: string; props: string }>,
+  tocId: string | null,
+): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   const nav = [...manifest.values()].find((m) => m.props.split(/\s+/).includes('nav'));
   const ncx = tocId ? manifest.get(tocId) : [...manifest.values()].find((m) => m.type === 'application/x-dtbncx+xml');
@@ -68,7 +73,12 @@ export async function readEpub(bytes: Uint8Array, limits: ZipLimits, markup: boo
   for (const item of all(pkg, 'item')) {
     const id = item.getAttribute('id');
     const href = item.getAttribute('href');
-    if (id && href) manifest.set(id, { href: resolveHref(href), type: item.getAttribute('media-type') ?? '', props: item.getAttribute('properties') ?? '' });
+    if (id && href)
+      manifest.set(id, {
+        href: resolveHref(href),
+        type: item.getAttribute('media-type') ?? '',
+        props: item.getAttribute('properties') ?? '',
+      });
   }
   const spineEl = first(pkg, 'spine');
   if (!spineEl) throw new KbError('PARSE_FAILED', 'the e-book has no reading order (no spine)');
@@ -78,7 +88,9 @@ export async function readEpub(bytes: Uint8Array, limits: ZipLimits, markup: boo
   const blocks: DocBlock[] = [];
   const groups: BlockGroup[] = [];
   let chapters = 0;
-  for (const [j, ref] of elements(spineEl).filter((e) => e.localName === 'itemref').entries()) {
+  for (const [j, ref] of elements(spineEl)
+    .filter((e) => e.localName === 'itemref')
+    .entries()) {
     const idref = ref.getAttribute('idref') ?? '';
     const item = manifest.get(idref);
     if (!item || !/html|xml/.test(item.type)) continue;
@@ -97,10 +109,20 @@ export async function readEpub(bytes: Uint8Array, limits: ZipLimits, markup: boo
     const front = FRONT_MATTER.test(name) || FRONT_MATTER.test(idref) || /\bnav\b/.test(item.props) || !found.some((b) => b.text.trim());
     if (!front) chapters++;
     groups.push({ name, key: `/${spineStep}/${(j + 1) * 2}[${idref}]`, ...(front ? {} : { chapter: chapters }) });
-    for (const b of found) blocks.push({ text: b.text, html: b.html, unit: blocks.length + 1, group: g, key: b.path, ...(b.heading !== undefined ? { heading: b.heading } : {}) });
+    for (const b of found)
+      blocks.push({
+        text: b.text,
+        html: b.html,
+        unit: blocks.length + 1,
+        group: g,
+        key: b.path,
+        ...(b.heading !== undefined ? { heading: b.heading } : {}),
+      });
   }
   if (groups.length === 0) throw new KbError('PARSE_FAILED', 'the e-book has no readable chapters');
-  const subjects = all(pkg, 'dc:subject').map((s) => text(s)).filter((s): s is string => !!s && s.length <= 64);
+  const subjects = all(pkg, 'dc:subject')
+    .map((s) => text(s))
+    .filter((s): s is string => !!s && s.length <= 64);
   return {
     title: text(first(pkg, 'dc:title')),
     author: text(first(pkg, 'dc:creator')),

@@ -46,7 +46,10 @@ export async function readHtml(bytes: Uint8Array, markup: boolean): Promise<Bloc
   const title = metaContent(page, 'meta[property="og:title"]') ?? (page.title.trim() || null);
   const author = metaContent(page, 'meta[name="author"]', 'meta[property="article:author"]');
   const date = metaContent(page, 'meta[property="article:published_time"]', 'meta[name="date"]', 'meta[name="dcterms.created"]');
-  const tags = (metaContent(page, 'meta[name="keywords"]') ?? '').split(/[,;]/).map((t) => t.trim()).filter((t) => t && t.length <= 64);
+  const tags = (metaContent(page, 'meta[name="keywords"]') ?? '')
+    .split(/[,;]/)
+    .map((t) => t.trim())
+    .filter((t) => t && t.length <= 64);
 
   // The whole page without its obvious boilerplate: what is kept when nothing better is found.
   for (const el of Array.from(page.querySelectorAll(BOILERPLATE))) (el as unknown as { remove(): void }).remove();
@@ -58,16 +61,17 @@ export async function readHtml(bytes: Uint8Array, markup: boolean): Promise<Bloc
   const articles = Array.from(page.querySelectorAll('article'));
   const marked = page.querySelector('main, [role=main]') ?? (articles.length === 1 ? articles[0]! : null);
   if (marked && textLength(marked.textContent) >= Math.min(200, 0.5 * pageText)) root = marked;
-  else try {
-    // Readability rewrites the tree it reads, and judges the page as it came: it gets a copy of its own.
-    const article = new Readability(htmlDocument(html).document as unknown as Document, { charThreshold: 200 }).parse();
-    const articleText = textLength(article?.textContent);
-    // A short note is all content: Readability may keep a fraction of it. Its article is taken when it
-    // holds a fair share of the page's text.
-    if (article?.content && articleText >= 0.25 * pageText) root = htmlDocument(article.content).document.body;
-  } catch {
-    // Readability gives up on some trees; the page without boilerplate is then the article.
-  }
+  else
+    try {
+      // Readability rewrites the tree it reads, and judges the page as it came: it gets a copy of its own.
+      const article = new Readability(htmlDocument(html).document as unknown as Document, { charThreshold: 200 }).parse();
+      const articleText = textLength(article?.textContent);
+      // A short note is all content: Readability may keep a fraction of it. Its article is taken when it
+      // holds a fair share of the page's text.
+      if (article?.content && articleText >= 0.25 * pageText) root = htmlDocument(article.content).document.body;
+    } catch {
+      // Readability gives up on some trees; the page without boilerplate is then the article.
+    }
   const blocks = root ? domBlocks(root, { markup }) : [];
   return {
     title,

@@ -45,7 +45,10 @@ export async function readAttachments(atts: Attachment[], reader: AttachmentRead
     try {
       const paragraphs = format
         ? (await reader.read(format, a.content)).filter((t) => t.trim())
-        : decodeText(a.content).text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p);
+        : decodeText(a.content)
+            .text.split(/\n\s*\n/)
+            .map((p) => p.trim())
+            .filter((p) => p);
       out.push({ name, paragraphs, note: null });
     } catch (e) {
       out.push({ name, paragraphs: [], note: `could not be read: ${toErrorPayload(e).message}` });

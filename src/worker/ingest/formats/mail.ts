@@ -8,14 +8,19 @@ import type { BlockDoc, BlockGroup, DocBlock } from './blocks.js';
 import { domBlocks, htmlDocument } from './dom-blocks.js';
 import { type AttachmentReader, attachmentBlocks, readAttachments, type ReadAttachment } from './mail-attachments.js';
 
-const addresses = (a: AddressObject | AddressObject[] | undefined): string => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
+const addresses = (a: AddressObject | AddressObject[] | undefined): string =>
+  Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? '');
 
 /** The body as text: the plain part, or the HTML part's blocks when the message has only HTML. */
 export function bodyText(m: ParsedMail): string {
   if (m.text && m.text.trim()) return m.text.replace(/\r\n/g, '\n');
   if (typeof m.html === 'string' && m.html) {
     const { document } = htmlDocument(m.html);
-    return document.body ? domBlocks(document.body).map((b) => b.text).join('\n\n') : '';
+    return document.body
+      ? domBlocks(document.body)
+          .map((b) => b.text)
+          .join('\n\n')
+      : '';
   }
   return '';
 }

@@ -27,11 +27,21 @@ function odfText(n: XmlNode): string {
   return s;
 }
 
-const tidy = (s: string): string => s.split('\n').map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim()).filter((l) => l).join('\n');
+const tidy = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .filter((l) => l)
+    .join('\n');
 
 function tableText(t: XmlNode): string {
   return all(t, 'table:table-row')
-    .map((r) => elements(r).filter((c) => c.localName === 'table:table-cell').map((c) => tidy(odfText(c)).replace(/\n/g, ' ')).join(' | '))
+    .map((r) =>
+      elements(r)
+        .filter((c) => c.localName === 'table:table-cell')
+        .map((c) => tidy(odfText(c)).replace(/\n/g, ' '))
+        .join(' | '),
+    )
     .filter((l) => l.replace(/[| ]/g, ''))
     .join('\n');
 }
@@ -84,8 +94,16 @@ async function embeddedObjects(zip: Awaited<ReturnType<typeof openZip>>, root: X
     const doc = parseXml(xml, `${href}/content.xml`);
     const body = first(doc, 'office:body');
     if (!body) continue;
-    const tables = all(body, 'table:table').map(tableText).filter((t) => t);
-    const text = tables.length > 0 ? tables.join('\n') : all(body, 'text:p').map((p) => tidy(odfText(p))).filter((t) => t).join('\n');
+    const tables = all(body, 'table:table')
+      .map(tableText)
+      .filter((t) => t);
+    const text =
+      tables.length > 0
+        ? tables.join('\n')
+        : all(body, 'text:p')
+            .map((p) => tidy(odfText(p)))
+            .filter((t) => t)
+            .join('\n');
     if (text) out.set(href, text);
   }
   return out;
@@ -109,7 +127,9 @@ function slideBlocks(pres: XmlNode, objects: ReadonlyMap<string, string>): { blo
         const object = first(frame, 'draw:object');
         const href = (object?.getAttribute('xlink:href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
         const text = [
-          ...all(frame, 'text:p').filter((p) => !inTables.has(p)).map((p) => tidy(odfText(p))),
+          ...all(frame, 'text:p')
+            .filter((p) => !inTables.has(p))
+            .map((p) => tidy(odfText(p))),
           ...tables.map(tableText),
           objects.get(href) ?? '',
         ]
@@ -120,7 +140,12 @@ function slideBlocks(pres: XmlNode, objects: ReadonlyMap<string, string>): { blo
         else body.push(text);
       }
       const notesEl = first(page, 'presentation:notes');
-      const notes = notesEl ? all(notesEl, 'text:p').map((p) => tidy(odfText(p))).filter((t) => t).join('\n') : '';
+      const notes = notesEl
+        ? all(notesEl, 'text:p')
+            .map((p) => tidy(odfText(p)))
+            .filter((t) => t)
+            .join('\n')
+        : '';
       groups.push({ name: title || page.getAttribute('draw:name') || `Slide ${slide}` });
       if (title) blocks.push({ text: title, html: '', unit: slide, group: i, heading: 1 });
       for (const t of body) blocks.push({ text: t, html: '', unit: slide, group: i });
@@ -143,7 +168,8 @@ export async function readOdf(bytes: Uint8Array, limits: ZipLimits, format: 'odt
   const what = format === 'odt' ? 'an OpenDocument text' : 'an OpenDocument presentation';
   const zip = await openZip(bytes, limits, what);
   const manifest = (await zipText(zip, 'META-INF/manifest.xml')) ?? '';
-  if (manifest.includes('manifest:encryption-data')) throw new KbError('ENCRYPTED', `${what} protected by a password: kb cannot read it without the password`);
+  if (manifest.includes('manifest:encryption-data'))
+    throw new KbError('ENCRYPTED', `${what} protected by a password: kb cannot read it without the password`);
   const xml = await zipText(zip, 'content.xml');
   if (!xml) throw new KbError('PARSE_FAILED', `not ${what} (no content.xml inside)`);
   const root = parseXml(xml, 'content.xml');
@@ -153,7 +179,13 @@ export async function readOdf(bytes: Uint8Array, limits: ZipLimits, format: 'odt
     const body = first(root, 'office:text');
     if (!body) throw new KbError('PARSE_FAILED', 'not a text document (content.xml has no office:text)');
     const blocks = textBlocks(body);
-    return { ...base, title: base.title ?? blocks.find((b) => b.heading !== undefined && b.text)?.text ?? null, blocks, groups: [{ name: '' }], cite: 'para' };
+    return {
+      ...base,
+      title: base.title ?? blocks.find((b) => b.heading !== undefined && b.text)?.text ?? null,
+      blocks,
+      groups: [{ name: '' }],
+      cite: 'para',
+    };
   }
   const pres = first(root, 'office:presentation');
   if (!pres) throw new KbError('PARSE_FAILED', 'not a presentation (content.xml has no office:presentation)');

@@ -29,7 +29,12 @@ function element(xml: string, qname: string): string | null {
 }
 
 function keywords(raw: string | null): string[] {
-  return raw ? raw.split(/[,;]+/).map((t) => t.trim()).filter((t) => t.length > 0 && t.length <= 64) : [];
+  return raw
+    ? raw
+        .split(/[,;]+/)
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0 && t.length <= 64)
+    : [];
 }
 
 /** docx, pptx, xlsx. */

@@ -32,7 +32,7 @@ function multiply(m: number[], n: number[]): number[] {
 
 /** Quarter turns (0–3) of a direction in device space (y down). */
 function quarter(m: number[]): number {
-  return (((Math.round(Math.atan2(m[1]!, m[0]!) / (Math.PI / 2)) % 4) + 4) % 4);
+  return ((Math.round(Math.atan2(m[1]!, m[0]!) / (Math.PI / 2)) % 4) + 4) % 4;
 }
 
 /**
@@ -44,7 +44,14 @@ export function uprightItems(raw: RawItem[], viewport: { transform: number[]; wi
     .map((it) => {
       const m = multiply(viewport.transform, it.transform);
       const size = Math.hypot(m[2]!, m[3]!) || it.height;
-      return { str: it.str.replace(LIGATURE, (l) => l.normalize('NFKC')), q: quarter(m), x: m[4]!, y: m[5]!, width: it.width, height: it.height || size };
+      return {
+        str: it.str.replace(LIGATURE, (l) => l.normalize('NFKC')),
+        q: quarter(m),
+        x: m[4]!,
+        y: m[5]!,
+        width: it.width,
+        height: it.height || size,
+      };
     });
   const weight = [0, 0, 0, 0];
   for (const p of placed) weight[p.q]! += p.str.trim().length;

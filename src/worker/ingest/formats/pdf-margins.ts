@@ -30,7 +30,8 @@ export function isPageNumber(text: string): boolean {
  * What journals print on an article's first page only: the citation line (volume, issue, pages, year)
  * above, and the copyright, ISSN, DOI, licence and received/accepted dates below.
  */
-const JOURNAL_LINE = /\(\d{4}\)\s*\d+\s*[–-]\s*\d+|©|\bcopyright\b|\bdoi\b|\bissn\b|\bisbn\b|all rights reserved|\blicen[cs]ed?\b|\bpublished by\b|\breceived\b|\baccepted\b|\brevised\b|available online|https?:\/\/|\bvol\.|\bvolume \d|\bno\. ?\d|\bpp\. ?\d/i;
+const JOURNAL_LINE =
+  /\(\d{4}\)\s*\d+\s*[–-]\s*\d+|©|\bcopyright\b|\bdoi\b|\bissn\b|\bisbn\b|all rights reserved|\blicen[cs]ed?\b|\bpublished by\b|\breceived\b|\baccepted\b|\brevised\b|available online|https?:\/\/|\bvol\.|\bvolume \d|\bno\. ?\d|\bpp\. ?\d/i;
 
 /** A page's text in one direction: its fragments and the height of the page turned that way. */
 export interface PagePart {
@@ -61,7 +62,8 @@ function blockLines(p: PagePart): Line[] {
   // From the top down (rows come top first), then from the bottom up.
   for (const top of [true, false]) {
     const order = top ? rows : [...rows].reverse();
-    const inZone = (row: Fragment[]): boolean => (top ? row[0]!.y > p.height * (1 - FURNITURE_ZONE) : row[0]!.y < p.height * FURNITURE_ZONE);
+    const inZone = (row: Fragment[]): boolean =>
+      top ? row[0]!.y > p.height * (1 - FURNITURE_ZONE) : row[0]!.y < p.height * FURNITURE_ZONE;
     const block: Fragment[][] = [];
     let apart = false;
     for (let i = 0; i < order.length - 1; i++) {
@@ -79,7 +81,8 @@ function blockLines(p: PagePart): Line[] {
     if (!apart) continue; // no wide gap within the zone: it is all body
     const nearEdge = (row: Fragment[]): boolean => (top ? row[0]!.y > p.height * (1 - MARGIN) : row[0]!.y < p.height * MARGIN);
     const alone = (row: Fragment[]): boolean => p.frags.every((g) => row.includes(g) || Math.abs(g.y - row[0]!.y) >= APART * h(row));
-    for (const row of block) out.push({ frags: row, text: row.map((f) => f.text).join(' '), edge: nearEdge(row), lines: block.length, alone: alone(row) });
+    for (const row of block)
+      out.push({ frags: row, text: row.map((f) => f.text).join(' '), edge: nearEdge(row), lines: block.length, alone: alone(row) });
   }
   return out;
 }

@@ -91,7 +91,10 @@ export function metaTitle(info: unknown): string | null {
   const t = (info as { Title?: unknown } | null)?.Title;
   if (typeof t !== 'string') return null;
   // Producers leave NULs and other control characters in titles ("imagemagick-lzw\0").
-  const clean = t.replace(/[\u0000-\u001f]/g, ' ').replace(/^Microsoft (Word|PowerPoint|Excel) - /, '').trim();
+  const clean = t
+    .replace(/[\u0000-\u001f]/g, ' ')
+    .replace(/^Microsoft (Word|PowerPoint|Excel) - /, '')
+    .trim();
   if (clean.length < 2 || /^untitled/i.test(clean) || JUNK_TITLE.some((re) => re.test(clean))) return null;
   return clean;
 }
@@ -138,7 +141,11 @@ async function sections(doc: PdfDoc): Promise<Section[]> {
   return out.sort((a, b) => a.page - b.page); // stable: document order within a page
 }
 
-const squash = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const squash = (t: string): string =>
+  t
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /**
  * Which section each paragraph of a page is in: the section open at the end of the previous pages,
@@ -207,7 +214,11 @@ export function pageChunks(page: number, paras: string[], labels: string[], opts
   let curLabel = '';
   const flush = (): void => {
     if (!cur) return;
-    chunks.push({ text: pageText.slice(cur[0], cur[1]), heading: curLabel, anchor: { kind: 'page', page, char_start: cur[0], char_end: cur[1] } });
+    chunks.push({
+      text: pageText.slice(cur[0], cur[1]),
+      heading: curLabel,
+      anchor: { kind: 'page', page, char_start: cur[0], char_end: cur[1] },
+    });
     cur = null;
   };
   for (const { span, label } of spans) {
@@ -247,23 +258,35 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
       const window: PageText[] = [];
       for (let n = first; n < first + WINDOW && n <= pageCount; n++) {
         if (performance.now() - started > req.timeoutMs) {
-          throw new KbError('TIMEOUT', `gave up after ${Math.round(req.timeoutMs / 1000)} s at page ${n} of ${pageCount} (ingest.pdf_timeout_s)`);
+          throw new KbError(
+            'TIMEOUT',
+            `gave up after ${Math.round(req.timeoutMs / 1000)} s at page ${n} of ${pageCount} (ingest.pdf_timeout_s)`,
+          );
         }
         const page = await doc.getPage(n);
         try {
           const viewport = page.getViewport({ scale: 1 });
           const content = await page.getTextContent();
           const raw: RawItem[] = [];
-          for (const it of content.items) if ('str' in it) raw.push({ str: it.str, transform: it.transform as number[], width: it.width, height: it.height });
+          for (const it of content.items)
+            if ('str' in it) raw.push({ str: it.str, transform: it.transform as number[], width: it.width, height: it.height });
           const upright = uprightItems(raw, viewport);
-          const p: PageText = { page: n, frags: fragments(upright.main), height: upright.height, asides: upright.asides.map((a) => ({ frags: fragments(a.items), height: a.height })) };
+          const p: PageText = {
+            page: n,
+            frags: fragments(upright.main),
+            height: upright.height,
+            asides: upright.asides.map((a) => ({ frags: fragments(a.items), height: a.height })),
+          };
           margins.see(n, [p, ...p.asides]);
           window.push(p);
         } finally {
           page.cleanup();
         }
       }
-      const laid = window.map((p) => ({ page: p.page, paras: [p, ...p.asides].flatMap((part) => paragraphs(readingOrder(margins.body(p.page, part)))) }));
+      const laid = window.map((p) => ({
+        page: p.page,
+        paras: [p, ...p.asides].flatMap((part) => paragraphs(readingOrder(margins.body(p.page, part)))),
+      }));
       // Line-end hyphens are settled against every word read so far, this window's included.
       for (const l of laid) for (const x of l.paras) vocab.add(x.text);
       const chunks: ParsedChunk[] = [];

@@ -19,7 +19,10 @@ async function relationships(zip: JSZip, part: string): Promise<Map<string, { ta
     const id = r.getAttribute('Id');
     const target = r.getAttribute('Target');
     if (!id || !target || r.getAttribute('TargetMode') === 'External') continue;
-    out.set(id, { target: target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(part), target)), type: r.getAttribute('Type') ?? '' });
+    out.set(id, {
+      target: target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(part), target)),
+      type: r.getAttribute('Type') ?? '',
+    });
   }
   return out;
 }
@@ -37,13 +40,19 @@ function paragraphText(p: XmlNode): string {
     }
   };
   visit(p);
-  return s.replace(/[ \t\f\u00a0]+/g, ' ').replace(/ *\n */g, '\n').trim();
+  return s
+    .replace(/[ \t\f\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .trim();
 }
 
 const placeholder = (sp: XmlNode): string | null => first(sp, 'p:ph')?.getAttribute('type') ?? (first(sp, 'p:ph') ? 'body' : null);
 
 function shapeText(sp: XmlNode): string {
-  return all(sp, 'a:p').map(paragraphText).filter((t) => t).join('\n');
+  return all(sp, 'a:p')
+    .map(paragraphText)
+    .filter((t) => t)
+    .join('\n');
 }
 
 export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<BlockDoc> {
@@ -70,8 +79,16 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
       if (ph === 'sldNum' || ph === 'dt' || ph === 'ftr') continue;
       const text =
         shape.localName === 'a:tbl'
-          ? all(shape, 'a:tr').map((r) => all(r, 'a:tc').map((c) => shapeText(c).replace(/\n/g, ' ')).join(' | ')).join('\n')
-          : isInTable(shape) ? '' : shapeText(shape);
+          ? all(shape, 'a:tr')
+              .map((r) =>
+                all(r, 'a:tc')
+                  .map((c) => shapeText(c).replace(/\n/g, ' '))
+                  .join(' | '),
+              )
+              .join('\n')
+          : isInTable(shape)
+            ? ''
+            : shapeText(shape);
       if (!text) continue;
       if (!title && (ph === 'title' || ph === 'ctrTitle')) title = text.replace(/\n/g, ' ');
       else body.push({ text, table: shape.localName === 'a:tbl' });
@@ -79,7 +96,11 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
     const notesPart = [...(await relationships(zip, part)).values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
     const notesXml = notesPart ? await zipText(zip, notesPart) : null;
     const notes = notesXml
-      ? all(parseXml(notesXml, notesPart!), 'p:sp').filter((sp) => placeholder(sp) === 'body').map(shapeText).filter((t) => t).join('\n')
+      ? all(parseXml(notesXml, notesPart!), 'p:sp')
+          .filter((sp) => placeholder(sp) === 'body')
+          .map(shapeText)
+          .filter((t) => t)
+          .join('\n')
       : '';
     groups.push({ name: title || `Slide ${slide}` });
     if (title) blocks.push({ text: title, html: '', unit: slide, group: i, heading: 1 });
@@ -88,7 +109,15 @@ export async function readPptx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
     if (!title && body.length === 0 && !notes) blocks.push({ text: '', html: '', unit: slide, group: i });
   }
   const meta = await ooxmlMeta(zip);
-  return { title: meta.title ?? groups.find((g) => !g.name.startsWith('Slide '))?.name ?? null, author: meta.author, date: meta.date, tags: meta.tags, blocks, groups, cite: 'slide' };
+  return {
+    title: meta.title ?? groups.find((g) => !g.name.startsWith('Slide '))?.name ?? null,
+    author: meta.author,
+    date: meta.date,
+    tags: meta.tags,
+    blocks,
+    groups,
+    cite: 'slide',
+  };
 }
 
 function isInTable(n: XmlNode): boolean {

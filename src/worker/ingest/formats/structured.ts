@@ -72,7 +72,13 @@ export async function parseStructured(req: StructuredRequest): Promise<ParsedDoc
   return {
     type: typeOfFormat(req.format),
     title: doc.title?.trim() || basename(req.name).replace(/\.[^.]+$/, ''),
-    lang: detectLanguage(chunks.slice(0, 8).map((c) => c.text).join('\n').slice(0, 4000)),
+    lang: detectLanguage(
+      chunks
+        .slice(0, 8)
+        .map((c) => c.text)
+        .join('\n')
+        .slice(0, 4000),
+    ),
     tags: doc.tags,
     chunks,
     author: doc.author,

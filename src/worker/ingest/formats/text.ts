@@ -7,9 +7,7 @@ export function chunkPlainText(lines: Lines, opts: ChunkingOptions, heading = ''
   if (!whole) return [];
   const total = lines.slice(whole.startLine, whole.endLine).length;
   const pieces =
-    total <= opts.note_max_chars
-      ? [whole]
-      : packBlocks(lines.paragraphs(whole.startLine, whole.endLine), (l) => lines.length(l), opts);
+    total <= opts.note_max_chars ? [whole] : packBlocks(lines.paragraphs(whole.startLine, whole.endLine), (l) => lines.length(l), opts);
   return pieces.flatMap((p) =>
     pieceTexts(lines, p, opts).map((t) => ({
       text: t.text,

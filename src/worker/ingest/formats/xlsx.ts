@@ -43,7 +43,10 @@ export async function readXlsx(bytes: Uint8Array, limits: ZipLimits): Promise<Bl
     });
     groups.push({ name: ws.name, header: header ?? [] });
   });
-  const tags = (wb.keywords ?? '').split(/[,;]/).map((t) => t.trim()).filter((t) => t && t.length <= 64);
+  const tags = (wb.keywords ?? '')
+    .split(/[,;]/)
+    .map((t) => t.trim())
+    .filter((t) => t && t.length <= 64);
   const created = wb.created instanceof Date && !Number.isNaN(wb.created.getTime()) ? wb.created.toISOString() : null;
   return { title: wb.title?.trim() || null, author: wb.creator?.trim() || null, date: created, tags, blocks, groups, cite: 'rows' };
 }

@@ -50,7 +50,8 @@ function centralDirectory(b: Uint8Array): Entry[] {
   const out: Entry[] = [];
   let p = offset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > b.length || dv.getUint32(p, true) !== 0x02014b50) throw new KbError('PARSE_FAILED', 'damaged zip archive (its directory is cut short)');
+    if (p + 46 > b.length || dv.getUint32(p, true) !== 0x02014b50)
+      throw new KbError('PARSE_FAILED', 'damaged zip archive (its directory is cut short)');
     const flags = dv.getUint16(p + 8, true);
     let compressed = dv.getUint32(p + 20, true);
     let size = dv.getUint32(p + 24, true);
@@ -87,19 +88,29 @@ function centralDirectory(b: Uint8Array): Entry[] {
 export async function openZip(bytes: Uint8Array, limits: ZipLimits, what: string): Promise<JSZip> {
   if (bytes.length === 0) throw new KbError('EMPTY', 'the file is empty');
   if (OLE.every((x, i) => bytes[i] === x)) {
-    throw new KbError('ENCRYPTED', `${what} protected by a password (or an old binary Office file under a new name): open it in its app, remove the password and save it again`);
+    throw new KbError(
+      'ENCRYPTED',
+      `${what} protected by a password (or an old binary Office file under a new name): open it in its app, remove the password and save it again`,
+    );
   }
   const entries = centralDirectory(bytes);
-  if (entries.some((e) => e.encrypted)) throw new KbError('ENCRYPTED', `${what} whose contents are encrypted: kb cannot read it without the password`);
+  if (entries.some((e) => e.encrypted))
+    throw new KbError('ENCRYPTED', `${what} whose contents are encrypted: kb cannot read it without the password`);
   let total = 0;
   for (const e of entries) {
     total += e.size;
     if (e.size > 1_048_576 && e.size > limits.max_ratio * Math.max(1, e.compressed)) {
-      throw new KbError('TOO_LARGE', `${e.name} inflates ${Math.round(e.size / Math.max(1, e.compressed))}× (over ingest.zip_max_ratio ${limits.max_ratio}): refused as a possible zip bomb`);
+      throw new KbError(
+        'TOO_LARGE',
+        `${e.name} inflates ${Math.round(e.size / Math.max(1, e.compressed))}× (over ingest.zip_max_ratio ${limits.max_ratio}): refused as a possible zip bomb`,
+      );
     }
   }
   if (total > limits.max_expanded_bytes) {
-    throw new KbError('TOO_LARGE', `${(total / 1048576).toFixed(0)} MB once unpacked, over ingest.zip_max_expanded_bytes (${(limits.max_expanded_bytes / 1048576).toFixed(0)} MB)`);
+    throw new KbError(
+      'TOO_LARGE',
+      `${(total / 1048576).toFixed(0)} MB once unpacked, over ingest.zip_max_expanded_bytes (${(limits.max_expanded_bytes / 1048576).toFixed(0)} MB)`,
+    );
   }
   try {
     return await JSZip.loadAsync(bytes);

@@ -111,7 +111,9 @@ export function unreadableMessage(what: string, confidence: number, languages: s
   const have = languages.split('+');
   const code = guess?.sure && guess.language && !have.includes(guess.language) ? guess.language : null;
   // Unsure, tesseract's guess is told as a guess, beside the language data of the scripts most met.
-  const maybe = [...new Set([...(guess && !guess.sure && guess.language ? [guess.language] : []), ...COMMON_SCRIPT_LANGUAGES])].filter((l) => !have.includes(l)).slice(0, 6);
+  const maybe = [...new Set([...(guess && !guess.sure && guess.language ? [guess.language] : []), ...COMMON_SCRIPT_LANGUAGES])]
+    .filter((l) => !have.includes(l))
+    .slice(0, 6);
   const needs = code
     ? `needs OCR language ${code} (tesseract sees ${guess!.script} script)`
     : `needs an OCR language that is not installed — tesseract cannot tell its script for sure${guess && !guess.sure ? ` (its guess: ${guess.script})` : ''}; likely one of ${maybe.join(', ')}`;
@@ -145,7 +147,12 @@ async function readPage(ctx: OcrContext, job: OcrJob): Promise<PageRead> {
   const unreadable = await gate(r.image, result);
   if (unreadable) return { chunks: [], confidence: result.confidence, unreadable };
   const texts = result.paragraphs.map((p) => p.text);
-  const chunks = pageChunks(job.page, texts, texts.map(() => ''), ctx.config.chunking).map((c) => ({
+  const chunks = pageChunks(
+    job.page,
+    texts,
+    texts.map(() => ''),
+    ctx.config.chunking,
+  ).map((c) => ({
     ...c,
     anchor: { ...c.anchor, confidence: Math.round(result.confidence) },
   }));
@@ -175,7 +182,14 @@ export async function runOcr(
     try {
       const { chunks, confidence, unreadable } = await readPage(ctx, job);
       if (unreadable) {
-        ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence, error: unreadable, unreadable_with: ctx.config.ocr.languages });
+        ctx.repo.ocr.finish({
+          doc_id: job.doc_id,
+          page: job.page,
+          status: 'failed',
+          confidence,
+          error: unreadable,
+          unreadable_with: ctx.config.ocr.languages,
+        });
         result.failed++;
         result.errors.push({ path: job.path, code: UNREADABLE_CODE, message: unreadable });
         continue;
@@ -183,7 +197,10 @@ export async function runOcr(
       const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
       seen.set(job.doc_id, docSeen);
       inTransaction(ctx.repo.db, () => {
-        ctx.repo.chunks.insert(job.doc_id, chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`));
+        ctx.repo.chunks.insert(
+          job.doc_id,
+          chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`),
+        );
         ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
       });
       result.pages++;
@@ -196,9 +213,16 @@ export async function runOcr(
         break;
       }
       ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence: null, error: `${err.code}: ${err.message}` });
-      ctx.repo.documents.setError(job.doc_id, `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`);
+      ctx.repo.documents.setError(
+        job.doc_id,
+        `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`,
+      );
       result.failed++;
-      result.errors.push({ path: job.path, code: err.code, message: `OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}` });
+      result.errors.push({
+        path: job.path,
+        code: err.code,
+        message: `OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`,
+      });
     }
   }
   opts.onProgress?.({ phase: 'ocr', done: jobs.length - result.pending, total: jobs.length });
@@ -209,7 +233,10 @@ export async function runOcr(
     const unreadable = pages.filter((p) => p.unreadable_with !== null && p.error);
     if (unreadable.length > 0) {
       const which = unreadable.length === 1 ? `page ${unreadable[0]!.page}` : `pages ${unreadable.map((p) => p.page).join(', ')}`;
-      const first = unreadable[0]!.error!.replace(/^(page \d+|the image) needs/, `${jobs.find((j) => j.doc_id === docId)!.type === 'image' ? 'the image' : which} need${unreadable.length === 1 ? 's' : ''}`);
+      const first = unreadable[0]!.error!.replace(
+        /^(page \d+|the image) needs/,
+        `${jobs.find((j) => j.doc_id === docId)!.type === 'image' ? 'the image' : which} need${unreadable.length === 1 ? 's' : ''}`,
+      );
       ctx.repo.documents.setError(docId, `${UNREADABLE_CODE}: ${first}`);
     }
     // A page that failed already says why there is no text; "no text found" would hide that.

@@ -34,7 +34,6 @@ export interface OcrResult {
   paragraphs: OcrParagraph[];
 }
 
-
 type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 
 /** Tesseract writes notes ("Too few characters", "Invalid resolution") to stderr; they mean nothing to users. */
@@ -169,7 +168,10 @@ export class Ocr {
     const paragraphs: OcrParagraph[] = [];
     for (const b of r.data.blocks ?? []) {
       for (const p of b.paragraphs) {
-        const text = p.text.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+        const text = p.text
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim();
         if (text.length > 0) paragraphs.push({ text, bbox: p.bbox, confidence: p.confidence });
       }
     }
@@ -204,7 +206,16 @@ export class Ocr {
         return await createWorker(
           'osd',
           OEM.TESSERACT_ONLY,
-          { langPath: dir, gzip: false, cacheMethod: 'none', legacyCore: true, legacyLang: true, logger: () => undefined, errorHandler: () => undefined, ...QUIET_THREAD },
+          {
+            langPath: dir,
+            gzip: false,
+            cacheMethod: 'none',
+            legacyCore: true,
+            legacyLang: true,
+            logger: () => undefined,
+            errorHandler: () => undefined,
+            ...QUIET_THREAD,
+          },
           QUIET,
         );
       } catch {

@@ -9,7 +9,10 @@ export function transcriptChunks(segments: Segment[], minS: number, maxS: number
   const out: ParsedChunk[] = [];
   let group: Segment[] = [];
   const flush = (): void => {
-    const text = group.map((s) => s.text.trim()).filter(Boolean).join(' ');
+    const text = group
+      .map((s) => s.text.trim())
+      .filter(Boolean)
+      .join(' ');
     if (text) {
       const start = tenth(group[0]!.start);
       const end = Math.max(tenth(group.at(-1)!.end), start + 0.1);

@@ -48,7 +48,9 @@ async function transcribeOne(
     transcriber ??= await ctx.transcriber();
     const r = await transcriber.transcribe(w.pcm, ctx.config.audio.language);
     language ??= r.language;
-    for (const s of r.segments) if (s.text.trim()) segments.push({ start: w.start + s.start, end: w.start + Math.min(s.end, w.pcm.length / SAMPLE_RATE), text: s.text.trim() });
+    for (const s of r.segments)
+      if (s.text.trim())
+        segments.push({ start: w.start + s.start, end: w.start + Math.min(s.end, w.pcm.length / SAMPLE_RATE), text: s.text.trim() });
     seconds = w.start + w.pcm.length / SAMPLE_RATE;
     report(seconds);
     if (signal?.aborted) throw new KbError('INVALID_ARGUMENT', 'cancelled');
@@ -56,7 +58,10 @@ async function transcribeOne(
   return { segments, language, seconds };
 }
 
-export async function runTranscription(ctx: TranscribeContext, opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {}): Promise<TranscribePassResult> {
+export async function runTranscription(
+  ctx: TranscribeContext,
+  opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+): Promise<TranscribePassResult> {
   const jobs = ctx.repo.transcripts.pending();
   const result: TranscribePassResult = { files: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
@@ -79,7 +84,8 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
       result.pending = jobs.length - i;
       break;
     }
-    const report = (s: number): void => opts.onProgress?.({ phase: 'transcribe', done: Math.min(total, Math.round(before + s)), total, path: job.path });
+    const report = (s: number): void =>
+      opts.onProgress?.({ phase: 'transcribe', done: Math.min(total, Math.round(before + s)), total, path: job.path });
     report(0);
     try {
       const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
@@ -87,7 +93,14 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
       inTransaction(ctx.repo.db, () => {
         ctx.repo.chunks.replace(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
         ctx.repo.documents.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
-        ctx.repo.transcripts.finish({ doc_id: job.doc_id, status: 'done', model: ctx.model, language: t.language, segments: JSON.stringify(t.segments), error: null });
+        ctx.repo.transcripts.finish({
+          doc_id: job.doc_id,
+          status: 'done',
+          model: ctx.model,
+          language: t.language,
+          segments: JSON.stringify(t.segments),
+          error: null,
+        });
         ctx.repo.documents.setError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
       });
       result.files++;
@@ -106,7 +119,14 @@ export async function runTranscription(ctx: TranscribeContext, opts: { signal?: 
         result.errors.push({ path: job.path, ...err });
         break;
       }
-      ctx.repo.transcripts.finish({ doc_id: job.doc_id, status: 'failed', model: ctx.model, language: null, segments: null, error: `${err.code}: ${err.message}` });
+      ctx.repo.transcripts.finish({
+        doc_id: job.doc_id,
+        status: 'failed',
+        model: ctx.model,
+        language: null,
+        segments: null,
+        error: `${err.code}: ${err.message}`,
+      });
       ctx.repo.documents.setError(job.doc_id, `${err.code}: ${err.message}`);
       result.failed++;
       result.errors.push({ path: job.path, code: err.code, message: err.message });

@@ -47,7 +47,10 @@ export class SpeechService {
 
   /** Stops the whisper child (a speech model is being removed or replaced). */
   release(): void {
-    void this.transcriberP?.then((t) => t.close(), () => undefined);
+    void this.transcriberP?.then(
+      (t) => t.close(),
+      () => undefined,
+    );
     this.transcriberP = undefined;
   }
 }
