@@ -45,6 +45,26 @@ const nodeGlobals = (where) => ({
   ],
 });
 
+/**
+ * Inside the engine: the environment is read once, where it is folded into the config (config/env.ts);
+ * SQL is prepared only in store/ (its statements, its row types). One rule key, so each folder gets
+ * the restrictions that apply to it.
+ */
+function workerProperties() {
+  const env = {
+    object: 'process',
+    property: 'env',
+    message: `the engine reads its settings from the config; a variable is folded in by src/worker/config/env.ts (${WHY})`,
+  };
+  const sql = { property: 'prepare', message: `SQL lives in src/worker/store/: ask a store module (${WHY})` };
+  const rule = (...restrictions) => ({ 'no-restricted-properties': ['error', ...restrictions] });
+  return [
+    { files: ['src/worker/**/*.ts'], ignores: ['src/worker/config/**', 'src/worker/store/**'], rules: rule(env, sql) },
+    { files: ['src/worker/store/**/*.ts'], rules: rule(env) },
+    { files: ['src/worker/config/**/*.ts'], rules: rule(sql) },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.tools/**', '.bench/**', 'coverage/**'] },
   js.configs.recommended,
@@ -141,21 +161,7 @@ export default tseslint.config(
     plugins: { kb: { rules: { 'worker-layers': workerLayers } } },
     rules: { 'kb/worker-layers': 'error' },
   },
-  {
-    // The environment is folded into the config once (config/env.ts): the value in effect is the config's.
-    files: ['src/worker/**/*.ts'],
-    ignores: ['src/worker/config/**'],
-    rules: {
-      'no-restricted-properties': [
-        'error',
-        {
-          object: 'process',
-          property: 'env',
-          message: `the engine reads its settings from the config; a variable is folded in by src/worker/config/env.ts (${WHY})`,
-        },
-      ],
-    },
-  },
+  ...workerProperties(),
   {
     // Types only: the contract's shapes, never its runtime (zod stays out of the UI bundle).
     files: ['src/renderer/**'],

@@ -133,6 +133,18 @@ describe("the engine's layers", () => {
     expect(await problems('src/worker/search/x.ts', "export { y } from '../newfolder/y.js';\n")).toHaveLength(1);
   });
 
+  it('keeps SQL to store/: a statement prepared anywhere else is refused', async () => {
+    expect(
+      await problems(
+        'src/worker/search/x.ts',
+        "import type { Db } from '../store/db.js';\nexport const f = (db: Db) => db.prepare('SELECT 1');\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await problems('src/worker/store/x.ts', "import type { Db } from './db.js';\nexport const f = (db: Db) => db.prepare('SELECT 1');\n"),
+    ).toEqual([]);
+  });
+
   it('keeps process.env to config/, where the environment is folded into the config', async () => {
     expect(await problems('src/worker/ollama.ts', 'export const host = process.env.KB_OLLAMA_HOST;\n')).toHaveLength(1);
     expect(await problems('src/worker/config/env.ts', 'export const host = process.env.KB_OLLAMA_HOST;\n')).toEqual([]);

@@ -11,20 +11,11 @@ export interface Facets {
 }
 
 export function indexFacets(core: Core): Facets {
-  const present = new Set(
-    (core.db.prepare("SELECT DISTINCT type FROM documents WHERE status = 'indexed'").all() as { type: string }[]).map((r) => r.type),
-  );
-  const tags = core.db
-    .prepare(
-      `SELECT t.name AS name, count(*) AS documents FROM document_tags dt
-       JOIN tags t ON t.id = dt.tag_id JOIN documents d ON d.id = dt.doc_id
-       WHERE d.status = 'indexed' GROUP BY t.name ORDER BY documents DESC, t.name`,
-    )
-    .all() as { name: string; documents: number }[];
-  return { types: DOC_TYPES.filter((t) => present.has(t)), tags };
+  const present = core.repo.documents.indexedTypes();
+  return { types: DOC_TYPES.filter((t) => present.has(t)), tags: core.repo.tags.counts() };
 }
 
-/** Whether any document is indexed: the first such row, not a count. */
+/** Whether any document is indexed. */
 export function anyIndexed(core: Core): boolean {
-  return core.db.prepare("SELECT EXISTS(SELECT 1 FROM documents WHERE status = 'indexed') AS yes").pluck().get() === 1;
+  return core.repo.documents.anyIndexed();
 }

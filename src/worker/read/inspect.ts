@@ -5,11 +5,10 @@ import { basename, resolve } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { type Anchor, SCHEMA_VERSION, type DocumentSource, type DocumentSummary, type Span } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import type { DocRow } from '../store/repo.js';
 import type { Segment } from '../audio/transcriber.js';
 import { transcriptText } from '../ingest/speech/chunks.js';
 import { docState } from '../store/doc-state.js';
-import type { InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
+import type { DocumentRowSchema, InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
 export type InspectedDocument = z.infer<typeof InspectDocSchema>;
@@ -39,7 +38,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
 }
 
 /** The stored row, its status replaced by the one every view shows, and why. */
-function rowWithState(core: Core, id: string): DocRow & { reason: string | null } {
+function rowWithState(core: Core, id: string): z.infer<typeof DocumentRowSchema> {
   const facts = core.repo.documents.withFacts(id)!;
   const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, ocr_unreadable: _u, latest_failed: _l, ...row } = facts;
   return { ...row, ...docState(facts) };

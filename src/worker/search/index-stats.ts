@@ -2,9 +2,8 @@
 // term (document frequency), the average length of each field, and whether a word or phrase occurs
 // at all. Cached until the chunks change (the engine's writes, or another process's: the chunk
 // generation tells).
-import type { Statement } from 'better-sqlite3';
 import type { Config } from '../../shared/config.js';
-import { chunksGeneration, type Db } from '../store/db.js';
+import type { WordIndex } from '../store/word-index.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
 import { ftsString } from './query.js';
 
@@ -23,15 +22,13 @@ export class IndexStats {
   private generation = -1;
 
   constructor(
-    private readonly db: Db,
+    private readonly index: WordIndex,
     private readonly config: Config,
-    /** The searcher's prepared-statement cache. */
-    private readonly prep: (sql: string) => Statement,
   ) {}
 
   /** Drops the caches if chunks changed since they were filled; true when they were dropped. */
   refresh(): boolean {
-    const g = chunksGeneration(this.db);
+    const g = this.index.generation();
     if (g === this.generation) return false;
     this.invalidate();
     this.generation = g;
@@ -48,15 +45,15 @@ export class IndexStats {
 
   /** Number of chunks, for idf; cached until the engine writes (invalidate). */
   n(): number {
-    this.chunkCount ??= (this.prep('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    this.chunkCount ??= this.index.chunkCount();
     return this.chunkCount;
   }
 
   /** What BM25F needs: field weights, average tokens per chunk in each field (from FTS5's own statistics record), N. */
   fieldModel(): FieldModel {
     if (this.avgFields === null) {
-      const row = this.prep('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
-      const v = row ? readVarints(row.block) : [];
+      const record = this.index.statisticsRecord();
+      const v = record ? readVarints(record) : [];
       const rows = v[0] ?? 0;
       // Columns: title, heading, text, meta.
       this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
@@ -73,23 +70,16 @@ export class IndexStats {
    */
   docFreq(stems: string[]): Map<string, number> {
     const out = new Map<string, number>();
-    const exact = this.prep('SELECT doc FROM chunks_vocab WHERE term = ?');
     const big = this.n() >= DF_SAMPLE_MIN_CHUNKS;
     const range = big ? this.rowids() : null;
     for (const stem of stems) {
       let df = this.dfCache.get(stem);
       if (df === undefined) {
         if (range) {
-          const inSlice = (
-            this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid >= ? AND rowid < ?').get(
-              ftsString(stem),
-              BigInt(range.lo),
-              BigInt(range.hi),
-            ) as { n: number }
-          ).n;
+          const inSlice = this.index.countBetween(ftsString(stem), range.lo, range.hi);
           if (inSlice >= DF_SAMPLE_ENOUGH) df = Math.round(inSlice * DF_SLICES);
         }
-        df ??= (exact.get(stem) as { doc: number } | undefined)?.doc ?? 0;
+        df ??= this.index.documentFrequency(stem);
         this.dfCache.set(stem, df);
       }
       if (df > 0) out.set(stem, df);
@@ -100,7 +90,7 @@ export class IndexStats {
   /** The middle 1/DF_SLICES of the rowid range. */
   private rowids(): { lo: number; hi: number } {
     if (!this.rowidRange) {
-      const r = this.prep('SELECT min(rowid) AS lo, max(rowid) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
+      const r = this.index.rowidBounds();
       const lo = r.lo ?? 0;
       const span = Math.max(1, Math.ceil(((r.hi ?? 0) - lo + 1) / DF_SLICES));
       const start = lo + Math.floor(((r.hi ?? 0) - lo) / 2);
@@ -126,7 +116,7 @@ export class IndexStats {
     const key = `~${word}`;
     let yes = this.occursCache.get(key);
     if (yes === undefined) {
-      yes = this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${word.replace(/[%_]/g, '')}%`) !== undefined;
+      yes = this.index.written(word);
       this.occursCache.set(key, yes);
     }
     return yes;
@@ -137,7 +127,7 @@ export class IndexStats {
     const key = `${prefix}*`;
     let yes = this.occursCache.get(key);
     if (yes === undefined) {
-      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(`${ftsString(prefix)}*`) !== undefined;
+      yes = this.index.anyMatch(`${ftsString(prefix)}*`);
       this.occursCache.set(key, yes);
     }
     return yes;
@@ -146,7 +136,7 @@ export class IndexStats {
   occurs(words: string): boolean {
     let yes = this.occursCache.get(words);
     if (yes === undefined) {
-      yes = this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(ftsString(words)) !== undefined;
+      yes = this.index.anyMatch(ftsString(words));
       this.occursCache.set(words, yes);
     }
     return yes;

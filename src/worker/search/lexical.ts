@@ -5,7 +5,7 @@ import type { Config } from '../../shared/config.js';
 import type { Db } from '../store/db.js';
 import { type QueryWord, analyze } from './analyze.js';
 import { Candidates } from './candidates.js';
-import type { Filters } from './filters.js';
+import type { Filters } from '../store/doc-filter.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
 import { type ParsedQuery, stem, type Term } from './query.js';

@@ -2,10 +2,10 @@
 // (documents_names, migration 6), for the documents whose text does not say it: a recording waiting for
 // a speech model, a scan waiting for OCR, `jfk.mp3` when nobody says "jfk" in it, a note tagged
 // #budget. Search adds them beside the passages (search.ts, withNames).
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
+import type { Filters } from '../store/doc-filter.js';
 import { type DocWithFacts, Documents } from '../store/documents.js';
-import { type Filters, filterSql } from './filters.js';
+import { NameIndex } from '../store/names.js';
 import { type ParsedQuery, ftsString } from './query.js';
 
 export interface NameMatch {
@@ -34,36 +34,13 @@ function bare(s: string): string {
 /** More documents than this sharing the words of their names: the words say nothing about which file is meant. */
 const NOT_DISTINCTIVE = 20;
 
-const TAGGED =
-  'SELECT d.id, d.path, d.title FROM tags t JOIN document_tags dt ON dt.tag_id = t.id JOIN documents d ON d.id = dt.doc_id WHERE t.name = ?';
-
 export class NameSearcher {
   private readonly docs: Documents;
-  private readonly stmts = new Map<string, Statement<unknown[], { id: string; path: string; title: string }>>();
-  private readonly firstChunkQ;
-  private readonly chunklessQ;
+  private readonly names: NameIndex;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.docs = new Documents(db);
-    this.firstChunkQ = db.prepare<[string], { rowid: number }>('SELECT rowid FROM chunks WHERE doc_id = ? ORDER BY ordinal LIMIT 1');
-    // Documents with nothing to search yet are those still waiting for (or failed by) a transcript or OCR.
-    this.chunklessQ = db.prepare<[], { rowid: number }>(`SELECT d.rowid FROM documents d
-      WHERE d.id IN (SELECT doc_id FROM transcripts WHERE status <> 'done' UNION SELECT doc_id FROM ocr_pages WHERE status <> 'done')
-        AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)`);
-  }
-
-  private run(sql: string, params: unknown[]): { id: string; path: string; title: string }[] {
-    let stmt = this.stmts.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[], { id: string; path: string; title: string }>(sql);
-      this.stmts.set(sql, stmt);
-    }
-    try {
-      return stmt.all(...params);
-    } catch {
-      // A malformed expression is kb's bug, and must not cost the user the passages: no names, then.
-      return [];
-    }
+    this.names = new NameIndex(db);
   }
 
   /**
@@ -75,35 +52,25 @@ export class NameSearcher {
   find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): NameMatch[] {
     const expr = namesExpression(q);
     if (!expr) return [];
-    const f = filterSql(filters);
-    const base = `SELECT d.id, d.path, d.title FROM documents_names n JOIN documents d ON d.rowid = n.rowid WHERE documents_names MATCH ? ${f.where}`;
     const typed = bare(query);
     const exactly = (r: { path: string; title: string }): boolean => {
       const name = bare(r.path.split(/[\\/]/).pop() ?? r.path);
       return typed === name || typed === name.replace(/\.[^.]+$/, '') || typed === bare(r.title);
     };
-    let names = this.run(`${base} LIMIT ?`, [`name : (${expr})`, ...f.params, NOT_DISTINCTIVE + 1]);
+    let names = this.names.matching(`name : (${expr})`, filters, NOT_DISTINCTIVE + 1);
     if (names.length > NOT_DISTINCTIVE) {
       // Words many file names share (note-0001.md … note-9999.md and "note") point at none of them,
       // unless the whole name was typed: look for that name as a phrase.
       const words = [...typed.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
-      names = words.length > 0 ? this.run(`${base} LIMIT 5`, [`name : ${ftsString(words.join(' '))}`, ...f.params]).filter(exactly) : [];
+      names = words.length > 0 ? this.names.matching(`name : ${ftsString(words.join(' '))}`, filters, 5).filter(exactly) : [];
     }
     // A word that is a tag finds the documents carrying it, as their names do (a tag on more than a
     // handful of documents is a filter's job: the Tags box).
     const tag = /^#?[\p{L}\p{N}_-]+$/u.test(typed) ? typed.replace(/^#/, '') : null;
-    const tagged = tag ? this.run(`${TAGGED} ${f.where} LIMIT ?`, [tag, ...f.params, NOT_DISTINCTIVE + 1]) : [];
+    const tagged = tag ? this.names.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
-    const waiting = this.chunklessQ.all().map((r) => r.rowid);
-    const titles =
-      waiting.length === 0
-        ? []
-        : this.run(`${base} AND n.rowid IN (SELECT value FROM json_each(?)) LIMIT ?`, [
-            `title : (${expr})`,
-            ...f.params,
-            JSON.stringify(waiting),
-            limit,
-          ]);
+    const waiting = this.names.waiting();
+    const titles = waiting.length === 0 ? [] : this.names.matchingAmong(`title : (${expr})`, filters, waiting, limit);
     const seen = new Set<string>();
     const out: NameMatch[] = [];
     for (const r of [...names, ...titles]) {
@@ -112,7 +79,7 @@ export class NameSearcher {
       if (seen.has(r.id) || (skip.has(r.id) && !exactly(r)) || out.length >= limit) continue;
       seen.add(r.id);
       const doc = this.docs.withFacts(r.id);
-      if (doc) out.push({ doc, firstChunk: this.firstChunkQ.get(r.id)?.rowid ?? null, exact: exactly(r) });
+      if (doc) out.push({ doc, firstChunk: this.names.firstChunk(r.id), exact: exactly(r) });
     }
     return out;
   }

@@ -6,7 +6,7 @@ import type { Config } from '../../shared/config.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import type { Candidates } from './candidates.js';
 import { expansionModel, expansionScore } from './feedback.js';
-import type { Filters } from './filters.js';
+import type { Filters } from '../store/doc-filter.js';
 import type { IndexStats } from './index-stats.js';
 import { type LexicalHit, type LexicalResult, normalise } from './lexical-result.js';
 import { type Term, stem, toFtsExpression } from './query.js';

@@ -22,7 +22,7 @@ import { convex, rrf } from './fusion.js';
 import { type LexicalHit, type LexicalResult, LexicalSearcher } from './lexical.js';
 import { type NameMatch, NameSearcher } from './names.js';
 import { docState } from '../store/doc-state.js';
-import { type Filters, registerPathMatch } from './filters.js';
+import { type Filters, registerPathMatch } from '../store/doc-filter.js';
 import type { ParsedQuery } from './query.js';
 import { parseQuery, queryNotice } from './query.js';
 import { correctedQuery } from './spelling.js';

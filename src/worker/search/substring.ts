@@ -1,10 +1,8 @@
 // The substring path on the trigram index (CJK/Korean text, words inside identifiers), the spans of
 // its matches, and mixing its hits with whole-word hits.
+import type { Filters } from '../store/doc-filter.js';
 import type { Candidates } from './candidates.js';
-import { type Filters, filterSql } from './filters.js';
 import type { LexicalHit, LexicalResult } from './lexical-result.js';
-
-const SUBSTRING_CAP = 5000;
 
 /** Where the words occur in the text, case-insensitively, in order (at most 200 spans). */
 export function substringSpans(text: string, words: string[]): [number, number][] {
@@ -36,22 +34,15 @@ export function merge(a: LexicalResult, b: LexicalResult, limit: number): Lexica
 
 /** Substring matching on the trigram index: a hit scores the idf of the words it contains. */
 export function substringSearch(src: Candidates, words: string[], filters: Filters, limit: number): LexicalResult {
-  const f = filterSql(filters);
-  // No ESCAPE clause: with one, SQLite cannot hand LIKE to the trigram index and scans every chunk.
-  // Query words are letters and digits only (query.ts), so they hold no LIKE wildcards anyway.
-  const sql = f.active
-    ? `SELECT t.rowid AS rowid FROM chunks_tri t CROSS JOIN chunks c ON c.rowid = t.rowid CROSS JOIN documents d ON d.id = c.doc_id
-       WHERE t.text LIKE ? ${f.where} LIMIT ${SUBSTRING_CAP}`
-    : `SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT ${SUBSTRING_CAP}`;
   const byRow = new Map<number, { score: number; matched: string[] }>();
   for (const w of words.filter((x) => !/[%_\\]/.test(x))) {
-    const rows = src.prep(sql).all(`%${w}%`, ...(f.active ? f.params : [])) as { rowid: number }[];
+    const rows = src.index.substring(w, filters);
     const idf = src.stats.idf(rows.length);
-    for (const r of rows) {
-      const e = byRow.get(r.rowid) ?? { score: 0, matched: [] };
+    for (const rowid of rows) {
+      const e = byRow.get(rowid) ?? { score: 0, matched: [] };
       e.score += idf;
       e.matched.push(w);
-      byRow.set(r.rowid, e);
+      byRow.set(rowid, e);
     }
   }
   const ranked = [...byRow.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, limit);

@@ -1,11 +1,19 @@
 // The chunks table: the passages search finds. Their word and trigram indexes follow by trigger.
-import type { z } from 'zod';
-import type { ChunkRowSchema } from '../../shared/cli-output.js';
 import type { Anchor } from '../../shared/wire.js';
 import type { Db } from './db.js';
 
-/** A chunk as stored: its anchor is JSON text (inspect parses it). */
-export type ChunkRow = Omit<z.infer<typeof ChunkRowSchema>, 'anchor'> & { anchor: string };
+/** A row of `chunks`: its anchor is JSON text (inspect parses it). */
+export interface ChunkRow {
+  rowid: number;
+  id: string;
+  doc_id: string;
+  ordinal: number;
+  /** Heading path or symbol path: the citation's section label. */
+  heading: string;
+  text: string;
+  anchor: string;
+  chunker_version: number;
+}
 
 export interface NewChunk {
   id: string;

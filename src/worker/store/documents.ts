@@ -1,9 +1,33 @@
 // The documents table: one row per indexed (or failed) file, and what its status is made of.
-import type { z } from 'zod';
-import type { StoredDocumentSchema } from '../../shared/cli-output.js';
+import type { DocType } from '../../shared/doc-types.js';
 import type { Db } from './db.js';
 
-export type DocRow = z.infer<typeof StoredDocumentSchema>;
+/** A row of `documents`, as migrations 1 and 8 made it. */
+export interface DocRow {
+  id: string;
+  path: string;
+  /** The folder it was added under (a collection's root), or null. */
+  root: string | null;
+  title: string;
+  type: DocType;
+  lang: string | null;
+  content_hash: string;
+  size: number;
+  /** ms since the epoch; 0 makes the next reconcile read it again. */
+  mtime: number;
+  page_count: number | null;
+  /** Seconds of sound (audio and video). */
+  duration: number | null;
+  parser_version: number;
+  /** What the table records; what a view shows (waiting too) is derived by doc-state.ts. */
+  status: 'indexed' | 'failed';
+  error: string | null;
+  original: 'copy' | 'reference';
+  added_at: number;
+  updated_at: number;
+  author?: string | null | undefined;
+  created?: string | null | undefined;
+}
 
 /** What a document's status is derived from, beside its row (see read/doc-state.ts). */
 export interface DocFacts {
@@ -44,6 +68,8 @@ export class Documents {
   private readonly underQ;
   private readonly listQ;
   private readonly withFactsQ;
+  private readonly typesQ;
+  private readonly anyQ;
 
   constructor(db: Db) {
     this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
@@ -76,6 +102,18 @@ export class Documents {
     );
     this.listQ = db.prepare<[], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d ORDER BY d.path`);
     this.withFactsQ = db.prepare<[string], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d WHERE d.id = ?`);
+    this.typesQ = db.prepare<[], { type: string }>("SELECT DISTINCT type FROM documents WHERE status = 'indexed'");
+    this.anyQ = db.prepare<[], number>("SELECT EXISTS(SELECT 1 FROM documents WHERE status = 'indexed') AS yes").pluck();
+  }
+
+  /** The types of the indexed documents. */
+  indexedTypes(): Set<string> {
+    return new Set(this.typesQ.all().map((r) => r.type));
+  }
+
+  /** Whether any document is indexed: the first such row, not a count. */
+  anyIndexed(): boolean {
+    return this.anyQ.get() === 1;
   }
 
   byPath(path: string): DocRow | undefined {

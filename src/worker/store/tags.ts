@@ -6,6 +6,7 @@ export class Tags {
   private readonly idQ;
   private readonly linkQ;
   private readonly ofQ;
+  private readonly countsQ;
 
   constructor(private readonly db: Db) {
     this.insertQ = db.prepare<[string]>('INSERT INTO tags (name) VALUES (?) ON CONFLICT(name) DO NOTHING');
@@ -14,6 +15,21 @@ export class Tags {
     this.ofQ = db.prepare<[string], { name: string }>(
       'SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name',
     );
+    this.countsQ = db.prepare<[], { name: string; documents: number }>(
+      `SELECT t.name AS name, count(*) AS documents FROM document_tags dt
+       JOIN tags t ON t.id = dt.tag_id JOIN documents d ON d.id = dt.doc_id
+       WHERE d.status = 'indexed' GROUP BY t.name ORDER BY documents DESC, t.name`,
+    );
+  }
+
+  /** A tag's id, or undefined when no document ever carried it. */
+  id(name: string): number | undefined {
+    return this.idQ.get(name)?.id;
+  }
+
+  /** Every tag of an indexed document with how many carry it, the most used first. */
+  counts(): { name: string; documents: number }[] {
+    return this.countsQ.all();
   }
 
   /** Links tags (normalised names) to a document; returns how many were new. */

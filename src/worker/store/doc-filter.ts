@@ -1,6 +1,7 @@
-// Search filters as SQL over `documents d`: applied inside the candidate query, never after the top-k cut.
+// A search's filters as SQL over `documents d`, and as terms of the word index's meta column: applied
+// inside the candidate query, never after the top-k cut.
 import picomatch from 'picomatch';
-import type { Db } from '../store/db.js';
+import type { Db } from './db.js';
 import { type DocType, docType } from '../../shared/doc-types.js';
 
 export interface Filters {
@@ -77,24 +78,14 @@ export interface FtsFilter {
  * Type, language and tag filters as FTS5 terms on the meta column: FTS5 intersects doclists, so a
  * filter makes the search cheaper instead of adding a join per matching row.
  */
-export function filterFts(db: Db, f: Filters): FtsFilter {
+export function filterFts(tagId: (name: string) => number | undefined, f: Filters): FtsFilter {
   const parts: string[] = [];
   if (f.type) parts.push(`kbtype${docType(f.type).token}`);
   if (f.lang) parts.push(`kblang${Buffer.from(f.lang.toLowerCase(), 'utf8').toString('hex')}0`);
   if (f.tags.length > 0) {
-    const ids = f.tags.map((t) => (db.prepare('SELECT id FROM tags WHERE name = ?').get(t) as { id: number } | undefined)?.id);
+    const ids = f.tags.map(tagId);
     if (ids.some((id) => id === undefined)) return { clause: null, impossible: true };
     for (const id of ids) parts.push(`kbtag${id}`);
   }
   return { clause: parts.length > 0 ? parts.map((p) => `meta : ${p}`).join(' AND ') : null, impossible: false };
-}
-
-/**
- * The path glob, the one filter FTS5 cannot express: the ids of the matching documents (`docIds`,
- * resolved once per glob by the caller) checked per candidate row as `c.doc_id IN (…)`.
- */
-export function pathFilterSql(f: Filters, docIds: (glob: string) => string[]): FilterSql {
-  return f.path
-    ? { where: 'AND c.doc_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(docIds(f.path))], active: true }
-    : { where: '', params: [], active: false };
 }

@@ -1,0 +1,76 @@
+// Documents by their file name, title or tag (documents_names, migration 6): the statements the
+// search's name lookup (search/names.ts) asks, each prepared once.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import { filterSql, type Filters } from './doc-filter.js';
+
+export interface NamedDoc {
+  id: string;
+  path: string;
+  title: string;
+}
+
+const NAMES = 'SELECT d.id, d.path, d.title FROM documents_names n JOIN documents d ON d.rowid = n.rowid WHERE documents_names MATCH ?';
+const TAGGED =
+  'SELECT d.id, d.path, d.title FROM tags t JOIN document_tags dt ON dt.tag_id = t.id JOIN documents d ON d.id = dt.doc_id WHERE t.name = ?';
+
+export class NameIndex {
+  private readonly stmts = new Map<string, Statement<unknown[], NamedDoc>>();
+  private readonly firstChunkQ;
+  private readonly chunklessQ;
+
+  constructor(private readonly db: Db) {
+    this.firstChunkQ = db.prepare<[string], { rowid: number }>('SELECT rowid FROM chunks WHERE doc_id = ? ORDER BY ordinal LIMIT 1');
+    // Documents with nothing to search yet are those still waiting for (or failed by) a transcript or OCR.
+    this.chunklessQ = db.prepare<[], { rowid: number }>(`SELECT d.rowid FROM documents d
+      WHERE d.id IN (SELECT doc_id FROM transcripts WHERE status <> 'done' UNION SELECT doc_id FROM ocr_pages WHERE status <> 'done')
+        AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)`);
+  }
+
+  private run(sql: string, params: unknown[]): NamedDoc[] {
+    let stmt = this.stmts.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[], NamedDoc>(sql);
+      this.stmts.set(sql, stmt);
+    }
+    try {
+      return stmt.all(...params);
+    } catch {
+      // A malformed expression is kb's bug, and must not cost the user the passages: no names, then.
+      return [];
+    }
+  }
+
+  /** Documents whose names match an FTS5 expression (`name : (…)` or `title : (…)`), within the filters. */
+  matching(match: string, filters: Filters, limit: number): NamedDoc[] {
+    const f = filterSql(filters);
+    return this.run(`${NAMES} ${f.where} LIMIT ?`, [match, ...f.params, limit]);
+  }
+
+  /** The same, among these documents only (by rowid). */
+  matchingAmong(match: string, filters: Filters, rowids: number[], limit: number): NamedDoc[] {
+    const f = filterSql(filters);
+    return this.run(`${NAMES} ${f.where} AND n.rowid IN (SELECT value FROM json_each(?)) LIMIT ?`, [
+      match,
+      ...f.params,
+      JSON.stringify(rowids),
+      limit,
+    ]);
+  }
+
+  /** Documents carrying this tag, within the filters. */
+  tagged(tag: string, filters: Filters, limit: number): NamedDoc[] {
+    const f = filterSql(filters);
+    return this.run(`${TAGGED} ${f.where} LIMIT ?`, [tag, ...f.params, limit]);
+  }
+
+  /** A document's first chunk (to open it at its start), or null when it has none yet. */
+  firstChunk(docId: string): number | null {
+    return this.firstChunkQ.get(docId)?.rowid ?? null;
+  }
+
+  /** The rowids of documents with no passages yet: audio waiting for a transcript, scans for OCR. */
+  waiting(): number[] {
+    return this.chunklessQ.all().map((r) => r.rowid);
+  }
+}

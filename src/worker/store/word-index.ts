@@ -1,0 +1,144 @@
+// The word index as the search reads it: FTS5 over the chunks (words; their title, heading and body
+// weighted), its vocabulary and statistics record, the trigram twin (substrings), and the documents a
+// path glob leaves. Every statement of the word search is here, each prepared once.
+import type { Statement } from 'better-sqlite3';
+import { chunksGeneration, type Db } from './db.js';
+import { filterSql, type Filters } from './doc-filter.js';
+
+export interface Candidate {
+  rowid: number;
+  /** FTS5's bm25 (lower is better). */
+  raw: number;
+}
+
+export interface ChunkText {
+  title: string;
+  heading: string;
+  text: string;
+}
+
+/** How far the trigram path looks for one word. */
+export const SUBSTRING_CAP = 5000;
+
+export class WordIndex {
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly db: Db) {}
+
+  private prep(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Moves on every chunk insert and delete, here or in another process. */
+  generation(): number {
+    return chunksGeneration(this.db);
+  }
+
+  chunkCount(): number {
+    return (this.prep('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+  }
+
+  /** FTS5's own statistics record (rows, then tokens per column), as varints. */
+  statisticsRecord(): Uint8Array | null {
+    return (this.prep('SELECT block FROM chunks_fts_data WHERE id = 1').get() as { block: Buffer } | undefined)?.block ?? null;
+  }
+
+  /** How many chunks hold this index term (fts5vocab walks its whole doclist). */
+  documentFrequency(term: string): number {
+    return (this.prep('SELECT doc FROM chunks_vocab WHERE term = ?').get(term) as { doc: number } | undefined)?.doc ?? 0;
+  }
+
+  /** How many chunks in [lo, hi) match: FTS5 seeks there. */
+  countBetween(match: string, lo: number, hi: number): number {
+    return (
+      this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid >= ? AND rowid < ?').get(
+        match,
+        BigInt(lo),
+        BigInt(hi),
+      ) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  rowidBounds(): { lo: number | null; hi: number | null } {
+    return this.prep('SELECT min(rowid) AS lo, max(rowid) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
+  }
+
+  /** Whether some chunk matches: the first row of the doclist, one seek. */
+  anyMatch(match: string): boolean {
+    return this.prep('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1').get(match) !== undefined;
+  }
+
+  /** Whether these letters are written in some chunk's text (the trigram index, case-insensitive). */
+  written(letters: string): boolean {
+    return this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${letters.replace(/[%_]/g, '')}%`) !== undefined;
+  }
+
+  /**
+   * The best `limit` chunks for a MATCH expression by FTS5's weighted bm25 (meta, the filter terms,
+   * never scores); `docIds`, when a path glob filters, the documents it leaves. FTS first, always: the
+   * glob is checked only on rows the index already matched.
+   */
+  candidates(match: string, weights: readonly [number, number, number], docIds: string[] | null, limit: number): Candidate[] {
+    const w = `${weights[0]}, ${weights[1]}, ${weights[2]}, 0`;
+    const sql = docIds
+      ? `SELECT f.rowid AS rowid, bm25(chunks_fts, ${w}) AS raw
+         FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid
+         WHERE chunks_fts MATCH ? AND c.doc_id IN (SELECT value FROM json_each(?)) ORDER BY raw, f.rowid LIMIT ?`
+      : `SELECT rowid, bm25(chunks_fts, ${w}) AS raw FROM chunks_fts
+         WHERE chunks_fts MATCH ? ORDER BY raw, rowid LIMIT ?`;
+    return (docIds ? this.prep(sql).all(match, JSON.stringify(docIds), limit) : this.prep(sql).all(match, limit)) as Candidate[];
+  }
+
+  /** How many chunks match in all (within the documents a path glob leaves). */
+  count(match: string, docIds: string[] | null): number {
+    return docIds
+      ? (
+          this.prep(
+            `SELECT count(*) AS n FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid
+             WHERE chunks_fts MATCH ? AND c.doc_id IN (SELECT value FROM json_each(?))`,
+          ).get(match, JSON.stringify(docIds)) as { n: number }
+        ).n
+      : (this.prep('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(match) as { n: number }).n;
+  }
+
+  /** Title, heading and text of many chunks in one query, in the order asked. */
+  texts(rowids: number[]): ChunkText[] {
+    if (rowids.length === 0) return [];
+    const rows = this.prep(
+      `SELECT c.rowid AS rowid, d.title AS title, c.heading AS heading, c.text AS text
+       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(rowids)) as (ChunkText & { rowid: number })[];
+    const byRow = new Map(rows.map((r) => [r.rowid, r]));
+    return rowids.map((r) => byRow.get(r) ?? { title: '', heading: '', text: '' });
+  }
+
+  /** Every searchable document's id and path (a path glob is matched against them). */
+  indexedPaths(): { id: string; path: string }[] {
+    return this.prep("SELECT id, path FROM documents WHERE status = 'indexed'").all() as { id: string; path: string }[];
+  }
+
+  indexedCount(): number {
+    return (this.prep("SELECT count(*) AS n FROM documents WHERE status = 'indexed'").get() as { n: number }).n;
+  }
+
+  /**
+   * Chunks whose text holds these letters, by the trigram index (at most SUBSTRING_CAP), within the
+   * filters. No ESCAPE clause: with one, SQLite cannot hand LIKE to the trigram index and scans every
+   * chunk; the search's words are letters and digits only, so they hold no LIKE wildcards anyway.
+   */
+  substring(letters: string, filters: Filters): number[] {
+    const f = filterSql(filters);
+    const sql = f.active
+      ? `SELECT t.rowid AS rowid FROM chunks_tri t CROSS JOIN chunks c ON c.rowid = t.rowid CROSS JOIN documents d ON d.id = c.doc_id
+         WHERE t.text LIKE ? ${f.where} LIMIT ${SUBSTRING_CAP}`
+      : `SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT ${SUBSTRING_CAP}`;
+    return (this.prep(sql).all(`%${letters}%`, ...(f.active ? f.params : [])) as { rowid: number }[]).map((r) => r.rowid);
+  }
+}
