@@ -283,6 +283,36 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     }
   });
 
+  it('gives the filters and the footer their facets, and opens a Library row at its start', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'a.md': '---\ntags: [work]\n---\n# Alpha\n\nfirst words\n\n## Later\n\nmore words\n',
+      'b.md': '# Beta\n\nbeta words\n',
+      'broken.pdf': 'not a pdf at all',
+    });
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      await engine.ingest([dir]);
+      const f = await call('facets', {}).result;
+      expect(f).toMatchObject({ types: ['markdown'], tags: [{ name: 'work', documents: 1 }], documents: 2, failed: 1 });
+      // The same counts the Library shows.
+      const listed = (await call('list', {}).result).documents;
+      expect(listed.filter((d) => d.status === 'failed')).toHaveLength(f.failed);
+      const a = listed.find((d) => d.path.endsWith('a.md'))!;
+      const hit = await call('document.open', { doc_id: a.doc_id }).result;
+      expect(hit).toMatchObject({ doc_id: a.doc_id, source: { chunk_index: 0 }, citation: { path: a.path, start: 4 } }); // its first passage, after the front matter
+      const broken = listed.find((d) => d.path.endsWith('broken.pdf'))!;
+      await expect(call('document.open', { doc_id: broken.doc_id }).result).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringMatching(/^broken\.pdf has nothing to show yet: /),
+      });
+      await expect(call('document.open', { doc_id: 'not-an-id' }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('says what the index holds and what it takes on disk', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'a.md': '# A\n\nalpha\n' });

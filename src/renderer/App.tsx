@@ -74,16 +74,13 @@ export function App({ kb }: { kb: KbBridge }) {
   useSearchKeys({ input, list, viewer, hits: hitCount, asking, toSearch, move, closeAsk });
 
   /**
-   * A Library row opened: the document found by its own name and path, shown at its start, alone —
-   * the previous query's hits have nothing to do with it. Rejects with why, which the row says.
+   * A Library row opened: the document at its start, alone — the previous query's hits have nothing to
+   * do with it. Rejects with why (a failed file with nothing in it), which the row says.
    */
   const openDocument = async (d: DocumentSummary): Promise<void> => {
-    const name = d.path.split(/[\\/]/).pop() ?? d.path;
-    const glob = d.path.replace(/[*?[\]{}()!]/g, '\\$&');
-    const r = await kb.search({ query: name, path: glob, top: 1, mode: 'lexical' });
-    if (!r.results[0]) throw new Error(`${name} has nothing to show yet${d.reason ? `: ${d.reason}` : ''}`);
+    const hit = await kb['document.open']({ doc_id: d.doc_id });
     setQuery('');
-    show(r.results[0]);
+    show(hit);
   };
 
   const speech = <SpeechModelButton pull={pull} name={speechModel(settings)} />;

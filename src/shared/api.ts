@@ -21,6 +21,7 @@ import {
   SCHEMA_VERSION,
   SearchParamsSchema,
   SearchHitSchema,
+  FacetsSchema,
   SearchResultSchema,
   KbStatusSchema,
 } from './wire.js';
@@ -89,6 +90,10 @@ export const API = {
   doctor: { params: none, result: DoctorReportSchema, progress: null },
   source: { params: z.object({ doc_id: DocIdSchema }).strict(), result: DocumentSourceSchema, progress: null },
   /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
+  /** A document at its start, as a hit the viewer opens (a Library row). */
+  'document.open': { params: z.object({ doc_id: DocIdSchema }).strict(), result: SearchHitSchema, progress: null },
+  /** The types and tags a search can be narrowed to, and the documents' counts (the filters, the footer). */
+  facets: { params: none, result: FacetsSchema, progress: null },
   'document.view': {
     params: z.object({ doc_id: DocIdSchema, at: z.string().max(4000).optional(), q: z.string().max(500).optional() }).strict(),
     result: DocViewSchema,

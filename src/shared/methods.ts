@@ -8,6 +8,8 @@ export const METHOD_NAMES = [
   'remove',
   'doctor',
   'source',
+  'document.open',
+  'facets',
   'document.view',
   'reindex',
   'ask',

@@ -281,6 +281,18 @@ export const SpanSchema = versioned({
 export type Span = z.infer<typeof SpanSchema>;
 
 /** `kb status` / the MCP `status` tool: what this index holds and what it can do. */
+/** What a search can be narrowed to — the types and tags of the indexed documents — and how many documents there are. */
+export const FacetsSchema = versioned({
+  /** In the document-type table's order. */
+  types: z.array(DocTypeSchema),
+  /** The most used first; tags only failed documents carry are left out (a filter that could find nothing). */
+  tags: z.array(z.object({ name: z.string(), documents: z.number().int().nonnegative() })),
+  /** Documents searchable or waiting, and those that failed (the Library says why). */
+  documents: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type Facets = z.infer<typeof FacetsSchema>;
+
 export const KbStatusSchema = versioned({
   data_dir: z.string(),
   documents: z.number().int().nonnegative(),

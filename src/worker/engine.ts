@@ -19,6 +19,7 @@ import type {
   ReindexProgress,
   ReindexResult,
   RemoveResult,
+  SearchHit,
   SearchParams,
   SearchResult,
   Span,
@@ -52,7 +53,7 @@ import {
   type InspectedDocument,
   listDocuments,
 } from './read/inspect.js';
-import { anyIndexed, type Facets, indexFacets } from './read/facets.js';
+import { anyIndexed, documentCounts, type Facets, indexFacets } from './read/facets.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/fallback.js';
 import { Searcher } from './search/search.js';
@@ -183,6 +184,10 @@ export class Engine {
   list = (): DocumentSummary[] => listDocuments(this.#core);
   /** The types and tags a search can be narrowed to (kb tui's Tab). */
   facets = (): Facets => indexFacets(this.#core);
+  /** Documents searchable or waiting, and those that failed (the app's footer). */
+  documentCounts = (): { documents: number; failed: number } => documentCounts(this.#core);
+  /** A document at its start, as a hit the viewer opens (a Library row). */
+  openDocument = (docId: string): SearchHit => this.#searcher.atStart(docId);
   /** Whether anything at all can be found (kb tui says how to add files when not). */
   anyIndexed = (): boolean => anyIndexed(this.#core);
   inspectDoc = (idOrPath: string): InspectedDocument => inspectDocument(this.#core, idOrPath);

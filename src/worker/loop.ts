@@ -34,6 +34,8 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
     doctor: () => engine.doctor(),
     source: async (p) => engine.source(p.doc_id),
     'document.view': (p) => engine.view(p.doc_id, p.at, p.q),
+    'document.open': async (p) => engine.openDocument(p.doc_id),
+    facets: async () => ({ schema_version: SCHEMA_VERSION, ...engine.facets(), ...engine.documentCounts() }),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
     'index.status': () => engine.status(),

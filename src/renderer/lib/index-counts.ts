@@ -1,9 +1,8 @@
 // What the footer and the tag picker show of the index: its documents (the failed ones apart) and every
-// tag with how many documents carry it, asked again when the index changes and, while files are being
-// added, every second (not per file: a list is not free).
+// tag with how many documents carry it — the engine counts them (`facets`), asked again when the index
+// changes and, while files are being added, every second (not per file).
 import { useEffect, useState } from 'react';
 import type { KbBridge } from '../../shared/api';
-import type { DocumentSummary } from '../../shared/wire';
 
 export interface IndexCounts {
   /** Documents in the index (searchable or waiting), and how many rows failed; null until asked. */
@@ -12,22 +11,12 @@ export interface IndexCounts {
   tagCounts: [string, number][];
 }
 
-function countOf(documents: DocumentSummary[]): IndexCounts {
-  const failed = documents.filter((d) => d.status === 'failed').length;
-  const tags = new Map<string, number>();
-  for (const d of documents) for (const t of d.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
-  return {
-    docs: { count: documents.length - failed, failed },
-    tagCounts: [...tags].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
-  };
-}
-
 export function useIndexCounts(kb: KbBridge, version: number, adding: boolean): IndexCounts {
   const [counts, setCounts] = useState<IndexCounts>({ docs: null, tagCounts: [] });
   useEffect(() => {
     const ask = (): void =>
-      void kb.list({}).then(
-        (l) => setCounts(countOf(l.documents)),
+      void kb.facets({}).then(
+        (f) => setCounts({ docs: { count: f.documents, failed: f.failed }, tagCounts: f.tags.map((t) => [t.name, t.documents]) }),
         () => undefined,
       );
     ask();

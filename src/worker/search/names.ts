@@ -43,6 +43,12 @@ export class NameSearcher {
     this.names = new NameIndex(db);
   }
 
+  /** One document by its id, as a name match opens it (at its start); null when there is none. */
+  document(docId: string): NameMatch | null {
+    const doc = this.docs.withFacts(docId);
+    return doc ? { doc, firstChunk: this.names.firstChunk(docId), exact: true } : null;
+  }
+
   /**
    * Documents whose file name holds every word typed, and documents with no passages yet whose title
    * does (a title with passages is searched as part of them already: counting it again here would rank

@@ -307,6 +307,35 @@ export class Searcher {
     return merged.map((h, i) => ({ ...h, rank: i + 1 }));
   }
 
+  /**
+   * A document at its start, as a hit the viewer opens (a Library row): its first passage, or — with
+   * none yet — the document itself, cited at its start with why it has none. A document that failed and
+   * holds nothing says so.
+   */
+  atStart(docId: string): SearchHit {
+    const m = this.names.document(docId);
+    if (!m) throw new KbError('NOT_FOUND', `no document with id ${docId}`);
+    const retrieval: Retrieval = {
+      method: 'lexical',
+      lexical_rank: null,
+      lexical_score: null,
+      vector_rank: null,
+      vector_score: null,
+      fusion_score: null,
+      by_name: true,
+    };
+    if (m.firstChunk !== null) {
+      const [hit] = this.hydrate([{ rowid: m.firstChunk, score: 1, retrieval, matched: [], spans: [] }]);
+      if (hit) return hit;
+    }
+    if (m.doc.status === 'failed') {
+      const reason = docState(m.doc).reason;
+      const name = m.doc.path.split(/[\\/]/).pop() ?? m.doc.path;
+      throw new KbError('NOT_FOUND', `${name} has nothing to show yet${reason ? `: ${reason}` : ''}`);
+    }
+    return this.chunkless(m, 1, retrieval);
+  }
+
   /** A document found by name that has no passage yet: cited at its start, with why it has none. */
   private chunkless(m: NameMatch, score: number, retrieval: Retrieval): SearchHit {
     const d = m.doc;
