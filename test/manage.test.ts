@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, type Method, type Params, type Result, type ServerMessage } from '../src/shared/api.js';
-import { serveEngine } from '../src/worker/loop.js';
+import { localClient, serveEngine } from '../src/worker/loop.js';
 import type { Engine } from '../src/worker/index.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { type HubStub, startHubStub } from './support/hub-stub.js';
@@ -308,6 +308,27 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
         message: expect.stringMatching(/^broken\.pdf has nothing to show yet: /),
       });
       await expect(call('document.open', { doc_id: 'not-an-id' }).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('answers the same contract in-process (kb tui, kb mcp) as over a transport (the app), with the same checks', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.md': '# Alpha\n\nthe walrus sings at dawn\n' });
+    const engine = await engineIn();
+    const { call } = served(engine);
+    try {
+      await engine.ingest([dir]);
+      const local = localClient(engine, 'test');
+      const [here, there] = await Promise.all([local.search({ query: 'walrus' }), call('search', { query: 'walrus' }).result]);
+      expect(here.results.map((h) => h.citation.uri)).toEqual(there.results.map((h) => h.citation.uri));
+      expect(await local.facets({})).toEqual(await call('facets', {}).result);
+      const wrong = { query: 'walrus', top: -1 };
+      const [a, b] = await Promise.allSettled([local.search(wrong), call('search', wrong).result]);
+      expect(a.status === 'rejected' && b.status === 'rejected').toBe(true);
+      const [ea, eb] = [(a as PromiseRejectedResult).reason, (b as PromiseRejectedResult).reason] as { code: string; message: string }[];
+      expect(ea).toMatchObject({ code: 'INVALID_ARGUMENT', message: eb!.message });
     } finally {
       engine.close();
     }

@@ -22,6 +22,7 @@ import {
   SearchParamsSchema,
   SearchHitSchema,
   FacetsSchema,
+  SpanSchema,
   SearchResultSchema,
   KbStatusSchema,
 } from './wire.js';
@@ -92,6 +93,12 @@ export const API = {
   /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
   /** A document at its start, as a hit the viewer opens (a Library row). */
   'document.open': { params: z.object({ doc_id: DocIdSchema }).strict(), result: SearchHitSchema, progress: null },
+  /** The text of a cited span (kb get): a citation URI, a path with a fragment, or a document id with one. */
+  get: {
+    params: z.object({ target: z.string().min(1).max(8000), max_chars: z.number().int().min(100).max(200_000).optional() }).strict(),
+    result: SpanSchema,
+    progress: null,
+  },
   /** The types and tags a search can be narrowed to, and the documents' counts (the filters, the footer). */
   facets: { params: none, result: FacetsSchema, progress: null },
   'document.view': {
@@ -181,11 +188,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** One function per method of the contract: what every caller of the engine holds, in-process or not. */
+export type KbClient = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> };
+
 /**
- * What the UI sees as `window.kb`: one function per method, plus event subscriptions (`engine`,
- * `ready`). The preload bridge and the web host's WebSocket client both implement it.
+ * What the UI sees as `window.kb`: the client, plus event subscriptions (`engine`, `ready`). The preload
+ * bridge and the web host's WebSocket client both implement it.
  */
-export type KbBridge = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> } & {
+export type KbBridge = KbClient & {
   on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
   /** Where the UI loads a document's bytes: `/doc/<id>` from kb serve, `kb-doc://doc/<id>` in the app. */
   docUrl(docId: string): string;

@@ -9,6 +9,7 @@ export const METHOD_NAMES = [
   'doctor',
   'source',
   'document.open',
+  'get',
   'facets',
   'document.view',
   'reindex',

@@ -3,7 +3,17 @@
 // message and its params are validated against the contract in src/shared/api.ts; a bad one gets an
 // error response, never a crash. Requests run concurrently; a search answers while an ingest runs.
 import type { BackgroundEvent, EventArgs } from '../shared/events.js';
-import { API, ClientMessageSchema, type Method, type ModelPullProgress, type Params, type ServerMessage } from '../shared/api.js';
+import {
+  API,
+  type CallOptions,
+  ClientMessageSchema,
+  type KbClient,
+  METHODS,
+  type Method,
+  type ModelPullProgress,
+  type Params,
+  type ServerMessage,
+} from '../shared/api.js';
 import type { FileProgress } from './embed/download.js';
 import { typedPath } from './user-path.js';
 import { KbError, toErrorPayload } from '../shared/errors.js';
@@ -35,6 +45,7 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
     source: async (p) => engine.source(p.doc_id),
     'document.view': (p) => engine.view(p.doc_id, p.at, p.q),
     'document.open': async (p) => engine.openDocument(p.doc_id),
+    get: (p) => engine.get(p.target, p.max_chars),
     facets: async () => ({ schema_version: SCHEMA_VERSION, ...engine.facets(), ...engine.documentCounts() }),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
@@ -134,6 +145,27 @@ async function pullWithProgress(engine: Engine, name: string, c: Call): Promise<
 
 function isMethod(m: string): m is Method {
   return Object.hasOwn(API, m);
+}
+
+/**
+ * The engine as an in-process client of the contract: the same handlers the loop serves over a
+ * transport, the same checks of each call's params (a bad one is INVALID_ARGUMENT in the same words),
+ * no serialising. kb tui and kb mcp hold one; the events it would broadcast go nowhere.
+ */
+export function localClient(engine: Engine, version: string, log: Log = silentLog): KbClient {
+  const handle = handlers(engine, version, () => undefined, log);
+  const never = new AbortController().signal;
+  const call =
+    (method: Method) =>
+    async (params: unknown, opts: CallOptions = {}): Promise<unknown> => {
+      const checked = API[method].params.safeParse(params ?? {});
+      if (!checked.success) throw new KbError('INVALID_ARGUMENT', `${method}: ${describeIssues(checked.error)}`);
+      // Each handler takes its own method's params; the map is indexed by the method name.
+      const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
+      return run(checked.data, { signal: opts.signal ?? never, progress: opts.onProgress ?? (() => undefined) });
+    };
+  // One function per method, each answering with its method's result type (api.ts).
+  return Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as KbClient;
 }
 
 /** Serves `engine` over `transport` until the process ends. */

@@ -1,6 +1,7 @@
 // `kb tui [QUERY]`: the terminal UI (Ink) over the engine in this process, as the other commands use
 // it. It needs a terminal; piped, it says so and points at kb search.
 import { spawn, spawnSync } from 'node:child_process';
+import type { AskProgress } from '../../shared/wire.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, line, reportError } from '../output.js';
 
@@ -9,7 +10,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
     line('kb tui needs a terminal (stdin and stdout are not one here); kb search QUERY prints hits instead.');
     return EXIT.usage;
   }
-  const { openEngine, resolveSettings } = await import('../../worker/index.js');
+  const { KB_VERSION, localClient, openEngine, resolveSettings } = await import('../../worker/index.js');
   let settings;
   try {
     settings = await resolveSettings(g.dataDir, { lenient: false });
@@ -26,6 +27,9 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
     configProblems: settings.problems,
   });
   opening.catch(() => undefined);
+  // kb tui asks what the app asks, through the same contract (in-process: no worker, no copying).
+  const client = opening.then((engine) => localClient(engine, KB_VERSION));
+  client.catch(() => undefined);
   try {
     const [{ render }, { tuiElement, MAX_FPS }, { editorFromEnv }, { osc52 }, { filtersOf }] = await Promise.all([
       import('ink'),
@@ -36,11 +40,12 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
     ]);
     const app = render(
       tuiElement({
-        search: async (p) => (await opening).search(p),
-        get: async (target) => (await opening).get(target, 20_000),
-        filters: async () => filtersOf((await opening).facets()),
-        indexEmpty: async () => !(await opening).anyIndexed(),
-        ask: async (question, { onProgress, signal }) => (await opening).ask({ question, onProgress, signal }),
+        search: async (p) => (await client).search(p),
+        get: async (target) => (await client).get({ target, max_chars: 20_000 }),
+        filters: async () => filtersOf(await (await client).facets({})),
+        indexEmpty: async () => (await (await client).facets({})).types.length === 0,
+        ask: async (question, { onProgress, signal }) =>
+          (await client).ask({ question }, { signal, onProgress: (p) => onProgress(p as AskProgress) }),
         run: async (launch, { wait }) => {
           if (wait) {
             const r = spawnSync(launch.command, launch.args, { stdio: 'inherit' });

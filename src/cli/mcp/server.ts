@@ -8,7 +8,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { AskResultSchema, KbStatusSchema, SearchParamsSchema, SearchResultSchema, SpanSchema } from '../../shared/wire.js';
-import type { Engine } from '../../worker/index.js';
+import type { KbClient } from '../../shared/api.js';
+import { type Engine, localClient } from '../../worker/index.js';
 
 const BAD_INPUT = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'QUERY_INVALID', 'VANISHED']);
 
@@ -27,7 +28,8 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function mcpServer(engine: Engine, version: string): McpServer {
+/** The MCP tools over a client of the contract: the same calls, and checks, as the app's. */
+export function mcpServer(kb: KbClient, version: string): McpServer {
   const server = new McpServer(
     { name: 'kb', version },
     {
@@ -46,7 +48,7 @@ export function mcpServer(engine: Engine, version: string): McpServer {
       inputSchema: SearchParamsSchema.shape,
       outputSchema: SearchResultSchema,
     },
-    async (a) => reply(await guarded(() => engine.search(a))),
+    async (a) => reply(await guarded(() => kb.search(a))),
   );
 
   server.registerTool(
@@ -77,7 +79,7 @@ export function mcpServer(engine: Engine, version: string): McpServer {
               : a.time
                 ? `#t=${a.time[0]},${a.time[1]}`
                 : '';
-          return engine.get(frag && !base.includes('#') ? base + frag : base, a.max_chars);
+          return kb.get({ target: frag && !base.includes('#') ? base + frag : base, ...(a.max_chars ? { max_chars: a.max_chars } : {}) });
         }),
       ),
   );
@@ -91,7 +93,7 @@ export function mcpServer(engine: Engine, version: string): McpServer {
       inputSchema: { question: z.string().min(1), top: z.number().int().min(1).max(50).optional() },
       outputSchema: AskResultSchema,
     },
-    async (a) => reply(await guarded(() => engine.ask({ question: a.question, ...(a.top ? { top: a.top } : {}) }))),
+    async (a) => reply(await guarded(() => kb.ask({ question: a.question, ...(a.top ? { top: a.top } : {}) }))),
   );
 
   server.registerTool(
@@ -102,14 +104,14 @@ export function mcpServer(engine: Engine, version: string): McpServer {
       inputSchema: {},
       outputSchema: KbStatusSchema,
     },
-    async () => reply(await guarded(() => engine.status())),
+    async () => reply(await guarded(() => kb['index.status']({}))),
   );
   return server;
 }
 
 /** Serves MCP on stdin/stdout until the client closes it. */
 export async function serveMcp(engine: Engine, version: string): Promise<void> {
-  const server = mcpServer(engine, version);
+  const server = mcpServer(localClient(engine, version), version);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   await server.connect(transport);

@@ -70,6 +70,8 @@ export class Documents {
   private readonly withFactsQ;
   private readonly typesQ;
   private readonly anyQ;
+  private readonly countQ;
+  private readonly troubledQ;
 
   constructor(db: Db) {
     this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
@@ -104,11 +106,28 @@ export class Documents {
     this.withFactsQ = db.prepare<[string], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d WHERE d.id = ?`);
     this.typesQ = db.prepare<[], { type: string }>("SELECT DISTINCT type FROM documents WHERE status = 'indexed'");
     this.anyQ = db.prepare<[], number>("SELECT EXISTS(SELECT 1 FROM documents WHERE status = 'indexed') AS yes").pluck();
+    this.countQ = db.prepare<[], number>('SELECT count(*) FROM documents').pluck();
+    this.troubledQ = db.prepare<[], DocWithFacts>(
+      `SELECT d.*, ${FACTS} FROM documents d
+       WHERE d.status = 'failed' OR d.error IS NOT NULL OR EXISTS (SELECT 1 FROM ingest_errors e WHERE e.path = d.path)`,
+    );
   }
 
   /** The types of the indexed documents. */
   indexedTypes(): Set<string> {
     return new Set(this.typesQ.all().map((r) => r.type));
+  }
+
+  count(): number {
+    return this.countQ.get() ?? 0;
+  }
+
+  /**
+   * The documents that may be failed — a failed row, an error said, or a latest attempt that failed —
+   * with their facts, for doc-state.ts to decide: the few that might be, not every row.
+   */
+  troubled(): DocWithFacts[] {
+    return this.troubledQ.all();
   }
 
   /** Whether any document is indexed: the first such row, not a count. */
