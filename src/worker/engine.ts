@@ -55,7 +55,7 @@ import {
 } from './read/inspect.js';
 import { anyIndexed, documentCounts, type Facets, indexFacets } from './read/facets.js';
 import { indexStatus } from './read/status.js';
-import { searchIndex } from './search/fallback.js';
+import { searchIndex } from './search/pipeline.js';
 import { Searcher } from './search/search.js';
 import { VectorService } from './vectors/service.js';
 import { RerankService } from './rerank/service.js';
@@ -165,7 +165,8 @@ export class Engine {
   speechModelReady = (): boolean => this.#speech.ready();
 
   // Finding and reading
-  search = (params: SearchParams): Promise<SearchResult> => searchIndex(this.#core, this.#searcher, this.#vectors, this.#reranker, params);
+  search = (params: SearchParams): Promise<SearchResult> =>
+    searchIndex({ core: this.#core, searcher: this.#searcher, vectors: this.#vectors, reranker: this.#reranker }, params);
   /**
    * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
    * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.

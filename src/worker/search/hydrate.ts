@@ -1,0 +1,117 @@
+// The stage that turns hits into what the wire carries: each chunk's text, snippet with highlights,
+// citation (with its label) and source; a document with no passage yet cited at its start, with why.
+import { citationLabel, makeCitation } from '../../shared/citation.js';
+import type { Config } from '../../shared/config.js';
+import { KbError } from '../../shared/errors.js';
+import type { Anchor, Citation, Retrieval, SearchHit } from '../../shared/wire.js';
+import type { Db } from '../store/db.js';
+import { docState } from '../store/doc-state.js';
+import { HitReader } from '../store/hits.js';
+import { Originals } from '../store/originals.js';
+import type { HitIn } from './fuse.js';
+import { imageBox } from './image-box.js';
+import { markdownMask } from './markup.js';
+import type { NameMatch } from './names.js';
+import { snippetFor } from './snippet.js';
+
+/** The citation with its human label (file name, span, section), as the UI shows it. */
+function labelled<C extends Citation>(c: C): C {
+  return { ...c, label: citationLabel(c, c.path.split(/[\\/]/).pop() ?? c.path) };
+}
+
+export class Hydrator {
+  readonly reader: HitReader;
+  private readonly originals: Originals;
+
+  constructor(
+    db: Db,
+    private readonly config: Config,
+    /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
+    private readonly blobPath: (sha256: string) => string,
+  ) {
+    this.reader = new HitReader(db);
+    this.originals = new Originals(db);
+  }
+
+  /** A waiting scan is cited as its whole frame, read from the file or its stored copy; never an empty region. */
+  private wholeImage(d: { id: string; path: string }): Anchor {
+    const blob = this.originals.of(d.id)?.blob;
+    const box = imageBox(blob ? [this.blobPath(blob), d.path] : [d.path]);
+    return box ? { kind: 'region', x: 0, y: 0, w: box.w, h: box.h } : { kind: 'page', page: 1 };
+  }
+
+  /** A document found by name that has no passage yet: cited at its start, with why it has none. */
+  chunkless(m: NameMatch, score: number, retrieval: Retrieval): SearchHit {
+    const d = m.doc;
+    const anchor: Anchor =
+      d.type === 'audio'
+        ? { kind: 'time', start: 0, end: d.duration ?? 0 }
+        : d.type === 'pdf'
+          ? { kind: 'page', page: 1 }
+          : d.type === 'image'
+            ? this.wholeImage(d)
+            : { kind: 'lines', start: 1, end: 1 };
+    const reason = docState(d).reason ?? undefined;
+    return {
+      rank: 1,
+      chunk_id: '',
+      doc_id: d.id,
+      score,
+      retrieval,
+      text: '',
+      snippet: reason ?? '',
+      snippet_highlights: [],
+      matched_terms: [],
+      citation: labelled(makeCitation(d.path, anchor)),
+      source: {
+        title: d.title,
+        type: d.type,
+        tags: this.reader.tagsOf([d.id]).get(d.id) ?? [],
+        chunk_index: 0,
+        total_chunks: 0,
+        original: d.original,
+        ...(reason ? { reason } : {}),
+      },
+    };
+  }
+
+  hydrate(hits: HitIn[]): SearchHit[] {
+    if (hits.length === 0) return [];
+    const rows = this.reader.rows(hits.map((h) => h.rowid));
+    const docIds = [...new Set([...rows.values()].map((r) => r.doc_id))];
+    const tags = this.reader.tagsOf(docIds);
+    const totals = this.reader.chunkCounts(docIds);
+    return hits.map((h, i) => {
+      const row = rows.get(h.rowid);
+      if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
+      // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
+      const snippet = snippetFor(
+        row.text,
+        h.spans,
+        this.config.search.snippet_chars,
+        row.type === 'markdown' ? markdownMask(row.text) : undefined,
+      );
+      const anchor = JSON.parse(row.anchor) as Anchor;
+      return {
+        rank: i + 1,
+        chunk_id: row.id,
+        doc_id: row.doc_id,
+        score: h.score,
+        retrieval: h.retrieval,
+        text: row.text,
+        snippet: snippet.text,
+        snippet_highlights: snippet.highlights,
+        matched_terms: h.matched,
+        citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
+        source: {
+          title: row.title,
+          type: row.type,
+          tags: tags.get(row.doc_id) ?? [],
+          chunk_index: row.ordinal,
+          total_chunks: totals.get(row.doc_id) ?? 1,
+          original: row.original,
+        },
+      };
+    });
+  }
+}

@@ -1,0 +1,55 @@
+// The stage that adds documents found by their file name, tag, or title (while they have no passages)
+// to the passages a search found: first when the query is the name itself, else after the best passage.
+import type { ResolvedSearchParams, Retrieval, SearchHit } from '../../shared/wire.js';
+import type { Filters } from '../store/doc-filter.js';
+import type { Hydrator } from './hydrate.js';
+import type { NameMatch, NameSearcher } from './names.js';
+import type { ParsedQuery } from './query.js';
+
+/**
+ * Adds the documents whose file name (or tag, or title while they have no passages) holds every word
+ * typed and that no passage found:
+ * first when the query is the name itself (`jfk.mp3`), else after the best passage. A document
+ * with no passages yet (a recording waiting for a speech model) comes with the reason.
+ */
+export function withNames(
+  names: NameSearcher,
+  hydrator: Hydrator,
+  results: SearchHit[],
+  p: ResolvedSearchParams,
+  q: ParsedQuery,
+  filters: Filters,
+): SearchHit[] {
+  const found = new Set(results.map((r) => r.doc_id));
+  const all = names.find(p.query, q, filters, p.top, found);
+  if (all.length === 0) return results;
+  // Named exactly and found by its passages too: its best passage goes first.
+  const top = results[0]?.score ?? 1;
+  const named = new Set(all.filter((m) => m.exact && found.has(m.doc.id)).map((m) => m.doc.id));
+  const firsts = results.filter((r, i) => named.has(r.doc_id) && results.findIndex((x) => x.doc_id === r.doc_id) === i);
+  // Found by its passages as well: not a name-only hit (total_matches counts it once already).
+  const lifted = firsts.map((h) => ({ ...h, score: Math.max(h.score, top) }));
+  const others = results.filter((r) => !firsts.includes(r));
+  const matches = all.filter((m) => !found.has(m.doc.id));
+  const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
+  const byName = (m: NameMatch, score: number): SearchHit => {
+    const retrieval: Retrieval = {
+      method,
+      lexical_rank: null,
+      lexical_score: null,
+      vector_rank: null,
+      vector_score: null,
+      fusion_score: null,
+      by_name: true,
+    };
+    if (m.firstChunk !== null) {
+      const [hit] = hydrator.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
+      if (hit) return hit;
+    }
+    return hydrator.chunkless(m, score, retrieval);
+  };
+  const exact = matches.filter((m) => m.exact).map((m) => byName(m, top));
+  const rest = matches.filter((m) => !m.exact).map((m) => byName(m, top));
+  const merged = [...lifted, ...exact, ...others.slice(0, 1), ...rest, ...others.slice(1)].slice(0, p.top);
+  return merged.map((h, i) => ({ ...h, rank: i + 1 }));
+}
