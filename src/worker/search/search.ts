@@ -3,7 +3,7 @@
 // params come checked (search/pipeline.ts is the edge); this never validates them again.
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
-import type { ResolvedSearchParams, Retrieval, SearchHit, SearchResult } from '../../shared/wire.js';
+import type { ResolvedSearchParams, SearchHit, SearchResult } from '../../shared/wire.js';
 import type { Db } from '../store/db.js';
 import { docState } from '../store/doc-state.js';
 import { registerPathMatch } from '../store/doc-filter.js';
@@ -16,7 +16,7 @@ import { NameSearcher } from './names.js';
 import { parseQuery } from './query.js';
 import { searchRequest } from './request.js';
 import { correctedQuery } from './spelling.js';
-import { withNames } from './with-names.js';
+import { nameHit, withNames } from './with-names.js';
 
 export const VECTOR_UNAVAILABLE = 'no embedding model installed — run: kb models pull all-MiniLM-L6-v2';
 
@@ -116,24 +116,11 @@ export class Searcher {
   atStart(docId: string): SearchHit {
     const m = this.names.document(docId);
     if (!m) throw new KbError('NOT_FOUND', `no document with id ${docId}`);
-    const retrieval: Retrieval = {
-      method: 'lexical',
-      lexical_rank: null,
-      lexical_score: null,
-      vector_rank: null,
-      vector_score: null,
-      fusion_score: null,
-      by_name: true,
-    };
-    if (m.firstChunk !== null) {
-      const [hit] = this.hydrator.hydrate([{ rowid: m.firstChunk, score: 1, retrieval, matched: [], spans: [] }]);
-      if (hit) return hit;
-    }
-    if (m.doc.status === 'failed') {
+    if (m.firstChunk === null && m.doc.status === 'failed') {
       const reason = docState(m.doc).reason;
       const name = m.doc.path.split(/[\\/]/).pop() ?? m.doc.path;
       throw new KbError('NOT_FOUND', `${name} has nothing to show yet${reason ? `: ${reason}` : ''}`);
     }
-    return this.hydrator.chunkless(m, 1, retrieval);
+    return nameHit(this.hydrator, m, 1, 'lexical');
   }
 }

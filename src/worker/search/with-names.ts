@@ -32,24 +32,27 @@ export function withNames(
   const others = results.filter((r) => !firsts.includes(r));
   const matches = all.filter((m) => !found.has(m.doc.id));
   const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
-  const byName = (m: NameMatch, score: number): SearchHit => {
-    const retrieval: Retrieval = {
-      method,
-      lexical_rank: null,
-      lexical_score: null,
-      vector_rank: null,
-      vector_score: null,
-      fusion_score: null,
-      by_name: true,
-    };
-    if (m.firstChunk !== null) {
-      const [hit] = hydrator.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
-      if (hit) return hit;
-    }
-    return hydrator.chunkless(m, score, retrieval);
-  };
+  const byName = (m: NameMatch, score: number): SearchHit => nameHit(hydrator, m, score, method);
   const exact = matches.filter((m) => m.exact).map((m) => byName(m, top));
   const rest = matches.filter((m) => !m.exact).map((m) => byName(m, top));
   const merged = [...lifted, ...exact, ...others.slice(0, 1), ...rest, ...others.slice(1)].slice(0, p.top);
   return merged.map((h, i) => ({ ...h, rank: i + 1 }));
+}
+
+/** A document found by name (or opened) as a hit: at its first passage, or — with none yet — at its start, with why. */
+export function nameHit(hydrator: Hydrator, m: NameMatch, score: number, method: Retrieval['method']): SearchHit {
+  const retrieval: Retrieval = {
+    method,
+    lexical_rank: null,
+    lexical_score: null,
+    vector_rank: null,
+    vector_score: null,
+    fusion_score: null,
+    by_name: true,
+  };
+  if (m.firstChunk !== null) {
+    const [hit] = hydrator.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
+    if (hit) return hit;
+  }
+  return hydrator.chunkless(m, score, retrieval);
 }
