@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ClientMessage } from '../src/shared/api.js';
 import { Supervisor, type WorkerHandle } from '../src/shared/supervisor.js';
+import { RpcCalls } from '../src/shared/rpc-client.js';
 import { serveEngine } from '../src/worker/loop.js';
 import { openEngine } from '../src/worker/index.js';
 import { tempDir, writeTree } from './helpers.js';
@@ -37,6 +38,22 @@ async function fakeProcess(dataDir: string): Promise<{ handle: WorkerHandle; cra
 }
 
 describe('worker supervision', () => {
+  it("hands every caller a call's error in one shape: an Error named KbError with its code", async () => {
+    const calls = new RpcCalls();
+    const { id, result } = calls.open();
+    calls.receive({ type: 'response', id, error: { code: 'NOT_FOUND', message: 'no document with id x' } });
+    await expect(result).rejects.toMatchObject({ name: 'KbError', code: 'NOT_FOUND', message: 'no document with id x' });
+    await expect(result).rejects.toBeInstanceOf(Error);
+    // The supervisor's own (shared/errors.ts KbError) has the same shape.
+    const sup = new Supervisor(() => ({
+      send: () => undefined,
+      onMessage: () => undefined,
+      onExit: () => undefined,
+      kill: () => undefined,
+    }));
+    await expect(sup.request('status', {}).result).rejects.toMatchObject({ name: 'KbError', code: 'INTERNAL' });
+  });
+
   it('passes on only the events shared/events.ts names, each in its shape', async () => {
     const got: unknown[] = [];
     let toParent: (m: unknown) => void = () => undefined;

@@ -8,7 +8,7 @@ import type { EventData, EventName } from '../shared/events.js';
 import { METHOD_NAMES } from '../shared/methods.js';
 import { RpcCalls } from '../shared/rpc-client.js';
 
-const calls = new RpcCalls((code, message) => Object.assign(new Error(message), { code }));
+const calls = new RpcCalls();
 ipcRenderer.on(CHANNELS.message, (_e, m: ServerMessage) => calls.receive(m));
 const tell = (m: AppMessage): void => ipcRenderer.send(CHANNELS.app, m);
 const ask = (m: AppInvoke): Promise<unknown> => ipcRenderer.invoke(CHANNELS.appInvoke, m);

@@ -5,6 +5,19 @@
 import type { ServerMessage } from './api.js';
 import type { EventData, EventName } from './events.js';
 
+/**
+ * The one shape of a call's error, wherever the UI or a host meets it: an Error named KbError with the
+ * contract's code (shared/errors.ts's KbError, the engine's own, has the same shape).
+ */
+export interface CallError extends Error {
+  name: 'KbError';
+  code: string;
+}
+
+export function callError(code: string, message: string): CallError {
+  return Object.assign(new Error(message), { name: 'KbError' as const, code });
+}
+
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -16,8 +29,8 @@ export class RpcCalls {
   private readonly listeners = new Map<string, Set<(data: unknown) => void>>();
   private nextId = 1;
 
-  /** How a response's error becomes the Error a caller sees. */
-  constructor(private readonly toError: (code: string, message: string) => Error) {}
+  /** How a response's error becomes the Error a caller sees: a CallError, unless a host wants its KbError. */
+  constructor(private readonly toError: (code: string, message: string) => Error = callError) {}
 
   /** A new call: its id (to send, and to cancel by) and the promise its response settles. */
   open(onProgress?: (data: unknown) => void): { id: number; result: Promise<unknown> } {

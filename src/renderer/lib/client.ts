@@ -1,21 +1,12 @@
 // window.kb for the browser: the same contract as the desktop app's preload bridge, over the web
 // host's WebSocket (same origin; the host's cookie carries the access token).
 import type { ClientMessage, KbBridge, Method, ServerMessage } from '../../shared/api';
-import { RpcCalls } from '../../shared/rpc-client';
-
-export class KbError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { callError, RpcCalls } from '../../shared/rpc-client';
 
 export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): KbBridge {
   let ws: WebSocket;
   let open: Promise<void>;
-  const calls = new RpcCalls((code, message) => new KbError(code, message));
+  const calls = new RpcCalls();
 
   // Once connected, a lost connection is said at once (calls fail, `engine: disconnected`) and dialled
   // again every second; the server kb serve restarts for the same data dir takes the same cookie.
@@ -39,7 +30,7 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
     ws.addEventListener('close', () => {
       const was = connected;
       connected = false;
-      calls.failAll(new KbError('INTERNAL', 'lost the connection to kb'));
+      calls.failAll(callError('INTERNAL', 'lost the connection to kb'));
       if (was || lost) {
         lost = true;
         calls.emit('engine', { state: 'disconnected' });
@@ -54,7 +45,7 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
     params: unknown,
     opts: { onProgress?: (d: unknown) => void; signal?: AbortSignal } = {},
   ): Promise<unknown> => {
-    if (lost) throw new KbError('INTERNAL', 'lost the connection to kb: reconnecting…');
+    if (lost) throw callError('INTERNAL', 'lost the connection to kb: reconnecting…');
     await open;
     const { id, result } = calls.open(opts.onProgress);
     ws.send(JSON.stringify({ type: 'request', id, method, params } satisfies ClientMessage));
