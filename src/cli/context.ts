@@ -1,5 +1,6 @@
 // What every command needs: global flags, the resolved settings and an open engine, closed afterwards.
-import { type Engine, openEngine, resolveSettings } from '../worker/index.js';
+import type { KbClient } from '../shared/api.js';
+import { type Engine, KB_VERSION, localClient, openEngine, resolveSettings } from '../worker/index.js';
 import { EXIT, reportError } from './output.js';
 
 export interface GlobalOptions {
@@ -33,6 +34,19 @@ export async function withEngine(
   } finally {
     engine?.close();
   }
+}
+
+/**
+ * Runs one command as a client of the contract: the very calls, and checks, the app makes of its
+ * worker, answered in this process (localClient). Commands that host the engine (kb watch) or drive
+ * its long work with their own progress (ingest, models, reindex) hold it through withEngine.
+ */
+export function withClient(
+  g: GlobalOptions,
+  fn: (kb: KbClient) => Promise<number | void>,
+  opts: { lenientConfig?: boolean } = {},
+): Promise<number> {
+  return withEngine(g, (engine) => fn(localClient(engine, KB_VERSION)), opts);
 }
 
 export function splitList(v: string | undefined): string[] {

@@ -1,13 +1,13 @@
 // `kb ask QUESTION`: a grounded answer through the local Ollama model, streamed as it is written, then
 // its sources; a refusal when the documents hold too little; the evidence and what to do when no
 // model can be reached. Ctrl-C stops the answer.
-import type { AskResult } from '../../shared/wire.js';
+import type { AskProgress, AskResult } from '../../shared/wire.js';
 import { KbError } from '../../shared/errors.js';
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, cyan, dim, displayPath, line, printJson, yellow } from '../output.js';
 
 export async function askCommand(words: string[], flags: { top?: number }, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const question = words.join(' ').trim();
     if (!question) throw new KbError('INVALID_ARGUMENT', 'ask a question, e.g. kb ask "how do I set up git on Linux?"');
     const top = flags.top;
@@ -16,16 +16,18 @@ export async function askCommand(words: string[], flags: { top?: number }, g: Gl
     process.once('SIGINT', stop);
     let streamed = false;
     try {
-      const result = await engine.ask({
-        question,
-        ...(top ? { top } : {}),
-        signal: ctl.signal,
-        onProgress: (p) => {
-          if (g.json || p.kind !== 'token') return;
-          streamed = true;
-          process.stdout.write(p.text);
+      const result = await kb.ask(
+        { question, ...(top ? { top } : {}) },
+        {
+          signal: ctl.signal,
+          onProgress: (data) => {
+            const p = data as AskProgress;
+            if (g.json || p.kind !== 'token') return;
+            streamed = true;
+            process.stdout.write(p.text);
+          },
         },
-      });
+      );
       if (g.json) printJson(result);
       else printHuman(result, streamed);
       return result.llm.status === 'unavailable' ? EXIT.error : EXIT.ok;

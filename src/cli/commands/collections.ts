@@ -1,7 +1,7 @@
 // Collections: folders kb keeps in sync. `kb add` brings a folder in and remembers it; `kb watch`
 // keeps every collection in sync until Ctrl-C (the app and kb serve do the same while they run).
 import { SCHEMA_VERSION } from '../../shared/wire.js';
-import { type GlobalOptions, splitList, withEngine } from '../context.js';
+import { type GlobalOptions, splitList, withClient, withEngine } from '../context.js';
 import { countBar } from '../progress.js';
 import { bold, dim, displayPath, line, printJson, red } from '../output.js';
 import { plural } from '../../shared/words.js';
@@ -35,8 +35,8 @@ export async function addCommand(
 }
 
 export async function collectionsCommand(g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const list = engine.collections();
+  return withClient(g, async (kb) => {
+    const list = (await kb['collections.list']({})).collections;
     if (g.json) return void printJson({ schema_version: SCHEMA_VERSION, collections: list });
     if (list.length === 0) return void line(`No collections yet. Add a folder with: kb add ~/notes`);
     for (const c of list) {
@@ -54,9 +54,9 @@ export async function collectionsCommand(g: GlobalOptions): Promise<number> {
 }
 
 export async function forgetCommand(name: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await engine.forgetCollection(name);
-    if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+  return withClient(g, async (kb) => {
+    const r = await kb['collections.forget']({ name });
+    if (g.json) printJson(r);
     else line(`Forgot ${name}: ${plural(r.removed, 'document')} removed from the index (your files are untouched)`);
   });
 }

@@ -7,14 +7,15 @@ import { formatClock } from '../../shared/citation.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient, withEngine } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 
 export async function lsCommand(g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const documents = engine.list();
+  return withClient(g, async (kb) => {
+    const listed = await kb.list({});
+    const { documents } = listed;
     if (g.json) {
-      printJson({ schema_version: SCHEMA_VERSION, documents });
+      printJson(listed);
       return;
     }
     if (documents.length === 0) {
@@ -50,8 +51,8 @@ export async function inspectCommand(what: string, id: string, g: GlobalOptions)
 }
 
 export async function removeCommand(target: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await engine.remove(target);
+  return withClient(g, async (kb) => {
+    const r = await kb.remove({ target });
     if (g.json) printJson(r);
     else {
       for (const d of r.removed) line(`removed ${displayPath(d.path)}`);

@@ -1,11 +1,11 @@
 // `kb get TARGET`: prints a cited span — the lines, the page's text, the transcript of a stretch of time.
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient } from '../context.js';
 import { cyan, dim, line, printJson, yellow } from '../output.js';
 import { plural } from '../../shared/words.js';
 
 export async function getCommand(target: string, flags: { max?: number }, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const span = await engine.get(target, flags.max);
+  return withClient(g, async (kb) => {
+    const span = await kb.get({ target, ...(flags.max !== undefined ? { max_chars: flags.max } : {}) });
     if (g.json) return void printJson(span);
     line(cyan(span.citation.label ?? span.citation.uri));
     if (span.stale) line(yellow('(the file changed since it was indexed: the lines may have moved)'));
@@ -15,8 +15,8 @@ export async function getCommand(target: string, flags: { max?: number }, g: Glo
 }
 
 export async function statusCommand(g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const s = await engine.status();
+  return withClient(g, async (kb) => {
+    const s = await kb['index.status']({});
     if (g.json) return void printJson(s);
     line(`${plural(s.documents, 'document')}, ${plural(s.chunks, 'chunk')} in ${s.data_dir}`);
     for (const c of s.collections) line(`  collection ${c.name}: ${plural(c.documents, 'document')} (${c.root})`);

@@ -1,6 +1,6 @@
 import { citationLabel } from '../../shared/citation.js';
 import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
-import { type GlobalOptions, splitList, withEngine } from '../context.js';
+import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
 
 export interface SearchFlags {
@@ -22,9 +22,9 @@ export interface SearchFlags {
 
 /** Flags are parsed by commander (choices, numbers); the engine checks the whole against SearchParamsSchema. */
 export async function searchCommand(words: string[], flags: SearchFlags, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const { tags, explain, prefix, ...rest } = flags;
-    const result = await engine.search({
+    const result = await kb.search({
       ...rest,
       query: words.join(' '),
       tags: splitList(tags),
