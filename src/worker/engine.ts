@@ -223,22 +223,17 @@ export class Engine {
 
   // Models
   listModels = (): ReturnType<ModelService['list']> => this.#models.list();
-  pullModel = (id: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<ModelInfo> =>
-    this.#models.pull(id, opts);
-  importModel = (dir: string, id: string): Promise<ModelInfo> => this.#models.import(dir, id);
-  removeModel = (id: string): Promise<void> => this.#models.remove(id);
-  pullSpeechModel = (name: string, opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {}): Promise<SpeechModelInfo> =>
-    this.#models.pullSpeech(name, opts);
-  importSpeechModel = (file: string, as?: string): Promise<SpeechModelInfo> => this.#models.importSpeech(file, as);
-  removeSpeechModel = (name: string): Promise<void> => this.#models.removeSpeech(name);
-  /** Either kind, by name (whisper-… is a speech model): the Models view and kb models pull alike. */
-  pullAnyModel = (
+  /**
+   * The one model API, either kind by name (whisper-… is a speech model; a file imports as one, a folder
+   * as an embedding model or reranker): the Models view, kb models and the tests alike.
+   */
+  pullModel = (
     name: string,
     opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal } = {},
   ): Promise<ModelInfo | SpeechModelInfo> => this.#models.pullAny(name, opts);
-  importAnyModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> =>
+  importModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> =>
     this.#models.importAny(path, as, defaultImportName(this.config.embedding));
-  removeAnyModel = (name: string): Promise<void> => this.#models.removeAny(name);
+  removeModel = (name: string): Promise<void> => this.#models.removeAny(name);
   /** kb models use: a reranker becomes rerank.model (search.rerank on); an embedding model is switched to, re-embedding if needed. */
   useModel = async (
     name: string,

@@ -57,12 +57,12 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
       return { schema_version: SCHEMA_VERSION, model };
     },
     'models.import': async (p) => {
-      const model = await engine.importAnyModel(typedPath(p.path), p.as);
+      const model = await engine.importModel(typedPath(p.path), p.as);
       afterModel(model.id);
       return { schema_version: SCHEMA_VERSION, model };
     },
     'models.remove': async (p) => {
-      await engine.removeAnyModel(p.name);
+      await engine.removeModel(p.name);
       return { schema_version: SCHEMA_VERSION, removed: p.name };
     },
     'models.use': async (p, c) => ({
@@ -112,7 +112,7 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
 /** Progress at least every PULL_TICK_MS, even while the hub is silent, and never more often. */
 const PULL_TICK_MS = 250;
 
-async function pullWithProgress(engine: Engine, name: string, c: Call): Promise<Awaited<ReturnType<Engine['pullAnyModel']>>> {
+async function pullWithProgress(engine: Engine, name: string, c: Call): Promise<Awaited<ReturnType<Engine['pullModel']>>> {
   const files = new Map<string, { received: number; total: number | null }>();
   let last: FileProgress | null = null;
   const report = (): void => {
@@ -130,7 +130,7 @@ async function pullWithProgress(engine: Engine, name: string, c: Call): Promise<
   };
   const timer = setInterval(report, PULL_TICK_MS);
   try {
-    return await engine.pullAnyModel(name, {
+    return await engine.pullModel(name, {
       signal: c.signal,
       onProgress: (p) => {
         last = p;

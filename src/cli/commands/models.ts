@@ -43,7 +43,7 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
     const onSigint = (): void => ctl.abort();
     process.once('SIGINT', onSigint);
     try {
-      const m = await engine.pullAnyModel(id, { onProgress: bar?.update, signal: ctl.signal });
+      const m = await engine.pullModel(id, { onProgress: bar?.update, signal: ctl.signal });
       bar?.stop();
       if (!g.json) line(`Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`);
       const transcribed = id.startsWith('whisper-') ? await transcribeWaiting(engine, g) : undefined;
@@ -59,7 +59,7 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
 export async function modelsImportCommand(path: string, flags: { as?: string }, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
     const speech = existsSync(path) && statSync(path).isFile();
-    const m = await engine.importAnyModel(path, flags.as);
+    const m = await engine.importModel(path, flags.as);
     if (!g.json) line(`Imported ${m.id} into ${displayPath(m.path ?? '')}`);
     const transcribed = speech ? await transcribeWaiting(engine, g) : undefined;
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
@@ -111,7 +111,7 @@ export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<
 
 export async function modelsRemoveCommand(id: string, g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    await engine.removeAnyModel(id);
+    await engine.removeModel(id);
     if (g.json) printJson({ schema_version: SCHEMA_VERSION, removed: id });
     else line(`Removed ${id}`);
   });
