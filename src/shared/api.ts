@@ -19,7 +19,7 @@ import {
   RemoveResultSchema,
   ReindexResultSchema,
   SCHEMA_VERSION,
-  SearchParamsSchema,
+  SearchCallSchema,
   SearchHitSchema,
   FacetsSchema,
   SpanSchema,
@@ -73,7 +73,7 @@ const modelName = z
 /** Every method: what it takes, what it answers, and what its `progress` events carry while it runs. */
 export const API = {
   status: { params: none, result: StatusSchema, progress: null },
-  search: { params: SearchParamsSchema, result: SearchResultSchema, progress: null },
+  search: { params: SearchCallSchema, result: SearchResultSchema, progress: null },
   ingest: {
     params: z
       .object({

@@ -125,11 +125,14 @@ export const SearchResultSchema = versioned({
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
+/** How many hits a search returns. */
+const TopSchema = z.number().int().positive().max(1000);
+
 /** What a search takes: the RPC's params, the MCP search tool's input and the CLI's flags alike. */
 export const SearchParamsSchema = z.object({
   query: z.string().describe('words, "a phrase", or a question'),
   mode: SearchModeSchema.default('hybrid').describe('hybrid (words and meaning), lexical or vector'),
-  top: z.number().int().positive().max(1000).default(10).describe('how many hits'),
+  top: TopSchema.default(10).describe('how many hits'),
   tags: z.array(z.string()).default([]).describe('only documents carrying all these tags'),
   type: DocTypeSchema.optional().describe('only this document type'),
   path: z.string().optional().describe('only paths matching this glob (* stays within a folder, ** crosses folders)'),
@@ -144,6 +147,14 @@ export const SearchParamsSchema = z.object({
 });
 export type SearchParams = z.input<typeof SearchParamsSchema>;
 export type ResolvedSearchParams = z.output<typeof SearchParamsSchema>;
+
+/**
+ * A search as a caller sends it over the contract: the same, but a size left out stays left out, so
+ * the engine's edge gives it the search.top setting (then 10).
+ */
+export const SearchCallSchema = SearchParamsSchema.extend({
+  top: TopSchema.optional().describe('how many hits (default: the search.top setting)'),
+});
 
 /**
  * One vocabulary in every view. indexed: searchable; waiting: waiting for a speech model, OCR or
