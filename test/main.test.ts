@@ -398,7 +398,8 @@ describe('the desktop build (electron-vite)', () => {
     const requires = [...readFileSync(out('preload/index.cjs'), 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));
     // The page's CSP: only itself and kb-doc:, no inline script, no plugins, no other origins.
-    const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(readFileSync(out('renderer/index.html'), 'utf8'))?.[1] ?? '';
+    const csp =
+      /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(readFileSync(out('renderer/index.html'), 'utf8'))?.[1] ?? '';
     expect(csp).toMatch(/default-src 'self'/);
     // 'wasm-unsafe-eval': pdf.js compiles its scanned-image decoders; no JS eval is allowed.
     expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
