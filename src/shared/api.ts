@@ -3,13 +3,14 @@
 // Every message is validated with these schemas where it crosses a process boundary.
 import { z } from 'zod';
 import { DocIdSchema } from './doc-id.js';
-import { ERROR_CODES } from './errors.js';
+import { ErrorPayloadSchema } from './errors.js';
+import { GcSchema, InspectChunkSchema, InspectDocSchema } from './cli-output.js';
 import type { MethodName } from './methods.js';
 import {
   AskParamsSchema,
   AskProgressSchema,
   AskResultSchema,
-  DocumentSummarySchema,
+  DocumentListSchema,
   DoctorReportSchema,
   DocumentSourceSchema,
   DocViewSchema,
@@ -39,7 +40,6 @@ import {
 import { SettingSetSchema, SettingsSchema, SettingsSetParamsSchema } from './settings.js';
 
 /** Every error kb reports, on the wire and in --json output: one of the codes in errors.ts. */
-export const ErrorPayloadSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
 export const StatusSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -47,8 +47,6 @@ export const StatusSchema = z.object({
   data_dir: z.string(),
   version: z.string(),
 });
-
-export const DocumentListSchema = z.object({ schema_version: z.literal(SCHEMA_VERSION), documents: z.array(DocumentSummarySchema) });
 
 const none = z.object({}).strict();
 
@@ -99,6 +97,12 @@ export const API = {
     result: SpanSchema,
     progress: null,
   },
+  /** A document's stored records whole (kb inspect doc): its row, chunks, OCR pages, transcript, errors. */
+  'inspect.document': { params: z.object({ target: z.string().min(1) }).strict(), result: InspectDocSchema, progress: null },
+  /** A chunk's stored record and its document's (kb inspect chunk). */
+  'inspect.chunk': { params: z.object({ chunk_id: z.string().min(1) }).strict(), result: InspectChunkSchema, progress: null },
+  /** Stored originals nothing refers to any more, deleted (kb gc). */
+  gc: { params: none, result: GcSchema, progress: null },
   /** The types and tags a search can be narrowed to, and the documents' counts (the filters, the footer). */
   facets: { params: none, result: FacetsSchema, progress: null },
   'document.view': {

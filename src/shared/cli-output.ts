@@ -2,7 +2,7 @@
 // and api.ts; these are the rest. scripts/schemas.ts turns all of them into the JSON Schemas committed
 // in docs/schema/v1/, and tests validate real output against those files.
 import { z } from 'zod';
-import { DocumentListSchema, ErrorPayloadSchema } from './api.js';
+import { ErrorPayloadSchema } from './errors.js';
 import {
   AnchorSchema,
   AskResultSchema,
@@ -16,6 +16,7 @@ import {
   SCHEMA_VERSION,
   SearchResultSchema,
   SpanSchema,
+  DocumentListSchema,
 } from './wire.js';
 import {
   EmbeddingModelSchema,

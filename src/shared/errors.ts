@@ -1,4 +1,6 @@
 // Error codes are part of the wire format: LLM tools and the UI branch on them.
+import { z } from 'zod';
+
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',
   'NOT_FOUND',
@@ -27,6 +29,9 @@ export const ERROR_CODES = [
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error as it travels: a response's, an event's, a command's `--json` output's. */
+export const ErrorPayloadSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
 export class KbError extends Error {
   readonly code: ErrorCode;

@@ -2,7 +2,7 @@
 // with the schema of its payload — the one list a sender and a listener agree on. A host checks an
 // event against it before it goes any further (parseEvent); `on` is typed by it.
 import { z } from 'zod';
-import { ERROR_CODES } from './errors.js';
+import { ErrorPayloadSchema } from './errors.js';
 import { SearchHitSchema } from './wire.js';
 
 /**
@@ -44,7 +44,7 @@ export const EVENTS = {
   /** The worker opened the engine (worker → host). */
   ready: z.object({ data_dir: z.string() }),
   /** The worker could not open the engine (worker → host). */
-  failed: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
+  failed: ErrorPayloadSchema,
   engine: EngineStateSchema,
   collections: WatchEventSchema,
   background: BackgroundEventSchema,

@@ -189,6 +189,9 @@ export const DocumentSummarySchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
+/** Every document, as kb ls and the Library list them. */
+export const DocumentListSchema = versioned({ documents: z.array(DocumentSummarySchema) });
+
 /** Where the bytes of an indexed document are, for a host that serves them (never chosen by the UI). */
 export const DocumentSourceSchema = versioned({
   doc_id: z.string(),

@@ -41,10 +41,10 @@ export async function lsCommand(g: GlobalOptions): Promise<number> {
 }
 
 export async function inspectCommand(what: string, id: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     if (what !== 'doc' && what !== 'chunk')
       throw new KbError('INVALID_ARGUMENT', 'inspect what? use "kb inspect doc ID|PATH" or "kb inspect chunk ID"');
-    const record = what === 'doc' ? engine.inspectDoc(id) : engine.inspectChunk(id);
+    const record = what === 'doc' ? await kb['inspect.document']({ target: id }) : await kb['inspect.chunk']({ chunk_id: id });
     // The raw records are the point of inspect: the same JSON either way, so nothing is hidden.
     printJson(record);
   });
@@ -62,8 +62,8 @@ export async function removeCommand(target: string, g: GlobalOptions): Promise<n
 }
 
 export async function gcCommand(g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await engine.gc();
+  return withClient(g, async (kb) => {
+    const r = await kb.gc({});
     if (g.json) printJson(r);
     else line(`Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB`);
   });
