@@ -378,7 +378,7 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     const { page } = await open(data, { ollama: false });
     await page.getByLabel('Search').fill('deployment');
     await expect.poll(() => page.locator('.results .none').innerText()).toMatch(/Nothing is indexed yet/);
-    expect(await page.locator('.results .none').getByRole('button', { name: 'Add files…' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.results .none').getByRole('button', { name: 'Add files…' }).count()).toBe(1);
     await writeTree(dir, {
       'in/deploy.md': '# Deployment\n\nThe deployment pipeline supports a rollback to the previous release.\n',
       'in/cook.md': '# Bread\n\nKnead the dough.\n',
