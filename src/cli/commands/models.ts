@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { DEFAULT_MODEL, type Engine, type FileProgress } from '../../worker/index.js';
 import { countBar } from '../progress.js';
 import { embeddingRun } from './reindex.js';
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient, withEngine } from '../context.js';
+import type { ReindexProgress } from '../../shared/wire.js';
 import { EXIT, bold, dim, displayPath, line, printJson } from '../output.js';
 
 export async function modelsListCommand(g: GlobalOptions): Promise<number> {
@@ -89,9 +90,11 @@ async function transcribeWaiting(
 }
 
 export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await embeddingRun(g, (opts) => engine.useModel(name, opts));
-    if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+  return withClient(g, async (kb) => {
+    const r = await embeddingRun(g, ({ signal, onProgress }) =>
+      kb['models.use']({ name }, { signal, onProgress: (p) => onProgress(p as ReindexProgress) }),
+    );
+    if (g.json) printJson(r);
     else if (r.kind === 'reranker')
       line(
         `Searches are reranked by ${r.model} now` +

@@ -1,4 +1,4 @@
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, dim, displayPath, line, printJson, yellow } from '../output.js';
 import { countBar } from '../progress.js';
 import { plural } from '../../shared/words.js';
@@ -22,8 +22,10 @@ export async function embeddingRun<T>(
 }
 
 export async function reindexCommand(flags: { model?: string }, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await embeddingRun(g, (opts) => engine.reindex({ ...(flags.model ? { model: flags.model } : {}), ...opts }));
+  return withClient(g, async (kb) => {
+    const r = await embeddingRun(g, ({ signal, onProgress }) =>
+      kb.reindex(flags.model ? { model: flags.model } : {}, { signal, onProgress: (p) => onProgress(p as ReindexProgress) }),
+    );
     if (g.json) printJson(r);
     else if (r.cancelled) {
       line(
