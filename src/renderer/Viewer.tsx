@@ -83,7 +83,18 @@ function DocFrame({ url, uri, title, query }: { url: string; uri: string; title:
         sandbox=""
         title={`${title}, at the cited passage`}
         referrerPolicy="no-referrer"
-        onLoad={() => setLoaded(src)}
+        onLoad={(e) => {
+          // A link followed inside the frame (a book's next chapter) loads it again: that page stays.
+          if (loaded === src) return;
+          setLoaded(src);
+          // The browser scrolled to #kb-hit while the rendition was still being laid out (a long
+          // table's rows settle late); once it has loaded, the same address scrolls there again — a
+          // fragment navigation, nothing fetched.
+          const frame = e.currentTarget;
+          requestAnimationFrame(() => {
+            if (frame.isConnected) frame.src = src;
+          });
+        }}
       />
     </div>
   );
