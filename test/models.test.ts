@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelStore } from '../src/worker/models/embedding-store.js';
+import { openEngine } from '../src/worker/index.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { type HubBehaviour, type HubStub, startHubStub } from './support/hub-stub.js';
 import { corporaDir, kb, kbAsync } from './helpers.js';
@@ -125,5 +126,27 @@ describe.skipIf(!hasCorpora)('kb models', () => {
     const unknown = kb(['models', 'pull', 'gpt-17', '--json'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('kb models import of the configured model embeds what is indexed, and waits for it before it ends', async () => {
+    const dir = join(work, 'follow-on');
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    for (let i = 0; i < 12; i++) writeFileSync(join(dir, 'notes', `n${i}.md`), `# Note ${i}\n\nAbout pelicans and harbour ${i}.\n`);
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+    makeTestModel({ arch: 'minilm-l6', out: join(dir, 'minilm') });
+    // A relative path, as typed in a shell: the command resolves it against its own folder.
+    const r = kb(['models', 'import', 'minilm', '--as', 'all-MiniLM-L6-v2', '--json'], { env, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ model: { id: 'all-MiniLM-L6-v2', installed: true } });
+    // The command ended only after its follow-on work: every chunk has its vector now.
+    const engine = await openEngine({ dataDir: join(dir, 'data') });
+    try {
+      const ids = await engine.vectorIds();
+      expect(ids?.length).toBe((await engine.status()).chunks);
+      expect(ids?.length).toBeGreaterThanOrEqual(12);
+    } finally {
+      engine.close();
+    }
   });
 });

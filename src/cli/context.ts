@@ -1,6 +1,5 @@
 // What every command needs: global flags, the resolved settings and an open engine, closed afterwards.
-import type { KbClient } from '../shared/api.js';
-import { type Engine, KB_VERSION, localClient, openEngine, resolveSettings } from '../worker/index.js';
+import { type Engine, KB_VERSION, type LocalClient, localClient, openEngine, resolveSettings } from '../worker/index.js';
 import { EXIT, reportError } from './output.js';
 
 export interface GlobalOptions {
@@ -38,15 +37,27 @@ export async function withEngine(
 
 /**
  * Runs one command as a client of the contract: the very calls, and checks, the app makes of its
- * worker, answered in this process (localClient). Commands that host the engine (kb watch) or drive
- * its long work with their own progress (ingest, models, reindex) hold it through withEngine.
+ * worker, answered in this process (localClient). Work a call left running (a model's follow-on
+ * transcription, the vector index's upkeep) is finished before the engine closes. Only a command
+ * that hosts the engine for as long as it runs (kb watch) holds it through withEngine.
  */
 export function withClient(
   g: GlobalOptions,
-  fn: (kb: KbClient) => Promise<number | void>,
+  fn: (kb: LocalClient) => Promise<number | void>,
   opts: { lenientConfig?: boolean } = {},
 ): Promise<number> {
-  return withEngine(g, (engine) => fn(localClient(engine, KB_VERSION)), opts);
+  return withEngine(
+    g,
+    async (engine) => {
+      const kb = localClient(engine, KB_VERSION);
+      try {
+        return await fn(kb);
+      } finally {
+        await kb.settled();
+      }
+    },
+    opts,
+  );
 }
 
 export function splitList(v: string | undefined): string[] {

@@ -3,7 +3,7 @@
 // sources are still shown: the evidence for the question is useful on its own).
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { KbBridge } from '../shared/api';
-import type { AskProgress, AskResult, AskSource, SearchHit } from '../shared/wire';
+import type { AskResult, AskSource, SearchHit } from '../shared/wire';
 
 export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onOpen: (hit: SearchHit) => void; standalone?: boolean }) {
   const [question, setQuestion] = useState('');
@@ -47,8 +47,7 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
         { question: q },
         {
           signal: mine.signal,
-          onProgress: (d) => {
-            const p = d as AskProgress;
+          onProgress: (p) => {
             if (p.kind === 'sources') setSources(p.sources);
             else setAnswer((a) => a + p.text);
           },

@@ -59,8 +59,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
           { paths, ...(force ? { force } : {}) },
           {
             signal: mine.signal,
-            onProgress: (d) => {
-              const p = d as IngestProgress;
+            onProgress: (p) => {
               setState((s) => {
                 // Only what the engine says a file became is listed: never a ✓ before it is known.
                 if (p.finished)

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DocIdSchema } from './doc-id.js';
 import { ErrorPayloadSchema } from './errors.js';
-import { GcSchema, InspectChunkSchema, InspectDocSchema } from './cli-output.js';
+import { DoctorFixSchema, GcSchema, InspectChunkSchema, InspectDocSchema } from './cli-output.js';
 import type { MethodName } from './methods.js';
 import {
   AskParamsSchema,
@@ -87,6 +87,8 @@ export const API = {
   list: { params: none, result: DocumentListSchema, progress: null },
   remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
   doctor: { params: none, result: DoctorReportSchema, progress: null },
+  /** kb doctor --fix: rebuilds what can be rebuilt (word indexes, vectors, stray originals), then checks again. */
+  'doctor.fix': { params: none, result: DoctorFixSchema, progress: ReindexProgressSchema },
   source: { params: z.object({ doc_id: DocIdSchema }).strict(), result: DocumentSourceSchema, progress: null },
   /** A structured document rendered at a citation fragment (`para=3-5`, `slide=2`, …) for the viewer's frame. */
   /** A document at its start, as a hit the viewer opens (a Library row). */
@@ -170,6 +172,9 @@ const _methodsMatch: Same<Method, MethodName> = true;
 void _methodsMatch;
 export type Params<M extends Method> = z.input<(typeof API)[M]['params']>;
 export type Result<M extends Method> = z.output<(typeof API)[M]['result']>;
+type ProgressOf<M extends Method> = (typeof API)[M]['progress'];
+/** What a method's progress events carry (never, for a method that sends none). */
+export type Progress<M extends Method> = ProgressOf<M> extends z.ZodTypeAny ? z.output<ProgressOf<M>> : never;
 
 /** UI → worker. */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
@@ -185,15 +190,15 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
-export interface CallOptions {
-  /** Progress events of this call (ingest, reindex). */
-  onProgress?: (data: unknown) => void;
+export interface CallOptions<P = unknown> {
+  /** Progress events of this call (ingest, reindex): the worker sends its method's progress schema. */
+  onProgress?: (data: P) => void;
   /** Cancels the call in the worker. */
   signal?: AbortSignal;
 }
 
 /** One function per method of the contract: what every caller of the engine holds, in-process or not. */
-export type KbClient = { [M in Method]: (params: Params<M>, opts?: CallOptions) => Promise<Result<M>> };
+export type KbClient = { [M in Method]: (params: Params<M>, opts?: CallOptions<Progress<M>>) => Promise<Result<M>> };
 
 /**
  * What the UI sees as `window.kb`: the client, plus event subscriptions (`engine`, `ready`). The preload
@@ -208,14 +213,14 @@ export type KbBridge = KbClient & {
 };
 
 /** Options of a call through the preload bridge: functions cross the context bridge, AbortSignals do not. */
-export interface PreloadCallOptions {
-  onProgress?: (data: unknown) => void;
+export interface PreloadCallOptions<P = unknown> {
+  onProgress?: (data: P) => void;
   /** Called at once with a function that cancels the call. */
   onCancelable?: (cancel: () => void) => void;
 }
 
 /** What the preload script exposes as `window.kb` (the renderer adapts it to KbBridge). */
-export type KbPreload = { [M in Method]: (params: Params<M>, opts?: PreloadCallOptions) => Promise<Result<M>> } & {
+export type KbPreload = { [M in Method]: (params: Params<M>, opts?: PreloadCallOptions<Progress<M>>) => Promise<Result<M>> } & {
   on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
   app: KbAppBridge;
 };

@@ -3,7 +3,7 @@
 // event against it before it goes any further (parseEvent); `on` is typed by it.
 import { z } from 'zod';
 import { ErrorPayloadSchema } from './errors.js';
-import { SearchHitSchema } from './wire.js';
+import { SearchHitSchema, TranscribedSchema } from './wire.js';
 
 /**
  * The `background` event: work a model's arrival started — embedding every chunk (search turns
@@ -16,6 +16,8 @@ export const BackgroundEventSchema = z.object({
   done: z.number().nonnegative(),
   total: z.number().nonnegative(),
   message: z.string().optional(),
+  /** A transcription pass, done: what it read (a command that waited for it reports this). */
+  transcribed: TranscribedSchema.optional(),
 });
 export type BackgroundEvent = z.infer<typeof BackgroundEventSchema>;
 

@@ -7,6 +7,7 @@ export const METHOD_NAMES = [
   'list',
   'remove',
   'doctor',
+  'doctor.fix',
   'source',
   'document.open',
   'get',

@@ -1,7 +1,7 @@
 // Models and collections as kb models …, kb add / collections / forget print them and the app's
 // Models and Folders views receive them (their RPC methods in api.ts).
 import { z } from 'zod';
-import { ReindexResultSchema, SCHEMA_VERSION } from './wire.js';
+import { ReindexResultSchema, SCHEMA_VERSION, TranscribedSchema } from './wire.js';
 
 const V = z.literal(SCHEMA_VERSION);
 
@@ -29,13 +29,6 @@ export const SpeechModelSchema = z.object({
   path: z.string().nullable(),
   bytes: z.number().int().nullable(),
 });
-const TranscribedSchema = z.object({
-  files: z.number().int(),
-  failed: z.number().int(),
-  pending: z.number().int(),
-  waiting: z.number().int(),
-});
-
 export const ModelsListSchema = z.object({
   schema_version: V,
   models: z.array(EmbeddingModelSchema),

@@ -10,6 +10,17 @@ export type IngestError = z.infer<typeof IngestErrorSchema>;
 export const IngestSkipSchema = z.object({ path: z.string(), reason: z.string() });
 export type IngestSkip = z.infer<typeof IngestSkipSchema>;
 
+/** Audio and video read by the speech model in one pass; waiting: files that wait for a speech model. */
+export const TranscribedSchema = z.object({
+  files: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  pending: z.number().int().nonnegative(),
+  waiting: z.number().int().nonnegative(),
+  /** With files waiting: the speech model they wait for (the configured one). */
+  speech_model: z.string().optional(),
+});
+export type Transcribed = z.infer<typeof TranscribedSchema>;
+
 export const IngestSummarySchema = versioned({
   added: z.number().int().nonnegative(),
   updated: z.number().int().nonnegative(),
@@ -22,15 +33,8 @@ export const IngestSummarySchema = versioned({
   ocr: z
     .object({ pages: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), pending: z.number().int().nonnegative() })
     .optional(),
-  /** Audio and video read by the speech model in this run; waiting: files that wait for a speech model. */
-  transcribed: z
-    .object({
-      files: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-      pending: z.number().int().nonnegative(),
-      waiting: z.number().int().nonnegative(),
-    })
-    .optional(),
+  /** Audio and video read by the speech model in this run. */
+  transcribed: TranscribedSchema.optional(),
   /** Whether chunks get vectors, and if not, why (no model, or vectors of another model). */
   vector: ComponentStatusSchema.optional(),
   skipped: z.array(IngestSkipSchema),

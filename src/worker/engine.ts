@@ -162,7 +162,6 @@ export class Engine {
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
   transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
     this.#ingest.transcribePending(opts);
-  speechModelReady = (): boolean => this.#speech.ready();
 
   // Finding and reading
   search = (params: SearchParams): Promise<SearchResult> =>
@@ -254,7 +253,7 @@ export class Engine {
   modelArrived = (
     name: string,
     opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void } = {},
-  ): Promise<'transcribed' | 'embedded' | null> =>
+  ): ReturnType<ModelService['arrived']> =>
     this.#models.arrived(name, { reindex: (o) => this.reindex(o), transcribe: (o) => this.transcribePending(o) }, opts);
 
   // Settings (the app's Settings view)

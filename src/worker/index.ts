@@ -1,6 +1,6 @@
 // The engine's public face: the only module outside src/worker may import (lint-enforced).
 export { Engine, openEngine } from './engine.js';
-export { localClient } from './loop.js';
+export { type LocalClient, localClient } from './loop.js';
 export type {
   CollectionInfo,
   FixResult,

@@ -2,7 +2,7 @@
 // Electron utilityProcess port, a Node child-process channel, a WebSocket bridge). Every incoming
 // message and its params are validated against the contract in src/shared/api.ts; a bad one gets an
 // error response, never a crash. Requests run concurrently; a search answers while an ingest runs.
-import type { BackgroundEvent, EventArgs } from '../shared/events.js';
+import type { BackgroundEvent, EventArgs, EventData, EventName } from '../shared/events.js';
 import {
   API,
   type CallOptions,
@@ -34,7 +34,18 @@ interface Call {
 
 type Handlers = { [M in Method]: (params: Params<M>, call: Call) => Promise<unknown> };
 
-function handlers(engine: Engine, version: string, broadcast: (...event: EventArgs) => void, log: Log): Handlers {
+/**
+ * The contract's handlers over one engine. `broadcast` tells every window an event; `started` is
+ * handed work a call leaves running after it answered (a model's follow-on work), so that a host
+ * that ends (a one-shot command) can wait for it.
+ */
+function handlers(
+  engine: Engine,
+  version: string,
+  broadcast: (...event: EventArgs) => void,
+  log: Log,
+  started: (work: Promise<unknown>) => void = () => undefined,
+): Handlers {
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     search: (p) => engine.search(p),
@@ -42,6 +53,7 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
     list: async () => ({ schema_version: SCHEMA_VERSION, documents: engine.list() }),
     remove: (p) => engine.remove(p.target),
     doctor: () => engine.doctor(),
+    'doctor.fix': (_p, c) => engine.fix({ onProgress: c.progress }),
     source: async (p) => engine.source(p.doc_id),
     'document.view': (p) => engine.view(p.doc_id, p.at, p.q),
     'document.open': async (p) => engine.openDocument(p.doc_id),
@@ -92,7 +104,7 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
   function afterModel(name: string): void {
     let task: BackgroundEvent['task'] = 'embedding';
     const tell = (e: BackgroundEvent): void => broadcast('background', e);
-    void engine
+    const work = engine
       .modelArrived(name, {
         onVectors: (p) => tell({ task: 'embedding', phase: 'running', done: p.done, total: p.total }),
         onAudio: (p) => {
@@ -102,13 +114,14 @@ function handlers(engine: Engine, version: string, broadcast: (...event: EventAr
       })
       .then(
         (did) => {
-          if (did) tell({ task: did === 'transcribed' ? 'transcribing' : 'embedding', phase: 'done', done: 1, total: 1 });
+          if (did) tell({ ...did, phase: 'done', done: 1, total: 1 });
         },
         (e: unknown) => {
           log.warn({ model: name, ...errorFields(e) }, 'work after a model arrived failed');
           tell({ task, phase: 'failed', done: 0, total: 0, message: (e as Error).message });
         },
       );
+    started(work);
   }
 }
 
@@ -155,8 +168,33 @@ function isMethod(m: string): m is Method {
  * transport, the same checks of each call's params (a bad one is INVALID_ARGUMENT in the same words),
  * no serialising. kb tui and kb mcp hold one; the events it would broadcast go nowhere.
  */
-export function localClient(engine: Engine, version: string, log: Log = silentLog): KbClient {
-  const handle = handlers(engine, version, () => undefined, log);
+/**
+ * The contract answered in this process (kb's commands, kb tui, kb mcp): the app's calls and checks,
+ * with what a host that ends adds — the events a window would hear, and a wait for the work calls
+ * left running.
+ */
+export type LocalClient = KbClient & {
+  on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
+  /**
+   * Resolves once the work calls left running after they answered is done — a model's follow-on
+   * transcription or embedding, the vector index's upkeep after an ingest. A command waits here
+   * before it closes the engine, so it never leaves that work half done.
+   */
+  settled(): Promise<void>;
+};
+
+export function localClient(engine: Engine, version: string, log: Log = silentLog): LocalClient {
+  const listeners = new Map<EventName, Set<(data: never) => void>>();
+  const running = new Set<Promise<unknown>>();
+  const broadcast = (...[event, data]: EventArgs): void => listeners.get(event)?.forEach((h) => (h as (d: typeof data) => void)(data));
+  const started = (work: Promise<unknown>): void => {
+    running.add(work);
+    void work.then(
+      () => running.delete(work),
+      () => running.delete(work),
+    );
+  };
+  const handle = handlers(engine, version, broadcast, log, started);
   const never = new AbortController().signal;
   const call =
     (method: Method) =>
@@ -167,8 +205,24 @@ export function localClient(engine: Engine, version: string, log: Log = silentLo
       const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
       return run(checked.data, { signal: opts.signal ?? never, progress: opts.onProgress ?? (() => undefined) });
     };
+  const on: LocalClient['on'] = (event, handler) => {
+    const set = listeners.get(event) ?? new Set();
+    set.add(handler);
+    listeners.set(event, set);
+    return () => void set.delete(handler);
+  };
+  const settled = async (): Promise<void> => {
+    // Work may start more work (a model's embedding run leaves the vector index's upkeep behind).
+    for (;;) {
+      const upkeep = engine.backgroundWork();
+      const work = upkeep ? [...running, upkeep] : [...running];
+      if (work.length === 0) return;
+      await Promise.allSettled(work);
+    }
+  };
   // One function per method, each answering with its method's result type (api.ts).
-  return Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as KbClient;
+  const methods = Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as KbClient;
+  return Object.assign(methods, { on, settled });
 }
 
 /** Serves `engine` over `transport` until the process ends. */

@@ -1,7 +1,7 @@
 // `kb ask QUESTION`: a grounded answer through the local Ollama model, streamed as it is written, then
 // its sources; a refusal when the documents hold too little; the evidence and what to do when no
 // model can be reached. Ctrl-C stops the answer.
-import type { AskProgress, AskResult } from '../../shared/wire.js';
+import type { AskResult } from '../../shared/wire.js';
 import { KbError } from '../../shared/errors.js';
 import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, cyan, dim, displayPath, line, printJson, yellow } from '../output.js';
@@ -20,8 +20,7 @@ export async function askCommand(words: string[], flags: { top?: number }, g: Gl
         { question, ...(top ? { top } : {}) },
         {
           signal: ctl.signal,
-          onProgress: (data) => {
-            const p = data as AskProgress;
+          onProgress: (p) => {
             if (g.json || p.kind !== 'token') return;
             streamed = true;
             process.stdout.write(p.text);

@@ -1,5 +1,6 @@
 // Collections: folders kb keeps in sync. `kb add` brings a folder in and remembers it; `kb watch`
 // keeps every collection in sync until Ctrl-C (the app and kb serve do the same while they run).
+import { resolve } from 'node:path';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withClient, withEngine } from '../context.js';
 import { countBar } from '../progress.js';
@@ -11,17 +12,20 @@ export async function addCommand(
   flags: { name?: string; tags?: string; glob?: string },
   g: GlobalOptions,
 ): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const bar = await countBar(g);
     try {
-      const r = await engine.addCollection(folder, {
-        ...(flags.name ? { name: flags.name } : {}),
-        tags: splitList(flags.tags),
-        ...(flags.glob ? { glob: flags.glob } : {}),
-        onProgress: (p) => (p.phase === 'ingest' ? bar?.update('ingesting', p.done, p.total, p.path) : undefined),
-      });
+      const r = await kb['collections.add'](
+        {
+          path: resolve(folder),
+          ...(flags.name ? { name: flags.name } : {}),
+          tags: splitList(flags.tags),
+          ...(flags.glob ? { glob: flags.glob } : {}),
+        },
+        { onProgress: (p) => (p.phase === 'ingest' ? bar?.update('ingesting', p.done, p.total, p.path) : undefined) },
+      );
       bar?.stop();
-      if (g.json) printJson({ schema_version: SCHEMA_VERSION, ...r });
+      if (g.json) printJson(r);
       else {
         line(
           `Added the collection ${bold(r.collection.name)} (${displayPath(r.collection.root)}): ${plural(r.collection.documents, 'document')}, ${r.reconciled.ingested.toLocaleString('en-US')} read now, in ${(r.reconciled.took_ms / 1000).toFixed(1)} s`,

@@ -7,7 +7,7 @@ import { formatClock } from '../../shared/citation.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
-import { type GlobalOptions, withClient, withEngine } from '../context.js';
+import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 
 export async function lsCommand(g: GlobalOptions): Promise<number> {
@@ -71,17 +71,17 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
 
 export async function doctorCommand(g: GlobalOptions, flags: { fix?: boolean } = {}): Promise<number> {
   let code: number = EXIT.ok;
-  const r = await withEngine(
+  const r = await withClient(
     g,
-    async (engine) => {
+    async (kb) => {
       let report;
       if (flags.fix) {
-        const fixed = await engine.fix();
+        const fixed = await kb['doctor.fix']({});
         report = fixed.report;
         if (g.json) printJson(fixed);
         else for (const a of fixed.actions) line(`${yellow('fixed')} ${bold(a.name)}: ${a.detail}`);
         if (!g.json && fixed.actions.length === 0) line(dim('nothing to repair'));
-      } else report = await engine.doctor();
+      } else report = await kb.doctor({});
       if (g.json && !flags.fix) printJson(report);
       else if (!g.json) {
         for (const c of report.checks) {

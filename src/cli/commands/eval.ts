@@ -1,14 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { compareRuns, runEval } from '../../worker/index.js';
-import { type GlobalOptions, withEngine } from '../context.js';
+import { type GlobalOptions, withClient } from '../context.js';
 import { bold, dim, line, printJson, reportError } from '../output.js';
 
 const pct = (x: number): string => x.toFixed(4);
 
 export async function evalRunCommand(file: string, flags: { k?: number; mode?: string; out?: string }, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const k = flags.k ?? 10;
-    const run = await runEval(engine, file, { k, ...(flags.mode ? { mode: flags.mode } : {}) });
+    const run = await runEval(kb, file, { k, ...(flags.mode ? { mode: flags.mode } : {}) });
     if (flags.out) await writeFile(flags.out, JSON.stringify(run, null, 2) + '\n');
     if (g.json) {
       printJson(run);

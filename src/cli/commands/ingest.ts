@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { KbError } from '../../shared/errors.js';
 import type { IngestProgress } from '../../shared/wire.js';
-import { type GlobalOptions, splitList, withEngine } from '../context.js';
+import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { EXIT, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 import { countBar } from '../progress.js';
 import { plural } from '../../shared/words.js';
@@ -10,7 +10,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
   // A path that is not there is a mistake in the command, not a file that failed: say so, add nothing.
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length > 0) return reportError(new KbError('NOT_FOUND', `no such file or folder: ${missing.join(', ')}`), g.json === true);
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const bar = await countBar(g);
     const onProgress = (p: IngestProgress): void => {
       if (p.phase === 'ingest') bar?.update('ingesting', p.done, p.total, p.path);
@@ -23,12 +23,10 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
     process.once('SIGINT', onSigint);
     let summary;
     try {
-      summary = await engine.ingest(paths, {
-        tags: splitList(flags.tags),
-        force: flags.force === true,
-        onProgress,
-        signal: controller.signal,
-      });
+      summary = await kb.ingest(
+        { paths, tags: splitList(flags.tags), force: flags.force === true },
+        { onProgress, signal: controller.signal },
+      );
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
@@ -59,7 +57,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
         if (t.waiting)
           line(
             yellow(
-              `${plural(t.waiting, 'audio file')} ${t.waiting === 1 ? 'waits' : 'wait'} for a speech model: kb models pull ${engine.config.audio.model}`,
+              `${plural(t.waiting, 'audio file')} ${t.waiting === 1 ? 'waits' : 'wait'} for a speech model: kb models pull ${t.speech_model ?? ''}`,
             ),
           );
       }
@@ -72,12 +70,9 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
       if (controller.signal.aborted) line(yellow('Interrupted: the files above were indexed; run the same command to finish.'));
     }
     // Vector index upkeep started by the ingest: finish it here, or the next search pays for it.
-    const upkeep = engine.backgroundWork();
-    if (upkeep) {
-      const notice = g.json ? null : setTimeout(() => line(dim('Updating the vector index for fast search…')), 500);
-      await upkeep;
-      if (notice) clearTimeout(notice);
-    }
+    const notice = g.json ? null : setTimeout(() => line(dim('Updating the vector index for fast search…')), 500);
+    await kb.settled();
+    if (notice) clearTimeout(notice);
     return summary.failed > 0 ? EXIT.partial : EXIT.ok;
   });
 }

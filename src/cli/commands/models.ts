@@ -1,15 +1,17 @@
-import { SCHEMA_VERSION } from '../../shared/wire.js';
-import { existsSync, statSync } from 'node:fs';
-import { DEFAULT_MODEL, type Engine, type FileProgress } from '../../worker/index.js';
+import { resolve } from 'node:path';
+import type { ModelPullProgress, Result } from '../../shared/api.js';
+import { KbError } from '../../shared/errors.js';
+import type { Transcribed } from '../../shared/wire.js';
+import { plural } from '../../shared/words.js';
+import { DEFAULT_MODEL, type LocalClient } from '../../worker/index.js';
 import { countBar } from '../progress.js';
 import { embeddingRun } from './reindex.js';
-import { type GlobalOptions, withClient, withEngine } from '../context.js';
-import type { ReindexProgress } from '../../shared/wire.js';
-import { EXIT, bold, dim, displayPath, line, printJson } from '../output.js';
+import { type GlobalOptions, withClient } from '../context.js';
+import { EXIT, bold, dim, displayPath, line, printJson, reportError } from '../output.js';
 
 export async function modelsListCommand(g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const r = await engine.listModels();
+  return withClient(g, async (kb) => {
+    const r = await kb['models.list']({});
     if (g.json) {
       printJson(r);
       return;
@@ -38,17 +40,21 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
 }
 
 export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
+  return withClient(g, async (kb) => {
     const bar = process.stderr.isTTY && !g.json ? await progressBar() : null;
     const ctl = new AbortController();
     const onSigint = (): void => ctl.abort();
     process.once('SIGINT', onSigint);
     try {
-      const m = await engine.pullModel(id, { onProgress: bar?.update, signal: ctl.signal });
-      bar?.stop();
-      if (!g.json) line(`Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`);
-      const transcribed = id.startsWith('whisper-') ? await transcribeWaiting(engine, g) : undefined;
-      if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
+      return await installed(
+        kb,
+        g,
+        () => kb['models.pull']({ name: id }, { onProgress: bar?.update, signal: ctl.signal }),
+        (m) => {
+          bar?.stop();
+          return `Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`;
+        },
+      );
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
@@ -58,42 +64,62 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
 
 /** A folder is an embedding model (Hugging Face layout); a file is a speech model (whisper.cpp ggml). */
 export async function modelsImportCommand(path: string, flags: { as?: string }, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    const speech = existsSync(path) && statSync(path).isFile();
-    const m = await engine.importModel(path, flags.as);
-    if (!g.json) line(`Imported ${m.id} into ${displayPath(m.path ?? '')}`);
-    const transcribed = speech ? await transcribeWaiting(engine, g) : undefined;
-    if (g.json) printJson({ schema_version: SCHEMA_VERSION, model: m, ...(transcribed ? { transcribed } : {}) });
-  });
+  return withClient(g, (kb) =>
+    installed(
+      kb,
+      g,
+      () => kb['models.import']({ path: resolve(path), ...(flags.as ? { as: flags.as } : {}) }),
+      (m) => `Imported ${m.id} into ${displayPath(m.path ?? '')}`,
+    ),
+  );
 }
 
-/** With a speech model in place, what waited for one is read now, with a progress bar. */
-async function transcribeWaiting(
-  engine: Engine,
+type Installed = Result<'models.pull'>;
+
+/**
+ * A model installed, and what its arrival starts followed to the end with a progress bar: audio that
+ * waited for this speech model is transcribed; with the configured embedding model, every chunk is
+ * embedded. The app hears the same work as background events; a command waits for it.
+ */
+async function installed(
+  kb: LocalClient,
   g: GlobalOptions,
-): Promise<{ files: number; failed: number; pending: number; waiting: number } | undefined> {
-  if (!engine.speechModelReady() || engine.list().every((d) => d.status !== 'waiting')) return undefined;
+  install: () => Promise<Installed>,
+  said: (m: Installed['model']) => string,
+): Promise<number> {
   const bar = await countBar(g);
+  let transcribed: Transcribed | undefined;
+  let failed: string | undefined;
+  // Listening before the call: the work starts as it answers.
+  const off = kb.on('background', (e) => {
+    if (e.phase === 'running') bar?.update(e.task === 'transcribing' ? 'transcribing (s)' : 'embedding', e.done, e.total);
+    else if (e.phase === 'failed') failed = e.message ?? 'failed';
+    else if (e.transcribed) transcribed = e.transcribed;
+  });
   try {
-    const t = await engine.transcribePending({
-      onProgress: (p) => p.phase === 'transcribe' && bar?.update('transcribing (s)', p.done, p.total, p.path),
-    });
+    const r = await install();
+    if (!g.json) line(said(r.model));
+    await kb.settled();
     bar?.stop();
-    if (!g.json)
+    // Files that were read, or failed to be: said as the command that made them readable.
+    const read = transcribed && transcribed.files + transcribed.failed + transcribed.pending > 0 ? transcribed : undefined;
+    if (g.json) printJson({ ...r, ...(read ? { transcribed: read } : {}) });
+    else if (read)
       line(
-        `Transcribed ${t.files} audio file${t.files === 1 ? '' : 's'} that waited for a speech model${t.failed ? `; ${t.failed} failed (kb ls shows why)` : ''}`,
+        `Transcribed ${plural(read.files, 'audio file')} that waited for a speech model${read.failed ? `; ${read.failed} failed (kb ls shows why)` : ''}`,
       );
-    return t;
+    return failed === undefined
+      ? EXIT.ok
+      : reportError(new KbError('INTERNAL', `the work after the model arrived failed: ${failed}`), g.json === true);
   } finally {
+    off();
     bar?.stop();
   }
 }
 
 export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
-    const r = await embeddingRun(g, ({ signal, onProgress }) =>
-      kb['models.use']({ name }, { signal, onProgress: (p) => onProgress(p as ReindexProgress) }),
-    );
+    const r = await embeddingRun(g, ({ signal, onProgress }) => kb['models.use']({ name }, { signal, onProgress }));
     if (g.json) printJson(r);
     else if (r.kind === 'reranker')
       line(
@@ -113,14 +139,14 @@ export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<
 }
 
 export async function modelsRemoveCommand(id: string, g: GlobalOptions): Promise<number> {
-  return withEngine(g, async (engine) => {
-    await engine.removeModel(id);
-    if (g.json) printJson({ schema_version: SCHEMA_VERSION, removed: id });
-    else line(`Removed ${id}`);
+  return withClient(g, async (kb) => {
+    const r = await kb['models.remove']({ name: id });
+    if (g.json) printJson(r);
+    else line(`Removed ${r.removed}`);
   });
 }
 
-async function progressBar(): Promise<{ update: (p: FileProgress) => void; stop: () => void }> {
+async function progressBar(): Promise<{ update: (p: ModelPullProgress) => void; stop: () => void }> {
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     { format: '{file} [{bar}] {percentage}% {mb} MB', hideCursor: true, clearOnComplete: true, stream: process.stderr },

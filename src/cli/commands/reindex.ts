@@ -24,7 +24,7 @@ export async function embeddingRun<T>(
 export async function reindexCommand(flags: { model?: string }, g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
     const r = await embeddingRun(g, ({ signal, onProgress }) =>
-      kb.reindex(flags.model ? { model: flags.model } : {}, { signal, onProgress: (p) => onProgress(p as ReindexProgress) }),
+      kb.reindex(flags.model ? { model: flags.model } : {}, { signal, onProgress }),
     );
     if (g.json) printJson(r);
     else if (r.cancelled) {

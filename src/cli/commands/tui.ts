@@ -1,7 +1,6 @@
 // `kb tui [QUERY]`: the terminal UI (Ink) over the engine in this process, as the other commands use
 // it. It needs a terminal; piped, it says so and points at kb search.
 import { spawn, spawnSync } from 'node:child_process';
-import type { AskProgress } from '../../shared/wire.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, line, reportError } from '../output.js';
 
@@ -44,8 +43,7 @@ export async function tuiCommand(words: string[], g: GlobalOptions): Promise<num
         get: async (target) => (await client).get({ target, max_chars: 20_000 }),
         filters: async () => filtersOf(await (await client).facets({})),
         indexEmpty: async () => (await (await client).facets({})).types.length === 0,
-        ask: async (question, { onProgress, signal }) =>
-          (await client).ask({ question }, { signal, onProgress: (p) => onProgress(p as AskProgress) }),
+        ask: async (question, { onProgress, signal }) => (await client).ask({ question }, { signal, onProgress }),
         run: async (launch, { wait }) => {
           if (wait) {
             const r = spawnSync(launch.command, launch.args, { stdio: 'inherit' });

@@ -9,7 +9,6 @@ import { z } from 'zod';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { AskResultSchema, KbStatusSchema, SearchParamsSchema, SearchResultSchema, SpanSchema } from '../../shared/wire.js';
 import type { KbClient } from '../../shared/api.js';
-import { type Engine, localClient } from '../../worker/index.js';
 
 const BAD_INPUT = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'QUERY_INVALID', 'VANISHED']);
 
@@ -110,8 +109,8 @@ export function mcpServer(kb: KbClient, version: string): McpServer {
 }
 
 /** Serves MCP on stdin/stdout until the client closes it. */
-export async function serveMcp(engine: Engine, version: string): Promise<void> {
-  const server = mcpServer(localClient(engine, version), version);
+export async function serveMcp(kb: KbClient, version: string): Promise<void> {
+  const server = mcpServer(kb, version);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   await server.connect(transport);

@@ -1,7 +1,7 @@
 // One model download at a time for the whole window — from first run, the Models view or a recording
 // that waits for a speech model — with its progress, Cancel, and what it ended in.
 import { useCallback, useRef, useState } from 'react';
-import type { KbBridge, ModelPullProgress } from '../../shared/api';
+import type { KbBridge } from '../../shared/api';
 import { inApp } from './in-app';
 
 export interface PullState {
@@ -38,8 +38,7 @@ export function useModelPull(kb: KbBridge, onInstalled: () => void): ModelPull {
         { name },
         {
           signal: mine.signal,
-          onProgress: (d) => {
-            const p = d as ModelPullProgress;
+          onProgress: (p) => {
             setPulling({ name, done: p.done_bytes, total: p.total_bytes, file: p.file });
           },
         },

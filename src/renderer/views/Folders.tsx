@@ -3,7 +3,6 @@
 // browser, with kb add's errors), forget one.
 import { useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
-import type { IngestProgress } from '../../shared/wire';
 import { Said, useSayings } from '../Said';
 
 type Collection = Result<'collections.list'>['collections'][number];
@@ -115,8 +114,7 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
       const r = await kb['collections.add'](
         { path: folder, ...(tagList.length ? { tags: tagList } : {}) },
         {
-          onProgress: (d) => {
-            const p = d as IngestProgress;
+          onProgress: (p) => {
             if (p.total > 0) setBusy(`Reading ${folder}: ${p.done} of ${p.total} files`);
           },
         },

@@ -4,7 +4,6 @@
 // on), import one from the machine running kb, remove one.
 import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
-import type { ReindexProgress } from '../../shared/wire';
 import { type ModelPull, megabytes } from '../lib/model-pull';
 import { Said, useSayings } from '../Said';
 
@@ -73,10 +72,7 @@ export function Models({
     say(place, null);
     setSwitching({ name, done: 0, total: 0 });
     try {
-      const r = await kb['models.use'](
-        { name },
-        { signal: ctl.signal, onProgress: (d) => setSwitching({ name, ...(d as ReindexProgress) }) },
-      );
+      const r = await kb['models.use']({ name }, { signal: ctl.signal, onProgress: (p) => setSwitching({ name, ...p }) });
       if (r.kind === 'reranker') say(place, { ok: true, text: `Searches are reranked by ${r.model} once typing pauses` });
       else if (r.cancelled)
         say(place, { ok: true, text: `Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.` });

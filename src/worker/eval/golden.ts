@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type SearchHit, SearchModeSchema } from '../../shared/wire.js';
-import type { Engine } from '../engine.js';
+import type { KbClient } from '../../shared/api.js';
 import { mean, ndcg, recallAt, reciprocalRank } from './metrics.js';
 import { describeIssues } from '../../shared/issues.js';
 import { type EvalCompareSchema, EvalRunSchema } from '../../shared/cli-output.js';
@@ -63,13 +63,13 @@ function relevantKey(hit: SearchHit, g: Golden, base: string): string | null {
   return null;
 }
 
-export async function runEval(engine: Engine, file: string, opts: { k: number; mode?: string }): Promise<EvalRun> {
+export async function runEval(kb: Pick<KbClient, 'search'>, file: string, opts: { k: number; mode?: string }): Promise<EvalRun> {
   const golden = readGolden(file);
   const base = dirname(resolve(file));
   const per: QueryOutcome[] = [];
   for (const [i, g] of golden.entries()) {
     const mode = SearchModeSchema.parse(g.mode ?? opts.mode ?? 'hybrid');
-    const res = await engine.search({ query: g.query, mode, top: Math.max(opts.k, 10) });
+    const res = await kb.search({ query: g.query, mode, top: Math.max(opts.k, 10) });
     // A relevant target counts once: its first hit. Later hits of the same target are not relevant again.
     const seen = new Set<string>();
     const ranked = res.results.map((h) => {

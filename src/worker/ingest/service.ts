@@ -1,7 +1,7 @@
 // An ingest as the engine runs it: the text layers first (committed and searchable as they land),
 // then what has to be read from pixels (OCR), then what has to be heard (audio), then the summary made
 // final, then vectors. The parse threads and the tesseract worker start on first need and stay until close.
-import type { IngestError, IngestProgress, IngestSummary, ReindexProgress } from '../../shared/wire.js';
+import type { IngestError, IngestProgress, IngestSummary, ReindexProgress, Transcribed } from '../../shared/wire.js';
 import { firstLine, KbError } from '../../shared/errors.js';
 import { type Core, diskFull } from '../core.js';
 import { errorFields } from '../log.js';
@@ -89,7 +89,7 @@ export class IngestService {
         // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
         const waiting = [...core.repo.transcripts.waiting()].filter((id) => outcomes.has(core.repo.documents.byId(id)?.path ?? '')).length;
         if (t.files + t.failed + t.pending + waiting > 0)
-          summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting };
+          summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting, ...waitingFor(core, waiting) };
         late.push(...t.errors);
       }
       if (opts.signal?.aborted) this.forgetUnread(summary, outcomes);
@@ -262,13 +262,14 @@ export class IngestService {
    * Transcribes what waits for the speech model, then gives the new chunks vectors: after a speech
    * model is installed (kb models pull), and when a long-lived host opens.
    */
-  async transcribePending(opts: IngestCallOptions = {}): Promise<{ files: number; failed: number; pending: number; waiting: number }> {
+  async transcribePending(opts: IngestCallOptions = {}): Promise<Transcribed> {
     if (!this.core.config.audio.enabled) return { files: 0, failed: 0, pending: 0, waiting: 0 };
     const t = await this.speech.runPass(opts);
     // The transcripts are searchable by words already; their vectors catch up on the next ingest.
     if (t.files > 0)
       await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
-    return { files: t.files, failed: t.failed, pending: t.pending, waiting: this.core.repo.transcripts.waiting().size };
+    const waiting = this.core.repo.transcripts.waiting().size;
+    return { files: t.files, failed: t.failed, pending: t.pending, waiting, ...waitingFor(this.core, waiting) };
   }
 
   close(): void {
@@ -279,4 +280,9 @@ export class IngestService {
       () => undefined,
     );
   }
+}
+
+/** Files left waiting for a speech model are told which one (the configured one) to get. */
+function waitingFor(core: Core, waiting: number): { speech_model?: string } {
+  return waiting > 0 ? { speech_model: core.config.audio.model } : {};
 }

@@ -2,7 +2,7 @@
 // from the hub, imported from a folder or file, removed. The stores (and onnxruntime) load only when
 // a models command runs.
 import { join, resolve } from 'node:path';
-import { type IngestProgress, type ReindexProgress, SCHEMA_VERSION } from '../../shared/wire.js';
+import { type IngestProgress, type ReindexProgress, SCHEMA_VERSION, type Transcribed } from '../../shared/wire.js';
 import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
 import { embeddingRef } from '../embed/spec.js';
@@ -92,19 +92,18 @@ export class ModelService {
     name: string,
     run: {
       reindex: (o: { onProgress?: (p: ReindexProgress) => void }) => Promise<unknown>;
-      transcribe: (o: { onProgress?: (p: IngestProgress) => void }) => Promise<unknown>;
+      transcribe: (o: { onProgress?: (p: IngestProgress) => void }) => Promise<Transcribed>;
     },
     opts: { onVectors?: (p: ReindexProgress) => void; onAudio?: (p: IngestProgress) => void },
-  ): Promise<'transcribed' | 'embedded' | null> {
+  ): Promise<{ task: 'transcribing'; transcribed: Transcribed } | { task: 'embedding' } | null> {
     const { config } = this.core;
     if (isSpeechModel(name)) {
       if (name !== config.audio.model || !this.speech.ready()) return null;
-      await run.transcribe(opts.onAudio ? { onProgress: opts.onAudio } : {});
-      return 'transcribed';
+      return { task: 'transcribing', transcribed: await run.transcribe(opts.onAudio ? { onProgress: opts.onAudio } : {}) };
     }
     if (name !== embeddingRef(config.embedding)) return null;
     await run.reindex(opts.onVectors ? { onProgress: opts.onVectors } : {});
-    return 'embedded';
+    return { task: 'embedding' };
   }
 
   /** Is `name` a reranker (the registry's, or a cross-encoder folder imported under that name)? */
