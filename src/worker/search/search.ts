@@ -57,9 +57,8 @@ export class Searcher {
   ): Promise<SearchResult> {
     const started = performance.now();
     const { q, filters } = searchRequest(p);
-    const sem = 'unavailable' in meaning ? null : meaning;
-    if (!sem) {
-      const why = { unavailable: (meaning as { unavailable: string }).unavailable };
+    if ('unavailable' in meaning) {
+      const why = { unavailable: meaning.unavailable };
       if (p.mode === 'vector') return envelope(p, [], { words: null, meaning: why }, started);
       const lex = this.lexical.search(q, filters, p.top);
       const kept = p.threshold === undefined ? lex.hits : lex.hits.filter((h) => h.score >= p.threshold!);
@@ -74,9 +73,9 @@ export class Searcher {
     const k = p.top * this.config.search.candidates_factor;
     // The query is embedded first; LanceDB then searches on its own threads while the words are
     // looked up here, so the two halves overlap.
-    const qv = q.kind === 'empty' ? undefined : await sem.embedQuery(p.query);
+    const qv = q.kind === 'empty' ? undefined : await meaning.embedQuery(p.query);
     const nearest = qv
-      ? sem.nearest(qv, k, {
+      ? meaning.nearest(qv, k, {
           type: filters.type,
           lang: filters.lang?.toLowerCase(),
           tags: filters.tags,
