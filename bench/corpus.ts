@@ -35,13 +35,17 @@ export interface TextModel {
 }
 
 export function trainModel(cranfieldDir: string): TextModel {
-  const c = loadCranfield(cranfieldDir);
+  return trainModelOn(loadCranfield(cranfieldDir).docs.map((d) => `${d.title} ${d.text}`));
+}
+
+/** A word-bigram model of these texts (each text one topic seed). */
+export function trainModelOn(texts: readonly string[]): TextModel {
   const next = new Map<string, string[]>();
   const starts: string[] = [];
   const seeds: string[][] = [];
   const vocab = new Set<string>();
-  for (const d of c.docs) {
-    const words = `${d.title} ${d.text}`.split(/\s+/).filter((w) => w.length > 0);
+  for (const t of texts) {
+    const words = t.split(/\s+/).filter((w) => w.length > 0);
     seeds.push(words.filter((w) => /^[a-z]{4,}$/.test(w)));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
@@ -58,7 +62,7 @@ export function trainModel(cranfieldDir: string): TextModel {
   return { next, starts, seeds, vocabulary: [...vocab].filter((w) => /^[a-z]{3,}$/.test(w)) };
 }
 
-function sentence(m: TextModel, rng: Rng, seed: string[]): string {
+export function sentence(m: TextModel, rng: Rng, seed: string[]): string {
   let w = rng.pick(m.starts);
   const out = [w];
   for (let i = 0; i < 40; i++) {
@@ -72,7 +76,7 @@ function sentence(m: TextModel, rng: Rng, seed: string[]): string {
   return s.charAt(0).toUpperCase() + s.slice(1) + '.';
 }
 
-function paragraph(m: TextModel, rng: Rng, seed: string[], chars: number): string {
+export function paragraph(m: TextModel, rng: Rng, seed: string[], chars: number): string {
   const parts: string[] = [];
   let n = 0;
   while (n < chars) {

@@ -1,43 +1,10 @@
 // Load: 16 clients searching through kb serve (one WebSocket each) while a 17th ingests 5,000 files.
 // Search latency as the clients see it (request → response), idle and during the ingest; errors.
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { loadCranfield } from './cranfield.js';
-import { corporaDir, freshDir, percentile, repoRoot, type BenchResult } from './util.js';
-
-interface Conn {
-  call(method: string, params: unknown): Promise<{ result?: unknown; error?: { message: string } }>;
-  close(): void;
-}
-
-function connect(port: number, token: string): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, {
-      origin: `http://127.0.0.1:${port}`,
-      maxPayload: 64 * 1024 * 1024,
-    });
-    const waiting = new Map<number, (m: { result?: unknown; error?: { message: string } }) => void>();
-    let next = 1;
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d)) as { type: string; id?: number; result?: unknown; error?: { message: string } };
-      if (m.type === 'response' && m.id !== undefined) waiting.get(m.id)?.(m);
-    });
-    ws.on('open', () =>
-      resolve({
-        call: (method, params) =>
-          new Promise((res) => {
-            const id = next++;
-            waiting.set(id, res);
-            ws.send(JSON.stringify({ type: 'request', id, method, params }));
-          }),
-        close: () => ws.close(),
-      }),
-    );
-    ws.on('error', reject);
-  });
-}
+import { startServe } from './serve-client.js';
+import { corporaDir, freshDir, percentile, type BenchResult } from './util.js';
 
 export async function benchLoad(): Promise<BenchResult> {
   const work = await freshDir('load');
@@ -53,21 +20,11 @@ export async function benchLoad(): Promise<BenchResult> {
       `# Note ${i}\n\n${Array.from({ length: 120 }, (_, k) => words[(i * 131 + k * 17) % words.length]).join(' ')}\n`,
     );
   }
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', join(work, 'data')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, KB_CONFIG: join(work, 'none.yaml') },
-  });
-  const { url, port } = JSON.parse(
-    await new Promise<string>((res) => {
-      let s = '';
-      child.stdout.on('data', (d: Buffer) => (s += d.toString()).includes('\n}') && res(s));
-    }),
-  ) as { url: string; port: number };
-  const token = new URL(url).searchParams.get('token')!;
+  const served = await startServe(join(work, 'data'), { KB_CONFIG: join(work, 'none.yaml') });
   try {
-    const admin = await connect(port, token);
+    const admin = await served.connect();
     await admin.call('ingest', { paths: [join(work, 'base')] });
-    const clients = await Promise.all(Array.from({ length: 16 }, () => connect(port, token)));
+    const clients = await Promise.all(Array.from({ length: 16 }, () => served.connect()));
     const queries = c.queries;
     let errors = 0;
     const run = async (until: () => boolean, into: number[]): Promise<void> => {
@@ -112,6 +69,6 @@ export async function benchLoad(): Promise<BenchResult> {
       ],
     };
   } finally {
-    child.kill();
+    served.stop();
   }
 }

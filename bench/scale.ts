@@ -1,0 +1,242 @@
+// `npm run bench -- scale`: kb at a heavy library's size. The generated library (scale-corpus.ts) is
+// ingested part by part through `kb serve`'s RPC, and measured as it grows — at 100k, 300k and 1M
+// passages — so the report shows how each cost grows with N: the word index's size against the raw
+// text, lexical and prefix-keystroke latency as the app sees it (request → response over the
+// WebSocket), the Library's list, facets, status, a fresh `kb search` process, the ingest rate of
+// every part and the server's peak memory.
+// KB_SCALE_PARTS=N stops after N parts of about 100,000 passages (default 10); the built library is
+// kept in .bench/scale and measured again, without building, while its stamp matches.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Rng } from './corpus.js';
+import { type Library, library, writePart } from './scale-corpus.js';
+import { type Conn, type Served, startServe } from './serve-client.js';
+import { benchDir, corporaDir, freshDir, percentile, repoRoot, type BenchResult, type Check } from './util.js';
+
+const PASSAGES_PER_PART = 100_000;
+const MEASURE_AT = new Set([1, 3, 10]);
+const STAMP = 'scale-v1'; // bump when the generator or the index format changes
+
+interface Part {
+  files: number;
+  bytes: number;
+  passages: number;
+  seconds: number;
+}
+
+interface Stage {
+  parts: number;
+  passages: number;
+  documents: number;
+  rawBytes: number;
+  indexBytes: number;
+  lexical: number[];
+  prefix: number[];
+  list: number;
+  facets: number;
+  status: number;
+  fresh: number;
+  rssMb: number;
+}
+
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
+async function median(n: number, fn: () => Promise<unknown>): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) xs.push((await timed(fn)).ms);
+  return xs.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+}
+
+async function ok(c: Conn, method: string, params: unknown): Promise<unknown> {
+  const r = await c.call(method, params);
+  if (r.error) throw new Error(`${method}: ${r.error.message}`);
+  return r.result;
+}
+
+/** Words as people type them: most often the frequent ones, from both fields' vocabularies and the tail. */
+function typedWords(lib: Library, rng: Rng, n: number): string[] {
+  const common = lib.models.flatMap((m) => m.vocabulary.filter((w) => w.length >= 4));
+  return Array.from({ length: n }, () => (rng.next() < 0.8 ? rng.pick(common) : lib.tail.pick(rng)));
+}
+
+function lexicalQueries(lib: Library): { query: string; prefix?: boolean }[] {
+  const rng = new Rng(77);
+  const words = typedWords(lib, rng, 3000);
+  const w = (): string => rng.pick(words);
+  return Array.from({ length: 700 }, () => {
+    const r = rng.next();
+    if (r < 0.4) return { query: w() };
+    if (r < 0.75) return { query: `${w()} ${w()}` };
+    if (r < 0.9) return { query: `${w()} ${w()} ${w()}` };
+    return { query: `"${w()} ${w()}"` };
+  });
+}
+
+/** The first 2–4 letters of a word: the keystrokes every search as you type starts with. */
+function prefixQueries(lib: Library): { query: string; prefix: true }[] {
+  const rng = new Rng(78);
+  return typedWords(lib, rng, 400).map((word) => ({ query: word.slice(0, 2 + rng.int(3)), prefix: true as const }));
+}
+
+async function latencies(c: Conn, qs: { query: string; prefix?: boolean }[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const q of qs) {
+    const t = await timed(() => ok(c, 'search', { mode: 'lexical', top: 10, ...q }));
+    times.push(t.ms);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+function fileSize(p: string): number {
+  return existsSync(p) ? statSync(p).size : 0;
+}
+
+/** Peak resident memory of kb serve and its engine worker (each process's high-water mark, added). */
+function peakRssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  const tree = (p: number): number[] => {
+    const kids = readdirSync(`/proc/${p}/task`).flatMap((t) =>
+      readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+    return [p, ...kids.flatMap(tree)];
+  };
+  let kb = 0;
+  for (const p of tree(pid)) kb += Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function measure(served: Served, c: Conn, lib: Library, dataDir: string, parts: number, rawBytes: number): Promise<Stage> {
+  const facets = (await ok(c, 'facets', {})) as { documents: number };
+  const status = (await ok(c, 'index.status', {})) as { chunks: number };
+  const lex = lexicalQueries(lib);
+  await latencies(c, lex.slice(0, 100)); // warm the page cache and the statements
+  const lexical = await latencies(c, lex.slice(100));
+  const prefix = await latencies(c, prefixQueries(lib));
+  const cold: number[] = [];
+  for (const q of lex.slice(0, 9)) {
+    const t = performance.now();
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir],
+      {
+        encoding: 'utf8',
+      },
+    );
+    cold.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
+  }
+  return {
+    parts,
+    passages: status.chunks,
+    documents: facets.documents,
+    rawBytes,
+    indexBytes: fileSize(join(dataDir, 'kb.sqlite')) + fileSize(join(dataDir, 'kb.sqlite-wal')),
+    lexical,
+    prefix,
+    list: await median(3, () => ok(c, 'list', {})),
+    facets: await median(5, () => ok(c, 'facets', {})),
+    status: await median(5, () => ok(c, 'index.status', {})),
+    fresh: cold.sort((a, b) => a - b)[4]!,
+    rssMb: peakRssMb(served.child.pid),
+  };
+}
+
+function stageLine(s: Stage): string[] {
+  const p = (xs: number[], q: number): string => percentile(xs, q).toFixed(1);
+  return [
+    `${s.passages.toLocaleString('en-US')} passages, ${s.documents.toLocaleString('en-US')} documents (${s.parts} parts): ` +
+      `index ${(s.indexBytes / 1048576).toFixed(0)} MB = ${(s.indexBytes / s.rawBytes).toFixed(2)}× the raw text (${(s.rawBytes / 1048576).toFixed(0)} MB)`,
+    `  lexical p50 ${p(s.lexical, 50)} / p95 ${p(s.lexical, 95)} ms; 2–4 letter prefix p50 ${p(s.prefix, 50)} / p95 ${p(s.prefix, 95)} ms (RPC)`,
+    `  Library list ${ms(s.list)}, facets ${ms(s.facets)}, status ${ms(s.status)}, fresh kb search ${ms(s.fresh)}; kb serve peak RSS ${s.rssMb.toFixed(0)} MB`,
+  ];
+}
+
+export async function benchScale(): Promise<BenchResult> {
+  const wanted = Math.max(1, Math.min(10, Number(process.env.KB_SCALE_PARTS ?? 10)));
+  const lib = library(corporaDir());
+  const dir = benchDir('scale');
+  const stampFile = join(dir, 'stamp.json');
+  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { v: string; parts: Part[]; raw: number }) : null;
+  const reuse = stamp?.v === STAMP && stamp.parts.length >= wanted && process.env.KB_SCALE_FRESH !== '1';
+  if (!reuse) await freshDir('scale');
+  const dataDir = join(dir, 'data');
+  const served = await startServe(dataDir, { KB_CONFIG: join(dir, 'none.yaml') });
+  const stages: Stage[] = [];
+  const parts: Part[] = reuse ? stamp.parts : [];
+  let raw = reuse ? stamp.raw : 0;
+  try {
+    const c = await served.connect();
+    if (reuse) stages.push(await measure(served, c, lib, dataDir, parts.length, raw));
+    else {
+      for (let i = 0; i < wanted; i++) {
+        const partDir = join(dir, 'library', `part-${i}`);
+        console.error(`scale: writing part ${i + 1} of ${wanted}…`);
+        const written = await writePart(partDir, lib, i, PASSAGES_PER_PART);
+        raw += written.bytes;
+        const before = ((await ok(c, 'index.status', {})) as { chunks: number }).chunks;
+        console.error(`scale: ingesting part ${i + 1} (${written.files} files)…`);
+        const t = await timed(() => ok(c, 'ingest', { paths: [partDir] }));
+        const after = ((await ok(c, 'index.status', {})) as { chunks: number }).chunks;
+        parts.push({ files: written.files, bytes: written.bytes, passages: after - before, seconds: t.ms / 1000 });
+        writeFileSync(stampFile, JSON.stringify({ v: `${STAMP}-building`, parts, raw }));
+        if (MEASURE_AT.has(i + 1) || i + 1 === wanted) {
+          console.error(`scale: measuring at ${after.toLocaleString('en-US')} passages…`);
+          stages.push(await measure(served, c, lib, dataDir, i + 1, raw));
+        }
+      }
+      writeFileSync(stampFile, JSON.stringify({ v: STAMP, parts, raw }));
+    }
+    c.close();
+  } finally {
+    served.stop();
+  }
+  const last = stages.at(-1)!;
+  const rate = (p: Part): number => p.passages / p.seconds;
+  const first = parts[0]!;
+  const final = parts.at(-1)!;
+  const notesPerS = final.files / final.seconds;
+  const lines = [
+    ...parts.map(
+      (p, i) =>
+        `part ${i + 1}: ${p.files.toLocaleString('en-US')} files, ${p.passages.toLocaleString('en-US')} passages in ${p.seconds.toFixed(0)} s ` +
+        `(${(p.files / p.seconds).toFixed(0)} files/s, ${rate(p).toFixed(0)} passages/s)`,
+    ),
+    ...stages.flatMap(stageLine),
+  ];
+  const checks: Check[] = [
+    {
+      what: `word index / raw text at ${last.passages} passages`,
+      value: last.indexBytes / last.rawBytes,
+      target: 1.5,
+      better: 'lower',
+      unit: '×',
+    },
+    { what: 'lexical p50 (RPC)', value: percentile(last.lexical, 50), target: 5, better: 'lower', unit: ' ms' },
+    { what: 'lexical p95 (RPC)', value: percentile(last.lexical, 95), target: 15, better: 'lower', unit: ' ms' },
+    { what: '2–4 letter prefix p95 (RPC)', value: percentile(last.prefix, 95), target: 30, better: 'lower', unit: ' ms' },
+    { what: 'Library list', value: last.list, target: 300, better: 'lower', unit: ' ms' },
+    { what: 'tag and type counts (facets)', value: last.facets, target: 50, better: 'lower', unit: ' ms' },
+    { what: 'kb status', value: last.status, target: 200, better: 'lower', unit: ' ms' },
+    { what: 'fresh kb search (median)', value: last.fresh, target: 300, better: 'lower', unit: ' ms' },
+    { what: 'kb serve peak RSS', value: last.rssMb, target: 1536, better: 'lower', unit: ' MB' },
+  ];
+  if (!reuse) {
+    checks.push({ what: 'ingest rate of the last part (files/s)', value: notesPerS, target: 150, better: 'higher', unit: '/s' });
+    if (parts.length > 1)
+      checks.push({
+        what: 'ingest rate, last part / first part',
+        value: rate(final) / rate(first),
+        target: 0.8,
+        better: 'higher',
+        unit: '×',
+      });
+  }
+  return { name: 'scale', lines, checks };
+}
