@@ -1,7 +1,7 @@
 // Setting kb up without a terminal: the RPC methods the app's Models, Folders, Settings and Status
 // views call (served by the real loop over an in-process channel, every result checked against the
 // contract), and documents found by their file name.
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -336,15 +336,23 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
 
   it('says what the index holds and what it takes on disk', async () => {
     const dir = await tempDir();
-    await writeTree(dir, { 'a.md': '# A\n\nalpha\n' });
+    // Two files with the same bytes share one stored copy; a third is different.
+    await writeTree(dir, { 'a.md': '# A\n\nalpha\n', 'sub/a-again.md': '# A\n\nalpha\n', 'b.md': '# B\n\nbeta, longer\n' });
     const engine = await engineIn();
     const { call } = served(engine);
     try {
       await engine.ingest([dir]);
       const s = await call('index.status', {}).result;
-      expect(s).toMatchObject({ documents: 1, chunks: 1, embedding: { installed: false } });
+      expect(s).toMatchObject({ documents: 3, chunks: 3, embedding: { installed: false } });
       expect(s.disk!.index).toBeGreaterThan(0);
       expect(s.disk!.total).toBeGreaterThanOrEqual(s.disk!.index + s.disk!.originals);
+      // The stored copies as the index counts them are the bytes in blobs/, each content once.
+      const blobs = join(engine.dataDir, 'blobs');
+      const inBlobs = readdirSync(blobs, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0);
+      expect(s.disk!.originals).toBe(inBlobs);
+      expect(inBlobs).toBe('# A\n\nalpha\n'.length + '# B\n\nbeta, longer\n'.length);
     } finally {
       engine.close();
     }

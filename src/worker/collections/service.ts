@@ -68,18 +68,22 @@ export class CollectionService {
 
   /** The collections, with how many documents each holds and how many failed or wait. */
   list(): CollectionInfo[] {
-    const all = this.core.repo.documents.list().map((d) => ({ path: d.path, status: docState(d).status }));
-    return this.core.repo.collections.list().map((c) => {
+    const { repo } = this.core;
+    const collections = repo.collections.list();
+    if (collections.length === 0) return [];
+    // Counted by the index; of the documents, only those that may be failed or waiting are read.
+    const unsettled = repo.documents.unsettled().map((d) => ({ path: d.path, status: docState(d).status }));
+    return collections.map((c) => {
       const dir = c.root.endsWith(sep) ? c.root : c.root + sep;
-      const docs = all.filter((d) => d.path.startsWith(dir));
+      const mine = unsettled.filter((d) => d.path.startsWith(dir));
       return {
         name: c.name,
         root: c.root,
         tags: c.tags,
         glob: c.glob,
-        documents: docs.length,
-        failed: docs.filter((d) => d.status === 'failed').length,
-        waiting: docs.filter((d) => d.status === 'waiting').length,
+        documents: repo.documents.countUnder(dir),
+        failed: mine.filter((d) => d.status === 'failed').length,
+        waiting: mine.filter((d) => d.status === 'waiting').length,
         added_at: new Date(c.added_at).toISOString(),
       };
     });

@@ -2,8 +2,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Bytes of every file under `dir` (symlinks not followed); 0 when it does not exist. */
-async function bytesUnder(dir: string): Promise<number> {
+/** Bytes of every file under `dir` (symlinks not followed) but in the folders `skip` names; 0 when it does not exist. */
+async function bytesUnder(dir: string, skip: ReadonlySet<string> = new Set()): Promise<number> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -12,6 +12,7 @@ async function bytesUnder(dir: string): Promise<number> {
   }
   let n = 0;
   for (const e of entries) {
+    if (skip.has(e.name)) continue;
     const p = join(dir, e.name);
     if (e.isDirectory()) n += await bytesUnder(p);
     else if (e.isFile())
@@ -23,7 +24,14 @@ async function bytesUnder(dir: string): Promise<number> {
   return n;
 }
 
-export async function diskUsage(dataDir: string): Promise<{
+/**
+ * `originals`: the bytes of the stored copies, as the index records them — a heavy library keeps
+ * hundreds of thousands of them, and walking blobs/ took seconds.
+ */
+export async function diskUsage(
+  dataDir: string,
+  originals: number,
+): Promise<{
   total: number;
   index: number;
   vectors: number;
@@ -42,14 +50,14 @@ export async function diskUsage(dataDir: string): Promise<{
     ),
   );
   // models/ holds the embedding models and models/whisper/ the speech models.
-  const [vectors, originals, models, uploads, ocr, total] = await Promise.all([
+  const [vectors, models, uploads, ocr, rest] = await Promise.all([
     bytesUnder(join(dataDir, 'vectors')),
-    bytesUnder(join(dataDir, 'blobs')),
     bytesUnder(join(dataDir, 'models')),
     bytesUnder(join(dataDir, 'uploads')),
     bytesUnder(join(dataDir, 'ocr')),
-    bytesUnder(dataDir),
+    bytesUnder(dataDir, new Set(['blobs'])),
   ]);
+  const total = rest + originals;
   const index = sqlite.reduce((a, b) => a + b, 0);
   // Every part is named, so the parts the Status view lists add up to the total it says.
   const other = Math.max(0, total - index - vectors - originals - models - uploads - ocr);

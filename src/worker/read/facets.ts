@@ -19,9 +19,8 @@ export function indexFacets(core: Core): Facets {
 
 /** Documents searchable or waiting, and those that failed — as every view says it (doc-state.ts), so the footer's count is the Library's. */
 export function documentCounts(core: Core): { documents: number; failed: number } {
-  // A failed document has a failed row, an error, or a failed latest attempt (doc-state.ts): only those
-  // rows are read, and doc-state decides.
-  const failed = core.repo.documents.troubled().filter((d) => docState(d).status === 'failed').length;
+  // Only the rows that may be failed are read, and doc-state decides.
+  const failed = core.repo.documents.unsettled().filter((d) => docState(d).status === 'failed').length;
   return { documents: core.repo.documents.count() - failed, failed };
 }
 

@@ -24,6 +24,6 @@ export async function indexStatus(
     speech: { model: core.config.audio.model, installed: parts.speech.ready() },
     llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
     logs: logsDir(core.dataDir),
-    disk: await diskUsage(core.dataDir),
+    disk: await diskUsage(core.dataDir, core.repo.documents.storedBytes()),
   };
 }

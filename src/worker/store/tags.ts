@@ -16,9 +16,14 @@ export class Tags {
       'SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name',
     );
     this.countsQ = db.prepare<[], { name: string; documents: number }>(
-      `SELECT t.name AS name, count(*) AS documents FROM document_tags dt
-       JOIN tags t ON t.id = dt.tag_id JOIN documents d ON d.id = dt.doc_id
-       WHERE d.status = 'indexed' GROUP BY t.name ORDER BY documents DESC, t.name`,
+      // Every link counted in the key's order, less the links of the few documents not indexed: joining
+      // every link to its document took half a second at 140,000 documents.
+      `WITH every AS (SELECT tag_id, count(*) AS n FROM document_tags GROUP BY tag_id),
+            unindexed AS (SELECT dt.tag_id, count(*) AS n FROM documents d JOIN document_tags dt ON dt.doc_id = d.id
+              WHERE d.status != 'indexed' GROUP BY dt.tag_id)
+       SELECT t.name AS name, every.n - coalesce(unindexed.n, 0) AS documents
+       FROM every JOIN tags t ON t.id = every.tag_id LEFT JOIN unindexed ON unindexed.tag_id = every.tag_id
+       WHERE every.n - coalesce(unindexed.n, 0) > 0 ORDER BY documents DESC, t.name`,
     );
   }
 
