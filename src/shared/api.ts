@@ -11,6 +11,8 @@ import {
   AskProgressSchema,
   AskResultSchema,
   DocumentListSchema,
+  DocumentPageParamsSchema,
+  DocumentPageSchema,
   DoctorReportSchema,
   DocumentSourceSchema,
   DocViewSchema,
@@ -85,6 +87,14 @@ export const API = {
     progress: IngestProgressSchema,
   },
   list: { params: none, result: DocumentListSchema, progress: null },
+  /** The Library a page at a time, in the order and with the filter the person chose. */
+  'documents.page': { params: DocumentPageParamsSchema, result: DocumentPageSchema, progress: null },
+  /** Every document's path (the Library's Re-index all). */
+  'documents.paths': {
+    params: none,
+    result: z.object({ schema_version: z.literal(SCHEMA_VERSION), paths: z.array(z.string()) }),
+    progress: null,
+  },
   remove: { params: z.object({ target: z.string().min(1) }).strict(), result: RemoveResultSchema, progress: null },
   doctor: { params: none, result: DoctorReportSchema, progress: null },
   /** kb doctor --fix: rebuilds what can be rebuilt (word indexes, vectors, stray originals), then checks again. */

@@ -5,6 +5,8 @@ export const METHOD_NAMES = [
   'search',
   'ingest',
   'list',
+  'documents.page',
+  'documents.paths',
   'remove',
   'doctor',
   'doctor.fix',

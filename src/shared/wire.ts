@@ -189,8 +189,40 @@ export const DocumentSummarySchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
-/** Every document, as kb ls and the Library list them. */
+/** Every document, as kb ls lists them. */
 export const DocumentListSchema = versioned({ documents: z.array(DocumentSummarySchema) });
+
+/** The orders the Library offers. */
+export const LIBRARY_SORTS = ['title', 'type', 'chunks', 'size', 'status', 'updated'] as const;
+
+/** A page of the Library: sorted, filtered and counted by the engine, never by downloading every document. */
+export const DocumentPageParamsSchema = z
+  .object({
+    offset: z.number().int().nonnegative().max(10_000_000).optional(),
+    limit: z.number().int().min(1).max(500),
+    sort: z.enum(LIBRARY_SORTS).optional(),
+    /** Descending. */
+    down: z.boolean().optional(),
+    /** Only the documents of this status. */
+    status: z.enum(DOC_STATUSES).optional(),
+    /** Words a title, a path or a tag contains (case-insensitively). */
+    filter: z.string().max(500).optional(),
+  })
+  .strict();
+export type DocumentPageParams = z.infer<typeof DocumentPageParamsSchema>;
+
+export const DocumentPageSchema = versioned({
+  documents: z.array(DocumentSummarySchema),
+  /** How many documents the filter and status leave: these are offset … offset + documents.length of them. */
+  total: z.number().int().nonnegative(),
+  /** Every document, and how many failed or wait (the Library's buttons), whatever the filter. */
+  counts: z.object({
+    all: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    waiting: z.number().int().nonnegative(),
+  }),
+});
+export type DocumentPage = z.infer<typeof DocumentPageSchema>;
 
 /** Where the bytes of an indexed document are, for a host that serves them (never chosen by the UI). */
 export const DocumentSourceSchema = versioned({

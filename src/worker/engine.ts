@@ -11,6 +11,8 @@ import type {
   AskResult,
   DocumentSource,
   DocumentSummary,
+  DocumentPage,
+  DocumentPageParams,
   DocView,
   DoctorReport,
   IngestProgress,
@@ -54,6 +56,7 @@ import {
   listDocuments,
 } from './read/inspect.js';
 import { anyIndexed, documentCounts, type Facets, indexFacets } from './read/facets.js';
+import { libraryPage } from './read/library.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/pipeline.js';
 import { Searcher } from './search/search.js';
@@ -182,6 +185,9 @@ export class Engine {
   /** What one rare word matched once scores in BM25 on this index: the unit the ask gate measures evidence in. */
   evidenceUnit = (): number => this.#searcher.lexical.idf(1);
   list = (): DocumentSummary[] => listDocuments(this.#core);
+  /** The Library a page at a time: sorted, filtered and counted here, not by the window. */
+  libraryPage = (p: DocumentPageParams): DocumentPage => libraryPage(this.#core, p);
+  documentPaths = (): string[] => this.#core.repo.documents.paths();
   /** The types and tags a search can be narrowed to (kb tui's Tab). */
   facets = (): Facets => indexFacets(this.#core);
   /** Documents searchable or waiting, and those that failed (the app's footer). */

@@ -1,19 +1,20 @@
 // The library: every indexed document with its status and error, sorted as the person chooses, the
 // failed or waiting ones a click away, to open, remove or index again.
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import { inApp } from '../lib/in-app';
-import type { DocumentSummary } from '../../shared/wire';
+import type { DocumentPage, DocumentPageParams, DocumentSummary } from '../../shared/wire';
 import { shownPath } from '../lib/shown-path';
 import { waitsForSpeechModel } from '../lib/speech';
 import { Said, useSayings } from '../Said';
+import { useDebounced } from '../hooks/useDebounced';
 
 /** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 const size = (n: number): string =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 
-type SortKey = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated';
+type SortKey = DocumentPageParams['sort'] & string;
 const COLUMNS: [SortKey, string][] = [
   ['title', 'Document'],
   ['type', 'Type'],
@@ -22,18 +23,8 @@ const COLUMNS: [SortKey, string][] = [
   ['status', 'Status'],
   ['updated', 'Updated'],
 ];
-/** Failed first when sorting by status: those are what a person looks for. */
-const STATUS_ORDER: Record<DocumentSummary['status'], number> = { failed: 0, waiting: 1, indexed: 2 };
-const byTitle = (a: DocumentSummary, b: DocumentSummary): number =>
-  a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true });
-const ORDER: Record<SortKey, (a: DocumentSummary, b: DocumentSummary) => number> = {
-  title: byTitle,
-  type: (a, b) => a.type.localeCompare(b.type),
-  chunks: (a, b) => a.chunks - b.chunks,
-  size: (a, b) => a.size - b.size,
-  status: (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
-  updated: (a, b) => a.updated_at.localeCompare(b.updated_at),
-};
+/** Rows asked for at a time: the first page is what opening the Library waits for. */
+const PAGE = 100;
 
 type Only = DocumentSummary['status'] | null;
 
@@ -53,21 +44,48 @@ export function Library({
   onOpen: (d: DocumentSummary) => Promise<void>;
   speech: ReactNode;
 }) {
-  const [docs, setDocs] = useState<DocumentSummary[] | null>(null);
+  const [page, setPage] = useState<DocumentPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
   const [only, setOnly] = useState<Only>(null);
   const [sort, setSort] = useState<{ key: SortKey; down: boolean }>({ key: 'title', down: false });
   const { sayings, say, fail } = useSayings<string>();
+  // The engine sorts, filters and counts (250,000 documents are never downloaded): the first page
+  // when the question changes, the next ones as the list scrolls near its end.
+  const typed = useDebounced(filter.trim(), 150);
+  const asked = useRef(0);
+  const ask = useCallback(
+    (offset: number, keep: DocumentSummary[]) => {
+      const mine = ++asked.current;
+      kb['documents.page']({
+        offset,
+        limit: PAGE,
+        sort: sort.key,
+        down: sort.down,
+        ...(only ? { status: only } : {}),
+        ...(typed ? { filter: typed } : {}),
+      }).then(
+        (p) => {
+          if (mine !== asked.current) return; // a newer question was asked meanwhile
+          setPage({ ...p, documents: [...keep, ...p.documents] });
+          setError(null);
+        },
+        (e: Error) => mine === asked.current && setError(e.message),
+      );
+    },
+    [kb, sort, only, typed],
+  );
+  useEffect(() => ask(0, []), [ask, version]);
+  const more = useRef<HTMLDivElement>(null);
+  const rows = page?.documents;
+  const left = page ? page.total - page.documents.length : 0;
   useEffect(() => {
-    kb.list({}).then(
-      (l) => {
-        setDocs(l.documents);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  }, [kb, version]);
+    const el = more.current;
+    if (!el || !rows || left <= 0) return;
+    const seen = new IntersectionObserver((e) => e.some((x) => x.isIntersecting) && ask(rows.length, rows), { rootMargin: '600px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [ask, rows, left]);
   const remove = async (d: DocumentSummary): Promise<void> => {
     say(d.doc_id, null);
     if (!window.confirm(`Remove “${d.title}” from kb? The file itself is not touched.`)) return;
@@ -82,19 +100,7 @@ export function Library({
     say(d.doc_id, null);
     onOpen(d).catch((e: unknown) => fail(d.doc_id, e));
   };
-  const shown = useMemo(() => {
-    if (!docs) return [];
-    const f = filter.trim().toLowerCase();
-    const kept = docs.filter(
-      (d) =>
-        (!only || d.status === only) &&
-        (!f || d.title.toLowerCase().includes(f) || d.path.toLowerCase().includes(f) || d.tags.some((t) => t.toLowerCase().includes(f))),
-    );
-    const cmp = ORDER[sort.key];
-    // Ties (same type, same status…) fall back to the name, so the order never looks random.
-    return kept.sort((a, b) => (sort.down ? -1 : 1) * (cmp(a, b) || byTitle(a, b)));
-  }, [docs, filter, only, sort]);
-  if (!docs)
+  if (!page)
     return (
       <section className="library" aria-label="Library">
         {error ? (
@@ -106,8 +112,8 @@ export function Library({
         )}
       </section>
     );
-  const failed = docs.filter((d) => d.status === 'failed').length;
-  const waiting = docs.filter((d) => d.status === 'waiting').length;
+  const { all, failed, waiting } = page.counts;
+  const shown = page.documents;
   const pick = (s: Only) => setOnly((o) => (o === s ? null : s));
   const sortBy = (key: SortKey) => setSort((s) => ({ key, down: s.key === key ? !s.down : key === 'updated' }));
   return (
@@ -119,7 +125,7 @@ export function Library({
       )}
       <div className="library-head">
         <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
-          {docs.length} document{docs.length === 1 ? '' : 's'}
+          {all.toLocaleString('en-US')} document{all === 1 ? '' : 's'}
         </button>
         {failed > 0 && (
           <button
@@ -148,11 +154,19 @@ export function Library({
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
-        <button onClick={() => onReindex(docs.map((d) => d.path))} disabled={docs.length === 0}>
+        <button
+          onClick={() =>
+            kb['documents.paths']({}).then(
+              (r) => onReindex(r.paths),
+              (e: Error) => setError(e.message),
+            )
+          }
+          disabled={all === 0}
+        >
           Re-index all
         </button>
       </div>
-      {docs.length === 0 ? (
+      {all === 0 ? (
         <p className="none">Nothing added yet: drop files or folders anywhere on this window, or use Add files… in Search.</p>
       ) : shown.length === 0 ? (
         <p className="none" role="status">
@@ -164,79 +178,86 @@ export function Library({
               setOnly(null);
             }}
           >
-            Show all {docs.length}
+            Show all {all.toLocaleString('en-US')}
           </button>
         </p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              {COLUMNS.map(([key, name]) => (
-                <th key={key} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
-                  <button className="sort" onClick={() => sortBy(key)}>
-                    {name}
-                    {sort.key === key ? (sort.down ? ' ↓' : ' ↑') : ''}
-                  </button>
-                </th>
-              ))}
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((d) => (
-              <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
-                <td>
-                  <div className="title">
-                    {d.status === 'failed' ? (
-                      d.title
-                    ) : (
-                      <button className="link" onClick={() => open(d)} title="Open it">
-                        {d.title}
-                      </button>
-                    )}
-                  </div>
-                  <div className="path" title={d.path}>
-                    {shownPath(d.path)}
-                  </div>
-                  {d.tags.length > 0 && (
-                    <div className="tags">
-                      {d.tags.map((t) => (
-                        <span key={t}>#{t}</span>
-                      ))}
-                    </div>
-                  )}
-                  <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
-                </td>
-                <td className="nowrap">{d.type}</td>
-                <td className="nowrap">{d.chunks}</td>
-                <td className="nowrap">
-                  {d.size > 0 ? size(d.size) : '–'}
-                  {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
-                </td>
-                <td>
-                  {/* The same word and reason as kb ls: indexed, waiting or failed. */}
-                  <span className={`status status-${d.status}`}>{d.status}</span>
-                  {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
-                  {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
-                  {!d.original_available && (
-                    <div className="reason" title="the file was moved or deleted, and no copy was kept">
-                      original missing
-                    </div>
-                  )}
-                </td>
-                <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
-                <td className="actions">
-                  <button onClick={() => onReindex([d.path])} title="Read the file again">
-                    Re-index
-                  </button>
-                  <button onClick={() => void remove(d)} title="Remove from kb">
-                    Remove
-                  </button>
-                </td>
+        <>
+          <table>
+            <thead>
+              <tr>
+                {COLUMNS.map(([key, name]) => (
+                  <th key={key} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
+                    <button className="sort" onClick={() => sortBy(key)}>
+                      {name}
+                      {sort.key === key ? (sort.down ? ' ↓' : ' ↑') : ''}
+                    </button>
+                  </th>
+                ))}
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((d) => (
+                <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
+                  <td>
+                    <div className="title">
+                      {d.status === 'failed' ? (
+                        d.title
+                      ) : (
+                        <button className="link" onClick={() => open(d)} title="Open it">
+                          {d.title}
+                        </button>
+                      )}
+                    </div>
+                    <div className="path" title={d.path}>
+                      {shownPath(d.path)}
+                    </div>
+                    {d.tags.length > 0 && (
+                      <div className="tags">
+                        {d.tags.map((t) => (
+                          <span key={t}>#{t}</span>
+                        ))}
+                      </div>
+                    )}
+                    <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
+                  </td>
+                  <td className="nowrap">{d.type}</td>
+                  <td className="nowrap">{d.chunks}</td>
+                  <td className="nowrap">
+                    {d.size > 0 ? size(d.size) : '–'}
+                    {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
+                  </td>
+                  <td>
+                    {/* The same word and reason as kb ls: indexed, waiting or failed. */}
+                    <span className={`status status-${d.status}`}>{d.status}</span>
+                    {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
+                    {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
+                    {!d.original_available && (
+                      <div className="reason" title="the file was moved or deleted, and no copy was kept">
+                        original missing
+                      </div>
+                    )}
+                  </td>
+                  <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
+                  <td className="actions">
+                    <button onClick={() => onReindex([d.path])} title="Read the file again">
+                      Re-index
+                    </button>
+                    <button onClick={() => void remove(d)} title="Remove from kb">
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {left > 0 && (
+            <div ref={more} className="hint" role="status">
+              Showing {shown.length.toLocaleString('en-US')} of {page.total.toLocaleString('en-US')}…
+            </div>
+          )}
+        </>
       )}
     </section>
   );

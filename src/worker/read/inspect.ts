@@ -8,6 +8,7 @@ import type { Core } from '../core.js';
 import type { Segment } from '../audio/transcriber.js';
 import { transcriptText } from '../ingest/speech/chunks.js';
 import { docState } from '../store/doc-state.js';
+import type { DocWithFacts } from '../store/repo.js';
 import type { DocumentRowSchema, InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
@@ -16,8 +17,12 @@ export type InspectedDocument = z.infer<typeof InspectDocSchema>;
 export type InspectedChunk = z.infer<typeof InspectChunkSchema>;
 
 export function listDocuments(core: Core): DocumentSummary[] {
-  const { repo } = core;
-  return repo.documents.list().map((d) => ({
+  return core.repo.documents.list().map((d) => documentSummary(core, d));
+}
+
+/** A document as kb ls and the Library show it: its status in the one vocabulary (doc-state.ts). */
+export function documentSummary(core: Core, d: DocWithFacts): DocumentSummary {
+  return {
     doc_id: d.id,
     path: d.path,
     title: d.title,
@@ -25,7 +30,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
     ...docState(d),
     error: d.error,
     chunks: d.chunk_count,
-    tags: repo.tags.of(d.id),
+    tags: core.repo.tags.of(d.id),
     size: d.size,
     content_hash: d.content_hash,
     original: d.original,
@@ -34,7 +39,7 @@ export function listDocuments(core: Core): DocumentSummary[] {
     ...(d.author ? { author: d.author } : {}),
     ...(d.created ? { created: d.created } : {}),
     ...(d.duration != null ? { duration: d.duration } : {}),
-  }));
+  };
 }
 
 /** The stored row, its status replaced by the one every view shows, and why. */

@@ -46,7 +46,8 @@ export type DocWithFacts = DocRow & DocFacts;
 /** Just enough of a document to reconcile a folder with the disk. */
 export type DocStamp = Pick<DocRow, 'id' | 'path' | 'size' | 'mtime' | 'status'>;
 
-const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
+/** The facts a document's status is derived from (doc-state.ts), as columns of a query over `documents d`. */
+export const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
   (SELECT t.status FROM transcripts t WHERE t.doc_id = d.id) AS transcript_status,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'pending') AS ocr_pending,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'failed') AS ocr_failed,
@@ -74,6 +75,7 @@ export class Documents {
   private readonly unsettledQ;
   private readonly countUnderQ;
   private readonly storedBytesQ;
+  private readonly pathsQ;
 
   constructor(db: Db) {
     this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
@@ -119,6 +121,7 @@ export class Documents {
          UNION ALL SELECT doc_id FROM transcripts WHERE status IN ('waiting', 'pending')
          UNION ALL SELECT doc_id FROM ocr_pages WHERE status = 'pending' OR unreadable_with IS NOT NULL)`,
     );
+    this.pathsQ = db.prepare<[], string>('SELECT path FROM documents ORDER BY path').pluck();
     this.countUnderQ = db.prepare<[string, string], number>('SELECT count(*) FROM documents WHERE path >= ? AND path < ?').pluck();
     // A copy is stored once per content (blobs are named by it), however many documents share it.
     this.storedBytesQ = db
@@ -144,6 +147,11 @@ export class Documents {
    */
   unsettled(): DocWithFacts[] {
     return this.unsettledQ.all();
+  }
+
+  /** Every document's path, in order. */
+  paths(): string[] {
+    return this.pathsQ.all();
   }
 
   /** How many documents are under a folder (`dir` ends with the separator). */

@@ -7,6 +7,7 @@ import { Documents } from './documents.js';
 import { IngestErrors } from './ingest-errors.js';
 import { OcrPages } from './ocr-pages.js';
 import { Originals } from './originals.js';
+import { LibraryPages } from './library-pages.js';
 import { Tags } from './tags.js';
 import { Transcripts } from './transcripts.js';
 
@@ -26,6 +27,7 @@ export class Repo {
   readonly ocr: OcrPages;
   readonly transcripts: Transcripts;
   readonly collections: Collections;
+  readonly library: LibraryPages;
 
   constructor(readonly db: Db) {
     this.documents = new Documents(db);
@@ -36,5 +38,6 @@ export class Repo {
     this.ocr = new OcrPages(db);
     this.transcripts = new Transcripts(db);
     this.collections = new Collections(db);
+    this.library = new LibraryPages(db);
   }
 }
