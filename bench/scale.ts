@@ -34,7 +34,6 @@ interface Stage {
   lexical: number[];
   prefix: number[];
   library: number;
-  list: number;
   facets: number;
   status: number;
   fresh: number;
@@ -142,7 +141,6 @@ async function measure(served: Served, c: Conn, lib: Library, dataDir: string, p
     lexical,
     prefix,
     library: await median(5, () => ok(c, 'documents.page', { limit: 100 })),
-    list: await median(3, () => ok(c, 'list', {})),
     facets: await median(5, () => ok(c, 'facets', {})),
     status: await median(5, () => ok(c, 'index.status', {})),
     fresh: cold.sort((a, b) => a - b)[4]!,
@@ -156,7 +154,7 @@ function stageLine(s: Stage): string[] {
     `${s.passages.toLocaleString('en-US')} passages, ${s.documents.toLocaleString('en-US')} documents (${s.parts} parts): ` +
       `index ${(s.indexBytes / 1048576).toFixed(0)} MB = ${(s.indexBytes / s.rawBytes).toFixed(2)}× the raw text (${(s.rawBytes / 1048576).toFixed(0)} MB)`,
     `  lexical p50 ${p(s.lexical, 50)} / p95 ${p(s.lexical, 95)} ms; 2–4 letter prefix p50 ${p(s.prefix, 50)} / p95 ${p(s.prefix, 95)} ms (RPC)`,
-    `  Library open (first page) ${ms(s.library)}, every document (kb ls) ${ms(s.list)}, facets ${ms(s.facets)}, status ${ms(s.status)}, fresh kb search ${ms(s.fresh)}; kb serve peak RSS ${s.rssMb.toFixed(0)} MB`,
+    `  Library open (first page) ${ms(s.library)}, facets ${ms(s.facets)}, status ${ms(s.status)}, fresh kb search ${ms(s.fresh)}; kb serve peak RSS ${s.rssMb.toFixed(0)} MB`,
   ];
 }
 

@@ -297,7 +297,7 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       const f = await call('facets', {}).result;
       expect(f).toMatchObject({ types: ['markdown'], tags: [{ name: 'work', documents: 1 }], documents: 2, failed: 1 });
       // The same counts the Library shows.
-      const listed = (await call('list', {}).result).documents;
+      const listed = (await call('documents.page', { limit: 100 }).result).documents;
       expect(listed.filter((d) => d.status === 'failed')).toHaveLength(f.failed);
       const a = listed.find((d) => d.path.endsWith('a.md'))!;
       const hit = await call('document.open', { doc_id: a.doc_id }).result;

@@ -91,7 +91,10 @@ describe('kb serve', () => {
       expect((await c.call('ingest', { paths: [] })).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect((await c.call('dropTables', {})).error).toMatchObject({ code: 'NOT_FOUND' });
       expect(await c.raw('not json')).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
-      expect((await c.call('list', {})).result).toMatchObject({ documents: [{ path: join(dir, 'notes/git.md') }] });
+      expect((await c.call('documents.page', { limit: 10 })).result).toMatchObject({
+        documents: [{ path: join(dir, 'notes/git.md') }],
+        total: 1,
+      });
     } finally {
       c.close();
     }
@@ -103,7 +106,7 @@ describe('kb serve', () => {
     const host = await kbServe(join(dir, 'data'));
     const c = await connect(host.port, host.token);
     await c.call('ingest', { paths: [join(dir, 'notes')] });
-    const { documents } = (await c.call('list', {})).result as { documents: { doc_id: string }[] };
+    const { documents } = (await c.call('documents.page', { limit: 10 })).result as { documents: { doc_id: string }[] };
     c.close();
     const base = `http://127.0.0.1:${host.port}`;
     const cookie = { headers: { cookie: `kb_token=${host.token}` } };
@@ -167,7 +170,7 @@ describe('kb serve', () => {
 
     const c = await connect(host.port, host.token);
     await c.call('ingest', { paths: [path] });
-    const { documents } = (await c.call('list', {})).result as { documents: { doc_id: string }[] };
+    const { documents } = (await c.call('documents.page', { limit: 10 })).result as { documents: { doc_id: string }[] };
     c.close();
     const part = await fetch(`${base}/doc/${documents[0]!.doc_id}`, { headers: { cookie: `kb_token=${host.token}`, range: 'bytes=2-8' } });
     expect(part.status).toBe(206);

@@ -10,7 +10,6 @@ import {
   AskParamsSchema,
   AskProgressSchema,
   AskResultSchema,
-  DocumentListSchema,
   DocumentPageParamsSchema,
   DocumentPageSchema,
   DoctorReportSchema,
@@ -86,7 +85,6 @@ export const API = {
     result: IngestSummarySchema,
     progress: IngestProgressSchema,
   },
-  list: { params: none, result: DocumentListSchema, progress: null },
   /** The Library a page at a time, in the order and with the filter the person chose. */
   'documents.page': { params: DocumentPageParamsSchema, result: DocumentPageSchema, progress: null },
   /** Every document's path (the Library's Re-index all). */

@@ -4,7 +4,6 @@ export const METHOD_NAMES = [
   'status',
   'search',
   'ingest',
-  'list',
   'documents.page',
   'documents.paths',
   'remove',

@@ -189,11 +189,11 @@ export const DocumentSummarySchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof DocumentSummarySchema>;
 
-/** Every document, as kb ls lists them. */
+/** Every document, as kb ls --json prints them (a page at a time: see documents.page). */
 export const DocumentListSchema = versioned({ documents: z.array(DocumentSummarySchema) });
 
-/** The orders the Library offers. */
-export const LIBRARY_SORTS = ['title', 'type', 'chunks', 'size', 'status', 'updated'] as const;
+/** The orders the Library offers, and path (kb ls). */
+export const LIBRARY_SORTS = ['title', 'type', 'chunks', 'size', 'status', 'updated', 'path'] as const;
 
 /** A page of the Library: sorted, filtered and counted by the engine, never by downloading every document. */
 export const DocumentPageParamsSchema = z
@@ -207,6 +207,8 @@ export const DocumentPageParamsSchema = z
     status: z.enum(DOC_STATUSES).optional(),
     /** Words a title, a path or a tag contains (case-insensitively). */
     filter: z.string().max(500).optional(),
+    /** Sorted by path: the documents after this one (kb ls pages through a big index this way, not by offset). */
+    after: z.string().max(65_536).optional(),
   })
   .strict();
 export type DocumentPageParams = z.infer<typeof DocumentPageParamsSchema>;
@@ -215,12 +217,14 @@ export const DocumentPageSchema = versioned({
   documents: z.array(DocumentSummarySchema),
   /** How many documents the filter and status leave: these are offset … offset + documents.length of them. */
   total: z.number().int().nonnegative(),
-  /** Every document, and how many failed or wait (the Library's buttons), whatever the filter. */
-  counts: z.object({
-    all: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-    waiting: z.number().int().nonnegative(),
-  }),
+  /** Every document, and how many failed or wait (the Library's buttons), whatever the filter: with the first page. */
+  counts: z
+    .object({
+      all: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      waiting: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type DocumentPage = z.infer<typeof DocumentPageSchema>;
 

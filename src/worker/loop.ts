@@ -50,7 +50,6 @@ function handlers(
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     search: (p) => engine.search(p),
     ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress }),
-    list: async () => ({ schema_version: SCHEMA_VERSION, documents: engine.list() }),
     'documents.page': async (p) => engine.libraryPage(p),
     'documents.paths': async () => ({ schema_version: SCHEMA_VERSION, paths: engine.documentPaths() }),
     remove: (p) => engine.remove(p.target),

@@ -4,40 +4,50 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { formatClock } from '../../shared/citation.js';
-import { SCHEMA_VERSION } from '../../shared/wire.js';
+import { type DocumentSummary, SCHEMA_VERSION } from '../../shared/wire.js';
 import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
 import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 
+/** Documents asked for at a time: kb ls prints each page as it comes, never holding every document. */
+const LS_PAGE = 500;
+
 export async function lsCommand(g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
-    const listed = await kb.list({});
-    const { documents } = listed;
-    if (g.json) {
-      printJson(listed);
-      return;
+    let page = await kb['documents.page']({ sort: 'path', limit: LS_PAGE });
+    const counts = page.counts ?? { all: page.total, failed: 0, waiting: 0 };
+    // The --json document is written as it goes: the same DocumentList, a document per line.
+    if (g.json) process.stdout.write(`{\n  "schema_version": ${SCHEMA_VERSION},\n  "documents": [`);
+    else if (counts.all === 0) return void line('Nothing indexed yet. Try: kb ingest ~/notes');
+    let shown = 0;
+    for (;;) {
+      for (const d of page.documents) {
+        if (g.json) process.stdout.write(`${shown > 0 ? ',' : ''}\n    ${JSON.stringify(d)}`);
+        else lsLine(d);
+        shown++;
+      }
+      const last = page.documents.at(-1);
+      if (!last || page.documents.length < LS_PAGE) break;
+      page = await kb['documents.page']({ sort: 'path', limit: LS_PAGE, after: last.path });
     }
-    if (documents.length === 0) {
-      line('Nothing indexed yet. Try: kb ingest ~/notes');
-      return;
-    }
-    for (const d of documents) {
-      // Padded before colouring: escape codes would count as width.
-      const word = d.status.padEnd(7);
-      const status = d.status === 'failed' ? red(word) : d.status === 'waiting' ? yellow(word) : word;
-      const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref ' : red('missing');
-      // A recording's length before its path (the path stays last, whole, for tools that cut at it).
-      const length = d.duration !== undefined ? `${formatClock(d.duration)}  ` : '';
-      line(
-        `${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`,
-      );
-      if (d.reason) line(dim(`    ${d.reason}`));
-    }
-    const count = (s: string): number => documents.filter((d) => d.status === s).length;
-    const more = [count('waiting') && `${count('waiting')} waiting`, count('failed') && `${count('failed')} failed`].filter(Boolean);
-    line(dim(`${plural(documents.length, 'document')}${more.length ? ` (${more.join(', ')})` : ''}`));
+    if (g.json) return void process.stdout.write(`${shown > 0 ? '\n  ' : ''}]\n}\n`);
+    const more = [counts.waiting && `${counts.waiting} waiting`, counts.failed && `${counts.failed} failed`].filter(Boolean);
+    line(dim(`${plural(shown, 'document')}${more.length ? ` (${more.join(', ')})` : ''}`));
   });
+}
+
+function lsLine(d: DocumentSummary): void {
+  // Padded before colouring: escape codes would count as width.
+  const word = d.status.padEnd(7);
+  const status = d.status === 'failed' ? red(word) : d.status === 'waiting' ? yellow(word) : word;
+  const orig = d.original === 'copy' ? 'copy' : d.original_available ? 'ref ' : red('missing');
+  // A recording's length before its path (the path stays last, whole, for tools that cut at it).
+  const length = d.duration !== undefined ? `${formatClock(d.duration)}  ` : '';
+  line(
+    `${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`,
+  );
+  if (d.reason) line(dim(`    ${d.reason}`));
 }
 
 export async function inspectCommand(what: string, id: string, g: GlobalOptions): Promise<number> {

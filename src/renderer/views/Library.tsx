@@ -67,7 +67,8 @@ export function Library({
       }).then(
         (p) => {
           if (mine !== asked.current) return; // a newer question was asked meanwhile
-          setPage({ ...p, documents: [...keep, ...p.documents] });
+          // The counts come with the first page; a later page keeps them.
+          setPage((was) => ({ ...p, counts: p.counts ?? was?.counts, documents: [...keep, ...p.documents] }));
           setError(null);
         },
         (e: Error) => mine === asked.current && setError(e.message),
@@ -112,7 +113,7 @@ export function Library({
         )}
       </section>
     );
-  const { all, failed, waiting } = page.counts;
+  const { all, failed, waiting } = page.counts ?? { all: page.total, failed: 0, waiting: 0 };
   const shown = page.documents;
   const pick = (s: Only) => setOnly((o) => (o === s ? null : s));
   const sortBy = (key: SortKey) => setSort((s) => ({ key, down: s.key === key ? !s.down : key === 'updated' }));

@@ -8,16 +8,22 @@ import { documentSummary } from './inspect.js';
 
 export function libraryPage(core: Core, p: DocumentPageParams): DocumentPage {
   const { repo } = core;
+  const first = (p.offset ?? 0) === 0 && p.after === undefined;
+  const sort = p.sort ?? 'title';
+  // Which documents are failed or waiting: for the first page's counts, and for every page that
+  // sorts or filters by status (kb ls, paging by path, needs it once).
   const failed: string[] = [];
   const waiting: string[] = [];
-  for (const d of repo.documents.unsettled()) {
-    const s = docState(d).status;
-    if (s === 'failed') failed.push(d.id);
-    else if (s === 'waiting') waiting.push(d.id);
+  if (first || sort === 'status' || p.status) {
+    for (const d of repo.documents.unsettled()) {
+      const s = docState(d).status;
+      if (s === 'failed') failed.push(d.id);
+      else if (s === 'waiting') waiting.push(d.id);
+    }
   }
   const text = p.filter?.trim() ?? '';
   const { rows, total } = repo.library.page({
-    sort: p.sort ?? 'title',
+    sort,
     down: p.down === true,
     text: text.length > 0 ? text : null,
     only: p.status ?? null,
@@ -25,11 +31,12 @@ export function libraryPage(core: Core, p: DocumentPageParams): DocumentPage {
     waiting,
     limit: p.limit,
     offset: p.offset ?? 0,
+    after: p.after ?? null,
   });
   return {
     schema_version: SCHEMA_VERSION,
     documents: rows.map((d) => documentSummary(core, d)),
     total,
-    counts: { all: repo.documents.count(), failed: failed.length, waiting: waiting.length },
+    ...(first ? { counts: { all: repo.documents.count(), failed: failed.length, waiting: waiting.length } } : {}),
   };
 }

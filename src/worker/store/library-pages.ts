@@ -6,7 +6,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { type DocWithFacts, FACTS } from './documents.js';
 
-export type LibrarySort = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated';
+export type LibrarySort = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated' | 'path';
 
 export interface PageQuery {
   sort: LibrarySort;
@@ -19,6 +19,8 @@ export interface PageQuery {
   waiting: readonly string[];
   limit: number;
   offset: number;
+  /** Sorted by path: after this one (keyset paging). */
+  after: string | null;
 }
 
 const FAILED = 'd.id IN (SELECT value FROM json_each(@failed))';
@@ -31,6 +33,7 @@ const KEYS: Record<LibrarySort, string> = {
   // Failed first, then waiting: those are what a person looks for.
   status: `CASE WHEN ${FAILED} THEN 0 WHEN ${WAITING} THEN 1 ELSE 2 END`,
   updated: 'd.updated_at',
+  path: 'd.path',
 };
 const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT ${WAITING}` } as const;
 const TEXT = `(d.title LIKE @like ESCAPE '\\' OR d.path LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
@@ -48,20 +51,24 @@ export class LibraryPages {
 
   /** The page's documents with their facts, in order, and how many documents the query leaves. */
   page(q: PageQuery): { rows: DocWithFacts[]; total: number } {
+    const keyset = q.sort === 'path' && q.after !== null ? (q.down ? 'd.path < @after' : 'd.path > @after') : null;
     const where = [q.text ? TEXT : null, q.only ? ONLY[q.only] : null].filter((w): w is string => w !== null);
+    const pageWhere = keyset ? [...where, keyset] : where;
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const dir = q.down ? 'DESC' : 'ASC';
-    // Ties fall back to the name, so the order never looks random; the id makes it total.
-    const order = `${KEYS[q.sort]} ${dir}, d.title COLLATE NOCASE ${dir}, d.id ${dir}`;
+    // Ties fall back to the name, so the order never looks random; the id makes it total. Paths are
+    // unique: alone, they walk their own index.
+    const order = q.sort === 'path' ? `d.path ${dir}` : `${KEYS[q.sort]} ${dir}, d.title COLLATE NOCASE ${dir}, d.id ${dir}`;
     const args = {
       failed: JSON.stringify(q.failed),
       waiting: JSON.stringify(q.waiting),
       like: q.text ? `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
       limit: q.limit,
-      offset: q.offset,
+      offset: keyset ? 0 : q.offset,
+      after: q.after ?? '',
     };
     const used = (sql: string): Record<string, unknown> => Object.fromEntries(Object.entries(args).filter(([k]) => sql.includes(`@${k}`)));
-    const idsSql = `SELECT d.id FROM documents d ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    const idsSql = `SELECT d.id FROM documents d ${pageWhere.length > 0 ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
     const countSql = `SELECT count(*) FROM documents d ${whereSql}`;
     const ids = this.prep(idsSql).pluck().all(used(idsSql)) as string[];
     const total = this.prep(countSql).pluck().get(used(countSql)) as number;
