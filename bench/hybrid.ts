@@ -17,11 +17,11 @@ import { testModel } from './embed.js';
 import { corpusIndex, queries } from './latency.js';
 import { corporaDir, percentile, repoRoot, type BenchResult } from './util.js';
 
-const MODEL = 'all-MiniLM-L6-v2';
+export const MODEL = 'all-MiniLM-L6-v2';
 const VECTORS_STAMP = 'vectors-v1';
 
 /** Unit vectors around 256 topic centres, like real embeddings of a collection of notes. */
-function vectorsFor(n: number, dim: number, rng: Rng): Float32Array[] {
+export function vectorsFor(n: number, dim: number, rng: Rng): Float32Array[] {
   const gauss = (): number => Math.sqrt(-2 * Math.log(rng.next() || 1e-12)) * Math.cos(2 * Math.PI * rng.next());
   const centres = Array.from({ length: 256 }, () => Float32Array.from({ length: dim }, gauss));
   return Array.from({ length: n }, () => {

@@ -9,7 +9,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { modelSpec } from '../src/worker/embed/registry.js';
+import { openEngine } from '../src/worker/index.js';
+import { fingerprintOf } from '../src/worker/vectors/semantic.js';
+import { tableName, VectorStore } from '../src/worker/vectors/store.js';
 import { Rng } from './corpus.js';
+import { MODEL, vectorsFor, withVectors } from './hybrid.js';
 import { type Library, library, writePart } from './scale-corpus.js';
 import { type Conn, type Served, startServe } from './serve-client.js';
 import { benchDir, corporaDir, freshDir, percentile, repoRoot, type BenchResult, type Check } from './util.js';
@@ -148,6 +153,72 @@ async function measure(served: Served, c: Conn, lib: Library, dataDir: string, p
   };
 }
 
+interface Vectors {
+  vectors: number;
+  indexBuildS: number;
+  indexDetail: string;
+  storeBytes: number;
+  payloadBytes: number;
+  recall: number;
+  hybrid: number[];
+  rssMb: number;
+}
+
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0);
+}
+
+/**
+ * Vectors at this size: random clustered unit vectors of the real dimension written straight into the
+ * store (their values do not change what a search costs), the approximate index built as the engine
+ * builds it, its recall@10 against an exact scan, and hybrid latency over kb serve's RPC.
+ */
+async function measureVectors(dataDir: string, lib: Library): Promise<Vectors> {
+  await withVectors(dataDir);
+  const engine = await openEngine({ dataDir });
+  const t = performance.now();
+  await engine.syncVectors();
+  await engine.backgroundWork();
+  const indexBuildS = (performance.now() - t) / 1000;
+  const indexDetail = (await engine.doctor()).checks.find((c) => c.name === 'vector index')?.detail ?? '?';
+  engine.close();
+  const spec = modelSpec(MODEL)!;
+  const store = await VectorStore.open(join(dataDir, 'vectors'), tableName(fingerprintOf(spec)));
+  const queries = vectorsFor(50, spec.dimension, new Rng(4242));
+  let found = 0;
+  for (const q of queries) {
+    const exact = new Set((await store.search(q, 10, { tags: [] }, { exact: true })).map((h) => h.chunk_id));
+    found += (await store.search(q, 10, { tags: [] })).filter((h) => exact.has(h.chunk_id)).length;
+  }
+  const vectors = (await store.indexStats())?.indexed ?? 0;
+  const served = await startServe(dataDir, { KB_CONFIG: join(dataDir, '..', 'none.yaml') });
+  try {
+    const c = await served.connect();
+    const qs = lexicalQueries(lib);
+    const hybrid: number[] = [];
+    for (const [i, q] of qs.slice(0, 400).entries()) {
+      const r = await timed(() => ok(c, 'search', { mode: 'hybrid', top: 10, query: q.query }));
+      if (i >= 50) hybrid.push(r.ms); // the first load the model and warm the caches
+      if ((r.value as { vector?: { status: string } }).vector?.status !== 'ok') throw new Error('hybrid search ran without vectors');
+    }
+    c.close();
+    return {
+      vectors,
+      indexBuildS,
+      indexDetail,
+      storeBytes: bytesUnder(join(dataDir, 'vectors')),
+      payloadBytes: vectors * spec.dimension * 4,
+      recall: found / (queries.length * 10),
+      hybrid: hybrid.sort((a, b) => a - b),
+      rssMb: peakRssMb(served.child.pid),
+    };
+  } finally {
+    served.stop();
+  }
+}
+
 function stageLine(s: Stage): string[] {
   const p = (xs: number[], q: number): string => percentile(xs, q).toFixed(1);
   return [
@@ -197,6 +268,7 @@ export async function benchScale(): Promise<BenchResult> {
   } finally {
     served.stop();
   }
+  const vec = process.env.KB_SCALE_VECTORS === '0' ? null : await measureVectors(dataDir, lib);
   const last = stages.at(-1)!;
   const rate = (p: Part): number => p.passages / p.seconds;
   const first = parts[0]!;
@@ -209,6 +281,13 @@ export async function benchScale(): Promise<BenchResult> {
         `(${(p.files / p.seconds).toFixed(0)} files/s, ${rate(p).toFixed(0)} passages/s)`,
     ),
     ...stages.flatMap(stageLine),
+    ...(vec
+      ? [
+          `vectors (384-d, generated): ${vec.vectors.toLocaleString('en-US')} indexed; index ready after ${vec.indexBuildS.toFixed(0)} s (${vec.indexDetail})`,
+          `  recall@10 of the approximate search against an exact scan ${vec.recall.toFixed(3)}; store ${(vec.storeBytes / 1048576).toFixed(0)} MB = ${(vec.storeBytes / vec.payloadBytes).toFixed(2)}× its float32 payload`,
+          `  hybrid (RPC, query embedded by the minilm-l6 test model) p50 ${percentile(vec.hybrid, 50).toFixed(1)} / p95 ${percentile(vec.hybrid, 95).toFixed(1)} ms; kb serve peak RSS ${vec.rssMb.toFixed(0)} MB`,
+        ]
+      : []),
   ];
   const checks: Check[] = [
     {
@@ -227,6 +306,12 @@ export async function benchScale(): Promise<BenchResult> {
     { what: 'fresh kb search (median)', value: last.fresh, target: 300, better: 'lower', unit: ' ms' },
     { what: 'kb serve peak RSS', value: last.rssMb, target: 1536, better: 'lower', unit: ' MB' },
   ];
+  if (vec)
+    checks.push(
+      { what: 'approximate vector search recall@10', value: vec.recall, target: 0.95, better: 'higher' },
+      { what: 'hybrid p95 (RPC)', value: percentile(vec.hybrid, 95), target: 60, better: 'lower', unit: ' ms' },
+      { what: 'vector store / float32 payload', value: vec.storeBytes / vec.payloadBytes, target: 1.2, better: 'lower', unit: '×' },
+    );
   if (!reuse) {
     checks.push({ what: 'ingest rate of the last part (files/s)', value: notesPerS, target: 150, better: 'higher', unit: '/s' });
     if (parts.length > 1)

@@ -165,14 +165,10 @@ function isMethod(m: string): m is Method {
 }
 
 /**
- * The engine as an in-process client of the contract: the same handlers the loop serves over a
- * transport, the same checks of each call's params (a bad one is INVALID_ARGUMENT in the same words),
- * no serialising. kb tui and kb mcp hold one; the events it would broadcast go nowhere.
- */
-/**
- * The contract answered in this process (kb's commands, kb tui, kb mcp): the app's calls and checks,
- * with what a host that ends adds — the events a window would hear, and a wait for the work calls
- * left running.
+ * The engine as an in-process client of the contract (kb's commands, kb tui, kb mcp): the same
+ * handlers the loop serves over a transport, the same checks of each call's params (a bad one is
+ * INVALID_ARGUMENT in the same words), no serialising — with what a host that ends adds: the events
+ * a window would hear, and a wait for the work calls left running.
  */
 export type LocalClient = KbClient & {
   on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;

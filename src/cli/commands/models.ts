@@ -101,6 +101,9 @@ async function installed(
     if (!g.json) line(said(r.model));
     await kb.settled();
     bar?.stop();
+    // The model is in place either way; the work it started failing is the command's error.
+    if (failed !== undefined)
+      return reportError(new KbError('INTERNAL', `the work after the model arrived failed: ${failed}`), g.json === true);
     // Files that were read, or failed to be: said as the command that made them readable.
     const read = transcribed && transcribed.files + transcribed.failed + transcribed.pending > 0 ? transcribed : undefined;
     if (g.json) printJson({ ...r, ...(read ? { transcribed: read } : {}) });
@@ -108,9 +111,7 @@ async function installed(
       line(
         `Transcribed ${plural(read.files, 'audio file')} that waited for a speech model${read.failed ? `; ${read.failed} failed (kb ls shows why)` : ''}`,
       );
-    return failed === undefined
-      ? EXIT.ok
-      : reportError(new KbError('INTERNAL', `the work after the model arrived failed: ${failed}`), g.json === true);
+    return EXIT.ok;
   } finally {
     off();
     bar?.stop();
