@@ -18,15 +18,29 @@ import { corpusIndex, queries } from './latency.js';
 import { corporaDir, percentile, repoRoot, type BenchResult } from './util.js';
 
 export const MODEL = 'all-MiniLM-L6-v2';
+/** The seed of the stored vectors: their topic centres are its first draws. */
+export const VECTOR_SEED = 99;
 const VECTORS_STAMP = 'vectors-v1';
 
 /** Unit vectors around 256 topic centres, like real embeddings of a collection of notes. */
 export function vectorsFor(n: number, dim: number, rng: Rng): Float32Array[] {
-  const gauss = (): number => Math.sqrt(-2 * Math.log(rng.next() || 1e-12)) * Math.cos(2 * Math.PI * rng.next());
-  const centres = Array.from({ length: 256 }, () => Float32Array.from({ length: dim }, gauss));
+  return pointsAround(topicCentres(dim, rng), n, rng);
+}
+
+const gaussOf = (rng: Rng) => (): number => Math.sqrt(-2 * Math.log(rng.next() || 1e-12)) * Math.cos(2 * Math.PI * rng.next());
+
+/** The collection's 256 topics: the first draws of `rng`, so a generator seeded alike has the same ones. */
+export function topicCentres(dim: number, rng: Rng): Float32Array[] {
+  const gauss = gaussOf(rng);
+  return Array.from({ length: 256 }, () => Float32Array.from({ length: dim }, gauss));
+}
+
+/** Unit vectors near the centres: stored passages, or queries about the same topics. */
+export function pointsAround(centres: Float32Array[], n: number, rng: Rng): Float32Array[] {
+  const gauss = gaussOf(rng);
   return Array.from({ length: n }, () => {
     const c = centres[rng.int(centres.length)]!;
-    const v = Float32Array.from({ length: dim }, (_, i) => c[i]! + 1.2 * gauss());
+    const v = Float32Array.from({ length: c.length }, (_, i) => c[i]! + 1.2 * gauss());
     const norm = Math.hypot(...v);
     return v.map((x) => x / norm);
   });
@@ -62,7 +76,7 @@ export async function withVectors(dataDir: string): Promise<void> {
   const tagsOf = new Map(tags.map((t) => [t.doc_id, t.tags]));
   console.error(`writing ${rows.length} vectors (once)…`);
   const store = await VectorStore.open(vectorsDir, table);
-  const rng = new Rng(99);
+  const rng = new Rng(VECTOR_SEED);
   for (let i = 0; i < rows.length; i += 10_000) {
     const batch = rows.slice(i, i + 10_000);
     const vs = vectorsFor(batch.length, spec.dimension, rng);

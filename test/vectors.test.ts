@@ -65,8 +65,8 @@ describe('the approximate vector index', () => {
     const recall = found / (queries.length * 10);
     const filteredRecall = filteredFound / (queries.length * 10);
     console.log(`recall@10 vs exact: ${recall.toFixed(3)}, with a type filter: ${filteredRecall.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.9);
-    expect(filteredRecall).toBeGreaterThanOrEqual(0.9);
+    expect(recall).toBeGreaterThanOrEqual(0.95);
+    expect(filteredRecall).toBeGreaterThanOrEqual(0.95);
 
     const late = clustered(300, 5, 6000);
     await store.add(late);

@@ -44,6 +44,9 @@ export function tableName(fingerprint: string): string {
   return `chunks_${createHash('sha256').update(fingerprint).digest('hex').slice(0, 16)}`;
 }
 
+/** How many more candidates than asked for the approximate search re-scores with the full vectors. */
+const REFINE_FACTOR = 5;
+
 export class VectorStore {
   private constructor(
     private readonly db: lancedb.Connection,
@@ -149,7 +152,9 @@ export class VectorStore {
       where.push(`doc_id IN (${f.pathDocs.map(sqlString).join(', ')})`);
     }
     let q = this.table.vectorSearch(Array.from(vector)).distanceType('cosine');
-    if (opts.exact) q = q.bypassVectorIndex();
+    // The index keeps 8-bit vectors: its candidates are scored again with the stored ones. At a
+    // million vectors that took recall@10 against an exact scan from 0.68 to 1.00, for a millisecond.
+    q = opts.exact ? q.bypassVectorIndex() : q.refineFactor(REFINE_FACTOR);
     if (where.length > 0) q = q.where(where.join(' AND ')); // a pre-filter: LanceDB filters before the top-k cut
     const rows = (await q.limit(k).toArray()) as { chunk_id: string; _distance: number }[];
     return rows.map((r) => ({ chunk_id: r.chunk_id, similarity: 1 - r._distance }));
