@@ -493,17 +493,18 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
         .locator('.library th')
         .getByRole('button', { name: /Status/ })
         .click();
-      expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('scan-cut.png');
+      // Sorted and filtered by the engine: each answer arrives a moment after the click.
+      await expect.poll(() => page.locator('.library tbody tr .title').first().innerText()).toBe('scan-cut.png');
       await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
       await page.locator('.library th').getByRole('button', { name: /Size/ }).click();
-      expect(await page.locator('.library tbody tr .title').first().innerText()).toBe('jfk.mp3');
+      await expect.poll(() => page.locator('.library tbody tr .title').first().innerText()).toBe('jfk.mp3');
       // "1 failed" shows just that one; a filter that matches nothing says so and offers them all back.
       await page.locator('.library-head').getByRole('button', { name: '1 failed' }).click();
-      expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['scan-cut.png']);
+      await expect.poll(() => page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['scan-cut.png']);
       await page.getByLabel('Filter documents').fill('otter');
-      expect(await page.locator('.library .none').innerText()).toMatch(/No document failed matches “otter”/);
+      await expect.poll(() => page.locator('.library .none').innerText()).toMatch(/No document failed matches “otter”/);
       await page.locator('.library .none').getByRole('button', { name: 'Show all 4' }).click();
-      expect(await page.locator('.library tbody tr').count()).toBe(4);
+      await expect.poll(() => page.locator('.library tbody tr').count()).toBe(4);
       await page.screenshot({ path: join(ARTIFACTS, 'web-library-status.png'), fullPage: true });
       // The same words as kb ls, for the same files.
       const ls = kb(['ls', '--json', '--data-dir', data]).json() as { documents: { path: string; status: string }[] };
