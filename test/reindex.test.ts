@@ -168,7 +168,7 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
       const after = await engine.doctor();
       expect(after.checks.find((c) => c.name === 'vector index')).toMatchObject({
         status: 'ok',
-        detail: `IVF_HNSW_SQ over ${chunks + 1} vectors, 0 added since (searched exactly)`,
+        detail: `IVF_PQ over ${chunks + 1} vectors, 0 added since (searched exactly)`,
       });
       const r = await engine.search({ query: 'quick brown fox', mode: 'vector', top: 5 });
       expect(r.results).toHaveLength(5);

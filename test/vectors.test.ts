@@ -48,7 +48,7 @@ describe('the approximate vector index', () => {
     for (let i = 0; i < rows.length; i += 2000) await store.add(rows.slice(i, i + 2000));
     expect(await store.indexStats()).toBeNull();
     await store.buildIndex();
-    expect(await store.indexStats()).toEqual({ indexed: 6000, unindexed: 0 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6000, unindexed: 0 });
 
     const queries = clustered(60, 99, 100_000); // new points on the same topics, as queries are
     let found = 0;
@@ -70,10 +70,10 @@ describe('the approximate vector index', () => {
 
     const late = clustered(300, 5, 6000);
     await store.add(late);
-    expect(await store.indexStats()).toEqual({ indexed: 6000, unindexed: 300 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6000, unindexed: 300 });
     for (const r of late.slice(0, 20)) expect((await store.search(r.vector, 1, { tags: [] }))[0]!.chunk_id).toBe(r.chunk_id);
     await store.optimize();
-    expect(await store.indexStats()).toEqual({ indexed: 6300, unindexed: 0 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6300, unindexed: 0 });
     expect((await store.fragments()).total).toBeLessThanOrEqual(2);
     for (const r of late.slice(20, 40)) expect((await store.search(r.vector, 1, { tags: [] }))[0]!.chunk_id).toBe(r.chunk_id);
   });

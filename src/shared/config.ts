@@ -107,7 +107,7 @@ export const ConfigSchema = z
         passage_prefix: z.string().optional(),
         /**
          * Below this many vectors a search compares the query with every one (exact, and fast enough);
-         * from here on an approximate index (IVF_HNSW_SQ) is built in the background and kept up.
+         * from here on an approximate index (IVF_PQ) is built in the background and kept up.
          */
         ann_min_rows: z.number().int().positive().default(10_000),
       })

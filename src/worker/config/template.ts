@@ -41,7 +41,7 @@ embedding:                    # kb models use NAME switches (and re-embeds) in o
   model: all-MiniLM-L6-v2     # kb models pull all-MiniLM-L6-v2; with ollama e.g. nomic-embed-text
   # query_prefix: 'search_query: '        # instead of what the model is known to expect
   # passage_prefix: 'search_document: '
-  ann_min_rows: 10000         # from this many vectors on, an approximate index (IVF_HNSW_SQ) keeps search fast
+  ann_min_rows: 10000         # from this many vectors on, an approximate index (IVF_PQ) keeps search fast
 
 models:
   hub_endpoint: https://huggingface.co   # or a mirror; KB_HF_ENDPOINT overrides

@@ -125,7 +125,7 @@ async function vectorChecks(core: Core, vectors: VectorService): Promise<DoctorC
         ? {
             name: 'vector index',
             status: 'ok',
-            detail: `IVF_HNSW_SQ over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)`,
+            detail: `${index.type} over ${index.indexed} vectors, ${index.unindexed} added since (searched exactly)`,
           }
         : count >= min
           ? { name: 'vector index', status: 'warn', detail: `${count} vectors and no index yet: the next ingest builds it` }

@@ -44,8 +44,15 @@ export function tableName(fingerprint: string): string {
   return `chunks_${createHash('sha256').update(fingerprint).digest('hex').slice(0, 16)}`;
 }
 
-/** How many more candidates than asked for the approximate search re-scores with the full vectors. */
-const REFINE_FACTOR = 5;
+/** The index's kind, as LanceDB names it; an index of another kind (an older kb's) is built again. */
+export const INDEX_TYPE = 'IVF_PQ';
+/**
+ * How many of the index's partitions a search looks in (LanceDB makes about √rows of them), and how
+ * many more candidates than asked it scores again with the full vectors. At 987,197 vectors: recall@10
+ * against an exact scan 0.99 in 12 ms (20 probes: 0.62; no second scoring: lower still).
+ */
+const NPROBES = 100;
+const REFINE_FACTOR = 10;
 
 export class VectorStore {
   private constructor(
@@ -98,11 +105,11 @@ export class VectorStore {
     }
   }
 
-  /** The approximate index, if built: how many rows it covers and how many were added since. */
-  async indexStats(): Promise<{ indexed: number; unindexed: number } | null> {
+  /** The approximate index, if built: its kind, how many rows it covers and how many were added since. */
+  async indexStats(): Promise<{ type: string; indexed: number; unindexed: number } | null> {
     if (!this.table) return null;
     const stats = await this.table.indexStats(INDEX_NAME);
-    return stats ? { indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows } : null;
+    return stats ? { type: stats.indexType, indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows } : null;
   }
 
   /** How many data files rows are spread over; many small ones slow every scan. */
@@ -112,10 +119,14 @@ export class VectorStore {
     return { total: f.numFragments, small: f.numSmallFragments };
   }
 
-  /** Builds (or rebuilds) the IVF_HNSW_SQ index over the vectors; runs on LanceDB's own threads. */
+  /**
+   * Builds (or rebuilds) the IVF_PQ index over the vectors; runs on LanceDB's own threads. At 987,197
+   * vectors of 384 dimensions it took 39 s and 29 MB, where IVF_HNSW_SQ took 650 s and 578 MB (0.4× the
+   * vectors themselves) for the same recall once its candidates are scored again (search).
+   */
   async buildIndex(): Promise<void> {
     if (!this.table) return;
-    await this.table.createIndex('vector', { name: INDEX_NAME, config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+    await this.table.createIndex('vector', { name: INDEX_NAME, config: lancedb.Index.ivfPq({ distanceType: 'cosine' }), replace: true });
   }
 
   /**
@@ -152,9 +163,8 @@ export class VectorStore {
       where.push(`doc_id IN (${f.pathDocs.map(sqlString).join(', ')})`);
     }
     let q = this.table.vectorSearch(Array.from(vector)).distanceType('cosine');
-    // The index keeps 8-bit vectors: its candidates are scored again with the stored ones. At a
-    // million vectors that took recall@10 against an exact scan from 0.68 to 1.00, for a millisecond.
-    q = opts.exact ? q.bypassVectorIndex() : q.refineFactor(REFINE_FACTOR);
+    // The index keeps compressed vectors: its candidates are scored again with the stored ones.
+    q = opts.exact ? q.bypassVectorIndex() : q.nprobes(NPROBES).refineFactor(REFINE_FACTOR);
     if (where.length > 0) q = q.where(where.join(' AND ')); // a pre-filter: LanceDB filters before the top-k cut
     const rows = (await q.limit(k).toArray()) as { chunk_id: string; _distance: number }[];
     return rows.map((r) => ({ chunk_id: r.chunk_id, similarity: 1 - r._distance }));
