@@ -2,6 +2,8 @@
 // exact scan finds, rows added after it was built must be found at once, and upkeep folds them in.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as lancedb from '@lancedb/lancedb';
+import { indexWanted } from '../src/worker/vectors/semantic.js';
 import { type VectorRow, VectorStore } from '../src/worker/vectors/store.js';
 import { tempDir } from './helpers.js';
 
@@ -76,5 +78,25 @@ describe('the approximate vector index', () => {
     expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6300, unindexed: 0 });
     expect((await store.fragments()).total).toBeLessThanOrEqual(2);
     for (const r of late.slice(20, 40)) expect((await store.search(r.vector, 1, { tags: [] }))[0]!.chunk_id).toBe(r.chunk_id);
+  });
+
+  it("builds an older kb's index again as IVF_PQ, once", async () => {
+    const dir = join(await tempDir(), 'vectors');
+    let store = await VectorStore.open(dir, 'chunks_old');
+    await store.add(clustered(3000, 11));
+    // What an older kb built.
+    const table = await (await lancedb.connect(dir)).openTable('chunks_old');
+    await table.createIndex('vector', { name: 'vector_idx', config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+    store = await VectorStore.open(dir, 'chunks_old');
+    const old = await store.indexStats();
+    expect(old?.type).toBe('IVF_HNSW_SQ');
+    expect(indexWanted(3000, old, 10_000)).toBe(true);
+    await store.buildIndex();
+    const now = await store.indexStats();
+    expect(now).toMatchObject({ type: 'IVF_PQ', indexed: 3000 });
+    // Built, it is kept: no rebuild at every upkeep.
+    expect(indexWanted(3000, now, 10_000)).toBe(false);
+    expect(indexWanted(9999, null, 10_000)).toBe(false);
+    expect(indexWanted(10_000, null, 10_000)).toBe(true);
   });
 });

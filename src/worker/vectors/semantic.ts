@@ -50,6 +50,14 @@ export function fingerprintOf(spec: EmbeddingSpec): string {
 /** Query vectors kept (a few KB each). */
 const RECENT_QUERIES = 64;
 
+/**
+ * Whether the approximate index must be built: past annMinRows with none yet, or one of a kind kb no
+ * longer builds (an older kb's IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size).
+ */
+export function indexWanted(rows: number, index: { type: string } | null, annMinRows: number): boolean {
+  return index ? index.type !== INDEX_TYPE : rows >= annMinRows;
+}
+
 export class Semantic {
   private inflight = 0;
   private readonly recent = new Map<string, Float32Array>();
@@ -177,8 +185,7 @@ export class Semantic {
   async maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
     const rows = await this.store.count();
     const index = await this.store.indexStats();
-    // No index yet, or one of a kind kb no longer builds (IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size).
-    if ((!index && rows >= annMinRows) || (index && index.type !== INDEX_TYPE)) {
+    if (indexWanted(rows, index, annMinRows)) {
       await this.store.optimize();
       await this.store.buildIndex();
       return 'indexed';
