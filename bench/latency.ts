@@ -62,6 +62,24 @@ export function queries(model: TextModel, n: number): SearchParams[] {
   return out;
 }
 
+/** Each query as a fresh `kb search … --json` process, the way LLM tools call it: wall-clock ms, sorted. */
+export function freshSearches(dataDir: string, qs: { query: string }[]): number[] {
+  const times: number[] = [];
+  for (const q of qs) {
+    const t0 = performance.now();
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir],
+      {
+        encoding: 'utf8',
+      },
+    );
+    times.push(performance.now() - t0);
+    if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
+  }
+  return times.sort((a, b) => a - b);
+}
+
 async function timeQueries(engine: Engine, qs: SearchParams[]): Promise<number[]> {
   const times: number[] = [];
   for (const q of qs) {
@@ -87,20 +105,7 @@ export async function benchLatency(): Promise<BenchResult> {
 
   // Fresh process per query, as an LLM tool runs it.
   execFileSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')]);
-  const cold: number[] = [];
-  for (const q of qs.slice(0, 25)) {
-    const t0 = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir],
-      {
-        encoding: 'utf8',
-      },
-    );
-    cold.push(performance.now() - t0);
-    if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
-  }
-  cold.sort((a, b) => a - b);
+  const cold = freshSearches(dataDir, qs.slice(0, 25));
   const p = (xs: number[], q: number): number => percentile(xs, q);
   return {
     name: 'latency',

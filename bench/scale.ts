@@ -6,7 +6,6 @@
 // every part and the server's peak memory.
 // KB_SCALE_PARTS=N stops after N parts of about 100,000 passages (default 10); the built library is
 // kept in .bench/scale and measured again, without building, while its stamp matches.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelSpec } from '../src/worker/embed/registry.js';
@@ -14,10 +13,11 @@ import { openEngine } from '../src/worker/index.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
 import { tableName, VectorStore } from '../src/worker/vectors/store.js';
 import { Rng } from './corpus.js';
+import { freshSearches } from './latency.js';
 import { MODEL, VECTOR_SEED, pointsAround, topicCentres, withVectors } from './hybrid.js';
 import { type Library, library, writePart } from './scale-corpus.js';
 import { type Conn, type Served, startServe } from './serve-client.js';
-import { benchDir, corporaDir, freshDir, percentile, repoRoot, type BenchResult, type Check } from './util.js';
+import { benchDir, corporaDir, freshDir, percentile, type BenchResult, type Check } from './util.js';
 
 const PASSAGES_PER_PART = 100_000;
 const MEASURE_AT = new Set([1, 3, 10]);
@@ -124,19 +124,7 @@ async function measure(served: Served, c: Conn, lib: Library, dataDir: string, p
   await latencies(c, lex.slice(0, 100)); // warm the page cache and the statements
   const lexical = await latencies(c, lex.slice(100));
   const prefix = await latencies(c, prefixQueries(lib));
-  const cold: number[] = [];
-  for (const q of lex.slice(0, 9)) {
-    const t = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [join(repoRoot, 'bin/kb.js'), 'search', q.query, '--json', '--mode', 'lexical', '--data-dir', dataDir],
-      {
-        encoding: 'utf8',
-      },
-    );
-    cold.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(`kb search failed: ${r.stderr}`);
-  }
+  const cold = freshSearches(dataDir, lex.slice(0, 9));
   return {
     parts,
     passages: status.chunks,
@@ -148,7 +136,7 @@ async function measure(served: Served, c: Conn, lib: Library, dataDir: string, p
     library: await median(5, () => ok(c, 'documents.page', { limit: 100 })),
     facets: await median(5, () => ok(c, 'facets', {})),
     status: await median(5, () => ok(c, 'index.status', {})),
-    fresh: cold.sort((a, b) => a - b)[4]!,
+    fresh: cold[4]!,
     rssMb: peakRssMb(served.child.pid),
   };
 }

@@ -2,9 +2,9 @@
 // person chose, sorted and counted by SQLite so that a library of 250,000 documents opens as fast as
 // one of 100. What makes a document failed or waiting is doc-state.ts's to say: the caller hands in
 // those (few) ids, and they sort and filter as sets.
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { type DocWithFacts, FACTS } from './documents.js';
+import { StatementCache } from './statement-cache.js';
 
 export type LibrarySort = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated' | 'path';
 
@@ -40,10 +40,11 @@ const TEXT = `(d.title LIKE @like ESCAPE '\\' OR d.path LIKE @like ESCAPE '\\' O
   JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id AND t.name LIKE @like ESCAPE '\\'))`;
 
 export class LibraryPages {
-  private readonly stmts = new Map<string, Statement>();
+  private readonly stmts: StatementCache;
   private readonly factsQ;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    this.stmts = new StatementCache(db);
     this.factsQ = db.prepare<[string], DocWithFacts>(
       `SELECT d.*, ${FACTS} FROM documents d WHERE d.id IN (SELECT value FROM json_each(?))`,
     );
@@ -54,7 +55,6 @@ export class LibraryPages {
     const keyset = q.sort === 'path' && q.after !== null ? (q.down ? 'd.path < @after' : 'd.path > @after') : null;
     const where = [q.text ? TEXT : null, q.only ? ONLY[q.only] : null].filter((w): w is string => w !== null);
     const pageWhere = keyset ? [...where, keyset] : where;
-    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const dir = q.down ? 'DESC' : 'ASC';
     // Ties fall back to the name, so the order never looks random; the id makes it total. Paths are
     // unique: alone, they walk their own index.
@@ -68,20 +68,12 @@ export class LibraryPages {
       after: q.after ?? '',
     };
     const used = (sql: string): Record<string, unknown> => Object.fromEntries(Object.entries(args).filter(([k]) => sql.includes(`@${k}`)));
-    const idsSql = `SELECT d.id FROM documents d ${pageWhere.length > 0 ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
-    const countSql = `SELECT count(*) FROM documents d ${whereSql}`;
-    const ids = this.prep(idsSql).pluck().all(used(idsSql)) as string[];
-    const total = this.prep(countSql).pluck().get(used(countSql)) as number;
+    const whereOf = (w: string[]): string => (w.length > 0 ? `WHERE ${w.join(' AND ')}` : '');
+    const idsSql = `SELECT d.id FROM documents d ${whereOf(pageWhere)} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    const countSql = `SELECT count(*) FROM documents d ${whereOf(where)}`;
+    const ids = this.stmts.get(idsSql).pluck().all(used(idsSql)) as string[];
+    const total = this.stmts.get(countSql).pluck().get(used(countSql)) as number;
     const byId = new Map(this.factsQ.all(JSON.stringify(ids)).map((d) => [d.id, d]));
     return { rows: ids.map((id) => byId.get(id)).filter((d): d is DocWithFacts => d !== undefined), total };
-  }
-
-  private prep(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.stmts.set(sql, s);
-    }
-    return s;
   }
 }

@@ -1,8 +1,8 @@
 // Documents by their file name, title or tag (documents_names, migration 6): the statements the
 // search's name lookup (search/names.ts) asks, each prepared once.
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
+import { StatementCache } from './statement-cache.js';
 
 export interface NamedDoc {
   id: string;
@@ -15,11 +15,12 @@ const TAGGED =
   'SELECT d.id, d.path, d.title FROM tags t JOIN document_tags dt ON dt.tag_id = t.id JOIN documents d ON d.id = dt.doc_id WHERE t.name = ?';
 
 export class NameIndex {
-  private readonly stmts = new Map<string, Statement<unknown[], NamedDoc>>();
+  private readonly stmts: StatementCache;
   private readonly firstChunkQ;
   private readonly chunklessQ;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    this.stmts = new StatementCache(db);
     this.firstChunkQ = db.prepare<[string], { rowid: number }>('SELECT rowid FROM chunks WHERE doc_id = ? ORDER BY ordinal LIMIT 1');
     // Documents with nothing to search yet are those still waiting for (or failed by) a transcript or OCR.
     this.chunklessQ = db.prepare<[], { rowid: number }>(`SELECT d.rowid FROM documents d
@@ -28,13 +29,9 @@ export class NameIndex {
   }
 
   private run(sql: string, params: unknown[]): NamedDoc[] {
-    let stmt = this.stmts.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[], NamedDoc>(sql);
-      this.stmts.set(sql, stmt);
-    }
+    const stmt = this.stmts.get(sql);
     try {
-      return stmt.all(...params);
+      return stmt.all(...params) as NamedDoc[];
     } catch {
       // A malformed expression is kb's bug, and must not cost the user the passages: no names, then.
       return [];

@@ -4,6 +4,7 @@
 import type { Statement } from 'better-sqlite3';
 import { chunksGeneration, type Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
+import { StatementCache } from './statement-cache.js';
 
 export interface Candidate {
   rowid: number;
@@ -21,17 +22,14 @@ export interface ChunkText {
 export const SUBSTRING_CAP = 5000;
 
 export class WordIndex {
-  private readonly stmts = new Map<string, Statement>();
+  private readonly stmts: StatementCache;
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    this.stmts = new StatementCache(db);
+  }
 
   private prep(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.stmts.set(sql, s);
-    }
-    return s;
+    return this.stmts.get(sql);
   }
 
   /** Moves on every chunk insert and delete, here or in another process. */
