@@ -378,7 +378,18 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.keyboard.press('Enter');
     const viewer = page.getByLabel('Viewer');
     await expect.poll(() => viewer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
-    const before = await viewer.evaluate((el) => el.scrollTop);
+    // The text loaded and scrolled to the cited lines, and still: a late load would move it back.
+    await expect.poll(() => viewer.locator('.line.hl', { hasText: 'walrus' }).count()).toBeGreaterThan(0);
+    await expect.poll(() => viewer.locator('.line', { hasText: 'line 300 of the long walrus log' }).count()).toBe(1);
+    let last = -1;
+    const still = async (): Promise<boolean> => {
+      const now = await viewer.evaluate((el) => el.scrollTop);
+      const same = now === last;
+      last = now;
+      return same;
+    };
+    await expect.poll(still, { intervals: [250] }).toBe(true);
+    const before = last;
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
     expect(await active()).toBe(index);
     await expect.poll(() => viewer.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
