@@ -30,6 +30,7 @@ export default defineConfig({
           worker: 'src/worker/main.ts',
           'parse-thread': 'src/worker/ingest/parse-thread.ts',
           'embed-thread': 'src/worker/embed/embed-thread.ts',
+          'tops-thread': 'src/worker/search/tops-thread.ts',
           'whisper-child': 'src/worker/audio/whisper-child.ts',
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },

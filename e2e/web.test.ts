@@ -388,7 +388,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
       last = now;
       return same;
     };
-    await expect.poll(still, { intervals: [250] }).toBe(true);
+    await expect.poll(still, { interval: 250 }).toBe(true);
     const before = last;
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
     expect(await active()).toBe(index);

@@ -18,6 +18,7 @@ await build({
     cli: 'src/cli/main.ts',
     'parse-thread': 'src/worker/ingest/parse-thread.ts',
     'embed-thread': 'src/worker/embed/embed-thread.ts',
+    'tops-thread': 'src/worker/search/tops-thread.ts',
     worker: 'src/worker/main.ts',
     'whisper-child': 'src/worker/audio/whisper-child.ts',
   },

@@ -150,6 +150,12 @@ export const ConfigSchema = z
         k1: z.number().positive().default(3),
         /** BM25F length normalisation: 0 none, 1 full. Chunks are already bounded in length. */
         b: z.number().min(0).max(1).default(0.5),
+        /**
+         * A word or typed prefix in at least this many passages has its best passages ranked ahead of the
+         * search and kept (in the background, on indexes of five times as many passages), so typing it
+         * is answered from them instead of scoring every passage that holds it.
+         */
+        tops_min_df: z.number().int().positive().default(4000),
         /** How much matching every query word (idf-weighted) multiplies a bm25 score: 1 + boost × coverage. */
         coverage_boost: z.number().nonnegative().default(0.6),
         /** Bonus for neighbouring query words found within 8 words of each other (bm25 units, idf-weighted). */

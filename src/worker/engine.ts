@@ -41,6 +41,7 @@ import { type CollectionInfo, CollectionService } from './collections/service.js
 import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
 import { Upkeep } from './ingest/upkeep.js';
+import { TopsUpkeep } from './search/tops-upkeep.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import { runDoctor } from './maintenance/doctor.js';
@@ -101,6 +102,7 @@ export class Engine {
   readonly #core: Core;
   readonly #searcher: Searcher;
   readonly #vectors: VectorService;
+  readonly #tops: TopsUpkeep;
   readonly #reranker: RerankService;
   readonly #speech: SpeechService;
   readonly #ingest: IngestService;
@@ -122,6 +124,7 @@ export class Engine {
     this.#searcher = new Searcher(core.db, core.config, (sha) => core.blobs.pathOf(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
+    this.#tops = new TopsUpkeep(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
@@ -148,6 +151,7 @@ export class Engine {
       return await this.#ingest.ingest(paths, opts);
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
+      this.#tops.maintain();
     }
   };
   /**
@@ -159,6 +163,7 @@ export class Engine {
     this.#upkeep ??= new Upkeep((o) => this.#ingest.leftovers(o), this.#core.log);
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
+    this.#tops.maintain(); // an index from before the tops, or one another process grew
   };
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
   remove = (idOrPath: string): Promise<RemoveResult> => removeDocuments(this.#core, this.#vectors, idOrPath);
@@ -224,7 +229,10 @@ export class Engine {
   /** The chunk ids that have vectors (for doctor and the crash tests), or null without a model. */
   vectorIds = (): Promise<string[] | null> => this.#vectors.ids();
   /** Background work still running (building or updating the vector index), for a CLI about to exit. */
-  backgroundWork = (): Promise<void> | null => this.#vectors.backgroundWork();
+  backgroundWork = (): Promise<void> | null => {
+    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork()].filter((w) => w !== null);
+    return work.length > 0 ? Promise.all(work).then(() => undefined) : null;
+  };
 
   // Models
   listModels = (): ReturnType<ModelService['list']> => this.#models.list();
@@ -272,15 +280,16 @@ export class Engine {
   };
 
   // Upkeep
-  doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#configProblems);
+  doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#tops, this.#configProblems);
   fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> =>
-    runFix(this.#core, this.#vectors, () => this.doctor(), opts);
+    runFix(this.#core, this.#vectors, this.#tops, () => this.doctor(), opts);
   gc = (): Promise<GcResult> => collectGarbage(this.#core);
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#upkeep?.stop();
+    this.#tops.stop();
     this.#ingest.close();
     this.#speech.release();
     this.#vectors.close();

@@ -58,6 +58,7 @@ search:
     body: 1
   k1: 3                       # BM25F term saturation and length normalisation, chosen on one test
   b: 0.5                      # collection and checked on another (npm run bench -- ranking)
+  tops_min_df: 4000           # a word or prefix in this many passages gets its best ones ranked ahead of time
   coverage_boost: 0.6         # score × (1 + this × the idf-weighted share of the query a passage holds)
   proximity_boost: 0.6        # bonus for query words near each other
   feedback: true              # pseudo-relevance feedback for long questions …

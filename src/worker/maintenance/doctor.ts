@@ -7,11 +7,12 @@ import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
 import { schemaVersion } from '../store/db.js';
 import { countRows, quickCheck, wordIndexCounts } from '../store/integrity.js';
+import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import type { VectorService } from '../vectors/service.js';
 
 type Outcome = string | { status: 'warn' | 'fail'; detail: string };
 
-export async function runDoctor(core: Core, vectors: VectorService, configProblems: string[]): Promise<DoctorReport> {
+export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUpkeep, configProblems: string[]): Promise<DoctorReport> {
   const { db, dataDir, repo, blobs, config } = core;
   const checks: DoctorCheck[] = [];
   const check = (name: string, fn: () => Outcome): void => {
@@ -68,12 +69,39 @@ export async function runDoctor(core: Core, vectors: VectorService, configProble
         },
   );
   checks.push(await ocrCheck(core));
+  checks.push(topsCheck(tops));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
   checks.push(...(await audioChecks(config.audio, dataDir, repo.transcripts.waiting().size)));
   const { ollamaFor } = await import('../ollama.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
+}
+
+/** The best passages of common words and prefixes, ranked ahead of the search (search/tops.ts). */
+function topsCheck(tops: TopsUpkeep): DoctorCheck {
+  const name = 'common words';
+  if (tops.error) {
+    return {
+      name,
+      status: 'warn',
+      detail: `ranking their best passages failed: ${tops.error}; searches of common words are slower (kb doctor --fix tries again)`,
+    };
+  }
+  const { work, units, minChunks } = tops.status();
+  if (work === 'none' || work === 'clear')
+    return { name, status: 'ok', detail: `none needed below ${minChunks} passages: every search scores all it matches` };
+  if (work === 'current')
+    return {
+      name,
+      status: 'ok',
+      detail: `${plural(units, 'word and prefix', 'words and prefixes')} in many passages have their best ones ranked ahead of the search`,
+    };
+  return {
+    name,
+    status: 'warn',
+    detail: `${work === 'build' ? 'their best passages are not ranked yet' : 'passages were added since their best were ranked'}: searches of common words are slower until the app or the next kb ingest catches up (kb doctor --fix does it now)`,
+  };
 }
 
 async function ocrCheck(core: Core): Promise<DoctorCheck> {

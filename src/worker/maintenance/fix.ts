@@ -8,6 +8,7 @@ import { plural } from '../../shared/words.js';
 import { SCHEMA_VERSION, type DoctorReport, type ReindexProgress } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integrity.js';
+import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import type { VectorService } from '../vectors/service.js';
 import { collectGarbage } from './gc.js';
 import type { DoctorFixSchema } from '../../shared/cli-output.js';
@@ -18,6 +19,7 @@ export type FixResult = z.infer<typeof DoctorFixSchema>;
 export async function runFix(
   core: Core,
   vectors: VectorService,
+  tops: TopsUpkeep,
   doctor: () => Promise<DoctorReport>,
   opts: { onProgress?: (p: ReindexProgress) => void } = {},
 ): Promise<FixResult> {
@@ -47,6 +49,12 @@ export async function runFix(
       detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone`,
     });
   }
+  const t = await tops.catchUp();
+  if (t && (t.kind === 'built' || t.kind === 'updated'))
+    actions.push({
+      name: 'common words',
+      detail: `${t.kind === 'built' ? 'ranked' : 'brought up to date'} the best passages of ${plural(t.units, 'word and prefix', 'words and prefixes')} in many passages (${plural(t.scanned, 'passage')} read)`,
+    });
   const gc = await collectGarbage(core);
   if (gc.removed_blobs > 0)
     actions.push({

@@ -3,7 +3,8 @@
 // tokenisation per candidate; FTS5's own highlight()/snippet() re-run the whole MATCH per row.
 import { stem } from './query.js';
 
-const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
+/** A word as the index's tokenizer (unicode61) cuts it. */
+export const WORD_TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
 const formCache = new Map<string, Form>();
 
 interface Form {
@@ -75,7 +76,7 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
   const fieldLength: [number, number, number] = [0, 0, 0];
   let length = 0;
   let pos = 0;
-  for (const m of body.matchAll(TOKEN)) {
+  for (const m of body.matchAll(WORD_TOKEN)) {
     const form = indexForm(m[0]);
     if (allCounts) {
       tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
@@ -101,7 +102,7 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
     [1, heading],
   ] as const) {
     if (!field) continue;
-    for (const m of field.matchAll(TOKEN)) {
+    for (const m of field.matchAll(WORD_TOKEN)) {
       const form = indexForm(m[0]);
       if (allCounts) {
         tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);

@@ -23,13 +23,23 @@ export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** One word's BM25F score from its counts per field. */
-export function bm25f(counts: Fields, lengths: Fields, df: number, m: FieldModel): number {
+/**
+ * The part of a word's BM25F that differs from chunk to chunk: its counts, weighted and normalised by
+ * each field's length, saturated. A word's score is this times its idf, so one word's ranking of the
+ * chunks does not depend on how many hold it (search/tops.ts keeps rankings by it).
+ */
+export function saturation(counts: Fields, lengths: Fields, m: Omit<FieldModel, 'n'>): number {
   let tf = 0;
   for (let f = 0; f < 3; f++) {
     const c = counts[f]!;
     if (c === 0) continue;
     tf += (m.weights[f]! * c) / (1 - m.b + (m.b * lengths[f]!) / Math.max(1, m.avgLength[f]!));
   }
-  return tf > 0 ? (idf(m.n, df) * tf * (m.k1 + 1)) / (tf + m.k1) : 0;
+  return tf > 0 ? (tf * (m.k1 + 1)) / (tf + m.k1) : 0;
+}
+
+/** One word's BM25F score from its counts per field. */
+export function bm25f(counts: Fields, lengths: Fields, df: number, m: FieldModel): number {
+  const s = saturation(counts, lengths, m);
+  return s > 0 ? idf(m.n, df) * s : 0;
 }

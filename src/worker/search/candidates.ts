@@ -8,6 +8,7 @@ import { type Filters, filterFts, pathMatcher } from '../store/doc-filter.js';
 import { Tags } from '../store/tags.js';
 import { type Candidate, type ChunkText, WordIndex } from '../store/word-index.js';
 import { IndexStats } from './index-stats.js';
+import { type FromTops, TopsReader } from './tops-reader.js';
 
 export type { Candidate, ChunkText };
 
@@ -17,6 +18,7 @@ export class Candidates {
   /** Cleared with the index statistics (see LexicalSearcher). */
   readonly pathCache = new Map<string, string[]>();
   readonly stats: IndexStats;
+  private readonly tops: TopsReader;
 
   constructor(
     readonly db: Db,
@@ -25,6 +27,7 @@ export class Candidates {
     this.index = new WordIndex(db);
     this.tags = new Tags(db);
     this.stats = new IndexStats(this.index, config);
+    this.tops = new TopsReader(db);
   }
 
   /** Ids of the indexed documents whose path matches a glob, cached until the next write. */
@@ -70,6 +73,12 @@ export class Candidates {
     } catch (e) {
       throw new KbError('QUERY_INVALID', `the search expression is not valid: ${(e as Error).message.replace(/^fts5: /, '')}`);
     }
+  }
+
+  /** A one-unit search's best `depth` chunks from the unit's tops (tops.ts); null: ask FTS5. */
+  fromTops(unit: string, filters: Filters, depth: number): FromTops | null {
+    const { n: _n, ...model } = this.stats.fieldModel();
+    return this.tops.best(unit, model, filters, depth);
   }
 
   count(expr: string, filters: Filters): number {

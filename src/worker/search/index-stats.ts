@@ -5,7 +5,7 @@
 import type { Config } from '../../shared/config.js';
 import type { WordIndex } from '../store/word-index.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
-import { ftsString } from './query.js';
+import { ftsString, stem } from './query.js';
 
 /** Document frequencies are sampled (see docFreq) on indexes of at least this many chunks. */
 const DF_SAMPLE_MIN_CHUNKS = 20_000;
@@ -127,7 +127,8 @@ export class IndexStats {
     const key = `${prefix}*`;
     let yes = this.occursCache.get(key);
     if (yes === undefined) {
-      yes = this.index.anyMatch(`${ftsString(prefix)}*`);
+      // FTS5 stems a prefix as it stems a word ("conside"* is "consid"*): either form may begin a term.
+      yes = [prefix, stem(prefix)].some((p) => this.index.termFrom(p)?.startsWith(p) === true);
       this.occursCache.set(key, yes);
     }
     return yes;

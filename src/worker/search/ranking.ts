@@ -11,6 +11,7 @@ import type { IndexStats } from './index-stats.js';
 import { type LexicalHit, type LexicalResult, normalise } from './lexical-result.js';
 import { type Term, stem, toFtsExpression } from './query.js';
 import { queryScorer } from './query-score.js';
+import { prefixUnit, wordUnit } from './tops.js';
 import { spellingVariants } from './variants.js';
 
 /** Re-ranking looks this deep, so a chunk just below the cut can still rise into the results. */
@@ -92,10 +93,18 @@ export function rankFts(
   const multi = terms.length + phrases.length > 1;
   // One word: coverage and proximity cannot reorder anything, so bm25's own top is the answer.
   const depth = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
-  const cands = src.fetch(expr, filters, depth);
+  // One word or prefix alone, held by thousands of chunks: its tops answer (tops.ts), not FTS5.
+  const single = drivers.length === 1 && phrases.length === 0 ? drivers[0]! : null;
+  const tops = single ? src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, depth) : null;
+  const topIdf = tops ? stats.idf(single?.prefix ? tops.matches : (df.get(single?.stem ?? '') ?? tops.matches)) : 0;
+  const cands = tops ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf })) : src.fetch(expr, filters, depth);
   let total: number;
   let totalEstimated = false;
-  if (cands.length < depth) {
+  if (tops && single?.prefix && cands.length === depth) {
+    // Counting every chunk a heavy prefix matches is what the tops spare: estimated from their count.
+    total = Math.max(cands.length, Math.round(tops.matches * src.filterShare(filters)));
+    totalEstimated = true;
+  } else if (cands.length < depth) {
     total = cands.length;
     // Chunks holding only deferred (common) words are not candidates; their number is estimated.
     if (deferred.length > 0) {
@@ -168,5 +177,6 @@ export function rankFts(
     };
   });
   hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: expr, strategy: 'fts' };
+  // Explain says where the candidates came from: a unit's kept tops are not an FTS5 query.
+  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: tops ? `tops of ${expr}` : expr, strategy: 'fts' };
 }

@@ -1,0 +1,74 @@
+// The search's side of the heavy units' tops (tops.ts): a one-unit search takes its best chunks
+// from them when they are current (they have seen the last chunk, and were ranked with the weights
+// in use) and hold enough chunks that pass the filters; otherwise it goes to FTS5 as before.
+import type { Filters } from '../store/doc-filter.js';
+import { WordTopsTable } from '../store/word-tops.js';
+import type { Db } from '../store/db.js';
+import type { TopsModel, TopsState } from './tops.js';
+import { complete, decodeTop, type Top } from './tops.js';
+import { readTopsState } from './tops-update.js';
+
+export interface FromTops {
+  rowids: number[];
+  /** The unit's saturation in each (its BM25F without the idf). */
+  scores: number[];
+  /** Chunks holding the unit (all of them, or as many as the updates saw). */
+  matches: number;
+}
+
+export class TopsReader {
+  private readonly table: WordTopsTable;
+  private stateText: string | null = null;
+  private state: TopsState | null = null;
+  private readonly loaded = new Map<string, Top | null>();
+
+  constructor(db: Db) {
+    this.table = new WordTopsTable(db);
+  }
+
+  /** The state, read again each search (one row): another process may have updated the tops. */
+  private current(): TopsState | null {
+    const text = this.table.state();
+    if (text !== this.stateText) {
+      this.stateText = text;
+      this.state = text === null ? null : readTopsState(this.table);
+      this.loaded.clear();
+    }
+    return this.state;
+  }
+
+  private load(unit: string): Top | null {
+    let top = this.loaded.get(unit);
+    if (top === undefined) {
+      const row = this.table.get(unit);
+      top = row ? decodeTop(row.entries, row.matches) : null;
+      if (this.loaded.size > 5000) this.loaded.clear();
+      this.loaded.set(unit, top);
+    }
+    return top;
+  }
+
+  /** The unit's `depth` best chunks that pass the filters, best first; null when the tops cannot say. */
+  best(unit: string, model: TopsModel, filters: Filters, depth: number): FromTops | null {
+    const state = this.current();
+    if (!state || !sameRanking(state.model, model) || state.upto < this.table.lastRowid()) return null;
+    const top = this.load(unit);
+    if (!top) return null;
+    const passing = this.table.passing(top.rowids, filters);
+    const rowids: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < top.rowids.length && rowids.length < depth; i++) {
+      if (!passing.has(top.rowids[i]!)) continue;
+      rowids.push(top.rowids[i]!);
+      scores.push(top.scores[i]!);
+    }
+    // Fewer than asked: the whole answer only if every chunk holding the unit is among the entries.
+    if (rowids.length < depth && !complete(top)) return null;
+    return { rowids, scores, matches: top.matches };
+  }
+}
+
+/** Weights, k1 and b as configured: averages drift a little between updates without reordering much. */
+function sameRanking(a: TopsModel, b: TopsModel): boolean {
+  return a.k1 === b.k1 && a.b === b.b && a.weights.every((w, i) => w === b.weights[i]);
+}

@@ -1,0 +1,119 @@
+// Keeps the heavy units' tops (tops.ts) up with the index: after each ingest, and once when a
+// long-lived host opens an index built before them. The work runs on a thread with its own
+// connection (tops-thread.ts); searches go on meanwhile, reading FTS5 until the tops have caught up.
+import { Worker } from 'node:worker_threads';
+import { KbError, type ErrorCode } from '../../shared/errors.js';
+import type { Core } from '../core.js';
+import { errorFields } from '../log.js';
+import { WordIndex } from '../store/word-index.js';
+import { WordTopsTable } from '../store/word-tops.js';
+import { threadEntry } from '../threads.js';
+import { IndexStats } from './index-stats.js';
+import { TOPS_INDEX_FACTOR, type TopsModel } from './tops.js';
+import { topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
+
+export class TopsUpkeep {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private failure: string | null = null;
+  private thread: Worker | null = null;
+  private stopped = false;
+  /** What the last update did. */
+  private last: TopsUpdateResult | null = null;
+
+  constructor(private readonly core: Core) {}
+
+  /** Why the last update failed, if it did (searches of heavy words are slower until one succeeds). */
+  get error(): string | null {
+    return this.failure;
+  }
+
+  /** Starts an update unless one is running (then another follows it). */
+  maintain(): void {
+    if (this.core.readOnly || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  backgroundWork(): Promise<void> | null {
+    return this.running;
+  }
+
+  /** The engine closes: an update under way is dropped (the next one starts over from what was written). */
+  stop(): void {
+    this.stopped = true;
+    this.again = false;
+    void this.thread?.terminate();
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.once();
+        this.failure = null;
+      } catch (e) {
+        if (this.stopped) return;
+        this.failure = (e as Error).message;
+        this.core.log.warn(errorFields(e), 'updating the tops of heavy words failed');
+      }
+    } while (this.again);
+  }
+
+  /** What an update would do now, and how many units the tops hold (kb doctor). */
+  status(): { work: TopsWork; units: number; minChunks: number } {
+    const { work } = this.plan();
+    return { work, units: new WordTopsTable(this.core.db).units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
+  }
+
+  /** Brings the tops up to date now (kb doctor --fix); the error, if it failed. */
+  async catchUp(): Promise<TopsUpdateResult | null> {
+    this.failure = null;
+    this.maintain();
+    await this.running;
+    if (this.failure) throw new KbError('INTERNAL', this.failure);
+    return this.last;
+  }
+
+  private plan(): { work: TopsWork; model: TopsModel; chunks: number; minDf: number } {
+    const { db, config } = this.core;
+    const { n: chunks, ...model } = new IndexStats(new WordIndex(db), config).fieldModel();
+    const minDf = config.search.tops_min_df;
+    return { work: topsWork(new WordTopsTable(db), model, chunks, minDf), model, chunks, minDf };
+  }
+
+  private async once(): Promise<void> {
+    const { db } = this.core;
+    const { work, model, chunks, minDf } = this.plan();
+    this.last = null;
+    if (work === 'none' || work === 'current') return;
+    const started = Date.now();
+    const result =
+      work === 'clear'
+        ? updateTops(db, model, chunks, minDf)
+        : await onThread(db.name, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
+    if (result.kind !== 'none') this.core.log.info({ ...result, ms: Date.now() - started }, 'tops of heavy words');
+    this.last = result;
+  }
+}
+
+function onThread(file: string, model: TopsModel, chunks: number, minDf: number, started: (w: Worker) => void): Promise<TopsUpdateResult> {
+  const entry = threadEntry('search/tops-thread');
+  if (!entry) return Promise.reject(new KbError('INTERNAL', 'the tops thread is not in this build'));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { file, model, chunks, minDf } });
+    started(worker);
+    worker.once('message', (m: { result?: TopsUpdateResult; error?: { code: ErrorCode; message: string } }) => {
+      if (m.result) resolve(m.result);
+      else reject(new KbError(m.error?.code ?? 'INTERNAL', m.error?.message ?? 'the tops thread failed'));
+    });
+    worker.once('error', reject);
+    // After a message this rejects nothing: the promise is settled.
+    worker.once('exit', (code) => reject(new Error(`the tops thread exited with code ${code} before it answered`)));
+  });
+}

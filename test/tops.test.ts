@@ -1,0 +1,164 @@
+// The tops of heavy words and prefixes (search/tops.ts): built in the background once an index is big
+// enough, kept up as documents come and go, and answering exactly what scoring every match answers.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchParams, SearchResult } from '../src/shared/wire.js';
+import { openEngine, type Engine } from '../src/worker/index.js';
+import { heavyUnits, TopsBuilder } from '../src/worker/search/tops.js';
+
+const PARAS = 400;
+const CHUNKING = { target_chars: 100, max_chars: 400, min_chars: 50, note_max_chars: 100, overlap_chars: 0 };
+/** Tops from 40 chunks a unit, on indexes of 200 chunks and more. */
+const MIN_DF = 40;
+
+/** "walrus" in three of four paragraphs, 1–3 times, among a varying amount of filler; "walruses" in some. */
+function para(i: number): string {
+  const walrus = 'walrus '.repeat(i % 4);
+  const plural = i % 3 === 0 ? 'walruses ' : '';
+  const filler = Array.from({ length: 3 + (i % 11) }, (_, k) => `filler${k}`).join(' ');
+  return `Entry ${i}: ${walrus}${plural}${filler} and plain words.`;
+}
+
+let dir: string;
+let engine: Engine;
+
+async function settle(e: Engine): Promise<void> {
+  for (let w = e.backgroundWork(); w; w = e.backgroundWork()) await w;
+}
+
+const search = (e: Engine, query: string, extra: Partial<SearchParams> = {}): Promise<SearchResult> =>
+  e.search({ query, mode: 'lexical', explain: true, ...extra });
+const ids = (r: SearchResult): string[] => r.results.map((h) => h.chunk_id);
+const ftsQuery = (r: SearchResult): string => r.results[0]?.retrieval.explain?.fts_query ?? '';
+
+function storedUnits(): string[] {
+  const db = new Database(join(dir, 'data', 'kb.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT unit FROM word_tops ORDER BY unit').all() as { unit: string }[]).map((r) => r.unit);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kb-tops-'));
+  await writeFile(join(dir, 'big.txt'), Array.from({ length: PARAS }, (_, i) => para(i)).join('\n\n'));
+  await writeFile(join(dir, 'more.md'), `# More\n\n${Array.from({ length: 60 }, (_, i) => para(i + 7)).join('\n\n')}\n`);
+  engine = await openEngine({ dataDir: join(dir, 'data'), config: { chunking: CHUNKING, search: { tops_min_df: MIN_DF } } });
+  await engine.ingest([dir]);
+  await settle(engine);
+});
+
+afterAll(async () => {
+  engine.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the tops of heavy words and prefixes', () => {
+  it('are built for the words and prefixes in enough chunks, and not for the filter tokens', () => {
+    const units = storedUnits();
+    expect(units).toContain('w:walru');
+    expect(units).toContain('p:wal');
+    expect(units).toContain('p:walrus');
+    expect(units).toContain('w:entri');
+    expect(units.some((u) => u.includes('kbtype') || u.includes('kblang'))).toBe(false);
+    // "123" is in two chunks.
+    expect(units).not.toContain('w:123');
+  });
+
+  it('are reported by kb doctor, and --fix brings them up to date', async () => {
+    const current = (await engine.doctor()).checks.find((c) => c.name === 'common words');
+    expect(current).toMatchObject({ status: 'ok' });
+    expect(current?.detail).toMatch(/^\d+ words and prefixes in many passages have their best ones ranked/);
+    // An index from before the tops (a kb that had none, upgraded): as if they were never built.
+    const db = new Database(join(dir, 'data', 'kb.sqlite'));
+    db.prepare("DELETE FROM meta WHERE key = 'word_tops'").run();
+    db.close();
+    expect((await engine.doctor()).checks.find((c) => c.name === 'common words')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^their best passages are not ranked yet/),
+    });
+    const fixed = await engine.fix();
+    expect(fixed.actions.find((a) => a.name === 'common words')?.detail).toMatch(
+      /^ranked the best passages of \d+ words and prefixes .* \(460 passages read\)/,
+    );
+    expect(fixed.report.checks.find((c) => c.name === 'common words')).toMatchObject({ status: 'ok' });
+  });
+
+  it('answer a heavy word with the hits that scoring every chunk holding it gives', async () => {
+    const fromTops = await search(engine, 'walrus');
+    expect(ftsQuery(fromTops)).toMatch(/^tops of /);
+    // Deeper than the tops hold: FTS5 scores every match, and its head is the exact ranking.
+    const everything = await search(engine, 'walrus', { top: 400 });
+    expect(ftsQuery(everything)).not.toMatch(/^tops of /);
+    expect(ids(fromTops)).toEqual(ids(everything).slice(0, 10));
+    expect(fromTops.total_matches).toBe(everything.total_matches);
+    // Within a type, or a path: the first of the tops that pass, still the exact head.
+    for (const filter of [{ type: 'markdown' as const }, { path: '**/big.txt' }]) {
+      const narrowed = await search(engine, 'walrus', filter);
+      expect(ftsQuery(narrowed)).toMatch(/^tops of /);
+      expect(ids(narrowed)).toEqual(ids(await search(engine, 'walrus', { ...filter, top: 400 })).slice(0, 10));
+      expect(narrowed.results.length).toBe(10);
+    }
+  });
+
+  it('answer a typed prefix with chunks holding it, best first, counting them without scoring them all', async () => {
+    const r = await search(engine, 'walr', { prefix: true, top: 20 });
+    expect(ftsQuery(r)).toBe('tops of "walr"*');
+    expect(r.results).toHaveLength(20);
+    for (const h of r.results) expect(h.text).toMatch(/\bwalr/i);
+    const scores = r.results.map((h) => h.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(r.total_matches_estimated).toBe(true);
+    expect(r.total_matches).toBeGreaterThan(250);
+  });
+
+  it('keep up with documents added and removed: the new best comes first, before and after the update', async () => {
+    const best = join(dir, 'best.md');
+    await writeFile(best, '# Walrus\n\nwalrus walrus walrus walrus\n');
+    await engine.ingest([best]);
+    // Not yet in the tops: FTS5 answers, and finds it.
+    const before = await search(engine, 'walrus');
+    expect(before.results[0]?.citation.path).toBe(best);
+    await settle(engine);
+    const after = await search(engine, 'walrus');
+    expect(ftsQuery(after)).toMatch(/^tops of /);
+    expect(after.results[0]?.citation.path).toBe(best);
+    expect(ids(after)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
+    await engine.remove(best);
+    const gone = await search(engine, 'walrus');
+    expect(gone.results.some((h) => h.citation.path === best)).toBe(false);
+    expect(ftsQuery(gone)).toMatch(/^tops of /);
+    expect(ids(gone)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
+  });
+});
+
+describe('TopsBuilder', () => {
+  it('keeps the best chunks of each unit by its saturation, and drops the deleted ones', () => {
+    const units = heavyUnits(
+      [
+        { term: 'walru', doc: 50 },
+        { term: 'wall', doc: 30 },
+        { term: 'kbtype1', doc: 500 },
+      ],
+      40,
+    );
+    expect([...units].sort()).toEqual(['p:wal', 'p:walr', 'p:walru', 'w:walru']);
+    const model = { weights: [0.5, 1, 1] as const, avgLength: [2, 2, 10] as const, k1: 3, b: 0.5 };
+    const b = new TopsBuilder(units, model);
+    for (let r = 1; r <= 200; r++) b.add(r, '', '', `${'walrus '.repeat(r % 5)} wall ${'x '.repeat(r % 7)}`);
+    const top = b.tops().get('w:walru')!;
+    expect(top.rowids).toHaveLength(128);
+    expect(top.matches).toBe(160);
+    expect([...top.scores].sort((x, y) => y - x)).toEqual(top.scores);
+    // The best: four walruses and no other words but "wall".
+    expect(top.rowids[0]).toBe(14);
+    const wall = b.tops().get('p:wal')!;
+    expect(wall.matches).toBe(200);
+    b.prune((r) => r !== 14);
+    expect(b.tops().get('w:walru')!.rowids).not.toContain(14);
+  });
+});
