@@ -5,6 +5,7 @@ const WORDS: Record<BackgroundEvent['task'], { what: string; done: string; runni
   embedding: { what: 'search by meaning', done: 'search by meaning is on', running: 'embedding passages' },
   transcribing: { what: 'audio', done: 'waiting audio transcribed', running: 'transcribing' },
   ocr: { what: 'OCR', done: 'waiting scans read', running: 'reading scans (OCR), page' },
+  upgrading: { what: 'index upgrade', done: 'index upgraded', running: 'upgrading the index, passage' },
 };
 
 export function BackgroundNote({ e }: { e: BackgroundEvent }) {

@@ -11,7 +11,7 @@ import { SearchHitSchema, TranscribedSchema } from './wire.js';
  * the engine does by itself (OCR of waiting scans, vectors).
  */
 export const BackgroundEventSchema = z.object({
-  task: z.enum(['embedding', 'transcribing', 'ocr']),
+  task: z.enum(['embedding', 'transcribing', 'ocr', 'upgrading']),
   phase: z.enum(['running', 'done', 'failed']),
   done: z.number().nonnegative(),
   total: z.number().nonnegative(),

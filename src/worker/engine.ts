@@ -33,7 +33,7 @@ import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 import { Core } from './core.js';
-import { type Log, openLog, type Process } from './log.js';
+import { errorFields, type Log, openLog, type Process } from './log.js';
 import { type InEffect, withEnvironment } from './config/env.js';
 import { openDb } from './store/db.js';
 import { SpeechService } from './ingest/speech/speech.js';
@@ -42,6 +42,7 @@ import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
 import { Upkeep } from './ingest/upkeep.js';
 import { TopsUpkeep } from './search/tops-upkeep.js';
+import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import { runDoctor } from './maintenance/doctor.js';
@@ -115,6 +116,8 @@ export class Engine {
   #closed = false;
   /** Set by keepUp(): the left-over work of ingests, done by itself. */
   #upkeep: Upkeep | null = null;
+  /** Set by keepUp(): the upgrade of an index a migration left work in (maintenance/upgrade.ts). */
+  #upgrading: Promise<void> | null = null;
 
   /** Use openEngine(): it checks the config and opens the data dir. */
   constructor(core: Core, opts: OpenEngineOptions) {
@@ -125,6 +128,7 @@ export class Engine {
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core);
+    upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
@@ -164,6 +168,24 @@ export class Engine {
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
     this.#tops.maintain(); // an index from before the tops, or one another process grew
+    this.#upgrading ??= upgradeIndex(
+      this.#core,
+      (p) => onEvent({ task: 'upgrading', phase: 'running', ...p }),
+      () => this.#closed,
+    )
+      .then(
+        (did) => {
+          if (did) onEvent({ task: 'upgrading', phase: 'done', done: 1, total: 1 });
+        },
+        (e: unknown) => {
+          if (this.#closed) return;
+          this.#core.log.error(errorFields(e), 'upgrading the index failed');
+          onEvent({ task: 'upgrading', phase: 'failed', done: 0, total: 0, message: (e as Error).message });
+        },
+      )
+      .finally(() => {
+        this.#upgrading = null;
+      });
   };
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
   remove = (idOrPath: string): Promise<RemoveResult> => removeDocuments(this.#core, this.#vectors, idOrPath);
@@ -230,7 +252,7 @@ export class Engine {
   vectorIds = (): Promise<string[] | null> => this.#vectors.ids();
   /** Background work still running (building or updating the vector index), for a CLI about to exit. */
   backgroundWork = (): Promise<void> | null => {
-    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork()].filter((w) => w !== null);
+    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork(), this.#upgrading].filter((w) => w !== null);
     return work.length > 0 ? Promise.all(work).then(() => undefined) : null;
   };
 

@@ -1,11 +1,20 @@
 // Collections: folders kb keeps in sync. `kb add` brings a folder in and remembers it; `kb watch`
 // keeps every collection in sync until Ctrl-C (the app and kb serve do the same while they run).
 import { resolve } from 'node:path';
+import type { BackgroundEvent } from '../../shared/events.js';
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withClient, withEngine } from '../context.js';
 import { countBar } from '../progress.js';
 import { bold, dim, displayPath, line, printJson, red } from '../output.js';
 import { plural } from '../../shared/words.js';
+
+/** What kb watch says when work it did by itself is over. */
+const DONE: Record<BackgroundEvent['task'], string> = {
+  ocr: 'waiting scans read',
+  transcribing: 'waiting audio transcribed',
+  embedding: 'vectors brought up to date',
+  upgrading: 'the index is upgraded',
+};
 
 export async function addCommand(
   folder: string,
@@ -105,14 +114,7 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
     engine.keepUp((e) => {
       if (e.phase === 'running') return;
       if (g.json) line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'background', ...e }));
-      else
-        line(
-          e.phase === 'failed'
-            ? red(`${e.task} failed: ${e.message ?? ''}`)
-            : dim(
-                `${e.task === 'ocr' ? 'waiting scans read' : e.task === 'transcribing' ? 'waiting audio transcribed' : 'vectors brought up to date'}`,
-              ),
-        );
+      else line(e.phase === 'failed' ? red(`${e.task} failed: ${e.message ?? ''}`) : dim(DONE[e.task]));
     });
     await stopped;
     await w.close();

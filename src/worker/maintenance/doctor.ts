@@ -8,6 +8,7 @@ import { docState } from '../store/doc-state.js';
 import { schemaVersion } from '../store/db.js';
 import { countRows, quickCheck, wordIndexCounts } from '../store/integrity.js';
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
+import { pendingUpgrade } from './upgrade.js';
 import type { VectorService } from '../vectors/service.js';
 
 type Outcome = string | { status: 'warn' | 'fail'; detail: string };
@@ -69,6 +70,13 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
         },
   );
   checks.push(await ocrCheck(core));
+  const upgrade = pendingUpgrade(core);
+  if (upgrade)
+    checks.push({
+      name: 'index upgrade',
+      status: 'warn',
+      detail: `the index is being upgraded (passage ${upgrade.done.toLocaleString('en-US')} of ${upgrade.total.toLocaleString('en-US')}): the app and kb serve finish it in the background, kb doctor --fix now; searches work meanwhile`,
+    });
   checks.push(topsCheck(tops));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');

@@ -11,6 +11,7 @@ import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integ
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import type { VectorService } from '../vectors/service.js';
 import { collectGarbage } from './gc.js';
+import { pendingUpgrade, upgradeIndex } from './upgrade.js';
 import type { DoctorFixSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
@@ -37,6 +38,12 @@ export async function runFix(
     core.wordsChanged();
     actions.push({ name: 'full-text index', detail: 'rebuilt both word indexes from the chunks' });
   }
+  const pending = pendingUpgrade(core);
+  if (await upgradeIndex(core))
+    actions.push({
+      name: 'index upgrade',
+      detail: `finished upgrading the index (from passage ${pending?.done ?? 0} of ${pending?.total ?? 0})`,
+    });
   const v = await vectors.repair(opts.onProgress);
   if (v?.rebuilt)
     actions.push({

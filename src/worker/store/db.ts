@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { KbError } from '../../shared/errors.js';
+import { registerIndexFunctions } from './index-functions.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -34,6 +35,7 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     }
     db.pragma('busy_timeout = 5000');
     db.pragma('query_only = ON');
+    registerIndexFunctions(db);
     const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
     if (schemaVersion(db) !== latest) {
       db.close();
@@ -58,6 +60,8 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
+    // Before the migrations: their triggers call them.
+    registerIndexFunctions(db);
     untilNotBusy(() => migrate(db));
   } catch (e) {
     db.close();

@@ -1,6 +1,7 @@
 // The index's own health checks and the one repair SQLite can make from what survives: the word
 // indexes rebuilt from the chunks (the chunks are the truth).
 import type { Db } from './db.js';
+import { substringsUpgrade } from './upgrades/substrings.js';
 
 /** SQLite's quick_check: 'ok', or the first thing it found damaged. */
 export function quickCheck(db: Db): string {
@@ -17,7 +18,11 @@ export function countRows(db: Db, table: 'documents' | 'chunks'): number {
  */
 export function wordIndexCounts(db: Db): { chunks: number; indexed: number } {
   db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')").run();
-  db.prepare("INSERT INTO chunks_tri(chunks_tri, rank) VALUES ('integrity-check', 1)").run();
+  // Checked against the chunks (rank 1) only while it holds them all: since the upgrade it holds only
+  // the chunks written without spaces.
+  const all = substringsUpgrade(db) !== null;
+  db.prepare(`INSERT INTO chunks_tri(chunks_tri, rank) VALUES ('integrity-check', ${all ? 1 : 0})`).run();
+  db.prepare("INSERT INTO words_tri(words_tri, rank) VALUES ('integrity-check', 1)").run();
   return { chunks: countRows(db, 'chunks'), indexed: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks_fts').get()!.n };
 }
 
@@ -33,12 +38,18 @@ export function wordIndexesSound(db: Db): boolean {
 
 /**
  * The word index keeps no copy of the text (contentless): it is emptied and every chunk is written
- * into it again by the chunks' own update trigger; the trigram index rebuilds from the chunks.
+ * into it again by the chunks' own update trigger; the trigram index of the chunks without spaces
+ * and that of the words with an inside are rebuilt from their tables.
  */
 export function rebuildWordIndexes(db: Db): void {
   db.transaction(() => {
     db.exec('DELETE FROM chunks_fts');
     db.exec('UPDATE chunks SET heading = heading');
-    db.prepare("INSERT INTO chunks_tri(chunks_tri) VALUES ('rebuild')").run();
+    if (substringsUpgrade(db) !== null) db.prepare("INSERT INTO chunks_tri(chunks_tri) VALUES ('rebuild')").run();
+    else {
+      db.prepare("INSERT INTO chunks_tri(chunks_tri) VALUES ('delete-all')").run();
+      db.exec('INSERT INTO chunks_tri(rowid, text) SELECT rowid, text FROM chunks WHERE kb_spaceless(text)');
+    }
+    db.prepare("INSERT INTO words_tri(words_tri) VALUES ('rebuild')").run();
   })();
 }

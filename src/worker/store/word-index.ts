@@ -4,7 +4,9 @@
 import type { Statement } from 'better-sqlite3';
 import { chunksGeneration, type Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
+import { SPACELESS } from './index-functions.js';
 import { StatementCache } from './statement-cache.js';
+import { substringsUpgrade } from './upgrades/substrings.js';
 
 export interface Candidate {
   rowid: number;
@@ -18,8 +20,12 @@ export interface ChunkText {
   text: string;
 }
 
-/** How far the trigram path looks for one word. */
+/** How far the substring path looks for one word. */
 export const SUBSTRING_CAP = 5000;
+/** The words with an inside that one substring search reads at most. */
+const SUBSTRING_WORDS = 64;
+/** How many chunks holding a stem are read to find a word written as typed. */
+const WRITTEN_SAMPLE = 64;
 
 export class WordIndex {
   private readonly stmts: StatementCache;
@@ -82,9 +88,27 @@ export class WordIndex {
     return (this.prep('SELECT term FROM chunks_vocab WHERE term >= ? LIMIT 1').get(letters) as { term: string } | undefined)?.term ?? null;
   }
 
-  /** Whether these letters are written in some chunk's text (the trigram index, case-insensitive). */
+  /**
+   * Whether the trigram index holds every chunk: an index from before migration 11 whose upgrade
+   * (upgrades/substrings.ts) is not done. Until it is, substrings are looked for there as before.
+   */
+  private trigramOfAll(): boolean {
+    return substringsUpgrade(this.db) !== null;
+  }
+
+  /**
+   * Whether these letters are written as a word in some chunk's text, case-insensitively. The index
+   * holds stems ("deploy" for deployment): the chunks holding the stem are read, up to WRITTEN_SAMPLE.
+   */
   written(letters: string): boolean {
-    return this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${letters.replace(/[%_]/g, '')}%`) !== undefined;
+    if (SPACELESS.test(letters) || this.trigramOfAll()) {
+      return this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${letters.replace(/[%_]/g, '')}%`) !== undefined;
+    }
+    const rows = this.prep(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${WRITTEN_SAMPLE}`).all(phrase(letters)) as {
+      rowid: number;
+    }[];
+    const word = new RegExp(`(?<![\\p{L}\\p{N}])${letters.replace(/[^\p{L}\p{N}]/gu, '')}(?![\\p{L}\\p{N}])`, 'iu');
+    return this.texts(rows.map((r) => r.rowid)).some((t) => word.test(t.text) || word.test(t.heading) || word.test(t.title));
   }
 
   /**
@@ -136,16 +160,35 @@ export class WordIndex {
   }
 
   /**
-   * Chunks whose text holds these letters, by the trigram index (at most SUBSTRING_CAP), within the
-   * filters. No ESCAPE clause: with one, SQLite cannot hand LIKE to the trigram index and scans every
-   * chunk; the search's words are letters and digits only, so they hold no LIKE wildcards anyway.
+   * Chunks whose text holds these letters (at most SUBSTRING_CAP), within the filters. Letters of a
+   * script written without spaces are looked for in the trigram index of such chunks; others inside
+   * the words that have an inside (identifiers, compounds: index-functions.ts), whose chunks FTS5
+   * then finds. No ESCAPE clause: with one, SQLite cannot hand LIKE to the trigram index and scans
+   * every row; the search's words are letters and digits only, so they hold no LIKE wildcards anyway.
    */
   substring(letters: string, filters: Filters): number[] {
     const f = filterSql(filters);
+    if (SPACELESS.test(letters) || this.trigramOfAll()) {
+      const sql = f.active
+        ? `SELECT t.rowid AS rowid FROM chunks_tri t CROSS JOIN chunks c ON c.rowid = t.rowid CROSS JOIN documents d ON d.id = c.doc_id
+           WHERE t.text LIKE ? ${f.where} LIMIT ${SUBSTRING_CAP}`
+        : `SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT ${SUBSTRING_CAP}`;
+      return (this.prep(sql).all(`%${letters}%`, ...(f.active ? f.params : [])) as { rowid: number }[]).map((r) => r.rowid);
+    }
+    const words = (
+      this.prep(`SELECT word FROM words_tri WHERE word LIKE ? LIMIT ${SUBSTRING_WORDS}`).all(`%${letters}%`) as { word: string }[]
+    ).map((r) => r.word);
+    if (words.length === 0) return [];
+    const match = words.map(phrase).join(' OR ');
     const sql = f.active
-      ? `SELECT t.rowid AS rowid FROM chunks_tri t CROSS JOIN chunks c ON c.rowid = t.rowid CROSS JOIN documents d ON d.id = c.doc_id
-         WHERE t.text LIKE ? ${f.where} LIMIT ${SUBSTRING_CAP}`
-      : `SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT ${SUBSTRING_CAP}`;
-    return (this.prep(sql).all(`%${letters}%`, ...(f.active ? f.params : [])) as { rowid: number }[]).map((r) => r.rowid);
+      ? `SELECT f.rowid AS rowid FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN documents d ON d.id = c.doc_id
+         WHERE chunks_fts MATCH ? ${f.where} LIMIT ${SUBSTRING_CAP}`
+      : `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${SUBSTRING_CAP}`;
+    return (this.prep(sql).all(match, ...(f.active ? f.params : [])) as { rowid: number }[]).map((r) => r.rowid);
   }
+}
+
+/** A word as one FTS5 string. */
+function phrase(word: string): string {
+  return `"${word.replace(/"/g, '""')}"`;
 }

@@ -1,0 +1,92 @@
+// The upgrade migration 11 leaves behind on an index that held chunks: the chunks in scripts without
+// spaces copied into chunks_tri_next and every chunk's compound words into words, a batch of rowids
+// at a time (each batch one transaction, the cursor in meta moving with it: stopped anywhere, it goes
+// on from there), then chunks_tri_next put in the place of chunks_tri — which answered every
+// substring search until then — and the triggers that keep the two new indexes.
+import type { Db } from '../db.js';
+
+const KEY = 'substrings_upgrade';
+
+export interface UpgradeState {
+  /** The last rowid done. */
+  cursor: number;
+  /** The last rowid the index held when the upgrade began (later chunks were written by the triggers). */
+  end: number;
+}
+
+/** The word index's row of a chunk (the columns and meta terms of migration 8). */
+const FTS_ROW = `
+  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
+    SELECT new.rowid, d.title, new.heading, new.text,
+      'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
+        WHEN 'image' THEN 5 WHEN 'audio' THEN 6
+        WHEN 'docx' THEN 7 WHEN 'html' THEN 8 WHEN 'epub' THEN 9 WHEN 'slides' THEN 10 WHEN 'sheet' THEN 11 WHEN 'mail' THEN 12 ELSE 0 END
+      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
+      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
+    FROM documents d WHERE d.id = new.doc_id;`;
+
+/** The triggers once the upgrade is done: the trigram index holds only the chunks written without spaces. */
+const TRIGGERS = `
+CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+${FTS_ROW}
+  INSERT INTO chunks_tri(rowid, text) SELECT new.rowid, new.text WHERE kb_spaceless(new.text);
+  INSERT OR IGNORE INTO words(word) SELECT value FROM json_each(kb_compound_words(new.text));
+END;
+CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+  DELETE FROM chunks_fts WHERE rowid = old.rowid;
+  INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);
+END;
+CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
+  DELETE FROM chunks_fts WHERE rowid = old.rowid;
+  INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);
+${FTS_ROW}
+  INSERT INTO chunks_tri(rowid, text) SELECT new.rowid, new.text WHERE kb_spaceless(new.text);
+  INSERT OR IGNORE INTO words(word) SELECT value FROM json_each(kb_compound_words(new.text));
+END;
+`;
+
+/** How far the upgrade is, or null when there is none to do (done, or a new index). */
+export function substringsUpgrade(db: Db): UpgradeState | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as UpgradeState) : null;
+}
+
+/**
+ * Does the chunks after the cursor up to `rows` of them, in one transaction; the last batch also
+ * puts the new trigram index in place. Returns the state after it (null: the upgrade is done).
+ */
+export function upgradeSubstrings(db: Db, rows: number): UpgradeState | null {
+  return db
+    .transaction((): UpgradeState | null => {
+      // Read inside the transaction: another process may have moved it.
+      const state = substringsUpgrade(db);
+      if (!state) return null;
+      if (state.cursor < state.end) {
+        const to =
+          (
+            db
+              .prepare('SELECT max(rowid) AS r FROM (SELECT rowid FROM chunks WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?)')
+              .get(state.cursor, state.end, rows) as { r: number | null }
+          ).r ?? state.end;
+        db.prepare(
+          'INSERT INTO chunks_tri_next(rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ? AND rowid <= ? AND kb_spaceless(text)',
+        ).run(state.cursor, to);
+        db.prepare(
+          `INSERT OR IGNORE INTO words(word) SELECT j.value FROM chunks c, json_each(kb_compound_words(c.text)) j
+           WHERE c.rowid > ? AND c.rowid <= ?`,
+        ).run(state.cursor, to);
+        const next = { cursor: to, end: state.end };
+        db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), KEY);
+        if (to < state.end) return next;
+      }
+      // Every chunk is in: the new index takes the old one's place, with its triggers. Those naming
+      // the old one go first: SQLite checks every trigger when a table is renamed.
+      db.exec('DROP TRIGGER chunks_ai; DROP TRIGGER chunks_ad; DROP TRIGGER chunks_au;');
+      db.exec('DROP TABLE chunks_tri');
+      db.exec('ALTER TABLE chunks_tri_next RENAME TO chunks_tri');
+      db.exec(TRIGGERS);
+      db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
+      return null;
+    })
+    .immediate();
+}

@@ -1,0 +1,109 @@
+// The upgrade migration 11 leaves in an index that held chunks: the trigram index cut down to the
+// chunks written without spaces, the words with an inside collected — a batch at a time, stopped and
+// resumed anywhere, searchable all along, and by kb's engine at open when it is small.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../src/worker/store/db.js';
+import { wordIndexCounts } from '../src/worker/store/integrity.js';
+import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
+import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
+import { WordIndex } from '../src/worker/store/word-index.js';
+import { engineIn, tempDir } from './helpers.js';
+
+const DOC = '0123456789abcdef0123';
+const KOREAN = '형태소 분석기는 문장을 나눈다';
+const JAPANESE = '東京の電車はいつも混んでいる';
+
+/** An index as kb wrote it at schema 10: every chunk in the trigram index. 60 chunks, two of them CJK. */
+async function schema10(): Promise<string> {
+  const file = join(await tempDir(), 'kb.sqlite');
+  const raw = new Database(file);
+  for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
+  raw.pragma('user_version = 10');
+  raw
+    .prepare(
+      `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
+       VALUES (?, '/notes/all.md', '/notes', 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
+    )
+    .run(DOC);
+  const add = raw.prepare(
+    `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
+  );
+  for (let i = 0; i < 60; i++) {
+    const text =
+      i === 17 ? KOREAN : i === 41 ? JAPANESE : i === 30 ? 'call openEngine(dataDir) first' : `plain note number ${i} about rivers`;
+    add.run(`c${i}`, DOC, i, text);
+  }
+  raw.close();
+  return file;
+}
+
+const indexed = (db: Db, table: 'chunks_tri' | 'words_tri'): number =>
+  (db.prepare(`SELECT count(*) AS n FROM ${table}_docsize`).get() as { n: number }).n;
+
+describe('the substrings upgrade (migration 11)', () => {
+  it('goes a batch at a time, survives being stopped, keeps every search working, and ends with only the spaceless chunks', async () => {
+    const file = await schema10();
+    let db = openDb(file);
+    expect(substringsUpgrade(db)).toEqual({ cursor: 0, end: 60 });
+    let words = new WordIndex(db);
+    // Before the upgrade: the old index answers, letters inside ordinary words too.
+    expect(words.substring('ivers', { tags: [] })).toHaveLength(57);
+    expect(upgradeSubstrings(db, 25)).toEqual({ cursor: 25, end: 60 });
+    // Stopped half-way (the process ends): the next open goes on from there.
+    db.close();
+    db = openDb(file);
+    words = new WordIndex(db);
+    expect(substringsUpgrade(db)).toEqual({ cursor: 25, end: 60 });
+    expect(words.substring('형태소', { tags: [] })).toHaveLength(1);
+    expect(words.substring('ngine', { tags: [] })).toHaveLength(1);
+    // Chunks come and go meanwhile: before the cursor, after it, and new ones.
+    db.prepare("DELETE FROM chunks WHERE id IN ('c17', 'c41')").run();
+    const add = db.prepare(
+      `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
+    );
+    add.run('n1', DOC, 100, `${KOREAN} 다시`);
+    add.run('n2', DOC, 101, 'the parseHeaderLine helper');
+    expect(() => wordIndexCounts(db)).not.toThrow();
+    while (upgradeSubstrings(db, 25) !== null);
+    expect(substringsUpgrade(db)).toBeNull();
+    // Only the chunks written without spaces are in the trigram index; it and the words pass FTS5's checks.
+    expect(indexed(db, 'chunks_tri')).toBe(1);
+    expect(wordIndexCounts(db)).toEqual({ chunks: 60, indexed: 60 });
+    expect(words.substring('형태소', { tags: [] })).toEqual([
+      (db.prepare("SELECT rowid FROM chunks WHERE id = 'n1'").get() as { rowid: number }).rowid,
+    ]);
+    // Latin letters are looked for inside the words that have an inside.
+    expect(words.substring('ngine', { tags: [] })).toHaveLength(1);
+    expect(words.substring('headerline', { tags: [] })).toHaveLength(1);
+    expect(words.substring('ivers', { tags: [] })).toEqual([]);
+    // And the triggers now keep the new index: a CJK chunk in, a Latin one not.
+    add.run('n3', DOC, 102, JAPANESE);
+    add.run('n4', DOC, 103, 'yet another plain line');
+    expect(indexed(db, 'chunks_tri')).toBe(2);
+    db.prepare("DELETE FROM chunks WHERE id IN ('n1', 'n4')").run();
+    expect(indexed(db, 'chunks_tri')).toBe(1);
+    expect(() => wordIndexCounts(db)).not.toThrow();
+    // "Is this word written somewhere?" asks the chunks holding its stem.
+    expect(words.written('rivers')).toBe(true);
+    expect(words.written('river')).toBe(false);
+    db.close();
+  });
+
+  it('is done when a small index opens, and its searches find what they found before', async () => {
+    const file = await schema10();
+    const engine = await engineIn(join(file, '..'));
+    try {
+      expect((await engine.doctor()).checks.find((c) => c.name === 'index upgrade')).toBeUndefined();
+      expect((await engine.search({ query: '電車', mode: 'lexical' })).results[0]?.text).toBe(JAPANESE);
+      expect((await engine.search({ query: 'Engine', mode: 'lexical', explain: true })).results[0]?.text).toContain('openEngine');
+    } finally {
+      engine.close();
+    }
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'substrings_upgrade'").get()).toBeUndefined();
+    expect(db.prepare('SELECT count(*) AS n FROM chunks_tri_docsize').get()).toEqual({ n: 2 });
+    db.close();
+  });
+});
