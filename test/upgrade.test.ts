@@ -2,6 +2,7 @@
 // chunks written without spaces, the words with an inside collected — a batch at a time, stopped and
 // resumed anywhere, searchable all along, and by kb's engine at open when it is small.
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/worker/store/db.js';
@@ -16,7 +17,7 @@ const KOREAN = '형태소 분석기는 문장을 나눈다';
 const JAPANESE = '東京の電車はいつも混んでいる';
 
 /** An index as kb wrote it at schema 10: every chunk in the trigram index. 60 chunks, two of them CJK. */
-async function schema10(): Promise<string> {
+async function schema10(padding = ''): Promise<string> {
   const file = join(await tempDir(), 'kb.sqlite');
   const raw = new Database(file);
   for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
@@ -32,7 +33,13 @@ async function schema10(): Promise<string> {
   );
   for (let i = 0; i < 60; i++) {
     const text =
-      i === 17 ? KOREAN : i === 41 ? JAPANESE : i === 30 ? 'call openEngine(dataDir) first' : `plain note number ${i} about rivers`;
+      i === 17
+        ? KOREAN
+        : i === 41
+          ? JAPANESE
+          : i === 30
+            ? 'call openEngine(dataDir) first'
+            : `plain note number ${i} about rivers${padding}`;
     add.run(`c${i}`, DOC, i, text);
   }
   raw.close();
@@ -91,13 +98,26 @@ describe('the substrings upgrade (migration 11)', () => {
     db.close();
   });
 
-  it('is done when a small index opens, and its searches find what they found before', async () => {
-    const file = await schema10();
+  it('is done when a small index opens, its searches find what they found before, and kb gc gives the old index back', async () => {
+    // Varied letters, as prose has: the old trigram index of them is most of the file.
+    let seed = 7;
+    const letter = (): string => String.fromCharCode(97 + Math.floor(((seed = (seed * 16807) % 2147483647) / 2147483647) * 26));
+    const padding = Array.from({ length: 3000 }, () => ` ${Array.from({ length: 6 }, letter).join('')}`).join('');
+    const file = await schema10(padding);
     const engine = await engineIn(join(file, '..'));
     try {
       expect((await engine.doctor()).checks.find((c) => c.name === 'index upgrade')).toBeUndefined();
       expect((await engine.search({ query: '電車', mode: 'lexical' })).results[0]?.text).toBe(JAPANESE);
       expect((await engine.search({ query: 'Engine', mode: 'lexical', explain: true })).results[0]?.text).toContain('openEngine');
+      // The old trigram index's pages are free pages of the file: kb gc gives them back (rewriting an
+      // index from before incremental vacuum once), and everything is still found.
+      const before = statSync(file).size;
+      const gc = await engine.gc();
+      expect(gc.compacted_bytes).toBeGreaterThan(0);
+      expect(statSync(file).size).toBeLessThan(before - gc.compacted_bytes / 2);
+      expect((await engine.gc()).compacted_bytes).toBe(0);
+      expect((await engine.search({ query: 'rivers', mode: 'lexical' })).total_matches).toBe(57);
+      expect((await engine.search({ query: '電車', mode: 'lexical' })).results[0]?.text).toBe(JAPANESE);
     } finally {
       engine.close();
     }

@@ -122,7 +122,13 @@ export const DoctorFixSchema = z.object({
   report: DoctorReportSchema,
 });
 export const InitSchema = z.object({ schema_version: V, config: z.string(), data_dir: z.string() });
-export const GcSchema = z.object({ schema_version: V, removed_blobs: z.number().int(), freed_bytes: z.number().int() });
+export const GcSchema = z.object({
+  schema_version: V,
+  removed_blobs: z.number().int(),
+  freed_bytes: z.number().int(),
+  /** What the index file gave back to the disk: the free pages of deleted rows. */
+  compacted_bytes: z.number().int(),
+});
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 
 const metric = z.number();

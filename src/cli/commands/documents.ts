@@ -75,7 +75,11 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
     const r = await kb.gc({});
     if (g.json) printJson(r);
-    else line(`Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB`);
+    else
+      line(
+        `Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB` +
+          (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : ''),
+      );
   });
 }
 

@@ -68,5 +68,7 @@ export async function runFix(
       name: 'stored originals',
       detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)`,
     });
+  if (gc.compacted_bytes > 0)
+    actions.push({ name: 'index file', detail: `gave back ${(gc.compacted_bytes / 1048576).toFixed(1)} MB of free pages to the disk` });
   return { schema_version: SCHEMA_VERSION, actions, report: await doctor() };
 }

@@ -1,0 +1,39 @@
+// Giving the file's free pages back to the disk. Deleting rows (removed documents, an upgrade that
+// dropped a whole index) leaves free pages SQLite reuses but never returns. An index made since
+// kb 0.1's migration 11 is in incremental auto-vacuum mode and returns them in place; an older one is
+// rewritten once (VACUUM), which puts it in that mode too.
+import type { Db } from './db.js';
+
+/** Free pages are given back once they are this share of the file… */
+const FREE_SHARE = 0.2;
+/** …and at least this many bytes. */
+const FREE_MIN = 256 * 1024;
+
+const pragma = (db: Db, name: string): number => db.pragma(name, { simple: true }) as number;
+
+/** The index file's bytes, and how many of them are free pages. */
+export function fileUse(db: Db): { bytes: number; free: number } {
+  const page = pragma(db, 'page_size');
+  return { bytes: pragma(db, 'page_count') * page, free: pragma(db, 'freelist_count') * page };
+}
+
+/** Gives the free pages back when there are enough of them; the bytes the file shrank by. */
+export function compactIndex(db: Db): number {
+  const before = fileUse(db);
+  if (before.free < FREE_MIN || before.free < FREE_SHARE * before.bytes) return 0;
+  if (pragma(db, 'auto_vacuum') === 2) db.pragma('incremental_vacuum');
+  else {
+    db.pragma('auto_vacuum = INCREMENTAL');
+    // VACUUM builds the new file as a temporary database first: on disk, not in memory (temp_store
+    // is MEMORY for sorts): at a million chunks that copy is 1.5 GB.
+    db.pragma('temp_store = FILE');
+    try {
+      db.exec('VACUUM');
+    } finally {
+      db.pragma('temp_store = MEMORY');
+    }
+  }
+  // The pages went through the WAL: written back and the WAL emptied, or the disk holds them twice.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  return before.bytes - fileUse(db).bytes;
+}
