@@ -154,12 +154,12 @@ async function topsReady(dataDir: string): Promise<{ seconds: number; units: num
   }
 }
 
-/** Waits until kb serve has finished a pending index upgrade (meta 'substrings_upgrade' gone). */
+/** Waits until kb serve has finished the pending index upgrades (their meta keys gone: maintenance/upgrade.ts). */
 async function upgradeDone(dataDir: string): Promise<number> {
   const start = performance.now();
   const db = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
   try {
-    while (db.prepare("SELECT 1 FROM meta WHERE key = 'substrings_upgrade'").get()) {
+    while (db.prepare("SELECT 1 FROM meta WHERE key IN ('substrings_upgrade', 'packing_upgrade')").get()) {
       if (performance.now() - start > 30 * 60_000) throw new Error('the index upgrade was not done after 30 minutes');
       await new Promise((r) => setTimeout(r, 2000));
     }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/worker/store/db.js';
 import { wordIndexCounts } from '../src/worker/store/integrity.js';
 import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
+import { packingUpgrade, upgradePacking } from '../src/worker/store/upgrades/packing.js';
 import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
 import { WordIndex } from '../src/worker/store/word-index.js';
 import { engineIn, tempDir } from './helpers.js';
@@ -49,7 +50,7 @@ async function schema10(padding = ''): Promise<string> {
 const indexed = (db: Db, table: 'chunks_tri' | 'words_tri'): number =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}_docsize`).get() as { n: number }).n;
 
-describe('the substrings upgrade (migration 11)', () => {
+describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
   it('goes a batch at a time, survives being stopped, keeps every search working, and ends with only the spaceless chunks', async () => {
     const file = await schema10();
     let db = openDb(file);
@@ -95,6 +96,36 @@ describe('the substrings upgrade (migration 11)', () => {
     // "Is this word written somewhere?" asks the chunks holding its stem.
     expect(words.written('rivers')).toBe(true);
     expect(words.written('river')).toBe(false);
+    db.close();
+  });
+
+  it('then packs every chunk written with spaces, resumably, and the word index still finds them', async () => {
+    const file = await schema10();
+    let db = openDb(file);
+    expect(packingUpgrade(db)).toEqual({ cursor: 0, end: 60 });
+    // Not before the substrings upgrade is done: its triggers read the text column.
+    expect(upgradePacking(db, 25)).toEqual({ cursor: 0, end: 60 });
+    while (upgradeSubstrings(db, 100) !== null);
+    expect(upgradePacking(db, 25)).toEqual({ cursor: 25, end: 60 });
+    db.close();
+    db = openDb(file);
+    while (upgradePacking(db, 25) !== null);
+    expect(packingUpgrade(db)).toBeNull();
+    const packed = db.prepare("SELECT count(*) AS n FROM chunks WHERE packed IS NOT NULL AND text = ''").get() as { n: number };
+    expect(packed.n).toBe(58);
+    expect(db.prepare('SELECT text FROM chunks WHERE packed IS NULL ORDER BY rowid').all()).toEqual([{ text: KOREAN }, { text: JAPANESE }]);
+    const words = new WordIndex(db);
+    expect(words.count('"rivers"', null)).toBe(57);
+    expect(words.texts([31])[0]?.text).toBe('call openEngine(dataDir) first');
+    expect(wordIndexCounts(db)).toEqual({ chunks: 60, indexed: 60 });
+    // New chunks are written packed; tags changing (the heading update) re-index them from the packed text.
+    db.prepare(
+      `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version, packed) VALUES ('p1', ?, 200, '', '', '{}', 1, kb_pack('a packed walrus'))`,
+    ).run(DOC);
+    db.exec('UPDATE chunks SET heading = heading');
+    expect(words.count('"walrus"', null)).toBe(1);
+    expect(words.count('"rivers"', null)).toBe(57);
+    expect(() => wordIndexCounts(db)).not.toThrow();
     db.close();
   });
 

@@ -3,7 +3,25 @@
 // commits its progress with it. A new or small index is upgraded when it opens; a big one by a
 // long-lived host (the app, kb serve, kb watch) in the background, or by kb doctor --fix.
 import type { Core } from '../core.js';
-import { substringsUpgrade, upgradeSubstrings } from '../store/upgrades/substrings.js';
+import { errorFields } from '../log.js';
+import { packingUpgrade, upgradePacking } from '../store/upgrades/packing.js';
+import { substringsUpgrade, type UpgradeState, upgradeSubstrings } from '../store/upgrades/substrings.js';
+import type { Db } from '../store/db.js';
+
+/** The upgrades, in the order they run (packing needs the substrings upgrade's triggers). */
+const UPGRADES: { state: (db: Db) => UpgradeState | null; step: (db: Db, rows: number) => UpgradeState | null }[] = [
+  { state: substringsUpgrade, step: upgradeSubstrings },
+  { state: packingUpgrade, step: upgradePacking },
+];
+
+/** The first upgrade still to do, and how far it is. */
+function next(db: Db): { step: (db: Db, rows: number) => UpgradeState | null; state: UpgradeState } | null {
+  for (const u of UPGRADES) {
+    const state = u.state(db);
+    if (state) return { step: u.step, state };
+  }
+  return null;
+}
 
 /** Rowids a batch covers: ~40 ms of work, so a search waits no longer behind one. */
 const BATCH = 2000;
@@ -18,32 +36,37 @@ export interface UpgradeProgress {
 
 /** How far the pending upgrade is, or null when there is none. */
 export function pendingUpgrade(core: Core): UpgradeProgress | null {
-  const s = substringsUpgrade(core.db);
-  return s ? { done: s.cursor, total: s.end } : null;
+  const n = next(core.db);
+  return n ? { done: n.state.cursor, total: n.state.end } : null;
 }
 
-/** Finishes a pending upgrade at once if it is small (a new index has nothing to copy). */
+/** Finishes the pending upgrades at once if they are small (a new index has nothing to copy). */
 export function upgradeIfSmall(core: Core): void {
   if (core.readOnly) return;
-  const s = substringsUpgrade(core.db);
-  if (!s || s.end - s.cursor > AT_OPEN) return;
-  while (upgradeSubstrings(core.db, AT_OPEN) !== null);
+  try {
+    for (let n = next(core.db); n && n.state.end - n.state.cursor <= AT_OPEN; n = next(core.db)) n.step(core.db, AT_OPEN);
+  } catch (e) {
+    // A full disk, say: the index stays as it was (each batch is a transaction) and is searched as
+    // it is; the next open tries again. Opening must not fail for it.
+    core.log.warn(errorFields(e), 'upgrading the index failed; it is searched as it is');
+  }
 }
 
-/** Runs the pending upgrade to its end; false when there was none. `stopped` ends it between batches. */
+/** Runs the pending upgrades to their end; false when there were none. `stopped` ends them between batches. */
 export async function upgradeIndex(
   core: Core,
   onProgress: (p: UpgradeProgress) => void = () => undefined,
   stopped = () => false,
 ): Promise<boolean> {
-  if (core.readOnly || substringsUpgrade(core.db) === null) return false;
-  for (;;) {
+  if (core.readOnly || next(core.db) === null) return false;
+  const started = Date.now();
+  for (let n = next(core.db); n; n = next(core.db)) {
     if (stopped()) return false;
-    const s = upgradeSubstrings(core.db, BATCH);
-    if (!s) break;
-    onProgress({ done: s.cursor, total: s.end });
+    const s = n.step(core.db, BATCH);
+    if (s) onProgress({ done: s.cursor, total: s.end });
     await new Promise((r) => setImmediate(r));
   }
   core.wordsChanged();
+  core.log.info({ ms: Date.now() - started }, 'index upgraded');
   return true;
 }

@@ -1,6 +1,9 @@
-// The chunks table: the passages search finds. Their word and trigram indexes follow by trigger.
+// The chunks table: the passages search finds. Their word and trigram indexes follow by trigger; their
+// text is stored packed (index-functions.ts) and read through kb_unpack.
 import type { Anchor } from '../../shared/wire.js';
 import type { Db } from './db.js';
+import { pack, packable } from './index-functions.js';
+import { packingOn } from './upgrades/packing.js';
 
 /** A row of `chunks`: its anchor is JSON text (inspect parses it). */
 export interface ChunkRow {
@@ -24,7 +27,9 @@ export interface NewChunk {
   chunker_version: number;
 }
 
-type InsertRow = Omit<NewChunk, 'anchor'> & { doc_id: string; anchor: string };
+type InsertRow = Omit<NewChunk, 'anchor'> & { doc_id: string; anchor: string; packed: Buffer | null };
+
+const COLUMNS = 'rowid, id, doc_id, ordinal, heading, kb_unpack(packed, text) AS text, anchor, chunker_version';
 
 export class Chunks {
   private readonly insertQ;
@@ -35,12 +40,12 @@ export class Chunks {
   private readonly maxOrdinalQ;
   private readonly refreshQ;
 
-  constructor(db: Db) {
-    this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version)
-      VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version)`);
+  constructor(private readonly db: Db) {
+    this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version, packed)
+      VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version, @packed)`);
     this.deleteOfDocQ = db.prepare<[string]>('DELETE FROM chunks WHERE doc_id = ?');
-    this.byIdQ = db.prepare<[string], ChunkRow>('SELECT * FROM chunks WHERE id = ?');
-    this.ofDocQ = db.prepare<[string], ChunkRow>('SELECT * FROM chunks WHERE doc_id = ? ORDER BY ordinal');
+    this.byIdQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE id = ?`);
+    this.ofDocQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE doc_id = ? ORDER BY ordinal`);
     this.countQ = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks WHERE doc_id = ?');
     this.maxOrdinalQ = db.prepare<[string], { n: number }>('SELECT coalesce(max(ordinal), -1) AS n FROM chunks WHERE doc_id = ?');
     this.refreshQ = db.prepare<[string]>('UPDATE chunks SET heading = heading WHERE doc_id = ?');
@@ -53,7 +58,11 @@ export class Chunks {
   }
   /** Appends chunks (a PDF's next pages, OCR's regions) without touching the document's others. */
   insert(docId: string, chunks: NewChunk[]): void {
-    for (const c of chunks) this.insertQ.run({ ...c, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+    const packing = packingOn(this.db);
+    for (const c of chunks) {
+      const packed = packing && packable(c.text) ? pack(c.text) : null;
+      this.insertQ.run({ ...c, text: packed ? '' : c.text, packed, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+    }
   }
   byId(id: string): ChunkRow | undefined {
     return this.byIdQ.get(id);

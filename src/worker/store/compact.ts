@@ -17,11 +17,22 @@ export function fileUse(db: Db): { bytes: number; free: number } {
   return { bytes: pragma(db, 'page_count') * page, free: pragma(db, 'freelist_count') * page };
 }
 
-/** Gives the free pages back when there are enough of them; the bytes the file shrank by. */
+/** Set by an upgrade that rewrote rows smaller (packing): their pages are half empty, not free. */
+const REWRITE_KEY = 'compact_wanted';
+
+export function wantRewrite(db: Db): void {
+  db.prepare("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO NOTHING").run(REWRITE_KEY);
+}
+
+/**
+ * Gives the free pages back when there are enough of them, or rewrites the whole file once after an
+ * upgrade asked for it; the bytes the file shrank by.
+ */
 export function compactIndex(db: Db): number {
   const before = fileUse(db);
-  if (before.free < FREE_MIN || before.free < FREE_SHARE * before.bytes) return 0;
-  if (pragma(db, 'auto_vacuum') === 2) db.pragma('incremental_vacuum');
+  const rewrite = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(REWRITE_KEY) !== undefined;
+  if (!rewrite && (before.free < FREE_MIN || before.free < FREE_SHARE * before.bytes)) return 0;
+  if (!rewrite && pragma(db, 'auto_vacuum') === 2) db.pragma('incremental_vacuum');
   else {
     db.pragma('auto_vacuum = INCREMENTAL');
     // VACUUM builds the new file as a temporary database first: on disk, not in memory (temp_store
@@ -32,6 +43,7 @@ export function compactIndex(db: Db): number {
     } finally {
       db.pragma('temp_store = MEMORY');
     }
+    db.prepare('DELETE FROM meta WHERE key = ?').run(REWRITE_KEY);
   }
   // The pages went through the WAL: written back and the WAL emptied, or the disk holds them twice.
   db.pragma('wal_checkpoint(TRUNCATE)');

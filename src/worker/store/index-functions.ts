@@ -1,7 +1,9 @@
-// SQL functions the index's triggers call, registered on every connection openDb makes: which chunks
-// the trigram index holds (those in scripts written without spaces between words), and which words
-// of a chunk substring search can look inside (identifiers and long compounds). Everything else a
-// search finds by its words: FTS5 cuts snake_case, kebab-case and dotted names into them already.
+// SQL functions the index's triggers and statements call, registered on every connection openDb
+// makes: which chunks the trigram index holds (those in scripts written without spaces between
+// words), which words of a chunk substring search can look inside (identifiers and long compounds —
+// everything else a search finds by its words: FTS5 cuts snake_case, kebab-case and dotted names into
+// them already), and a chunk's text packed and unpacked.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Db } from './db.js';
 
 /** Scripts written without spaces between words, or with particles glued to words: matched by substring. */
@@ -36,9 +38,35 @@ export function fold(word: string): string {
   return word.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
+/**
+ * A chunk's text as stored since migration 12: raw deflate, about 0.55 of the text, behind a byte
+ * naming the format (1: deflate, no dictionary) so a better one can come without rewriting these.
+ * Chunks in scripts without spaces stay plain: the trigram index reads its content from the column.
+ */
+const DEFLATE = 1;
+
+export function pack(text: string): Buffer {
+  return Buffer.concat([Buffer.of(DEFLATE), deflateRawSync(Buffer.from(text, 'utf8'))]);
+}
+
+export function unpack(packed: Uint8Array): string {
+  if (packed[0] !== DEFLATE) throw new Error(`a chunk packed in an unknown format (${packed[0]}): a newer kb wrote it`);
+  return inflateRawSync(packed.subarray(1)).toString('utf8');
+}
+
+/** Whether a chunk of this text is stored packed (everything but the scripts the trigram index reads). */
+export function packable(text: string): boolean {
+  return !SPACELESS.test(text);
+}
+
 export function registerIndexFunctions(db: Db): void {
   db.function('kb_spaceless', { deterministic: true }, (text: unknown) => (typeof text === 'string' && SPACELESS.test(text) ? 1 : 0));
   db.function('kb_compound_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(typeof text === 'string' ? compoundWords(text) : []),
+  );
+  db.function('kb_pack', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? pack(text) : null));
+  // A chunk's text, packed or plain (every statement reads it through this: kb_unpack(c.packed, c.text)).
+  db.function('kb_unpack', { deterministic: true }, (packed: unknown, text: unknown) =>
+    packed instanceof Uint8Array ? unpack(packed) : typeof text === 'string' ? text : '',
   );
 }

@@ -2,8 +2,9 @@
 // spaces copied into chunks_tri_next and every chunk's compound words into words, a batch of rowids
 // at a time (each batch one transaction, the cursor in meta moving with it: stopped anywhere, it goes
 // on from there), then chunks_tri_next put in the place of chunks_tri — which answered every
-// substring search until then — and the triggers that keep the two new indexes.
+// substring search until then — and the triggers of store/triggers.ts in place of migration 11's.
 import type { Db } from '../db.js';
+import { CHUNK_TRIGGERS, DROP_CHUNK_TRIGGERS } from '../triggers.js';
 
 const KEY = 'substrings_upgrade';
 
@@ -13,37 +14,6 @@ export interface UpgradeState {
   /** The last rowid the index held when the upgrade began (later chunks were written by the triggers). */
   end: number;
 }
-
-/** The word index's row of a chunk (the columns and meta terms of migration 8). */
-const FTS_ROW = `
-  INSERT INTO chunks_fts(rowid, title, heading, text, meta)
-    SELECT new.rowid, d.title, new.heading, new.text,
-      'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
-        WHEN 'image' THEN 5 WHEN 'audio' THEN 6
-        WHEN 'docx' THEN 7 WHEN 'html' THEN 8 WHEN 'epub' THEN 9 WHEN 'slides' THEN 10 WHEN 'sheet' THEN 11 WHEN 'mail' THEN 12 ELSE 0 END
-      || ' kblang' || hex(coalesce(d.lang, '')) || '0'
-      || coalesce((SELECT ' ' || group_concat('kbtag' || dt.tag_id, ' ') FROM document_tags dt WHERE dt.doc_id = d.id), '')
-    FROM documents d WHERE d.id = new.doc_id;`;
-
-/** The triggers once the upgrade is done: the trigram index holds only the chunks written without spaces. */
-const TRIGGERS = `
-CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
-${FTS_ROW}
-  INSERT INTO chunks_tri(rowid, text) SELECT new.rowid, new.text WHERE kb_spaceless(new.text);
-  INSERT OR IGNORE INTO words(word) SELECT value FROM json_each(kb_compound_words(new.text));
-END;
-CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
-  DELETE FROM chunks_fts WHERE rowid = old.rowid;
-  INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);
-END;
-CREATE TRIGGER chunks_au AFTER UPDATE OF heading, text ON chunks BEGIN
-  DELETE FROM chunks_fts WHERE rowid = old.rowid;
-  INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);
-${FTS_ROW}
-  INSERT INTO chunks_tri(rowid, text) SELECT new.rowid, new.text WHERE kb_spaceless(new.text);
-  INSERT OR IGNORE INTO words(word) SELECT value FROM json_each(kb_compound_words(new.text));
-END;
-`;
 
 /** How far the upgrade is, or null when there is none to do (done, or a new index). */
 export function substringsUpgrade(db: Db): UpgradeState | null {
@@ -81,10 +51,10 @@ export function upgradeSubstrings(db: Db, rows: number): UpgradeState | null {
       }
       // Every chunk is in: the new index takes the old one's place, with its triggers. Those naming
       // the old one go first: SQLite checks every trigger when a table is renamed.
-      db.exec('DROP TRIGGER chunks_ai; DROP TRIGGER chunks_ad; DROP TRIGGER chunks_au;');
+      db.exec(DROP_CHUNK_TRIGGERS);
       db.exec('DROP TABLE chunks_tri');
       db.exec('ALTER TABLE chunks_tri_next RENAME TO chunks_tri');
-      db.exec(TRIGGERS);
+      db.exec(CHUNK_TRIGGERS);
       db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
       return null;
     })
