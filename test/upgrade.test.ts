@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/worker/store/db.js';
 import { wordIndexCounts } from '../src/worker/store/integrity.js';
+import { defaultConfig } from '../src/shared/config.js';
+import { IndexStats } from '../src/worker/search/index-stats.js';
 import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
+import { ftsOrderUpgrade, upgradeFtsOrder } from '../src/worker/store/upgrades/fts-order.js';
 import { packingUpgrade, upgradePacking } from '../src/worker/store/upgrades/packing.js';
 import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
 import { WordIndex } from '../src/worker/store/word-index.js';
@@ -126,6 +129,49 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     expect(words.count('"walrus"', null)).toBe(1);
     expect(words.count('"rivers"', null)).toBe(57);
     expect(() => wordIndexCounts(db)).not.toThrow();
+    db.close();
+  });
+
+  it('last writes the word index again with the text first, ranking and counting as before', async () => {
+    const file = await schema10();
+    let db = openDb(file);
+    while (upgradeSubstrings(db, 100) !== null);
+    while (upgradePacking(db, 100) !== null);
+    let words = new WordIndex(db);
+    const weights = [0.5, 1, 1] as const;
+    const before = words.candidates('"rivers" OR "plain"', weights, null, 100);
+    // Average tokens of title, heading and body, from FTS5's statistics record, whatever its column order.
+    const stats = (): readonly number[] => new IndexStats(words, defaultConfig()).fieldModel().avgLength;
+    const fields = stats();
+    expect(ftsOrderUpgrade(db)).toEqual({ cursor: 0, end: 60 });
+    expect(upgradeFtsOrder(db, 25)).toEqual({ cursor: 25, end: 60 });
+    db.close();
+    db = openDb(file);
+    words = new WordIndex(db);
+    // Half-way: the old index answers; chunks come and go in both.
+    const add = db.prepare(
+      `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{}', 1)`,
+    );
+    add.run('x1', DOC, 300, 'plain rivers again');
+    db.prepare("DELETE FROM chunks WHERE id IN ('c3', 'c50', 'x1')").run();
+    expect(words.count('"rivers"', null)).toBe(55);
+    while (upgradeFtsOrder(db, 25) !== null);
+    expect((db.prepare("SELECT name FROM pragma_table_info('chunks_fts')").all() as { name: string }[]).map((r) => r.name)).toEqual([
+      'text',
+      'title',
+      'heading',
+      'meta',
+    ]);
+    expect(words.count('"rivers"', null)).toBe(55);
+    // The same order (the scores moved only with the two chunks fewer).
+    expect(words.candidates('"rivers" OR "plain"', weights, null, 100).map((c) => c.rowid)).toEqual(
+      before.map((c) => c.rowid).filter((r) => r !== 4 && r !== 51),
+    );
+    expect(stats()[0]).toBeCloseTo(fields[0]!, 6);
+    expect(stats()[2]).toBeGreaterThan(5);
+    expect(stats()[2]).toBeCloseTo(fields[2]!, 0);
+    expect(words.documentFrequency('river')).toBe(55);
+    expect(wordIndexCounts(db)).toEqual({ chunks: 58, indexed: 58 });
     db.close();
   });
 

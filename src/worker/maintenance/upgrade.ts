@@ -4,6 +4,7 @@
 // long-lived host (the app, kb serve, kb watch) in the background, or by kb doctor --fix.
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
+import { ftsOrderUpgrade, upgradeFtsOrder } from '../store/upgrades/fts-order.js';
 import { packingUpgrade, upgradePacking } from '../store/upgrades/packing.js';
 import { substringsUpgrade, type UpgradeState, upgradeSubstrings } from '../store/upgrades/substrings.js';
 import type { Db } from '../store/db.js';
@@ -12,6 +13,7 @@ import type { Db } from '../store/db.js';
 const UPGRADES: { state: (db: Db) => UpgradeState | null; step: (db: Db, rows: number) => UpgradeState | null }[] = [
   { state: substringsUpgrade, step: upgradeSubstrings },
   { state: packingUpgrade, step: upgradePacking },
+  { state: ftsOrderUpgrade, step: upgradeFtsOrder },
 ];
 
 /** The first upgrade still to do, and how far it is. */

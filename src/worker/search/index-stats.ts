@@ -55,8 +55,7 @@ export class IndexStats {
       const record = this.index.statisticsRecord();
       const v = record ? readVarints(record) : [];
       const rows = v[0] ?? 0;
-      // Columns: title, heading, text, meta.
-      this.avgFields = [1, 2, 3].map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
+      this.avgFields = this.index.fieldColumns().map((c) => (rows > 0 ? (v[c] ?? 0) / rows : 1)) as [number, number, number];
     }
     const s = this.config.search;
     return { weights: [s.weights.title, s.weights.heading, s.weights.body], avgLength: this.avgFields, n: this.n(), k1: s.k1, b: s.b };

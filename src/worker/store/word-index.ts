@@ -6,6 +6,7 @@ import { chunksGeneration, type Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
 import { SPACELESS } from './index-functions.js';
 import { StatementCache } from './statement-cache.js';
+import { textFirst } from './upgrades/fts-order.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
 
 export interface Candidate {
@@ -45,6 +46,11 @@ export class WordIndex {
 
   chunkCount(): number {
     return (this.prep('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+  }
+
+  /** Where title, heading and body are in the statistics record (1 is the first column: 0 counts rows). */
+  fieldColumns(): [number, number, number] {
+    return textFirst(this.db) ? [2, 3, 1] : [1, 2, 3];
   }
 
   /** FTS5's own statistics record (rows, then tokens per column), as varints. */
@@ -117,7 +123,9 @@ export class WordIndex {
    * glob is checked only on rows the index already matched.
    */
   candidates(match: string, weights: readonly [number, number, number], docIds: string[] | null, limit: number): Candidate[] {
-    const w = `${weights[0]}, ${weights[1]}, ${weights[2]}, 0`;
+    // bm25()'s weights go by column position: the text first since the fts upgrade (migration 13).
+    const [title, heading, body] = weights;
+    const w = textFirst(this.db) ? `${body}, ${title}, ${heading}, 0` : `${title}, ${heading}, ${body}, 0`;
     const sql = docIds
       ? `SELECT f.rowid AS rowid, bm25(chunks_fts, ${w}) AS raw
          FROM chunks_fts f CROSS JOIN chunks c ON c.rowid = f.rowid

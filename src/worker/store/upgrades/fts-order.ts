@@ -1,0 +1,59 @@
+// The upgrade migration 13 leaves: every chunk written into chunks_fts_next (the word index with the
+// text first), a batch of rowids per transaction with the cursor in meta, while chunks_fts answers
+// and the triggers write both; then chunks_fts_next put in its place. Runs after the packing upgrade.
+import { wantRewrite } from '../compact.js';
+import type { Db } from '../db.js';
+import { CHUNK_TRIGGERS, chunkTriggers, DROP_CHUNK_TRIGGERS, META_TERMS } from '../triggers.js';
+import { packingUpgrade } from './packing.js';
+import { substringsUpgrade, type UpgradeState } from './substrings.js';
+
+const KEY = 'fts_upgrade';
+
+/** The chunks the new index holds while it is filled: passed by the cursor, or written after the upgrade began. */
+const IN_NEXT = `new.rowid <= (SELECT value ->> 'cursor' FROM meta WHERE key = '${KEY}')
+      OR new.rowid > (SELECT value ->> 'end' FROM meta WHERE key = '${KEY}')`;
+
+export function ftsOrderUpgrade(db: Db): UpgradeState | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as UpgradeState) : null;
+}
+
+/** Whether chunks_fts has the text as its first column (the upgrade is done), or is still title first. */
+export function textFirst(db: Db): boolean {
+  return ftsOrderUpgrade(db) === null;
+}
+
+export function upgradeFtsOrder(db: Db, rows: number): UpgradeState | null {
+  return db
+    .transaction((): UpgradeState | null => {
+      const state = ftsOrderUpgrade(db);
+      if (!state || substringsUpgrade(db) !== null || packingUpgrade(db) !== null) return state;
+      if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + chunkTriggers({ table: 'chunks_fts_next', when: IN_NEXT }));
+      const to =
+        (
+          db
+            .prepare('SELECT max(rowid) AS r FROM (SELECT rowid FROM chunks WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?)')
+            .get(state.cursor, state.end, rows) as { r: number | null }
+        ).r ?? state.end;
+      db.prepare(
+        `INSERT INTO chunks_fts_next(rowid, title, heading, text, meta)
+         SELECT c.rowid, d.title, c.heading, kb_unpack(c.packed, c.text), ${META_TERMS}
+         FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? AND c.rowid <= ?`,
+      ).run(state.cursor, to);
+      if (to < state.end) {
+        const next = { cursor: to, end: state.end };
+        db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), KEY);
+        return next;
+      }
+      // Every chunk is in: the new index takes the old one's place (the triggers naming it go first:
+      // SQLite checks every trigger when a table is renamed).
+      db.exec(DROP_CHUNK_TRIGGERS);
+      db.exec('DROP TABLE chunks_fts');
+      db.exec('ALTER TABLE chunks_fts_next RENAME TO chunks_fts');
+      db.exec(CHUNK_TRIGGERS);
+      db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
+      if (state.end > 0) wantRewrite(db);
+      return null;
+    })
+    .immediate();
+}
