@@ -159,7 +159,7 @@ async function upgradeDone(dataDir: string): Promise<number> {
   const start = performance.now();
   const db = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
   try {
-    while (db.prepare("SELECT 1 FROM meta WHERE key IN ('substrings_upgrade', 'packing_upgrade')").get()) {
+    while (db.prepare("SELECT 1 FROM meta WHERE key LIKE '%_upgrade'").get()) {
       if (performance.now() - start > 30 * 60_000) throw new Error('the index upgrade was not done after 30 minutes');
       await new Promise((r) => setTimeout(r, 2000));
     }

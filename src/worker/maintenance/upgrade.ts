@@ -31,7 +31,7 @@ const BATCH = 2000;
 const AT_OPEN = 20_000;
 
 export interface UpgradeProgress {
-  /** Rowids done, of the rowids the index held when the upgrade began. */
+  /** Rowids done, of the rowids the pending upgrades had left (a chunk counts once per upgrade). */
   done: number;
   total: number;
 }
@@ -62,10 +62,23 @@ export async function upgradeIndex(
 ): Promise<boolean> {
   if (core.readOnly || next(core.db) === null) return false;
   const started = Date.now();
+  // Progress over every upgrade left, in rowids: each counts what was left of it when this began.
+  const left = UPGRADES.map((u) => u.state(core.db)).map((st) => (st ? st.end - st.cursor : 0));
+  const total = left.reduce((a, b) => a + b, 0);
   for (let n = next(core.db); n; n = next(core.db)) {
     if (stopped()) return false;
     const s = n.step(core.db, BATCH);
-    if (s) onProgress({ done: s.cursor, total: s.end });
+    const now = UPGRADES.map((u) => u.state(core.db)).map((st) => (st ? st.end - st.cursor : 0));
+    if (s)
+      onProgress({
+        done:
+          total -
+          Math.min(
+            total,
+            now.reduce((a, b) => a + b, 0),
+          ),
+        total,
+      });
     await new Promise((r) => setImmediate(r));
   }
   core.wordsChanged();
