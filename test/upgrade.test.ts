@@ -2,6 +2,7 @@
 // chunks written without spaces, the words with an inside collected — a batch at a time, stopped and
 // resumed anywhere, searchable all along, and by kb's engine at open when it is small.
 import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { ftsOrderUpgrade, upgradeFtsOrder } from '../src/worker/store/upgrades/f
 import { packingUpgrade, upgradePacking } from '../src/worker/store/upgrades/packing.js';
 import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
 import { WordIndex } from '../src/worker/store/word-index.js';
-import { engineIn, tempDir } from './helpers.js';
+import { engineIn, repoRoot, tempDir } from './helpers.js';
 
 const DOC = '0123456789abcdef0123';
 const KOREAN = '형태소 분석기는 문장을 나눈다';
@@ -203,4 +204,84 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     expect(db.prepare('SELECT count(*) AS n FROM chunks_tri_docsize').get()).toEqual({ n: 2 });
     db.close();
   });
+
+  it('killed at random moments (SIGKILL), leaves an index that is searchable and sound, and finishes on the next run', async () => {
+    // 30,000 chunks: more than an index is upgraded at open, so kb doctor --fix does it, in batches.
+    const file = join(await tempDir(), 'kb.sqlite');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
+    raw.pragma('user_version = 10');
+    raw
+      .prepare(
+        `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
+         VALUES (?, '/notes/all.md', '/notes', 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
+      )
+      .run(DOC);
+    const add = raw.prepare(
+      `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
+    );
+    raw.transaction(() => {
+      for (let i = 0; i < 30_000; i++) {
+        const text =
+          i % 1000 === 7 ? `${KOREAN} ${i}` : i % 1000 === 9 ? `call openEngine${i} first` : `plain note ${i} about rivers and lakes`;
+        add.run(`c${i}`, DOC, i, text);
+      }
+    })();
+    raw.close();
+    const dataDir = join(file, '..');
+    const env = { ...process.env, KB_CONFIG: join(dataDir, 'none.yaml'), NO_COLOR: '1' };
+    const check = (): void => {
+      const db = openDb(file);
+      try {
+        const words = new WordIndex(db);
+        expect(wordIndexCounts(db)).toEqual({ chunks: 30_000, indexed: 30_000 });
+        expect(words.count('"rivers"', null)).toBe(29_940);
+        expect(words.substring('형태소', { tags: [] })).toHaveLength(30);
+        expect(words.substring('penengine', { tags: [] })).toHaveLength(30);
+      } finally {
+        db.close();
+      }
+    };
+    /** The upgrades seen half-way (their cursor moved) at the moment a run was killed. */
+    const midway: string[] = [];
+    // One kill in each upgrade (substrings, packing, word index order), then one more in whichever is left.
+    for (const target of ['substrings_upgrade', 'packing_upgrade', 'fts_upgrade', '%_upgrade']) {
+      const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'doctor', '--fix', '--json', '--data-dir', dataDir], {
+        env,
+        stdio: 'ignore',
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
+      let running = true;
+      void exited.then(() => (running = false));
+      // Killed as soon as an upgrade is seen under way: mid-batch or between batches, wherever it is.
+      while (running) {
+        const probe = new Database(file, { readonly: true });
+        const pending = probe.prepare("SELECT key FROM meta WHERE key LIKE ? AND value ->> 'cursor' > 0").all(target) as {
+          key: string;
+        }[];
+        probe.close();
+        if (pending.length > 0) {
+          child.kill('SIGKILL');
+          midway.push(...pending.map((p) => p.key));
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await exited;
+      check();
+    }
+    // The kills caught the upgrades half-way; each went on from where it was killed.
+    expect(new Set(midway).size).toBeGreaterThanOrEqual(2);
+    const done = spawnSync(process.execPath, [join(repoRoot, 'bin/kb.js'), 'doctor', '--fix', '--json', '--data-dir', dataDir], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(done.status).toBe(0);
+    check();
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT key FROM meta WHERE key LIKE '%_upgrade'").all()).toEqual([]);
+    expect((db.prepare("SELECT name FROM pragma_table_info('chunks_fts')").get() as { name: string }).name).toBe('text');
+    expect(db.prepare('SELECT count(*) AS n FROM chunks WHERE packed IS NULL').get()).toEqual({ n: 30 });
+    db.close();
+  }, 120_000);
 });
