@@ -21,8 +21,14 @@ const DOC = '0123456789abcdef0123';
 const KOREAN = '형태소 분석기는 문장을 나눈다';
 const JAPANESE = '東京の電車はいつも混んでいる';
 
-/** An index as kb wrote it at schema 10: every chunk in the trigram index. 60 chunks, two of them CJK. */
-async function schema10(padding = ''): Promise<string> {
+/** The 60 chunks of a small index: two of them CJK, one naming an identifier, the rest plain (and `padding`). */
+const sixty =
+  (padding = '') =>
+  (i: number): string =>
+    i === 17 ? KOREAN : i === 41 ? JAPANESE : i === 30 ? 'call openEngine(dataDir) first' : `plain note number ${i} about rivers${padding}`;
+
+/** An index as kb wrote it at schema 10, every chunk in the trigram index: `rows` chunks of one document. */
+async function schema10(text: (i: number) => string = sixty(), rows = 60): Promise<string> {
   const file = join(await tempDir(), 'kb.sqlite');
   const raw = new Database(file);
   for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
@@ -36,17 +42,9 @@ async function schema10(padding = ''): Promise<string> {
   const add = raw.prepare(
     `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
   );
-  for (let i = 0; i < 60; i++) {
-    const text =
-      i === 17
-        ? KOREAN
-        : i === 41
-          ? JAPANESE
-          : i === 30
-            ? 'call openEngine(dataDir) first'
-            : `plain note number ${i} about rivers${padding}`;
-    add.run(`c${i}`, DOC, i, text);
-  }
+  raw.transaction(() => {
+    for (let i = 0; i < rows; i++) add.run(`c${i}`, DOC, i, text(i));
+  })();
   raw.close();
   return file;
 }
@@ -181,14 +179,14 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     let seed = 7;
     const letter = (): string => String.fromCharCode(97 + Math.floor(((seed = (seed * 16807) % 2147483647) / 2147483647) * 26));
     const padding = Array.from({ length: 3000 }, () => ` ${Array.from({ length: 6 }, letter).join('')}`).join('');
-    const file = await schema10(padding);
+    const file = await schema10(sixty(padding));
     const engine = await engineIn(join(file, '..'));
     try {
       expect((await engine.doctor()).checks.find((c) => c.name === 'index upgrade')).toBeUndefined();
       expect((await engine.search({ query: '電車', mode: 'lexical' })).results[0]?.text).toBe(JAPANESE);
       expect((await engine.search({ query: 'Engine', mode: 'lexical', explain: true })).results[0]?.text).toContain('openEngine');
-      // The old trigram index's pages are free pages of the file: kb gc gives them back (rewriting an
-      // index from before incremental vacuum once), and everything is still found.
+      // The old trigram index's pages are free pages of the file, the packed rows' pages half empty:
+      // kb gc rewrites the file once, and everything is still found.
       const before = statSync(file).size;
       const gc = await engine.gc();
       expect(gc.compacted_bytes).toBeGreaterThan(0);
@@ -207,27 +205,10 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
 
   it('killed at random moments (SIGKILL), leaves an index that is searchable and sound, and finishes on the next run', async () => {
     // 30,000 chunks: more than an index is upgraded at open, so kb doctor --fix does it, in batches.
-    const file = join(await tempDir(), 'kb.sqlite');
-    const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
-    raw.pragma('user_version = 10');
-    raw
-      .prepare(
-        `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-         VALUES (?, '/notes/all.md', '/notes', 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
-      )
-      .run(DOC);
-    const add = raw.prepare(
-      `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
+    const file = await schema10(
+      (i) => (i % 1000 === 7 ? `${KOREAN} ${i}` : i % 1000 === 9 ? `call openEngine${i} first` : `plain note ${i} about rivers and lakes`),
+      30_000,
     );
-    raw.transaction(() => {
-      for (let i = 0; i < 30_000; i++) {
-        const text =
-          i % 1000 === 7 ? `${KOREAN} ${i}` : i % 1000 === 9 ? `call openEngine${i} first` : `plain note ${i} about rivers and lakes`;
-        add.run(`c${i}`, DOC, i, text);
-      }
-    })();
-    raw.close();
     const dataDir = join(file, '..');
     const env = { ...process.env, KB_CONFIG: join(dataDir, 'none.yaml'), NO_COLOR: '1' };
     const check = (): void => {

@@ -1,7 +1,7 @@
 // Giving the file's free pages back to the disk. Deleting rows (removed documents, an upgrade that
-// dropped a whole index) leaves free pages SQLite reuses but never returns. An index made since
-// kb 0.1's migration 11 is in incremental auto-vacuum mode and returns them in place; an older one is
-// rewritten once (VACUUM), which puts it in that mode too.
+// dropped a whole index) leaves free pages SQLite reuses but never returns, and packing rows in place
+// leaves their pages half empty: once there are enough, or an upgrade asked for it, the file is
+// rewritten (VACUUM).
 import type { Db } from './db.js';
 
 /** Free pages are given back once they are this share of the file… */
@@ -25,27 +25,23 @@ export function wantRewrite(db: Db): void {
 }
 
 /**
- * Gives the free pages back when there are enough of them, or rewrites the whole file once after an
+ * Rewrites the file when a fifth of it is free pages (and at least 256 KB), or once after an
  * upgrade asked for it; the bytes the file shrank by.
  */
 export function compactIndex(db: Db): number {
   const before = fileUse(db);
   const rewrite = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(REWRITE_KEY) !== undefined;
   if (!rewrite && (before.free < FREE_MIN || before.free < FREE_SHARE * before.bytes)) return 0;
-  if (!rewrite && pragma(db, 'auto_vacuum') === 2) db.pragma('incremental_vacuum');
-  else {
-    db.pragma('auto_vacuum = INCREMENTAL');
-    // VACUUM builds the new file as a temporary database first: on disk, not in memory (temp_store
-    // is MEMORY for sorts): at a million chunks that copy is 1.5 GB.
-    db.pragma('temp_store = FILE');
-    try {
-      db.exec('VACUUM');
-    } finally {
-      db.pragma('temp_store = MEMORY');
-    }
-    db.prepare('DELETE FROM meta WHERE key = ?').run(REWRITE_KEY);
+  // VACUUM builds the new file as a temporary database first: on disk, not in memory (temp_store
+  // is MEMORY for sorts): at a million chunks that copy is 1.5 GB.
+  db.pragma('temp_store = FILE');
+  try {
+    db.exec('VACUUM');
+  } finally {
+    db.pragma('temp_store = MEMORY');
   }
+  db.prepare('DELETE FROM meta WHERE key = ?').run(REWRITE_KEY);
   // The pages went through the WAL: written back and the WAL emptied, or the disk holds them twice.
   db.pragma('wal_checkpoint(TRUNCATE)');
-  return before.bytes - fileUse(db).bytes;
+  return Math.max(0, before.bytes - fileUse(db).bytes);
 }

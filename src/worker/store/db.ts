@@ -52,10 +52,10 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     // Two processes creating one new index at once: switching a new file to WAL takes a lock SQLite does
     // not wait for (busy_timeout is not asked), so "database is locked" comes at once. Try again.
     untilNotBusy(() => {
-      // Chunk rows are around 1 KB: 16 KB pages pack them with little slack. Free pages go back to the
-      // disk a few at a time (store/compact.ts). Both only take effect on a new file.
+      // Chunk rows are around 1 KB: 16 KB pages pack them with little slack. Only takes effect on a new
+      // file. (Not auto_vacuum: with it, an index on a disk that filled up could not always be opened
+      // again — SQLite wanted to write before it would read; kb gc rewrites the file instead.)
       db.pragma('page_size = 16384');
-      db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
     });
     db.pragma('synchronous = NORMAL');

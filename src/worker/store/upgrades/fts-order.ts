@@ -5,7 +5,8 @@ import { wantRewrite } from '../compact.js';
 import type { Db } from '../db.js';
 import { CHUNK_TRIGGERS, chunkTriggers, DROP_CHUNK_TRIGGERS, META_TERMS } from '../triggers.js';
 import { packingUpgrade } from './packing.js';
-import { substringsUpgrade, type UpgradeState } from './substrings.js';
+import { batchEnd, moveUpgrade, readUpgrade, type UpgradeState } from './cursor.js';
+import { substringsUpgrade } from './substrings.js';
 
 const KEY = 'fts_upgrade';
 
@@ -14,8 +15,7 @@ const IN_NEXT = `new.rowid <= (SELECT value ->> 'cursor' FROM meta WHERE key = '
       OR new.rowid > (SELECT value ->> 'end' FROM meta WHERE key = '${KEY}')`;
 
 export function ftsOrderUpgrade(db: Db): UpgradeState | null {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as UpgradeState) : null;
+  return readUpgrade(db, KEY);
 }
 
 /** Whether chunks_fts has the text as its first column (the upgrade is done), or is still title first. */
@@ -29,29 +29,20 @@ export function upgradeFtsOrder(db: Db, rows: number): UpgradeState | null {
       const state = ftsOrderUpgrade(db);
       if (!state || substringsUpgrade(db) !== null || packingUpgrade(db) !== null) return state;
       if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + chunkTriggers({ table: 'chunks_fts_next', when: IN_NEXT }));
-      const to =
-        (
-          db
-            .prepare('SELECT max(rowid) AS r FROM (SELECT rowid FROM chunks WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?)')
-            .get(state.cursor, state.end, rows) as { r: number | null }
-        ).r ?? state.end;
+      const to = batchEnd(db, state, rows);
       db.prepare(
         `INSERT INTO chunks_fts_next(rowid, title, heading, text, meta)
          SELECT c.rowid, d.title, c.heading, kb_unpack(c.packed, c.text), ${META_TERMS}
          FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? AND c.rowid <= ?`,
       ).run(state.cursor, to);
-      if (to < state.end) {
-        const next = { cursor: to, end: state.end };
-        db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), KEY);
-        return next;
-      }
+      const next = moveUpgrade(db, KEY, state, to);
+      if (next) return next;
       // Every chunk is in: the new index takes the old one's place (the triggers naming it go first:
       // SQLite checks every trigger when a table is renamed).
       db.exec(DROP_CHUNK_TRIGGERS);
       db.exec('DROP TABLE chunks_fts');
       db.exec('ALTER TABLE chunks_fts_next RENAME TO chunks_fts');
       db.exec(CHUNK_TRIGGERS);
-      db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
       if (state.end > 0) wantRewrite(db);
       return null;
     })

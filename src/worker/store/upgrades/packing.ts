@@ -6,13 +6,13 @@
 import { wantRewrite } from '../compact.js';
 import type { Db } from '../db.js';
 import { CHUNK_TRIGGERS, DROP_CHUNK_TRIGGERS } from '../triggers.js';
-import { substringsUpgrade, type UpgradeState } from './substrings.js';
+import { batchEnd, moveUpgrade, readUpgrade, type UpgradeState } from './cursor.js';
+import { substringsUpgrade } from './substrings.js';
 
 const KEY = 'packing_upgrade';
 
 export function packingUpgrade(db: Db): UpgradeState | null {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as UpgradeState) : null;
+  return readUpgrade(db, KEY);
 }
 
 /** Whether chunks are written packed: once the substrings upgrade has put its triggers in place. */
@@ -29,24 +29,14 @@ export function upgradePacking(db: Db, rows: number): UpgradeState | null {
       // The triggers of store/triggers.ts, whatever an earlier build left: an update of text must not
       // write the word index again (from the '' it leaves in the column).
       if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + CHUNK_TRIGGERS);
-      const to =
-        (
-          db
-            .prepare('SELECT max(rowid) AS r FROM (SELECT rowid FROM chunks WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?)')
-            .get(state.cursor, state.end, rows) as { r: number | null }
-        ).r ?? state.end;
+      const to = batchEnd(db, state, rows);
       db.prepare(
         `UPDATE chunks SET packed = kb_pack(text), text = ''
          WHERE rowid > ? AND rowid <= ? AND packed IS NULL AND NOT kb_spaceless(text)`,
       ).run(state.cursor, to);
-      if (to >= state.end) {
-        db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
-        // The rows shrank where they stand: their pages are half empty until the file is rewritten (kb gc).
-        if (state.end > 0) wantRewrite(db);
-        return null;
-      }
-      const next = { cursor: to, end: state.end };
-      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), KEY);
+      const next = moveUpgrade(db, KEY, state, to);
+      // The rows shrank where they stand: their pages are half empty until the file is rewritten (kb gc).
+      if (!next && state.end > 0) wantRewrite(db);
       return next;
     })
     .immediate();

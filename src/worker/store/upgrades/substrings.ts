@@ -5,20 +5,15 @@
 // substring search until then — and the triggers of store/triggers.ts in place of migration 11's.
 import type { Db } from '../db.js';
 import { CHUNK_TRIGGERS, DROP_CHUNK_TRIGGERS } from '../triggers.js';
+import { batchEnd, moveUpgrade, readUpgrade, type UpgradeState } from './cursor.js';
 
 const KEY = 'substrings_upgrade';
 
-export interface UpgradeState {
-  /** The last rowid done. */
-  cursor: number;
-  /** The last rowid the index held when the upgrade began (later chunks were written by the triggers). */
-  end: number;
-}
+export type { UpgradeState };
 
 /** How far the upgrade is, or null when there is none to do (done, or a new index). */
 export function substringsUpgrade(db: Db): UpgradeState | null {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as UpgradeState) : null;
+  return readUpgrade(db, KEY);
 }
 
 /**
@@ -31,31 +26,22 @@ export function upgradeSubstrings(db: Db, rows: number): UpgradeState | null {
       // Read inside the transaction: another process may have moved it.
       const state = substringsUpgrade(db);
       if (!state) return null;
-      if (state.cursor < state.end) {
-        const to =
-          (
-            db
-              .prepare('SELECT max(rowid) AS r FROM (SELECT rowid FROM chunks WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?)')
-              .get(state.cursor, state.end, rows) as { r: number | null }
-          ).r ?? state.end;
-        db.prepare(
-          'INSERT INTO chunks_tri_next(rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ? AND rowid <= ? AND kb_spaceless(text)',
-        ).run(state.cursor, to);
-        db.prepare(
-          `INSERT OR IGNORE INTO words(word) SELECT j.value FROM chunks c, json_each(kb_compound_words(c.text)) j
-           WHERE c.rowid > ? AND c.rowid <= ?`,
-        ).run(state.cursor, to);
-        const next = { cursor: to, end: state.end };
-        db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), KEY);
-        if (to < state.end) return next;
-      }
+      const to = batchEnd(db, state, rows);
+      db.prepare(
+        'INSERT INTO chunks_tri_next(rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ? AND rowid <= ? AND kb_spaceless(text)',
+      ).run(state.cursor, to);
+      db.prepare(
+        `INSERT OR IGNORE INTO words(word) SELECT j.value FROM chunks c, json_each(kb_compound_words(c.text)) j
+         WHERE c.rowid > ? AND c.rowid <= ?`,
+      ).run(state.cursor, to);
+      const next = moveUpgrade(db, KEY, state, to);
+      if (next) return next;
       // Every chunk is in: the new index takes the old one's place, with its triggers. Those naming
       // the old one go first: SQLite checks every trigger when a table is renamed.
       db.exec(DROP_CHUNK_TRIGGERS);
       db.exec('DROP TABLE chunks_tri');
       db.exec('ALTER TABLE chunks_tri_next RENAME TO chunks_tri');
       db.exec(CHUNK_TRIGGERS);
-      db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
       return null;
     })
     .immediate();
