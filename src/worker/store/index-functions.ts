@@ -4,7 +4,8 @@
 // everything else a search finds by its words: FTS5 cuts snake_case, kebab-case and dotted names into
 // them already), and a chunk's text packed and unpacked.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Db } from './db.js';
+// The connection's own type, not db.ts's Db: db.ts registers these on every connection it opens.
+import type Database from 'better-sqlite3';
 
 /** Scripts written without spaces between words, or with particles glued to words: matched by substring. */
 export const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -59,7 +60,7 @@ export function packable(text: string): boolean {
   return !SPACELESS.test(text);
 }
 
-export function registerIndexFunctions(db: Db): void {
+export function registerIndexFunctions(db: Database.Database): void {
   db.function('kb_spaceless', { deterministic: true }, (text: unknown) => (typeof text === 'string' && SPACELESS.test(text) ? 1 : 0));
   db.function('kb_compound_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(typeof text === 'string' ? compoundWords(text) : []),
