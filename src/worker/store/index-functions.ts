@@ -67,7 +67,12 @@ export function registerIndexFunctions(db: Database.Database): void {
   );
   db.function('kb_pack', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? pack(text) : null));
   // A chunk's text, packed or plain (every statement reads it through this: kb_unpack(c.packed, c.text)).
-  db.function('kb_unpack', { deterministic: true }, (packed: unknown, text: unknown) =>
-    packed instanceof Uint8Array ? unpack(packed) : typeof text === 'string' ? text : '',
-  );
+  // The last one is kept: an insert's trigger reads the new chunk's text twice (its words, its compounds).
+  let last: { packed: Buffer; text: string } | null = null;
+  db.function('kb_unpack', { deterministic: true }, (packed: unknown, text: unknown) => {
+    if (!(packed instanceof Uint8Array)) return typeof text === 'string' ? text : '';
+    if (last?.packed.equals(packed)) return last.text;
+    last = { packed: Buffer.from(packed), text: unpack(packed) };
+    return last.text;
+  });
 }

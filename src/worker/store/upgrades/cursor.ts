@@ -1,6 +1,7 @@
 // How an upgrade keeps its place: a meta row `<name>_upgrade` holding the last rowid done and the
 // last rowid the index held when the migration set it up. Each batch moves it in its own transaction.
 import type { Db } from '../db.js';
+import { CHUNK_TRIGGERS, DROP_CHUNK_TRIGGERS } from '../triggers.js';
 
 export interface UpgradeState {
   /** The last rowid done. */
@@ -31,4 +32,16 @@ export function moveUpgrade(db: Db, key: string, state: UpgradeState, to: number
   const next = { cursor: to, end: state.end };
   db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(next), key);
   return next;
+}
+
+/**
+ * An upgrade's last step: `<table>_next`, now complete, takes `table`'s place, with the chunks'
+ * triggers of store/triggers.ts. The triggers go first: SQLite checks every trigger that names a
+ * table when another is renamed, and the old ones name the table being dropped.
+ */
+export function swapIn(db: Db, table: 'chunks_tri' | 'chunks_fts'): void {
+  db.exec(DROP_CHUNK_TRIGGERS);
+  db.exec(`DROP TABLE ${table}`);
+  db.exec(`ALTER TABLE ${table}_next RENAME TO ${table}`);
+  db.exec(CHUNK_TRIGGERS);
 }

@@ -3,9 +3,9 @@
 // and the triggers write both; then chunks_fts_next put in its place. Runs after the packing upgrade.
 import { wantRewrite } from '../compact.js';
 import type { Db } from '../db.js';
-import { CHUNK_TRIGGERS, chunkTriggers, DROP_CHUNK_TRIGGERS, META_TERMS } from '../triggers.js';
+import { chunkTriggers, DROP_CHUNK_TRIGGERS, META_TERMS } from '../triggers.js';
 import { packingUpgrade } from './packing.js';
-import { batchEnd, moveUpgrade, readUpgrade, type UpgradeState } from './cursor.js';
+import { batchEnd, moveUpgrade, readUpgrade, swapIn, type UpgradeState } from './cursor.js';
 import { substringsUpgrade } from './substrings.js';
 
 const KEY = 'fts_upgrade';
@@ -37,12 +37,7 @@ export function upgradeFtsOrder(db: Db, rows: number): UpgradeState | null {
       ).run(state.cursor, to);
       const next = moveUpgrade(db, KEY, state, to);
       if (next) return next;
-      // Every chunk is in: the new index takes the old one's place (the triggers naming it go first:
-      // SQLite checks every trigger when a table is renamed).
-      db.exec(DROP_CHUNK_TRIGGERS);
-      db.exec('DROP TABLE chunks_fts');
-      db.exec('ALTER TABLE chunks_fts_next RENAME TO chunks_fts');
-      db.exec(CHUNK_TRIGGERS);
+      swapIn(db, 'chunks_fts');
       if (state.end > 0) wantRewrite(db);
       return null;
     })

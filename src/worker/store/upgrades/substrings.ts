@@ -4,8 +4,7 @@
 // on from there), then chunks_tri_next put in the place of chunks_tri — which answered every
 // substring search until then — and the triggers of store/triggers.ts in place of migration 11's.
 import type { Db } from '../db.js';
-import { CHUNK_TRIGGERS, DROP_CHUNK_TRIGGERS } from '../triggers.js';
-import { batchEnd, moveUpgrade, readUpgrade, type UpgradeState } from './cursor.js';
+import { batchEnd, moveUpgrade, readUpgrade, swapIn, type UpgradeState } from './cursor.js';
 
 const KEY = 'substrings_upgrade';
 
@@ -36,12 +35,7 @@ export function upgradeSubstrings(db: Db, rows: number): UpgradeState | null {
       ).run(state.cursor, to);
       const next = moveUpgrade(db, KEY, state, to);
       if (next) return next;
-      // Every chunk is in: the new index takes the old one's place, with its triggers. Those naming
-      // the old one go first: SQLite checks every trigger when a table is renamed.
-      db.exec(DROP_CHUNK_TRIGGERS);
-      db.exec('DROP TABLE chunks_tri');
-      db.exec('ALTER TABLE chunks_tri_next RENAME TO chunks_tri');
-      db.exec(CHUNK_TRIGGERS);
+      swapIn(db, 'chunks_tri');
       return null;
     })
     .immediate();
