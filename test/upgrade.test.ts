@@ -13,6 +13,8 @@ import { IndexStats } from '../src/worker/search/index-stats.js';
 import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
 import { ftsOrderUpgrade, upgradeFtsOrder } from '../src/worker/store/upgrades/fts-order.js';
 import { packingUpgrade, upgradePacking } from '../src/worker/store/upgrades/packing.js';
+import { recordsUpgrade, upgradeRecords } from '../src/worker/store/upgrades/records.js';
+import { Chunks } from '../src/worker/store/chunks.js';
 import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
 import { WordIndex } from '../src/worker/store/word-index.js';
 import { engineIn, repoRoot, tempDir } from './helpers.js';
@@ -174,6 +176,69 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     db.close();
   });
 
+  it('then packs each chunk as one record of its heading, anchor and text, against a dictionary learnt from the index', async () => {
+    const file = await schema10((i) => `plain note number ${i} about rivers, their deltas and the sea`, 3000);
+    let db = openDb(file);
+    db.exec(
+      "UPDATE chunks SET heading = 'Rivers > Deltas ' || rowid, anchor = json_object('kind', 'lines', 'start', rowid, 'end', rowid + 2)",
+    );
+    while (upgradeSubstrings(db, 5000) !== null);
+    while (upgradePacking(db, 5000) !== null);
+    while (upgradeFtsOrder(db, 5000) !== null);
+    const chunks = (): ReturnType<Chunks['ofDoc']> => new Chunks(db).ofDoc(DOC);
+    const before = chunks();
+    expect(before[9]).toMatchObject({ heading: 'Rivers > Deltas 10', anchor: '{"kind":"lines","start":10,"end":12}' });
+    const bytes = (): number =>
+      (db.prepare('SELECT sum(length(packed) + length(heading) + length(anchor)) AS n FROM chunks').get() as { n: number }).n;
+    const formatOne = bytes();
+    // Another process, reading all along: it never saw the dictionary being made.
+    const reader = openDb(file);
+    expect(new Chunks(reader).ofDoc(DOC)).toEqual(before);
+    expect(recordsUpgrade(db)).toEqual({ cursor: 0, end: 3000 });
+    expect(upgradeRecords(db, 1000)).toEqual({ cursor: 1000, end: 3000 });
+    // Half-way, each chunk reads the same, whichever way it is stored; then the next open goes on.
+    expect(chunks()).toEqual(before);
+    db.close();
+    db = openDb(file);
+    while (upgradeRecords(db, 1000) !== null);
+    expect(chunks()).toEqual(before);
+    expect(new Chunks(reader).ofDoc(DOC)).toEqual(before);
+    expect(db.prepare("SELECT count(*) AS n FROM chunks WHERE heading || anchor || text <> ''").get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT id, chunks FROM pack_dictionaries').all()).toEqual([{ id: 1, chunks: 3000 }]);
+    expect(bytes()).toBeLessThan(formatOne * 0.6);
+    // The word index was not written again, and still has the headings' words; a tag change
+    // (the heading update) indexes each chunk again from its record.
+    const words = new WordIndex(db);
+    expect(words.count('"deltas"', null)).toBe(3000);
+    db.exec('UPDATE chunks SET heading = heading');
+    expect(words.count('"deltas"', null)).toBe(3000);
+    expect(wordIndexCounts(db)).toEqual({ chunks: 3000, indexed: 3000 });
+    // New chunks are records packed with the dictionary; the reader unpacks them too.
+    new Chunks(db).insert(DOC, [
+      {
+        id: 'w1',
+        ordinal: 9000,
+        heading: 'Seals > Walrus',
+        text: 'a walrus on the delta',
+        anchor: { kind: 'lines', start: 4, end: 5 },
+        chunker_version: 1,
+      },
+    ]);
+    expect(db.prepare("SELECT hex(substr(packed, 1, 2)) AS h, heading FROM chunks WHERE id = 'w1'").get() as object).toEqual({
+      h: '0201',
+      heading: '',
+    });
+    expect(new Chunks(reader).byId('w1')).toMatchObject({
+      heading: 'Seals > Walrus',
+      text: 'a walrus on the delta',
+      anchor: '{"kind":"lines","start":4,"end":5}',
+    });
+    expect(words.count('"walrus"', null)).toBe(1);
+    expect(words.count('"seal"', null)).toBe(1);
+    reader.close();
+    db.close();
+  });
+
   it('is done when a small index opens, its searches find what they found before, and kb gc gives the old index back', async () => {
     // Varied letters, as prose has: the old trigram index of them is most of the file.
     let seed = 7;
@@ -225,8 +290,8 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     };
     /** The upgrades seen half-way (their cursor moved) at the moment a run was killed. */
     const midway: string[] = [];
-    // One kill in each upgrade (substrings, packing, word index order), then one more in whichever is left.
-    for (const target of ['substrings_upgrade', 'packing_upgrade', 'fts_upgrade', '%_upgrade']) {
+    // One kill in each upgrade (substrings, packing, word index order, records), then one more in whichever is left.
+    for (const target of ['substrings_upgrade', 'packing_upgrade', 'fts_upgrade', 'records_upgrade', '%_upgrade']) {
       const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'doctor', '--fix', '--json', '--data-dir', dataDir], {
         env,
         stdio: 'ignore',
@@ -263,6 +328,9 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     expect(db.prepare("SELECT key FROM meta WHERE key LIKE '%_upgrade'").all()).toEqual([]);
     expect((db.prepare("SELECT name FROM pragma_table_info('chunks_fts')").get() as { name: string }).name).toBe('text');
     expect(db.prepare('SELECT count(*) AS n FROM chunks WHERE packed IS NULL').get()).toEqual({ n: 30 });
+    expect(db.prepare("SELECT count(*) AS n FROM chunks WHERE packed IS NOT NULL AND hex(substr(packed, 1, 1)) = '02'").get()).toEqual({
+      n: 29_970,
+    });
     db.close();
   }, 120_000);
 });

@@ -6,14 +6,16 @@ import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { ftsOrderUpgrade, upgradeFtsOrder } from '../store/upgrades/fts-order.js';
 import { packingUpgrade, upgradePacking } from '../store/upgrades/packing.js';
+import { recordsUpgrade, upgradeRecords } from '../store/upgrades/records.js';
 import { substringsUpgrade, type UpgradeState, upgradeSubstrings } from '../store/upgrades/substrings.js';
 import type { Db } from '../store/db.js';
 
-/** The upgrades, in the order they run (packing needs the substrings upgrade's triggers). */
+/** The upgrades, in the order they run (packing needs the substrings upgrade's triggers; records, packed chunks). */
 const UPGRADES: { state: (db: Db) => UpgradeState | null; step: (db: Db, rows: number) => UpgradeState | null }[] = [
   { state: substringsUpgrade, step: upgradeSubstrings },
   { state: packingUpgrade, step: upgradePacking },
   { state: ftsOrderUpgrade, step: upgradeFtsOrder },
+  { state: recordsUpgrade, step: upgradeRecords },
 ];
 
 /** The first upgrade still to do, and how far it is. */

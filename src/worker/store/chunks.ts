@@ -1,9 +1,11 @@
-// The chunks table: the passages search finds. Their word and trigram indexes follow by trigger; their
-// text is stored packed (index-functions.ts) and read through kb_unpack.
+// The chunks table: the passages search finds. Their word and trigram indexes follow by trigger; each
+// is stored packed (packed-chunks.ts) and read through kb_unpack, kb_heading and kb_anchor.
 import type { Anchor } from '../../shared/wire.js';
 import type { Db } from './db.js';
-import { pack, packable } from './index-functions.js';
+import { dictionariesOf, packable } from './index-functions.js';
+import { packRecord, packText } from './packed-chunks.js';
 import { packingOn } from './upgrades/packing.js';
+import { recordsOn } from './upgrades/records.js';
 
 /** A row of `chunks`: its anchor is JSON text (inspect parses it). */
 export interface ChunkRow {
@@ -29,7 +31,8 @@ export interface NewChunk {
 
 type InsertRow = Omit<NewChunk, 'anchor'> & { doc_id: string; anchor: string; packed: Buffer | null };
 
-const COLUMNS = 'rowid, id, doc_id, ordinal, heading, kb_unpack(packed, text) AS text, anchor, chunker_version';
+const COLUMNS =
+  'rowid, id, doc_id, ordinal, kb_heading(packed, heading) AS heading, kb_unpack(packed, text) AS text, kb_anchor(packed, anchor) AS anchor, chunker_version';
 
 export class Chunks {
   private readonly insertQ;
@@ -58,10 +61,21 @@ export class Chunks {
   }
   /** Appends chunks (a PDF's next pages, OCR's regions) without touching the document's others. */
   insert(docId: string, chunks: NewChunk[]): void {
-    const packing = packingOn(this.db);
+    const records = recordsOn(this.db);
+    const packing = records || packingOn(this.db);
+    const dictionaries = dictionariesOf(this.db);
+    if (records) dictionaries.refresh(this.db);
+    const dictionary = records ? dictionaries.current(this.db) : null;
     for (const c of chunks) {
-      const packed = packing && packable(c.text) ? pack(c.text) : null;
-      this.insertQ.run({ ...c, text: packed ? '' : c.text, packed, doc_id: docId, anchor: JSON.stringify(c.anchor) });
+      const anchor = JSON.stringify(c.anchor);
+      if (!packing || !packable(c.text)) {
+        this.insertQ.run({ ...c, packed: null, doc_id: docId, anchor });
+      } else if (records) {
+        const packed = packRecord({ heading: c.heading, anchor, text: c.text }, dictionary);
+        this.insertQ.run({ ...c, heading: '', text: '', anchor: '', packed, doc_id: docId });
+      } else {
+        this.insertQ.run({ ...c, text: '', packed: packText(c.text), doc_id: docId, anchor });
+      }
     }
   }
   byId(id: string): ChunkRow | undefined {

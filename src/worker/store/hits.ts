@@ -27,10 +27,8 @@ export class HitReader {
   private readonly idsQ;
 
   constructor(db: Db) {
-    this.rowsQ = db.prepare<
-      [string],
-      HitRow
-    >(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, kb_unpack(c.packed, c.text) AS text, c.heading, c.anchor,
+    this.rowsQ = db.prepare<[string], HitRow>(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, kb_unpack(c.packed, c.text) AS text,
+        kb_heading(c.packed, c.heading) AS heading, kb_anchor(c.packed, c.anchor) AS anchor,
         d.path, d.title, d.type, d.original
       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`);
     this.tagsQ = db.prepare<

@@ -2,10 +2,11 @@
 // makes: which chunks the trigram index holds (those in scripts written without spaces between
 // words), which words of a chunk substring search can look inside (identifiers and long compounds —
 // everything else a search finds by its words: FTS5 cuts snake_case, kebab-case and dotted names into
-// them already), and a chunk's text packed and unpacked.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+// them already), and a chunk packed and unpacked (packed-chunks.ts).
 // The connection's own type, not db.ts's Db: db.ts registers these on every connection it opens.
 import type Database from 'better-sqlite3';
+import { PackDictionaries } from './pack-dictionaries.js';
+import { isRecord, packRecord, packText, unpackChunk, type Unpacked } from './packed-chunks.js';
 
 /** Scripts written without spaces between words, or with particles glued to words: matched by substring. */
 export const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -39,22 +40,6 @@ export function fold(word: string): string {
   return word.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
-/**
- * A chunk's text as stored since migration 12: raw deflate, about 0.55 of the text, behind a byte
- * naming the format (1: deflate, no dictionary) so a better one can come without rewriting these.
- * Chunks in scripts without spaces stay plain: the trigram index reads its content from the column.
- */
-const DEFLATE = 1;
-
-export function pack(text: string): Buffer {
-  return Buffer.concat([Buffer.of(DEFLATE), deflateRawSync(Buffer.from(text, 'utf8'))]);
-}
-
-export function unpack(packed: Uint8Array): string {
-  if (packed[0] !== DEFLATE) throw new Error(`a chunk packed in an unknown format (${packed[0]}): a newer kb wrote it`);
-  return inflateRawSync(packed.subarray(1)).toString('utf8');
-}
-
 /** Whether a chunk of this text is stored packed (everything but the scripts the trigram index reads). */
 export function packable(text: string): boolean {
   return !SPACELESS.test(text);
@@ -65,14 +50,40 @@ export function registerIndexFunctions(db: Database.Database): void {
   db.function('kb_compound_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(typeof text === 'string' ? compoundWords(text) : []),
   );
-  db.function('kb_pack', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? pack(text) : null));
-  // A chunk's text, packed or plain (every statement reads it through this: kb_unpack(c.packed, c.text)).
-  // The last one is kept: an insert's trigger reads the new chunk's text twice (its words, its compounds).
-  let last: { packed: Buffer; text: string } | null = null;
-  db.function('kb_unpack', { deterministic: true }, (packed: unknown, text: unknown) => {
-    if (!(packed instanceof Uint8Array)) return typeof text === 'string' ? text : '';
-    if (last?.packed.equals(packed)) return last.text;
-    last = { packed: Buffer.from(packed), text: unpack(packed) };
-    return last.text;
+  db.function('kb_pack', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? packText(text) : null));
+  const dictionaries = new PackDictionaries(db.name);
+  registries.set(db, dictionaries);
+  // A chunk's text, heading and anchor, packed or plain (every statement reads them through these:
+  // kb_unpack(c.packed, c.text), kb_heading(c.packed, c.heading), kb_anchor(c.packed, c.anchor)).
+  // The last one unpacked is kept: a statement reads all three of a row, an insert's trigger its text twice.
+  let last: { packed: Buffer; unpacked: Unpacked } | null = null;
+  const unpacked = (packed: Uint8Array): Unpacked => {
+    if (last?.packed.equals(packed)) return last.unpacked;
+    last = { packed: Buffer.from(packed), unpacked: unpackChunk(packed, (id) => dictionaries.bytes(id)) };
+    return last.unpacked;
+  };
+  db.function('kb_unpack', { deterministic: true }, (packed: unknown, text: unknown) =>
+    packed instanceof Uint8Array ? unpacked(packed).text : typeof text === 'string' ? text : '',
+  );
+  db.function('kb_heading', { deterministic: true }, (packed: unknown, heading: unknown) =>
+    packed instanceof Uint8Array ? (unpacked(packed).heading ?? String(heading)) : typeof heading === 'string' ? heading : '',
+  );
+  db.function('kb_anchor', { deterministic: true }, (packed: unknown, anchor: unknown) =>
+    packed instanceof Uint8Array ? (unpacked(packed).anchor ?? String(anchor)) : typeof anchor === 'string' ? anchor : '',
+  );
+  // A format 1 chunk as a record (the records upgrade), with the dictionary in use: refresh it first.
+  db.function('kb_repack', { deterministic: false }, (packed: unknown, heading: unknown, anchor: unknown) => {
+    if (!(packed instanceof Uint8Array) || isRecord(packed)) return packed;
+    const u = unpacked(packed);
+    return packRecord({ heading: String(heading), anchor: String(anchor), text: u.text }, dictionaries.current(db));
   });
+}
+
+const registries = new WeakMap<Database.Database, PackDictionaries>();
+
+/** The pack dictionaries of a connection openDb made. */
+export function dictionariesOf(db: Database.Database): PackDictionaries {
+  const d = registries.get(db);
+  if (!d) throw new Error('a connection without the index functions: open it with openDb');
+  return d;
 }

@@ -1,10 +1,12 @@
 // The triggers that keep the chunks' indexes in step with them, as they are once every upgrade a
 // migration left is done (store/upgrades/): the word index of every chunk, the trigram index of the
 // chunks written without spaces, the words with an inside. A chunk's text is read through
-// kb_unpack (store/index-functions.ts): packed, or plain. Chunks are never updated but for their
-// heading (`UPDATE chunks SET heading = heading` re-indexes a document whose tags changed) — and by
-// the packing upgrade, whose update of text must index nothing again. The word index's columns are
-// named in every insert, so these serve its old column order and its new one alike (migration 13).
+// kb_unpack, its heading through kb_heading (store/packed-chunks.ts): packed, or plain. Chunks are
+// never updated but for their heading (`UPDATE chunks SET heading = heading` re-indexes a document
+// whose tags changed) — and by the packing and records upgrades, whose updates of text, packed and
+// heading must index nothing again: a row whose packed bytes changed was repacked, not re-indexed.
+// The word index's columns are named in every insert, so these serve its old column order and its
+// new one alike (migration 13).
 
 /** A chunk's filter terms (the meta column: migration 8's tokens), from its document `d`. */
 export const META_TERMS = `'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN 'note' THEN 2 WHEN 'code' THEN 3 WHEN 'pdf' THEN 4
@@ -17,7 +19,7 @@ export const META_TERMS = `'kbtype' || CASE d.type WHEN 'markdown' THEN 1 WHEN '
 function ftsRow(table: string, when = 'TRUE'): string {
   return `
   INSERT INTO ${table}(rowid, title, heading, text, meta)
-    SELECT new.rowid, d.title, new.heading, kb_unpack(new.packed, new.text), ${META_TERMS}
+    SELECT new.rowid, d.title, kb_heading(new.packed, new.heading), kb_unpack(new.packed, new.text), ${META_TERMS}
     FROM documents d WHERE d.id = new.doc_id AND (${when});`;
 }
 
@@ -42,7 +44,7 @@ CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
   ${nextDelete}
   INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);
 END;
-CREATE TRIGGER chunks_au AFTER UPDATE OF heading ON chunks BEGIN
+CREATE TRIGGER chunks_au AFTER UPDATE OF heading ON chunks WHEN new.packed IS old.packed BEGIN
   DELETE FROM chunks_fts WHERE rowid = old.rowid;
   ${nextDelete}
   INSERT INTO chunks_tri(chunks_tri, rowid, text) SELECT 'delete', old.rowid, old.text WHERE kb_spaceless(old.text);

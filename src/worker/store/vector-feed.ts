@@ -22,7 +22,7 @@ export class VectorFeed {
   constructor(db: Db) {
     this.idsQ = db.prepare<[], string>('SELECT id FROM chunks').pluck();
     this.rowsQ = db.prepare<[string], FeedRow>(
-      `SELECT c.id, c.doc_id, c.heading, kb_unpack(c.packed, c.text) AS text, d.type, coalesce(d.lang, '') AS lang, d.path,
+      `SELECT c.id, c.doc_id, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text, d.type, coalesce(d.lang, '') AS lang, d.path,
          '|' || coalesce((SELECT group_concat(t.name, '|') FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id), '') || '|' AS tags
        FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     );

@@ -151,7 +151,7 @@ export class WordIndex {
   texts(rowids: number[]): ChunkText[] {
     if (rowids.length === 0) return [];
     const rows = this.prep(
-      `SELECT c.rowid AS rowid, d.title AS title, c.heading AS heading, kb_unpack(c.packed, c.text) AS text
+      `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
        FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(rowids)) as (ChunkText & { rowid: number })[];
     const byRow = new Map(rows.map((r) => [r.rowid, r]));

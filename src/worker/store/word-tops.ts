@@ -59,7 +59,7 @@ export class WordTopsTable {
   /** The chunks after this rowid, in rowid order, with their document's title. */
   chunksAfter(rowid: number): Iterable<TopsChunk> {
     return this.prep(
-      `SELECT c.rowid AS rowid, d.title AS title, c.heading AS heading, kb_unpack(c.packed, c.text) AS text
+      `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
        FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? ORDER BY c.rowid`,
     ).iterate(rowid) as Iterable<TopsChunk>;
   }

@@ -32,7 +32,7 @@ export function upgradeFtsOrder(db: Db, rows: number): UpgradeState | null {
       const to = batchEnd(db, state, rows);
       db.prepare(
         `INSERT INTO chunks_fts_next(rowid, title, heading, text, meta)
-         SELECT c.rowid, d.title, c.heading, kb_unpack(c.packed, c.text), ${META_TERMS}
+         SELECT c.rowid, d.title, kb_heading(c.packed, c.heading), kb_unpack(c.packed, c.text), ${META_TERMS}
          FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? AND c.rowid <= ?`,
       ).run(state.cursor, to);
       const next = moveUpgrade(db, KEY, state, to);
