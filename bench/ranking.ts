@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ConfigInput } from '../src/shared/config.js';
 import { openEngine } from '../src/worker/index.js';
 import { averagePrecision, mean, ndcg, precisionAt, recallAt } from '../src/worker/eval/metrics.js';
+import { candidateCut } from './candidate-cut.js';
 import { ReferenceBm25, queryStems } from './reference-bm25.js';
 import { type SmartCollection, loadSmart, smartCollections } from './smart.js';
 import { benchDir, corporaDir, type BenchResult, type Check } from './util.js';
@@ -96,13 +97,16 @@ export async function prepare(name: string, dir: string): Promise<Prepared> {
  * three chunks, so 150 hits are asked for and the first 100 distinct documents kept: R@100 compares
  * 100 documents with the reference's 100.
  */
+/** A hit's document id, from its path (`…/00042.txt`). */
+const ids = (paths: string[]): string[] => paths.map((path) => String(Number(path.slice(-9, -4))));
+
 async function runKb(p: Prepared, queries: string[], config: ConfigInput): Promise<string[][]> {
   const engine = await openEngine({ dataDir: p.dataDir, config: { store_originals: 'reference', ...config } });
   try {
     const runs: string[][] = [];
     for (const q of queries) {
       const r = await engine.search({ query: q, mode: 'lexical', top: 150 });
-      runs.push([...new Set(r.results.map((h) => String(Number(h.citation.path.slice(-9, -4)))))].slice(0, 100));
+      runs.push([...new Set(ids(r.results.map((h) => h.citation.path)))].slice(0, 100));
     }
     return runs;
   } finally {
@@ -201,6 +205,19 @@ export async function benchRanking(): Promise<BenchResult> {
         better: 'higher',
       });
       checks.push({ what: `${p.c.name} ${set.label}: kb R@100 − reference`, value: d.r100 - reference.r100, target: 0, better: 'higher' });
+      // The candidate cut against none: the same ranking over every chunk a word of the query matches.
+      const cut = candidateCut(p.dataDir, set.queries);
+      const uncut = scoreRuns(cut.whole.map(ids), p.c);
+      const withCut = scoreRuns(cut.cut.map(ids), p.c);
+      lines.push(
+        `    ${'without the cut'.padEnd(16)} ${fmt(uncut)}  (the cut's top 100 holds ${(cut.overlap * 100).toFixed(1)}% of it; ${cut.cutMs.toFixed(1)} ms a query, ${cut.wholeMs.toFixed(1)} without)`,
+      );
+      checks.push({
+        what: `${p.c.name} ${set.label}: R@100 with the candidate cut − without`,
+        value: withCut.r100 - uncut.r100,
+        target: 0,
+        better: 'higher',
+      });
     }
   }
 

@@ -51,7 +51,8 @@ export class LexicalSearcher {
     return this.src.pathDocIds(glob);
   }
 
-  search(q: ParsedQuery, filters: Filters, limit: number): LexicalResult {
+  /** `exhaustive`: no candidate cut (ranking.ts), for measuring what the cut costs. */
+  search(q: ParsedQuery, filters: Filters, limit: number, exhaustive = false): LexicalResult {
     this.checkGeneration();
     if (q.kind === 'empty') return NO_HITS;
     if (q.kind === 'raw') return this.raw(q.raw ?? '', q.words, filters, limit);
@@ -60,7 +61,7 @@ export class LexicalSearcher {
     if (q.terms.length > 0 || q.phrases.length > 0) {
       const s = this.config.search;
       const long = q.terms.filter((t) => !t.prefix).length >= s.feedback_min_terms;
-      fts = rankFts(this.src, this.config, q.terms, q.phrases, filters, limit, long && s.feedback && s.feedback_terms > 0);
+      fts = rankFts(this.src, this.config, q.terms, q.phrases, filters, limit, long && s.feedback && s.feedback_terms > 0, exhaustive);
     }
     if (q.cjk.length > 0) {
       const sub = substringSearch(this.src, q.cjk, filters, limit);

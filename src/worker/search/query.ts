@@ -161,9 +161,9 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
 }
 
 /** OR of every term and phrase: bm25 ranks chunks that match more (and rarer) terms higher. */
-export function toFtsExpression(terms: { text: string; prefix: boolean }[], phrases: string[][]): string {
+export function toFtsExpression(terms: { text: string; prefix: boolean }[], phrases: string[][], join: 'OR' | 'AND' = 'OR'): string {
   const parts: string[] = [];
   for (const t of terms) parts.push(t.prefix ? `${ftsString(t.text)}*` : ftsString(t.text));
   for (const p of phrases) parts.push(ftsString(p.join(' ')));
-  return parts.join(' OR ');
+  return parts.join(` ${join} `);
 }

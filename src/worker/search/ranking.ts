@@ -4,7 +4,7 @@
 // questions. docs/architecture.md ("Search") walks through the steps.
 import type { Config } from '../../shared/config.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
-import type { Candidates } from './candidates.js';
+import type { Candidate, Candidates } from './candidates.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import type { Filters } from '../store/doc-filter.js';
 import type { IndexStats } from './index-stats.js';
@@ -34,6 +34,10 @@ const COMMON_MIN = 1000;
 const COMMON_SHARE = 0.01;
 /** Counting more rows than this for total_matches costs more than the search: estimate instead. */
 const EXACT_COUNT_MAX = 5000;
+/** Postings of the common words up to which the chunks holding a driver and one of them are fetched too. */
+const BOTH_POSTINGS = 50_000;
+/** The candidates grow at most to this many times the first fetch (three doublings). */
+const DEEPEST = 8;
 
 /** Alternative spellings weigh nothing in coverage: a passage is not "missing" the spelling it does not use. */
 function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
@@ -59,9 +63,10 @@ export function rankFts(
   filters: Filters,
   limit: number,
   feedback: boolean,
+  /** Every chunk a word of the query matches is scored, with no candidate cut: what the cut is measured against (bench). */
+  exhaustive = false,
 ): LexicalResult {
   const stats = src.stats;
-  const s = config.search;
   const n = stats.n();
   const alt = spellingVariants(typedTerms, stats);
   const terms = [...typedTerms, ...alt.joined];
@@ -77,7 +82,12 @@ export function rankFts(
   const whole = terms.filter((t) => !t.prefix);
   let drivers: Term[];
   let deferred: Term[];
-  if (complete.length > 0 || phrases.length > 0) {
+  /** Every word common: the rarest drives alone, its own order blind to the others. */
+  let rarestDrives = false;
+  if (exhaustive) {
+    drivers = whole.length > 0 ? whole : terms;
+    deferred = [];
+  } else if (complete.length > 0 || phrases.length > 0) {
     drivers = complete;
     deferred = terms.filter(isCommon);
   } else if (whole.length > 0 && terms.length > 1) {
@@ -85,27 +95,47 @@ export function rankFts(
     const rarest = whole.reduce((a, b) => ((df.get(a.stem) ?? 0) <= (df.get(b.stem) ?? 0) ? a : b));
     drivers = [rarest];
     deferred = whole.filter((t) => t !== rarest);
+    rarestDrives = true;
   } else {
     drivers = terms;
     deferred = [];
   }
   const expr = toFtsExpression(drivers, phrases);
   const multi = terms.length + phrases.length > 1;
-  // One word: coverage and proximity cannot reorder anything, so bm25's own top is the answer.
-  const depth = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
+  // One word too: kb's BM25F (its k1, b and fields) orders a word's chunks a little otherwise than FTS5.
+  const first = Math.max(limit * RERANK_FACTOR, feedback ? FEEDBACK_DEPTH : RERANK_DEPTH);
   // One word or prefix alone, held by thousands of chunks: its tops answer (tops.ts), not FTS5.
-  const single = drivers.length === 1 && phrases.length === 0 ? drivers[0]! : null;
-  const tops = single ? src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, depth) : null;
+  const single = drivers.length === 1 && phrases.length === 0 && !exhaustive ? drivers[0]! : null;
+  const tops = single ? src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, first) : null;
   const topIdf = tops ? stats.idf(single?.prefix ? tops.matches : (df.get(single?.stem ?? '') ?? tops.matches)) : 0;
-  const cands = tops ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf })) : src.fetch(expr, filters, depth);
+  // FTS5 orders the candidates by its own bm25, not by the score kb gives them (candidateRanker), so
+  // more are fetched than are scored at first (deepened): FTS5 scores every match whatever the
+  // limit, and only the scoring here costs.
+  const asked = tops ? first : exhaustive ? Number.MAX_SAFE_INTEGER : first * DEEPEST;
+  const fetched = tops ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf })) : src.fetch(expr, filters, asked);
+  const ranker = candidateRanker(src, config, { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi });
+  const sources = [
+    fetched,
+    ...(exhaustive
+      ? []
+      : deferredSources(src, filters, {
+          drivers,
+          deferred,
+          both: rarestDrives || deferred.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0) <= BOTH_POSTINGS,
+          fetched: fetched.length,
+          limit,
+          asked,
+        })),
+  ];
+  const hits = deepened(sources, exhaustive ? Number.MAX_SAFE_INTEGER : first, limit, ranker);
   let total: number;
   let totalEstimated = false;
-  if (tops && single?.prefix && cands.length === depth) {
+  if (tops && single?.prefix && fetched.length === asked) {
     // Counting every chunk a heavy prefix matches is what the tops spare: estimated from their count.
-    total = Math.max(cands.length, Math.round(tops.matches * src.filterShare(filters)));
+    total = Math.max(fetched.length, Math.round(tops.matches * src.filterShare(filters)));
     totalEstimated = true;
-  } else if (cands.length < depth) {
-    total = cands.length;
+  } else if (fetched.length < asked) {
+    total = fetched.length;
     // Chunks holding only deferred (common) words are not candidates; their number is estimated.
     if (deferred.length > 0) {
       const missAll = deferred.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
@@ -121,62 +151,146 @@ export function rankFts(
       // Chunks holding at least one word, among those passing the filters; words and filters assumed
       // independent. Never below what was seen.
       const missAll = searched.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
-      total = Math.max(cands.length, Math.round(n * (1 - missAll) * src.filterShare(filters)));
+      total = Math.max(fetched.length, Math.round(n * (1 - missAll) * src.filterShare(filters)));
       totalEstimated = true;
     }
   }
+  // Explain says where the candidates came from: a unit's kept tops are not an FTS5 query.
+  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: tops ? `tops of ${expr}` : expr, strategy: 'fts' };
+}
+
+/**
+ * The candidates the common (deferred) words bring, where leaving them out could cost a hit. The
+ * chunks holding a driver and a common word too: the common word adds to their score, which FTS5's
+ * order of the drivers alone does not see — always when every word is common (the rarest drives,
+ * blind to the others), otherwise while the common words' lists are short enough to walk cheaply
+ * (BOTH_POSTINGS; at a million passages a common word's list is a 2 ms walk on most searches, and
+ * the drivers' own candidates are deepened instead). When the drivers found fewer chunks than the
+ * page holds: the chunks holding every common word, and those holding one — from its kept tops
+ * where they are current — to fill it. Only for whole words: a half-typed driver keeps FTS5's own
+ * score, which another query's is not comparable with.
+ */
+function deferredSources(
+  src: Candidates,
+  filters: Filters,
+  q: { drivers: Term[]; deferred: Term[]; both: boolean; fetched: number; limit: number; asked: number },
+): Candidate[][] {
+  if (q.deferred.length === 0 || q.drivers.length === 0 || q.drivers.some((t) => t.prefix)) return [];
+  const out: Candidate[][] = [];
+  if (q.both) out.push(src.fetch(`(${toFtsExpression(q.drivers, [])}) AND (${toFtsExpression(q.deferred, [])})`, filters, q.asked));
+  if (q.fetched < q.limit) {
+    if (q.deferred.length > 1) out.push(src.fetch(toFtsExpression(q.deferred, [], 'AND'), filters, q.asked));
+    for (const t of q.deferred) {
+      const tops = src.fromTops(wordUnit(t.stem), filters, q.limit);
+      out.push(tops ? tops.rowids.map((rowid) => ({ rowid, raw: 0 })) : src.fetch(toFtsExpression([t], []), filters, q.asked));
+    }
+  }
+  return out;
+}
+
+/**
+ * The best hits from candidate lists in FTS5's order (or a unit's tops), `first` of each scored at
+ * first. While the best `limit` reach into the last quarter of what was scored of a list, the cut was
+ * near enough to have dropped one that belonged there: twice as many of that list are scored.
+ */
+function deepened(sources: Candidate[][], first: number, limit: number, ranker: (cands: Candidate[]) => LexicalHit[]): LexicalHit[] {
+  const shown = sources.map((s) => Math.min(s.length, first));
+  const pool = (): Candidate[] => {
+    const seen = new Set<number>();
+    return sources.flatMap((s, i) => s.slice(0, shown[i]).filter((c) => !seen.has(c.rowid) && (seen.add(c.rowid), true)));
+  };
+  let hits = ranker(pool());
+  for (;;) {
+    let deeper = false;
+    sources.forEach((s, i) => {
+      if (shown[i]! < s.length && reachesTail(hits, s.slice(0, shown[i]), limit)) {
+        shown[i] = Math.min(s.length, shown[i]! * 2);
+        deeper = true;
+      }
+    });
+    if (!deeper) return hits;
+    hits = ranker(pool());
+  }
+}
+
+/** What a query brings to the scoring of its candidates. */
+interface Query {
+  terms: Term[];
+  phrases: string[][];
+  firstSplit: number;
+  df: Map<string, number>;
+  drivers: Term[];
+  deferred: Term[];
+  feedback: boolean;
+  multi: boolean;
+}
+
+/** Whether any of the best `limit` hits came from the last quarter of FTS5's candidates: the cut was near enough to matter. */
+function reachesTail(hits: LexicalHit[], cands: { rowid: number }[], limit: number): boolean {
+  const tail = new Set(cands.slice(Math.floor((cands.length * 3) / 4)).map((c) => c.rowid));
+  return hits.slice(0, limit).some((h) => tail.has(h.rowid));
+}
+
+/** Scores candidates (in FTS5's order) into hits, best first; a chunk's analysis is made once however often it is asked. */
+function candidateRanker(src: Candidates, config: Config, q: Query): (cands: Candidate[]) => LexicalHit[] {
+  const { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi } = q;
+  const stats = src.stats;
+  const s = config.search;
   const words = queryWords(stats, terms, phrases, df, firstSplit);
   const phraseWords = new Set(phrases.flat());
-  const texts = src.texts(cands.map((c) => c.rowid));
+  const fields = stats.fieldModel();
+  const scorer = queryScorer(terms, phrases, firstSplit, df, fields);
+  const deferredScore = (a: Analysis): number => deferred.reduce((sum, t) => sum + scorer.term(a, t), 0);
   // FTS5's bm25 uses Robertson's idf, log((N - n + 0.5) / (n + 0.5)), which is zero for a word in
   // half the chunks or more: in a small folder of git notes, "git" would score 0. So FTS5 only picks
   // the candidates, and the score is BM25F (bm25.ts) computed here from each candidate's counts.
   // Half-typed words keep FTS5's score (their expansions' counts are not ours to redo).
   const rescore = drivers.every((t) => !t.prefix);
-  const analyses = cands.map((_, i) => analyze(words, texts[i]!.title, texts[i]!.heading, texts[i]!.text, feedback));
-  const fields = stats.fieldModel();
-  const scorer = queryScorer(terms, phrases, firstSplit, df, fields);
-  const deferredScore = (a: Analysis): number => deferred.reduce((sum, t) => sum + scorer.term(a, t), 0);
-  const raws = rescore ? analyses.map((a) => -scorer.score(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
-  const adjusted = raws.map((raw, i) =>
-    multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
-  );
-  let added: number[] | null = null;
-  if (feedback && cands.length >= 3) {
-    const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
-    const model = expansionModel(
-      stats,
-      order.slice(0, s.feedback_docs).map((i) => analyses[i]!),
-      s.feedback_terms,
+  const analysed = new Map<number, Analysis>();
+  return (cands) => {
+    const fresh = cands.filter((c) => !analysed.has(c.rowid)).map((c) => c.rowid);
+    src.texts(fresh).forEach((t, i) => analysed.set(fresh[i]!, analyze(words, t.title, t.heading, t.text, feedback)));
+    const analyses = cands.map((c) => analysed.get(c.rowid)!);
+    const raws = rescore ? analyses.map((a) => -scorer.score(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
+    const adjusted = raws.map((raw, i) =>
+      multi ? raw * (1 + s.coverage_boost * analyses[i]!.coverage) - s.proximity_boost * analyses[i]!.proximity : raw,
     );
-    if (model.length > 0) {
-      // The expansion may move a candidate by at most feedback_weight × the best score the query's
-      // own words gave. (RM3's interpolation scales the expansion by the query's length, so on a long
-      // question it outweighed the question's own words.)
-      const exp = analyses.map((a) => expansionScore(model, a, fields));
-      const bestOwn = Math.max(...adjusted.map((x) => -x));
-      const bestExp = Math.max(...exp);
-      const scale = bestExp > 0 ? (s.feedback_weight * bestOwn) / bestExp : 0;
-      added = exp.map((e) => scale * e);
-      added.forEach((x, i) => (adjusted[i] = adjusted[i]! - x));
+    let added: number[] | null = null;
+    if (feedback && cands.length >= 3) {
+      const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
+      const model = expansionModel(
+        stats,
+        order.slice(0, s.feedback_docs).map((i) => analyses[i]!),
+        s.feedback_terms,
+      );
+      if (model.length > 0) {
+        // The expansion may move a candidate by at most feedback_weight × the best score the query's
+        // own words gave. (RM3's interpolation scales the expansion by the query's length, so on a long
+        // question it outweighed the question's own words.)
+        const exp = analyses.map((a) => expansionScore(model, a, fields));
+        const bestOwn = Math.max(...adjusted.map((x) => -x));
+        const bestExp = Math.max(...exp);
+        const scale = bestExp > 0 ? (s.feedback_weight * bestOwn) / bestExp : 0;
+        added = exp.map((e) => scale * e);
+        added.forEach((x, i) => (adjusted[i] = adjusted[i]! - x));
+      }
     }
-  }
-  const hits: LexicalHit[] = cands.map((c, i) => {
-    const a = analyses[i]!;
-    const matched = [...a.matched].map((j) => words[j]!.text).filter((w) => !phraseWords.has(w));
-    for (const p of phrases) if (p.every((w) => a.matched.has(words.findIndex((x) => x.text === w)))) matched.push(p.join(' '));
-    return {
-      rowid: c.rowid,
-      score: normalise(adjusted[i]!),
-      bm25: raws[i]!,
-      coverage: multi ? a.coverage : null,
-      proximity: multi ? a.proximity : null,
-      feedback: added ? added[i]! : null,
-      matched,
-      spans: a.spans,
-    };
-  });
-  hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  // Explain says where the candidates came from: a unit's kept tops are not an FTS5 query.
-  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: tops ? `tops of ${expr}` : expr, strategy: 'fts' };
+    const hits: LexicalHit[] = cands.map((c, i) => {
+      const a = analyses[i]!;
+      const matched = [...a.matched].map((j) => words[j]!.text).filter((w) => !phraseWords.has(w));
+      for (const p of phrases) if (p.every((w) => a.matched.has(words.findIndex((x) => x.text === w)))) matched.push(p.join(' '));
+      return {
+        rowid: c.rowid,
+        score: normalise(adjusted[i]!),
+        bm25: raws[i]!,
+        coverage: multi ? a.coverage : null,
+        proximity: multi ? a.proximity : null,
+        feedback: added ? added[i]! : null,
+        matched,
+        spans: a.spans,
+      };
+    });
+    hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+    return hits;
+  };
 }

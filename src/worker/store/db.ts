@@ -37,11 +37,12 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     db.pragma('query_only = ON');
     registerIndexFunctions(db);
     const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-    if (schemaVersion(db) !== latest) {
+    const version = schemaVersion(db);
+    if (version !== latest) {
       db.close();
       throw new KbError(
         'DATA_DIR',
-        `the index ${file} is read-only and was written by another version of kb (schema ${schemaVersion(db)}, this build needs ${latest})`,
+        `the index ${file} is read-only and was written by another version of kb (schema ${version}, this build needs ${latest})`,
       );
     }
     return db;

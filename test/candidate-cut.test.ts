@@ -1,0 +1,77 @@
+// kb scores a bounded set of FTS5 candidates (search/ranking.ts), not every match: the cut must not
+// change what a search shows. On an index where two words are common (their chunks are not all
+// scored) and FTS5's own bm25 orders chunks otherwise than kb's BM25F, the top 10 with the cut is the
+// top 10 of scoring every chunk a word of the query matches; and a rare word found in fewer chunks
+// than a page holds leaves the rest of the page to the common words.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../src/shared/config.js';
+import { openEngine, type Engine } from '../src/worker/index.js';
+import { LexicalSearcher } from '../src/worker/search/lexical.js';
+import { parseQuery } from '../src/worker/search/query.js';
+import { openDb, type Db } from '../src/worker/store/db.js';
+
+const CHUNKING = { target_chars: 100, max_chars: 400, min_chars: 20, note_max_chars: 100, overlap_chars: 0 };
+const PARAS = 2400;
+
+/**
+ * A deterministic paragraph: "river" in 5 of 8, "delta" in half, "otter" twice; "estuary" in 1 of 20,
+ * once in a short paragraph or six times in a long one. FTS5's bm25 (k1 1.2, b 0.75) puts the short
+ * ones first, kb's BM25F (k1 3, b 0.5) the long ones: kb's best are deep in FTS5's order.
+ */
+function para(i: number): string {
+  const words: string[] = [`Entry${i}`];
+  if (i % 8 < 5) words.push('river '.repeat(1 + (i % 3)).trim());
+  if (i % 2 === 0) words.push('delta');
+  const estuary = i % 20 === 7;
+  const long = estuary && i % 60 === 7;
+  if (estuary) words.push(long ? 'estuary '.repeat(6).trim() : 'estuary');
+  if (i === 100 || i === 2000) words.push('otter');
+  for (let k = 0; k < (long ? 60 : 2 + ((i * 7) % 13)); k++) words.push(`filler${(i + k) % 50}`);
+  return `${words.join(' ')}.`;
+}
+
+let dir: string;
+let engine: Engine;
+let db: Db;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kb-cut-'));
+  await writeFile(join(dir, 'notes.txt'), ['Notes', ...Array.from({ length: PARAS }, (_, i) => para(i))].join('\n\n'));
+  engine = await openEngine({ dataDir: join(dir, 'data'), config: { chunking: CHUNKING } });
+  await engine.ingest([join(dir, 'notes.txt')]);
+  db = openDb(join(dir, 'data', 'kb.sqlite'));
+}, 60_000);
+
+afterAll(async () => {
+  db.close();
+  engine.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the candidate cut', () => {
+  it('shows the top 10 that scoring every match shows', () => {
+    const searcher = new LexicalSearcher(db, defaultConfig());
+    const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    expect(chunks).toBeGreaterThan(2000);
+    for (const query of ['estuary', 'river delta', 'delta river estuary', 'estuary river', 'river', 'otter river', 'otter delta river']) {
+      const q = parseQuery(query, { prefix: false });
+      const cut = searcher.search(q, { tags: [] }, 10);
+      const all = searcher.search(q, { tags: [] }, 10, true);
+      expect(all.hits).toHaveLength(10);
+      expect(
+        cut.hits.map((h) => h.rowid),
+        query,
+      ).toEqual(all.hits.map((h) => h.rowid));
+    }
+  });
+
+  it('fills the page with the common words when the rare one is in fewer chunks than it holds', async () => {
+    const r = await engine.search({ query: 'otter river', mode: 'lexical', top: 10 });
+    expect(r.results).toHaveLength(10);
+    expect(r.results.slice(0, 2).map((h) => h.text.includes('otter'))).toEqual([true, true]);
+    expect(r.results.slice(2).every((h) => h.text.includes('river') && !h.text.includes('otter'))).toBe(true);
+  });
+});
