@@ -36,8 +36,8 @@ const COMMON_SHARE = 0.01;
 const EXACT_COUNT_MAX = 5000;
 /** Postings of the common words up to which the chunks holding a driver and one of them are fetched too. */
 const BOTH_POSTINGS = 50_000;
-/** The candidates grow at most to this many times the first fetch (three doublings). */
-const DEEPEST = 8;
+/** The candidates grow at most to this many times the first fetch (two doublings). */
+const DEEPEST = 4;
 
 /** Alternative spellings weigh nothing in coverage: a passage is not "missing" the spelling it does not use. */
 function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
