@@ -102,8 +102,9 @@ export function rankFts(
   }
   const expr = toFtsExpression(drivers, phrases);
   const multi = terms.length + phrases.length > 1;
-  // One word too: kb's BM25F (its k1, b and fields) orders a word's chunks a little otherwise than FTS5.
-  const first = Math.max(limit * RERANK_FACTOR, feedback ? FEEDBACK_DEPTH : RERANK_DEPTH);
+  // One word: `limit` at first, deepened as it needs (kb's BM25F orders a word's chunks a little
+  // otherwise than FTS5's bm25).
+  const first = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
   // One word or prefix alone, held by thousands of chunks: its tops answer (tops.ts), not FTS5.
   const single = drivers.length === 1 && phrases.length === 0 && !exhaustive ? drivers[0]! : null;
   const tops = single ? src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, first) : null;
