@@ -44,8 +44,11 @@ describe('search over a larger index', () => {
     // …but it still counts: entries that also say "common" rank above those that do not.
     const entries = r.results.filter((h) => h.text.startsWith('Entry')).map((h) => Number(h.text.match(/^Entry (\d+)/)![1]));
     expect(new Set(entries.slice(0, 5))).toEqual(new Set([0, 1, 3, 5, 6]));
-    expect(new Set(entries.slice(5))).toEqual(new Set([2, 4, 7]));
-    expect(r.results.every((h) => h.matched_terms.includes('zebrafish'))).toBe(true);
+    // The nine chunks holding "zebrafish" come first; they leave one place on the page, which a chunk
+    // holding only "common" fills.
+    expect(new Set(entries.slice(5, 8))).toEqual(new Set([2, 4, 7]));
+    expect(r.results.slice(0, 9).every((h) => h.matched_terms.includes('zebrafish'))).toBe(true);
+    expect(r.results[9]!.matched_terms).toEqual(['common']);
     expect(r.total_matches_estimated).toBe(true);
     expect(r.total_matches).toBeGreaterThan(1000);
     expect(r.total_matches).toBeLessThan(PARAS);
