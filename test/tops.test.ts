@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchParams, SearchResult } from '../src/shared/wire.js';
 import { openEngine, type Engine } from '../src/worker/index.js';
-import { heavyUnits, TopsBuilder } from '../src/worker/search/tops.js';
+import { heavyAt, heavyUnits, stillValid, TopsBuilder } from '../src/worker/search/tops.js';
 
 const PARAS = 400;
 const CHUNKING = { target_chars: 100, max_chars: 400, min_chars: 50, note_max_chars: 100, overlap_chars: 0 };
@@ -144,9 +144,10 @@ describe('TopsBuilder', () => {
         { term: 'wall', doc: 30 },
         { term: 'kbtype1', doc: 500 },
       ],
-      40,
+      { word: 30, prefix: 40 },
     );
-    expect([...units].sort()).toEqual(['p:wal', 'p:walr', 'p:walru', 'w:walru']);
+    // A word is heavy from fewer chunks than a prefix: "wall" is, its prefix "wall" is not.
+    expect([...units].sort()).toEqual(['p:wal', 'p:walr', 'p:walru', 'w:wall', 'w:walru']);
     const model = { weights: [0.5, 1, 1] as const, avgLength: [2, 2, 10] as const, k1: 3, b: 0.5 };
     const b = new TopsBuilder(units, model);
     for (let r = 1; r <= 200; r++) b.add(r, '', '', `${'walrus '.repeat(r % 5)} wall ${'x '.repeat(r % 7)}`);
@@ -160,5 +161,16 @@ describe('TopsBuilder', () => {
     expect(wall.matches).toBe(200);
     b.prune((r) => r !== 14);
     expect(b.tops().get('w:walru')!.rowids).not.toContain(14);
+  });
+});
+
+describe('stillValid', () => {
+  const model = { weights: [0.5, 1, 1] as const, avgLength: [2, 2, 10] as const, k1: 3, b: 0.5 };
+  it('builds the tops again when the units were chosen by other thresholds (or by a kb that kept none for words alone)', () => {
+    const state = { upto: 10, chunks: 1000, model, heavy: heavyAt(4000) };
+    expect(stillValid(state, model, 1000, heavyAt(4000))).toBe(true);
+    expect(stillValid(state, model, 1000, heavyAt(2000))).toBe(false);
+    expect(stillValid({ upto: 10, chunks: 1000, model }, model, 1000, heavyAt(4000))).toBe(false);
+    expect(heavyAt(4000)).toEqual({ word: 1000, prefix: 4000 });
   });
 });

@@ -65,6 +65,54 @@ function matches(w: QueryWord, f: Form): boolean {
 
 const WINDOW = 8;
 
+const Y = 121;
+const I = 105;
+
+/** An ASCII letter or digit lowercased; -1 for anything else (folding it is Unicode's work). */
+function asciiLower(c: number): number {
+  if (c >= 65 && c <= 90) return c + 32;
+  return c < 128 ? c : -1;
+}
+
+/**
+ * What the first two letters of a word allow it to be. Porter rewrites only a word's ending: a stem
+ * begins with the word's first two letters, but for a y after the first turning into i ("eyed" is
+ * "ei"). A token whose first two letters begin no query word's form is none of them, and its stem
+ * is never looked up: most tokens of a candidate are such. One-letter forms let every token that
+ * begins with their letter through; a token that does not begin with two ASCII characters is
+ * always looked up.
+ */
+class Leads {
+  private readonly one = new Set<number>();
+  private readonly two = new Set<number>();
+  /** An empty form (nothing typed yet) is the beginning of every token. */
+  private readonly every: boolean;
+
+  constructor(words: QueryWord[]) {
+    this.every = words.some((w) => w.form.length === 0);
+    for (const w of words) {
+      const c1 = asciiLower(w.form.charCodeAt(0));
+      if (w.form.length === 1) this.one.add(c1);
+      else this.two.add(c1 * 128 + Leads.second(w.form));
+    }
+  }
+
+  private static second(word: string): number {
+    const c2 = asciiLower(word.charCodeAt(1));
+    return c2 === Y ? I : c2;
+  }
+
+  /** Whether the token may be a query word (its stem must be looked up). */
+  mayBe(token: string): boolean {
+    if (this.every) return true;
+    const c1 = asciiLower(token.charCodeAt(0));
+    if (c1 < 0 || this.one.has(c1)) return true;
+    if (token.length < 2) return false;
+    const c2 = Leads.second(token);
+    return c2 < 0 || this.two.has(c1 * 128 + c2);
+  }
+}
+
 /** `allCounts`: also count every stem (feedback needs them; plain scoring only needs the query's words). */
 export function analyze(words: QueryWord[], title: string, heading: string, body: string, allCounts = true): Analysis {
   const matched = new Set<number>();
@@ -76,7 +124,12 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
   const fieldLength: [number, number, number] = [0, 0, 0];
   let length = 0;
   let pos = 0;
+  const leads = allCounts ? null : new Leads(words);
   for (const m of body.matchAll(WORD_TOKEN)) {
+    if (leads && !leads.mayBe(m[0])) {
+      pos++;
+      continue;
+    }
     const form = indexForm(m[0]);
     if (allCounts) {
       tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
@@ -103,13 +156,14 @@ export function analyze(words: QueryWord[], title: string, heading: string, body
   ] as const) {
     if (!field) continue;
     for (const m of field.matchAll(WORD_TOKEN)) {
+      length++;
+      fieldLength[fi]++;
+      if (leads && !leads.mayBe(m[0])) continue;
       const form = indexForm(m[0]);
       if (allCounts) {
         tf.set(form.stem, (tf.get(form.stem) ?? 0) + 1);
         fieldCounts[fi].set(form.stem, (fieldCounts[fi].get(form.stem) ?? 0) + 1);
       }
-      length++;
-      fieldLength[fi]++;
       words.forEach((q, i) => {
         if (matches(q, form)) {
           matched.add(i);

@@ -123,7 +123,7 @@ export class LexicalSearcher {
     const texts = this.src.texts(cands.map((c) => c.rowid));
     const hits = cands.map((c, i) => {
       const t = texts[i]!;
-      const a = analyze(words, t.title, t.heading, t.text);
+      const a = analyze(words, t.title, t.heading, t.text, false);
       return {
         rowid: c.rowid,
         score: normalise(c.raw),

@@ -4,7 +4,17 @@
 // chunk (about 80 s at a million).
 import { WordTopsTable } from '../store/word-tops.js';
 import type { Db } from '../store/db.js';
-import { decodeTop, encodeTop, heavyUnits, stillValid, TOPS_INDEX_FACTOR, TopsBuilder, type TopsModel, type TopsState } from './tops.js';
+import {
+  decodeTop,
+  encodeTop,
+  heavyAt,
+  heavyUnits,
+  stillValid,
+  TOPS_INDEX_FACTOR,
+  TopsBuilder,
+  type TopsModel,
+  type TopsState,
+} from './tops.js';
 
 export interface TopsUpdateResult {
   kind: 'built' | 'updated' | 'current' | 'cleared' | 'none';
@@ -29,7 +39,7 @@ export type TopsWork = 'none' | 'clear' | 'build' | 'update' | 'current';
 export function topsWork(table: WordTopsTable, model: TopsModel, chunks: number, minDf: number): TopsWork {
   const prior = readTopsState(table);
   if (chunks < TOPS_INDEX_FACTOR * minDf) return table.state() === null ? 'none' : 'clear';
-  if (prior === null || !stillValid(prior, model, chunks)) return 'build';
+  if (prior === null || !stillValid(prior, model, chunks, heavyAt(minDf))) return 'build';
   return prior.upto >= table.lastRowid() ? 'current' : 'update';
 }
 
@@ -47,7 +57,7 @@ export function updateTops(db: Db, model: TopsModel, chunks: number, minDf: numb
   // One read transaction: the chunks, the tops and the state seen are of one moment.
   const read = db.transaction(() => {
     const stored = full ? [] : table.all();
-    const units = full ? heavyUnits(table.vocabulary(), minDf) : new Set(stored.map((t) => t.unit));
+    const units = full ? heavyUnits(table.vocabulary(), heavyAt(minDf)) : new Set(stored.map((t) => t.unit));
     const used = full ? model : prior.model;
     const builder = new TopsBuilder(
       units,
@@ -67,7 +77,7 @@ export function updateTops(db: Db, model: TopsModel, chunks: number, minDf: numb
       const gone = new Set(kept.filter((r) => !alive.has(r)));
       builder.prune((r) => !gone.has(r));
     }
-    const state: TopsState = { upto, chunks: full ? chunks : prior.chunks, model: used };
+    const state: TopsState = { upto, chunks: full ? chunks : prior.chunks, model: used, heavy: heavyAt(minDf) };
     return { tops: builder.tops(), state, scanned };
   });
   const { tops, state, scanned } = read();

@@ -27,12 +27,29 @@ export const prefixUnit = (letters: string): string => `p:${letters}`;
 /** What the saturations were computed with: field weights and averages, k1, b. */
 export type TopsModel = Omit<FieldModel, 'n'>;
 
+/**
+ * How many chunks make a unit heavy. A prefix at search.tops_min_df: it costs FTS5 the doclists of
+ * every term it expands to. A word at a quarter of that: FTS5 scores each chunk a word is in before
+ * naming the best, about a microsecond each, so a word in 1,000 chunks is already a millisecond of a
+ * search meant to take five.
+ */
+export interface Heavy {
+  word: number;
+  prefix: number;
+}
+
+export function heavyAt(minDf: number): Heavy {
+  return { word: Math.max(1, Math.round(minDf / 4)), prefix: minDf };
+}
+
 export interface TopsState {
   /** The last chunk rowid the tops have seen. */
   upto: number;
   /** Chunks in the index when the tops were last built from scratch. */
   chunks: number;
   model: TopsModel;
+  /** The thresholds the units were chosen with (absent before words had their own). */
+  heavy?: Heavy;
 }
 
 export interface Top {
@@ -71,24 +88,25 @@ export function decodeTop(entries: Buffer, matches: number): Top {
 const META_TOKEN = /^kb(type|lang|tag)[0-9a-f]*\d$/;
 
 /** The heavy units of an index, from its vocabulary (stems and how many chunks hold each). */
-export function heavyUnits(vocabulary: Iterable<{ term: string; doc: number }>, heavy: number): Set<string> {
+export function heavyUnits(vocabulary: Iterable<{ term: string; doc: number }>, heavy: Heavy): Set<string> {
   const units = new Set<string>();
   const prefixes = new Map<string, number>();
   for (const { term, doc } of vocabulary) {
     if (META_TOKEN.test(term)) continue;
-    if (doc >= heavy) units.add(wordUnit(term));
+    if (doc >= heavy.word) units.add(wordUnit(term));
     // A prefix costs FTS5 the chunks of every term it expands to.
     for (let k = MIN_PREFIX; k <= term.length; k++) {
       const p = term.slice(0, k);
       prefixes.set(p, (prefixes.get(p) ?? 0) + doc);
     }
   }
-  for (const [p, n] of prefixes) if (n >= heavy) units.add(prefixUnit(p));
+  for (const [p, n] of prefixes) if (n >= heavy.prefix) units.add(prefixUnit(p));
   return units;
 }
 
-/** Whether tops built with `built` still rank as `now` would, close enough to keep updating them. */
-export function stillValid(state: TopsState, now: TopsModel, chunks: number): boolean {
+/** Whether tops built with `built` still rank as `now` would, close enough to keep updating them, over the units `heavy` names. */
+export function stillValid(state: TopsState, now: TopsModel, chunks: number, heavy: Heavy): boolean {
+  if (state.heavy?.word !== heavy.word || state.heavy.prefix !== heavy.prefix) return false;
   const m = state.model;
   if (m.k1 !== now.k1 || m.b !== now.b || m.weights.some((w, i) => w !== now.weights[i])) return false;
   if (chunks > state.chunks * 1.25 || chunks < state.chunks * 0.8) return false;
