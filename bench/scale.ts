@@ -6,7 +6,7 @@
 // every part and the server's peak memory.
 // KB_SCALE_PARTS=N stops after N parts of about 100,000 passages (default 10); the built library is
 // kept in .bench/scale and measured again, without building, while its stamp matches.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { modelSpec } from '../src/worker/embed/registry.js';
@@ -18,6 +18,7 @@ import { candidateCut } from './candidate-cut.js';
 import { freshSearches } from './latency.js';
 import { MODEL, VECTOR_SEED, pointsAround, topicCentres, withVectors } from './hybrid.js';
 import { type Library, library, writePart } from './scale-corpus.js';
+import { applyEdits, copyDataDir, planEdits, restoreEdits } from './scale-edits.js';
 import { type Conn, type Served, startServe } from './serve-client.js';
 import { benchDir, corporaDir, freshDir, percentile, type BenchResult, type Check } from './util.js';
 
@@ -207,6 +208,73 @@ async function measure(served: Served, c: Conn, lib: Library, dataDir: string, p
   };
 }
 
+interface Edits {
+  files: number;
+  folders: number;
+  /** Chunks written again (a revised file's passages) and chunks deleted (with their documents). */
+  written: number;
+  deleted: number;
+  seconds: number;
+  /** Latency once the edits are in and the tops have caught up. */
+  lexical: number[];
+  prefix: number[];
+}
+
+function chunkRows(dataDir: string): { count: number; last: number } {
+  const db = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) AS count, max(rowid) AS last FROM chunks').get() as { count: number; last: number };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * About 100,000 passages changed or deleted through kb serve's RPC, on a copy of the built index (the
+ * library's files edited in place and put back after), then the same searches timed again: latency
+ * must not creep as a library is edited for years.
+ */
+async function measureEdits(dir: string, lib: Library): Promise<Edits> {
+  const libraryDir = join(dir, 'library');
+  const backup = join(dir, 'edit-backup');
+  const dataDir = join(dir, 'edited');
+  restoreEdits(libraryDir, backup);
+  copyDataDir(join(dir, 'data'), dataDir);
+  const served = await startServe(dataDir, { KB_CONFIG: join(dir, 'none.yaml') });
+  try {
+    const c = await served.connect();
+    const plan = planEdits(libraryDir);
+    const before = chunkRows(dataDir);
+    console.error(`scale: revising ${plan.edit.length} files and deleting ${plan.remove.length} folders…`);
+    applyEdits(plan, libraryDir, backup);
+    const t = performance.now();
+    await ok(c, 'ingest', { paths: plan.edit });
+    for (const folder of plan.remove) await ok(c, 'remove', { target: folder });
+    const seconds = (performance.now() - t) / 1000;
+    const after = chunkRows(dataDir);
+    const written = after.last - before.last;
+    await topsReady(dataDir);
+    const lex = lexicalQueries(lib);
+    await latencies(c, lex.slice(0, 100));
+    const lexical = await latencies(c, lex.slice(100));
+    const prefix = await latencies(c, prefixQueries(lib));
+    c.close();
+    return {
+      files: plan.edit.length,
+      folders: plan.remove.length,
+      written,
+      deleted: before.count + written - after.count,
+      seconds,
+      lexical,
+      prefix,
+    };
+  } finally {
+    served.stop();
+    restoreEdits(libraryDir, backup);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 interface Vectors {
   vectors: number;
   indexBuildS: number;
@@ -337,6 +405,7 @@ export async function benchScale(): Promise<BenchResult> {
     10,
     10,
   );
+  const edits = process.env.KB_SCALE_EDITS === '0' ? null : await measureEdits(dir, lib);
   const vec = process.env.KB_SCALE_VECTORS === '0' ? null : await measureVectors(dataDir, lib);
   const last = stages.at(-1)!;
   const rate = (p: Part): number => p.passages / p.seconds;
@@ -351,6 +420,14 @@ export async function benchScale(): Promise<BenchResult> {
     ),
     ...stages.flatMap(stageLine),
     `candidate cut: the top 10 holds ${(cut.overlap * 100).toFixed(1)}% of the top 10 scored without it (${cut.cutMs.toFixed(1)} ms a query; ${(cut.wholeMs / 1000).toFixed(1)} s without)`,
+    ...(edits
+      ? [
+          `edits: ${edits.files.toLocaleString('en-US')} files revised, ${edits.folders} folders deleted in ${edits.seconds.toFixed(0)} s: ` +
+            `${edits.written.toLocaleString('en-US')} passages written again, ${edits.deleted.toLocaleString('en-US')} deleted`,
+          `  then lexical p50 ${percentile(edits.lexical, 50).toFixed(1)} / p95 ${percentile(edits.lexical, 95).toFixed(1)} ms; ` +
+            `2–4 letter prefix p50 ${percentile(edits.prefix, 50).toFixed(1)} / p95 ${percentile(edits.prefix, 95).toFixed(1)} ms (RPC)`,
+        ]
+      : []),
     ...(vec
       ? [
           `vectors (384-d, generated): ${vec.vectors.toLocaleString('en-US')} indexed; index ready after ${vec.indexBuildS.toFixed(0)} s (${vec.indexDetail})`,
@@ -378,6 +455,18 @@ export async function benchScale(): Promise<BenchResult> {
     { what: 'kb doctor', value: last.doctorMs / 1000, target: 30, better: 'lower', unit: ' s' },
     { what: 'kb gc', value: last.gcMs / 1000, target: 60, better: 'lower', unit: ' s' },
   ];
+  if (edits)
+    checks.push(
+      { what: 'lexical p50 after the edits (RPC)', value: percentile(edits.lexical, 50), target: 5, better: 'lower', unit: ' ms' },
+      { what: 'lexical p95 after the edits (RPC)', value: percentile(edits.lexical, 95), target: 15, better: 'lower', unit: ' ms' },
+      {
+        what: '2–4 letter prefix p95 after the edits (RPC)',
+        value: percentile(edits.prefix, 95),
+        target: 30,
+        better: 'lower',
+        unit: ' ms',
+      },
+    );
   if (vec)
     checks.push(
       { what: 'approximate vector search recall@10', value: vec.recall, target: 0.95, better: 'higher' },

@@ -75,3 +75,57 @@ describe('the candidate cut', () => {
     expect(r.results.slice(2).every((h) => h.text.includes('river') && !h.text.includes('otter'))).toBe(true);
   });
 });
+
+/**
+ * Two mid-frequency words, both heavy enough to keep their tops (tops_min_df 100: a word from 25
+ * chunks, on indexes of 500): "heron" in 1 of 6 paragraphs, "egret" in 1 of 7, "marsh" in 1 of 40;
+ * long paragraphs say a word many times, short ones once, so FTS5's bm25 and kb's BM25F disagree.
+ */
+function birds(i: number): string {
+  const words: string[] = [`Note${i}`];
+  const long = i % 9 === 4;
+  const times = long ? 5 : 1;
+  if (i % 6 === 1) words.push('heron '.repeat(times).trim());
+  if (i % 7 === 2) words.push('egret '.repeat(times).trim());
+  if (i % 40 === 3) words.push('marsh');
+  for (let k = 0; k < (long ? 50 : 2 + ((i * 5) % 11)); k++) words.push(`reed${(i + k) % 40}`);
+  return `${words.join(' ')}.`;
+}
+
+describe('the candidate cut with several heavy words', () => {
+  let birdDir: string;
+  let birdEngine: Engine;
+  let birdDb: Db;
+
+  beforeAll(async () => {
+    birdDir = await mkdtemp(join(tmpdir(), 'kb-cut-birds-'));
+    await writeFile(join(birdDir, 'birds.txt'), ['Birds', ...Array.from({ length: 1800 }, (_, i) => birds(i))].join('\n\n'));
+    birdEngine = await openEngine({ dataDir: join(birdDir, 'data'), config: { chunking: CHUNKING, search: { tops_min_df: 100 } } });
+    await birdEngine.ingest([join(birdDir, 'birds.txt')]);
+    for (let w = birdEngine.backgroundWork(); w; w = birdEngine.backgroundWork()) await w;
+    birdDb = openDb(join(birdDir, 'data', 'kb.sqlite'));
+  }, 60_000);
+
+  afterAll(async () => {
+    birdDb.close();
+    birdEngine.close();
+    await rm(birdDir, { recursive: true, force: true });
+  });
+
+  it('takes each word from its tops and the chunks holding two from FTS5, and shows what scoring every match shows', () => {
+    const config = defaultConfig();
+    config.search.tops_min_df = 100;
+    const searcher = new LexicalSearcher(birdDb, config);
+    for (const query of ['heron egret', 'egret heron marsh', 'marsh heron', 'heron reed3 egret']) {
+      const q = parseQuery(query, { prefix: false });
+      const cut = searcher.search(q, { tags: [] }, 10);
+      const all = searcher.search(q, { tags: [] }, 10, true);
+      expect(cut.ftsQuery, query).toMatch(/^tops of each of /);
+      expect(all.hits).toHaveLength(10);
+      expect(
+        cut.hits.map((h) => h.rowid),
+        query,
+      ).toEqual(all.hits.map((h) => h.rowid));
+    }
+  });
+});

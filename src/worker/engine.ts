@@ -42,6 +42,7 @@ import { removeDocuments } from './documents/remove.js';
 import { type IngestCallOptions, IngestService } from './ingest/service.js';
 import { Upkeep } from './ingest/upkeep.js';
 import { TopsUpkeep } from './search/tops-upkeep.js';
+import { MergeUpkeep } from './maintenance/merge-upkeep.js';
 import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
@@ -104,6 +105,7 @@ export class Engine {
   readonly #searcher: Searcher;
   readonly #vectors: VectorService;
   readonly #tops: TopsUpkeep;
+  readonly #merge: MergeUpkeep;
   readonly #reranker: RerankService;
   readonly #speech: SpeechService;
   readonly #ingest: IngestService;
@@ -128,6 +130,7 @@ export class Engine {
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core);
+    this.#merge = new MergeUpkeep(core);
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
@@ -156,6 +159,7 @@ export class Engine {
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
       this.#tops.maintain();
+      this.#merge.maintain();
     }
   };
   /**
@@ -168,6 +172,7 @@ export class Engine {
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
     this.#tops.maintain(); // an index from before the tops, or one another process grew
+    this.#merge.maintain();
     this.#upgrading ??= upgradeIndex(
       this.#core,
       (p) => onEvent({ task: 'upgrading', phase: 'running', ...p }),
@@ -188,7 +193,8 @@ export class Engine {
       });
   };
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
-  remove = (idOrPath: string): Promise<RemoveResult> => removeDocuments(this.#core, this.#vectors, idOrPath);
+  remove = (idOrPath: string): Promise<RemoveResult> =>
+    removeDocuments(this.#core, this.#vectors, idOrPath).finally(() => this.#merge.maintain());
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
   transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
     this.#ingest.transcribePending(opts);
@@ -252,7 +258,9 @@ export class Engine {
   vectorIds = (): Promise<string[] | null> => this.#vectors.ids();
   /** Background work still running (building or updating the vector index), for a CLI about to exit. */
   backgroundWork = (): Promise<void> | null => {
-    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork(), this.#upgrading].filter((w) => w !== null);
+    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork(), this.#merge.backgroundWork(), this.#upgrading].filter(
+      (w) => w !== null,
+    );
     return work.length > 0 ? Promise.all(work).then(() => undefined) : null;
   };
 
@@ -312,6 +320,7 @@ export class Engine {
     this.#closed = true;
     this.#upkeep?.stop();
     this.#tops.stop();
+    this.#merge.stop();
     this.#ingest.close();
     this.#speech.release();
     this.#vectors.close();

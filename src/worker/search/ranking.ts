@@ -38,6 +38,8 @@ const EXACT_COUNT_MAX = 5000;
 const BOTH_POSTINGS = 50_000;
 /** The candidates grow at most to this many times the first fetch (two doublings). */
 const DEEPEST = 4;
+/** Drivers up to which each brings its own candidates and every pair of them theirs (six pairs). */
+const SPLIT_MAX = 4;
 
 /** Alternative spellings weigh nothing in coverage: a passage is not "missing" the spelling it does not use. */
 function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
@@ -113,10 +115,17 @@ export function rankFts(
   // more are fetched than are scored at first (deepened): FTS5 scores every match whatever the
   // limit, and only the scoring here costs.
   const asked = tops ? first : exhaustive ? Number.MAX_SAFE_INTEGER : first * DEEPEST;
-  const fetched = tops ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf })) : src.fetch(expr, filters, asked);
+  const split = !exhaustive && phrases.length === 0 ? splitSources(src, stats, filters, drivers, df, asked) : null;
+  const fetched = tops
+    ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf }))
+    : split
+      ? union(split)
+      : src.fetch(expr, filters, asked);
+  /** Every chunk a driver is in was fetched: what the drivers match is known, not estimated. */
+  const fetchedAll = split ? split.every((l) => l.length < asked) : fetched.length < asked;
   const ranker = candidateRanker(src, config, { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi });
   const sources = [
-    fetched,
+    ...(split ?? [fetched]),
     ...(exhaustive
       ? []
       : deferredSources(src, filters, {
@@ -135,7 +144,7 @@ export function rankFts(
     // Counting every chunk a heavy prefix matches is what the tops spare: estimated from their count.
     total = Math.max(fetched.length, Math.round(tops.matches * src.filterShare(filters)));
     totalEstimated = true;
-  } else if (fetched.length < asked) {
+  } else if (fetchedAll) {
     total = fetched.length;
     // Chunks holding only deferred (common) words are not candidates; their number is estimated.
     if (deferred.length > 0) {
@@ -157,7 +166,51 @@ export function rankFts(
     }
   }
   // Explain says where the candidates came from: a unit's kept tops are not an FTS5 query.
-  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery: tops ? `tops of ${expr}` : expr, strategy: 'fts' };
+  const ftsQuery = tops ? `tops of ${expr}` : split ? `tops of each of ${expr}, and ${atLeastTwo(drivers)}` : expr;
+  return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery, strategy: 'fts' };
+}
+
+/** The chunks holding two or more of the words: every pair's AND. */
+function atLeastTwo(words: Term[]): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j < words.length; j++) pairs.push(`(${toFtsExpression([words[i]!, words[j]!], [], 'AND')})`);
+  return pairs.join(' OR ');
+}
+
+/** Each chunk once, in the order first met. */
+function union(lists: Candidate[][]): Candidate[] {
+  const seen = new Set<number>();
+  return lists.flat().filter((c) => !seen.has(c.rowid) && (seen.add(c.rowid), true));
+}
+
+/**
+ * Several whole words driving, one or more of them heavy: FTS5 would score every chunk any of them
+ * is in (a word in 5,000 chunks is 5 ms of it). A chunk holding one driver alone ranks among the
+ * others holding it alone by that word's saturation — the idf, coverage and the words it lacks are
+ * the same for all of them — which is the order its kept tops hold (tops.ts). So each heavy word's
+ * tops stand for its chunks, a light word's chunks come from FTS5 as before, and the chunks holding
+ * two drivers or more (where the sum decides) from FTS5's AND of every pair. Null where the split
+ * saves nothing (no driver has current tops) or the pairs would be many (long questions).
+ */
+function splitSources(
+  src: Candidates,
+  stats: IndexStats,
+  filters: Filters,
+  drivers: Term[],
+  df: Map<string, number>,
+  asked: number,
+): Candidate[][] | null {
+  if (drivers.length < 2 || drivers.length > SPLIT_MAX || drivers.some((t) => t.prefix)) return null;
+  const tops = drivers.map((t) => src.fromTops(wordUnit(t.stem), filters, asked));
+  if (tops.every((t) => t === null)) return null;
+  const own = drivers.map((t, i) => {
+    const top = tops[i];
+    if (!top) return src.fetch(toFtsExpression([t], []), filters, asked);
+    const idf = stats.idf(df.get(t.stem) ?? top.matches);
+    return top.rowids.map((rowid, k) => ({ rowid, raw: -top.scores[k]! * idf }));
+  });
+  return [...own, src.fetch(atLeastTwo(drivers), filters, asked)];
 }
 
 /**

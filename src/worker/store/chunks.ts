@@ -3,6 +3,7 @@
 import type { Anchor } from '../../shared/wire.js';
 import type { Db } from './db.js';
 import { dictionariesOf, packable } from './index-functions.js';
+import { readMeta, writeMeta } from './meta.js';
 import { packRecord, packText } from './packed-chunks.js';
 import { packingOn } from './upgrades/packing.js';
 import { recordsOn } from './upgrades/records.js';
@@ -29,7 +30,15 @@ export interface NewChunk {
   chunker_version: number;
 }
 
-type InsertRow = Omit<NewChunk, 'anchor'> & { doc_id: string; anchor: string; packed: Buffer | null };
+type InsertRow = Omit<NewChunk, 'anchor'> & { rowid: number; doc_id: string; anchor: string; packed: Buffer | null };
+
+/**
+ * The last rowid a chunk was given. Rowids are never given twice: the heavy words' tops
+ * (search/tops.ts) and the whole merges of the word indexes (fts-merge.ts) take the chunks past a
+ * rowid for those written since, and SQLite would give a deleted last document's rowids to the
+ * next version of it.
+ */
+const LAST_ROWID = 'chunks_last_rowid';
 
 const COLUMNS =
   'rowid, id, doc_id, ordinal, kb_heading(packed, heading) AS heading, kb_unpack(packed, text) AS text, kb_anchor(packed, anchor) AS anchor, chunker_version';
@@ -42,10 +51,12 @@ export class Chunks {
   private readonly countQ;
   private readonly maxOrdinalQ;
   private readonly refreshQ;
+  private readonly maxRowidQ;
 
   constructor(private readonly db: Db) {
-    this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version, packed)
-      VALUES (@id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version, @packed)`);
+    this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (rowid, id, doc_id, ordinal, heading, text, anchor, chunker_version, packed)
+      VALUES (@rowid, @id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version, @packed)`);
+    this.maxRowidQ = db.prepare<[], { n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM chunks');
     this.deleteOfDocQ = db.prepare<[string]>('DELETE FROM chunks WHERE doc_id = ?');
     this.byIdQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE id = ?`);
     this.ofDocQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE doc_id = ? ORDER BY ordinal`);
@@ -66,17 +77,21 @@ export class Chunks {
     const dictionaries = dictionariesOf(this.db);
     if (records) dictionaries.refresh(this.db);
     const dictionary = records ? dictionaries.current(this.db) : null;
+    if (chunks.length === 0) return;
+    let rowid = Math.max(Number(readMeta(this.db, LAST_ROWID) ?? 0), this.maxRowidQ.get()!.n);
     for (const c of chunks) {
       const anchor = JSON.stringify(c.anchor);
+      rowid++;
       if (!packing || !packable(c.text)) {
-        this.insertQ.run({ ...c, packed: null, doc_id: docId, anchor });
+        this.insertQ.run({ ...c, rowid, packed: null, doc_id: docId, anchor });
       } else if (records) {
         const packed = packRecord({ heading: c.heading, anchor, text: c.text }, dictionary);
-        this.insertQ.run({ ...c, heading: '', text: '', anchor: '', packed, doc_id: docId });
+        this.insertQ.run({ ...c, rowid, heading: '', text: '', anchor: '', packed, doc_id: docId });
       } else {
-        this.insertQ.run({ ...c, text: '', packed: packText(c.text), doc_id: docId, anchor });
+        this.insertQ.run({ ...c, rowid, text: '', packed: packText(c.text), doc_id: docId, anchor });
       }
     }
+    writeMeta(this.db, LAST_ROWID, String(rowid));
   }
   byId(id: string): ChunkRow | undefined {
     return this.byIdQ.get(id);
