@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { modelSpec } from '../src/worker/embed/registry.js';
 import { openEngine } from '../src/worker/index.js';
+import { mergeDue } from '../src/worker/store/fts-merge.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
 import { tableName, VectorStore } from '../src/worker/vectors/store.js';
 import { Rng } from './corpus.js';
@@ -215,9 +216,26 @@ interface Edits {
   written: number;
   deleted: number;
   seconds: number;
-  /** Latency once the edits are in and the tops have caught up. */
+  /** Seconds from the last edit until the word indexes were merged whole again. */
+  mergeS: number;
+  /** Latency once the edits are in, the tops have caught up and the word indexes are merged. */
   lexical: number[];
   prefix: number[];
+}
+
+/** Waits until kb serve has merged the word indexes whole, if the writes made a merge due (maintenance/merge-upkeep.ts). */
+async function merged(dataDir: string): Promise<number> {
+  const start = performance.now();
+  const db = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
+  try {
+    while (mergeDue(db)) {
+      if (performance.now() - start > 20 * 60_000) throw new Error('the word indexes were not merged after 20 minutes');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    return (performance.now() - start) / 1000;
+  } finally {
+    db.close();
+  }
 }
 
 function chunkRows(dataDir: string): { count: number; last: number } {
@@ -253,6 +271,7 @@ async function measureEdits(dir: string, lib: Library): Promise<Edits> {
     const seconds = (performance.now() - t) / 1000;
     const after = chunkRows(dataDir);
     const written = after.last - before.last;
+    const mergeS = await merged(dataDir);
     await topsReady(dataDir);
     const lex = lexicalQueries(lib);
     await latencies(c, lex.slice(0, 100));
@@ -265,6 +284,7 @@ async function measureEdits(dir: string, lib: Library): Promise<Edits> {
       written,
       deleted: before.count + written - after.count,
       seconds,
+      mergeS,
       lexical,
       prefix,
     };
@@ -423,7 +443,8 @@ export async function benchScale(): Promise<BenchResult> {
     ...(edits
       ? [
           `edits: ${edits.files.toLocaleString('en-US')} files revised, ${edits.folders} folders deleted in ${edits.seconds.toFixed(0)} s: ` +
-            `${edits.written.toLocaleString('en-US')} passages written again, ${edits.deleted.toLocaleString('en-US')} deleted`,
+            `${edits.written.toLocaleString('en-US')} passages written again, ${edits.deleted.toLocaleString('en-US')} deleted; ` +
+            `the word indexes merged whole ${edits.mergeS.toFixed(0)} s after`,
           `  then lexical p50 ${percentile(edits.lexical, 50).toFixed(1)} / p95 ${percentile(edits.lexical, 95).toFixed(1)} ms; ` +
             `2–4 letter prefix p50 ${percentile(edits.prefix, 50).toFixed(1)} / p95 ${percentile(edits.prefix, 95).toFixed(1)} ms (RPC)`,
         ]

@@ -100,6 +100,9 @@ export interface OpenEngineOptions {
 
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 
+/** A long-lived host merges the word indexes once the writes have stopped this long. */
+const MERGE_QUIET_MS = 3000;
+
 export class Engine {
   readonly #core: Core;
   readonly #searcher: Searcher;
@@ -172,6 +175,7 @@ export class Engine {
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
     this.#tops.maintain(); // an index from before the tops, or one another process grew
+    this.#merge.waitForQuiet(MERGE_QUIET_MS);
     this.#merge.maintain();
     this.#upgrading ??= upgradeIndex(
       this.#core,

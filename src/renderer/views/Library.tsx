@@ -1,6 +1,7 @@
 // The library: every indexed document with its status and error, sorted as the person chooses, the
 // failed or waiting ones a click away, to open, remove or index again.
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { KbBridge } from '../../shared/api';
 import { inApp } from '../lib/in-app';
 import type { DocumentPage, DocumentPageParams, DocumentSummary } from '../../shared/wire';
@@ -25,6 +26,10 @@ const COLUMNS: [SortKey, string][] = [
 ];
 /** Rows asked for at a time: the first page is what opening the Library waits for. */
 const PAGE = 100;
+/** A row's height before it is measured (a title and its path). */
+const ROW_PX = 52;
+/** Rows drawn above and below the ones in view. */
+const OVERSCAN = 12;
 
 type Only = DocumentSummary['status'] | null;
 
@@ -54,6 +59,7 @@ export function Library({
   // when the question changes, the next ones as the list scrolls near its end.
   const typed = useDebounced(filter.trim(), 150);
   const asked = useRef(0);
+  const scroller = useRef<HTMLElement>(null);
   const ask = useCallback(
     (offset: number, keep: DocumentSummary[]) => {
       const mine = ++asked.current;
@@ -77,8 +83,34 @@ export function Library({
     [kb, sort, only, typed],
   );
   useEffect(() => ask(0, []), [ask, version]);
+  // Another order or filter starts at the top of the list; a change to the index keeps the place.
+  // (A block: Chromium's scrollTo returns a promise, which React would take for the effect's cleanup.)
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [sort, only, typed]);
   const more = useRef<HTMLDivElement>(null);
   const rows = page?.documents;
+  // Only the rows in view are drawn (a scrolled-through list of 250,000 would be as many table rows);
+  // the others are two spacer rows of their measured or estimated height.
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [bodyTop, setBodyTop] = useState(0);
+  // The virtualizer's functions change as it scrolls: React Compiler leaves this component unmemoised.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
+    count: rows?.length ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: OVERSCAN,
+    scrollMargin: bodyTop,
+    getItemKey: (i) => rows?.[i]?.doc_id ?? i,
+  });
+  useLayoutEffect(() => {
+    const el = body.current;
+    const box = scroller.current;
+    if (!el || !box) return;
+    const top = el.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    if (Math.abs(top - bodyTop) > 0.5) setBodyTop(top);
+  }, [page, error, bodyTop]);
   const left = page ? page.total - page.documents.length : 0;
   useEffect(() => {
     const el = more.current;
@@ -115,10 +147,13 @@ export function Library({
     );
   const { all, failed, waiting } = page.counts ?? { all: page.total, failed: 0, waiting: 0 };
   const shown = page.documents;
+  const drawn = virtual.getVirtualItems();
+  const above = drawn.length > 0 ? drawn[0]!.start - bodyTop : 0;
+  const below = drawn.length > 0 ? virtual.getTotalSize() - (drawn.at(-1)!.end - bodyTop) : 0;
   const pick = (s: Only) => setOnly((o) => (o === s ? null : s));
   const sortBy = (key: SortKey) => setSort((s) => ({ key, down: s.key === key ? !s.down : key === 'updated' }));
   return (
-    <section className="library" aria-label="Library">
+    <section className="library" aria-label="Library" ref={scroller}>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -184,7 +219,7 @@ export function Library({
         </p>
       ) : (
         <>
-          <table>
+          <table aria-rowcount={page.total + 1}>
             <thead>
               <tr>
                 {COLUMNS.map(([key, name]) => (
@@ -198,59 +233,80 @@ export function Library({
                 <th />
               </tr>
             </thead>
-            <tbody>
-              {shown.map((d) => (
-                <tr key={d.doc_id} className={d.status === 'indexed' ? undefined : d.status} data-doc={d.doc_id} data-status={d.status}>
-                  <td>
-                    <div className="title">
-                      {d.status === 'failed' ? (
-                        d.title
-                      ) : (
-                        <button className="link" onClick={() => open(d)} title="Open it">
-                          {d.title}
-                        </button>
-                      )}
-                    </div>
-                    <div className="path" title={d.path}>
-                      {shownPath(d.path)}
-                    </div>
-                    {d.tags.length > 0 && (
-                      <div className="tags">
-                        {d.tags.map((t) => (
-                          <span key={t}>#{t}</span>
-                        ))}
-                      </div>
-                    )}
-                    <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
-                  </td>
-                  <td className="nowrap">{d.type}</td>
-                  <td className="nowrap">{d.chunks}</td>
-                  <td className="nowrap">
-                    {d.size > 0 ? size(d.size) : '–'}
-                    {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
-                  </td>
-                  <td>
-                    {/* The same word and reason as kb ls: indexed, waiting or failed. */}
-                    <span className={`status status-${d.status}`}>{d.status}</span>
-                    {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
-                    {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
-                    {!d.original_available && (
-                      <div className="reason" title="the file was moved or deleted, and no copy was kept">
-                        original missing
-                      </div>
-                    )}
-                  </td>
-                  <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
-                  <td className="actions">
-                    <button onClick={() => onReindex([d.path])} title="Read the file again">
-                      Re-index
-                    </button>
-                    <button onClick={() => void remove(d)} title="Remove from kb">
-                      Remove
-                    </button>
-                  </td>
+            <tbody ref={body}>
+              {above > 0 && (
+                <tr className="spacer" aria-hidden="true" style={{ height: above }}>
+                  <td colSpan={COLUMNS.length + 1} />
                 </tr>
-              ))}
+              )}
+              {drawn.map(({ index, key }) => {
+                const d = shown[index]!;
+                return (
+                  <tr
+                    key={key}
+                    ref={virtual.measureElement}
+                    data-index={index}
+                    aria-rowindex={index + 2}
+                    className={d.status === 'indexed' ? undefined : d.status}
+                    data-doc={d.doc_id}
+                    data-status={d.status}
+                  >
+                    <td>
+                      <div className="title">
+                        {d.status === 'failed' ? (
+                          d.title
+                        ) : (
+                          <button className="link" onClick={() => open(d)} title="Open it">
+                            {d.title}
+                          </button>
+                        )}
+                      </div>
+                      <div className="path" title={d.path}>
+                        {shownPath(d.path)}
+                      </div>
+                      {d.tags.length > 0 && (
+                        <div className="tags">
+                          {d.tags.map((t) => (
+                            <span key={t}>#{t}</span>
+                          ))}
+                        </div>
+                      )}
+                      <Said said={sayings[d.doc_id]} as="div" place={d.doc_id} />
+                    </td>
+                    <td className="nowrap">{d.type}</td>
+                    <td className="nowrap">{d.chunks}</td>
+                    <td className="nowrap">
+                      {d.size > 0 ? size(d.size) : '–'}
+                      {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
+                    </td>
+                    <td>
+                      {/* The same word and reason as kb ls: indexed, waiting or failed. */}
+                      <span className={`status status-${d.status}`}>{d.status}</span>
+                      {d.reason && <div className={d.status === 'failed' ? 'reason error' : 'reason'}>{inApp(d.reason)}</div>}
+                      {d.status === 'waiting' && waitsForSpeechModel(d.reason) && <div className="reason-action">{speech}</div>}
+                      {!d.original_available && (
+                        <div className="reason" title="the file was moved or deleted, and no copy was kept">
+                          original missing
+                        </div>
+                      )}
+                    </td>
+                    <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
+                    <td className="actions">
+                      <button onClick={() => onReindex([d.path])} title="Read the file again">
+                        Re-index
+                      </button>
+                      <button onClick={() => void remove(d)} title="Remove from kb">
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+              {below > 0 && (
+                <tr className="spacer" aria-hidden="true" style={{ height: below }}>
+                  <td colSpan={COLUMNS.length + 1} />
+                </tr>
+              )}
             </tbody>
           </table>
           {left > 0 && (
