@@ -10,7 +10,6 @@ import { openDb, type Db } from '../src/worker/store/db.js';
 import { wordIndexCounts } from '../src/worker/store/integrity.js';
 import { defaultConfig } from '../src/shared/config.js';
 import { IndexStats } from '../src/worker/search/index-stats.js';
-import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
 import { ftsOrderUpgrade, upgradeFtsOrder } from '../src/worker/store/upgrades/fts-order.js';
 import { packingUpgrade, upgradePacking } from '../src/worker/store/upgrades/packing.js';
 import { recordsUpgrade, upgradeRecords } from '../src/worker/store/upgrades/records.js';
@@ -18,8 +17,9 @@ import { Chunks } from '../src/worker/store/chunks.js';
 import { substringsUpgrade, upgradeSubstrings } from '../src/worker/store/upgrades/substrings.js';
 import { WordIndex } from '../src/worker/store/word-index.js';
 import { engineIn, repoRoot, tempDir } from './helpers.js';
+import { OLD_DOC, schema10At } from './support/old-index.js';
 
-const DOC = '0123456789abcdef0123';
+const DOC = OLD_DOC;
 const KOREAN = '형태소 분석기는 문장을 나눈다';
 const JAPANESE = '東京の電車はいつも混んでいる';
 
@@ -32,22 +32,7 @@ const sixty =
 /** An index as kb wrote it at schema 10, every chunk in the trigram index: `rows` chunks of one document. */
 async function schema10(text: (i: number) => string = sixty(), rows = 60): Promise<string> {
   const file = join(await tempDir(), 'kb.sqlite');
-  const raw = new Database(file);
-  for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
-  raw.pragma('user_version = 10');
-  raw
-    .prepare(
-      `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-       VALUES (?, '/notes/all.md', '/notes', 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
-    )
-    .run(DOC);
-  const add = raw.prepare(
-    `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
-  );
-  raw.transaction(() => {
-    for (let i = 0; i < rows; i++) add.run(`c${i}`, DOC, i, text(i));
-  })();
-  raw.close();
+  schema10At(file, text, rows);
   return file;
 }
 
