@@ -4,6 +4,7 @@
 // merges once the writes have stopped for a while: a run of removals is merged once, not once each.
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
+import { SerialJob } from '../serial-job.js';
 import { chunkMark, FTS_TABLES, markMerged, mergeDue, mergeStep } from '../store/fts-merge.js';
 
 /** Pause after each step: a step of 100 pages takes ~6 ms at a million passages; searches go between. */
@@ -12,14 +13,17 @@ const PAUSE_MS = 20;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
 export class MergeUpkeep {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
   private lastWrite = 0;
   /** How long the writes must have stopped before a merge starts (0: at once, as a one-shot command wants). */
   private quietMs = 0;
+  private readonly job: SerialJob;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: Core) {
+    this.job = new SerialJob(
+      () => this.once(),
+      (e) => this.core.log.warn(errorFields(e), 'merging the word indexes failed'),
+    );
+  }
 
   /** A long-lived host: merge only after this long without writes. */
   waitForQuiet(ms: number): void {
@@ -28,46 +32,31 @@ export class MergeUpkeep {
 
   /** After writes: starts a whole merge if one is due (checked again after one that is running). */
   maintain(): void {
-    if (this.core.readOnly || this.stopped) return;
+    if (this.core.readOnly) return;
     this.lastWrite = Date.now();
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
+    this.job.ask();
   }
 
   backgroundWork(): Promise<void> | null {
-    return this.running;
+    return this.job.active;
   }
 
   /** The engine closes: a merge under way stops after its step (the next one carries on from there). */
   stop(): void {
-    this.stopped = true;
+    this.job.stop();
   }
 
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      for (let quiet = Date.now() - this.lastWrite; quiet < this.quietMs && !this.stopped; quiet = Date.now() - this.lastWrite)
-        await sleep(this.quietMs - quiet);
-      if (this.stopped) return;
-      try {
-        const mark = chunkMark(this.core.db);
-        if (!mergeDue(this.core.db, mark)) return;
-        const started = Date.now();
-        const steps = await this.mergeAll();
-        if (steps === null) return;
-        markMerged(this.core.db, mark);
-        this.core.log.info({ steps, ms: Date.now() - started }, 'word indexes merged');
-      } catch (e) {
-        if (this.stopped) return;
-        this.core.log.warn(errorFields(e), 'merging the word indexes failed');
-        return;
-      }
-    } while (this.again && !this.stopped);
+  private async once(): Promise<void> {
+    for (let quiet = Date.now() - this.lastWrite; quiet < this.quietMs && !this.job.isStopped; quiet = Date.now() - this.lastWrite)
+      await sleep(this.quietMs - quiet);
+    if (this.job.isStopped) return;
+    const mark = chunkMark(this.core.db);
+    if (!mergeDue(this.core.db, mark)) return;
+    const started = Date.now();
+    const steps = await this.mergeAll();
+    if (steps === null) return;
+    markMerged(this.core.db, mark);
+    this.core.log.info({ steps, ms: Date.now() - started }, 'word indexes merged');
   }
 
   /** Every index merged whole; the steps it took, or null when the engine closed first. */
@@ -78,8 +67,8 @@ export class MergeUpkeep {
       for (;;) {
         // Whatever waits (a search) goes first; a transaction of the engine's own is never joined.
         await sleep(PAUSE_MS);
-        while (db.open && db.inTransaction && !this.stopped) await sleep(PAUSE_MS);
-        if (this.stopped || !db.open) return null;
+        while (db.open && db.inTransaction && !this.job.isStopped) await sleep(PAUSE_MS);
+        if (this.job.isStopped || !db.open) return null;
         if (!mergeStep(db, table)) break;
         steps++;
       }

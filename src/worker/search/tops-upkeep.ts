@@ -7,21 +7,31 @@ import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { WordIndex } from '../store/word-index.js';
 import { WordTopsTable } from '../store/word-tops.js';
+import { SerialJob } from '../serial-job.js';
 import { threadEntry } from '../threads.js';
 import { IndexStats } from './index-stats.js';
 import { TOPS_INDEX_FACTOR, type TopsModel } from './tops.js';
 import { topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
 
 export class TopsUpkeep {
-  private running: Promise<void> | null = null;
-  private again = false;
   private failure: string | null = null;
   private thread: Worker | null = null;
-  private stopped = false;
   /** What the last update did. */
   private last: TopsUpdateResult | null = null;
+  private readonly job: SerialJob;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: Core) {
+    this.job = new SerialJob(
+      async () => {
+        await this.once();
+        this.failure = null;
+      },
+      (e) => {
+        this.failure = (e as Error).message;
+        this.core.log.warn(errorFields(e), 'updating the tops of heavy words failed');
+      },
+    );
+  }
 
   /** Why the last update failed, if it did (searches of heavy words are slower until one succeeds). */
   get error(): string | null {
@@ -30,39 +40,17 @@ export class TopsUpkeep {
 
   /** Starts an update unless one is running (then another follows it). */
   maintain(): void {
-    if (this.core.readOnly || this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
+    if (!this.core.readOnly) this.job.ask();
   }
 
   backgroundWork(): Promise<void> | null {
-    return this.running;
+    return this.job.active;
   }
 
   /** The engine closes: an update under way is dropped (the next one starts over from what was written). */
   stop(): void {
-    this.stopped = true;
-    this.again = false;
+    this.job.stop();
     void this.thread?.terminate();
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.once();
-        this.failure = null;
-      } catch (e) {
-        if (this.stopped) return;
-        this.failure = (e as Error).message;
-        this.core.log.warn(errorFields(e), 'updating the tops of heavy words failed');
-      }
-    } while (this.again);
   }
 
   /** What an update would do now, and how many units the tops hold (kb doctor). */
@@ -75,7 +63,7 @@ export class TopsUpkeep {
   async catchUp(): Promise<TopsUpdateResult | null> {
     this.failure = null;
     this.maintain();
-    await this.running;
+    await this.job.active;
     if (this.failure) throw new KbError('INTERNAL', this.failure);
     return this.last;
   }
