@@ -133,7 +133,7 @@ export class Engine {
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core);
-    this.#merge = new MergeUpkeep(core);
+    this.#merge = new MergeUpkeep(core, () => this.#tops.backgroundWork() !== null);
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);

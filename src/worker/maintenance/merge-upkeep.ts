@@ -10,6 +10,9 @@ import { chunkMark, FTS_TABLES, markMerged, mergeDue, mergeStep } from '../store
 /** Pause after each step: a step of 100 pages takes ~6 ms at a million passages; searches go between. */
 const PAUSE_MS = 20;
 
+/** How often a merge waiting for a long read looks again. */
+const QUIET_POLL_MS = 500;
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
 export class MergeUpkeep {
@@ -18,7 +21,15 @@ export class MergeUpkeep {
   private quietMs = 0;
   private readonly job: SerialJob;
 
-  constructor(private readonly core: Core) {
+  constructor(
+    private readonly core: Core,
+    /**
+     * Whether a long read is under way elsewhere (the tops' update, reading every chunk): a merge
+     * then waits, as the WAL cannot be checkpointed past that reader and would grow by all the merge
+     * writes (8 GB once, during a million-passage build).
+     */
+    private readonly reading: () => boolean = () => false,
+  ) {
     this.job = new SerialJob(
       () => this.once(),
       (e) => this.core.log.warn(errorFields(e), 'merging the word indexes failed'),
@@ -49,6 +60,7 @@ export class MergeUpkeep {
   private async once(): Promise<void> {
     for (let quiet = Date.now() - this.lastWrite; quiet < this.quietMs && !this.job.isStopped; quiet = Date.now() - this.lastWrite)
       await sleep(this.quietMs - quiet);
+    while (this.reading() && !this.job.isStopped) await sleep(QUIET_POLL_MS);
     if (this.job.isStopped) return;
     const mark = chunkMark(this.core.db);
     if (!mergeDue(this.core.db, mark)) return;

@@ -60,6 +60,9 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
       db.pragma('journal_mode = WAL');
     });
     db.pragma('synchronous = NORMAL');
+    // A WAL that grew while a long reader held it back (a big ingest beside the tops' update) is cut
+    // back to this once a checkpoint empties it; without a limit the file keeps its largest size.
+    db.pragma('journal_size_limit = 67108864');
     db.pragma('foreign_keys = ON');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
