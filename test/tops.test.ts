@@ -139,15 +139,30 @@ describe('the tops of heavy words and prefixes', () => {
 describe('TopsBuilder', () => {
   it('keeps the best chunks of each unit by its saturation, and drops the deleted ones', () => {
     const units = heavyUnits(
+      // In term order, as fts5vocab gives them.
       [
-        { term: 'walru', doc: 50 },
-        { term: 'wall', doc: 30 },
         { term: 'kbtype1', doc: 500 },
+        { term: 'wall', doc: 30 },
+        { term: 'walru', doc: 50 },
+        { term: 'walrus', doc: 4 },
+        { term: 'wombat', doc: 45 },
       ],
       { word: 30, prefix: 40 },
     );
-    // A word is heavy from fewer chunks than a prefix: "wall" is, its prefix "wall" is not.
-    expect([...units].sort()).toEqual(['p:wal', 'p:walr', 'p:walru', 'w:wall', 'w:walru']);
+    // A word is heavy from fewer chunks than a prefix: "wall" is, its prefix "wall" is not; a
+    // prefix counts every term it begins ("walru" 54, "wal" 84), and ends where they do ("wom" 45).
+    expect([...units].sort()).toEqual([
+      'p:wal',
+      'p:walr',
+      'p:walru',
+      'p:wom',
+      'p:womb',
+      'p:womba',
+      'p:wombat',
+      'w:wall',
+      'w:walru',
+      'w:wombat',
+    ]);
     const model = { weights: [0.5, 1, 1] as const, avgLength: [2, 2, 10] as const, k1: 3, b: 0.5 };
     const b = new TopsBuilder(units, model);
     for (let r = 1; r <= 200; r++) b.add(r, '', '', `${'walrus '.repeat(r % 5)} wall ${'x '.repeat(r % 7)}`);

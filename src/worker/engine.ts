@@ -157,11 +157,12 @@ export class Engine {
 
   // Documents in and out
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
+    this.#tops.hold();
     try {
       return await this.#ingest.ingest(paths, opts);
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
-      this.#tops.maintain();
+      this.#tops.release();
       this.#merge.maintain();
     }
   };

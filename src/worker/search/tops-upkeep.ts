@@ -19,6 +19,8 @@ export class TopsUpkeep {
   /** What the last update did. */
   private last: TopsUpdateResult | null = null;
   private readonly job: SerialJob;
+  /** Ingests under way: an update waits for them all to end. */
+  private holds = 0;
 
   constructor(private readonly core: Core) {
     this.job = new SerialJob(
@@ -45,6 +47,22 @@ export class TopsUpkeep {
 
   backgroundWork(): Promise<void> | null {
     return this.job.active;
+  }
+
+  /**
+   * An ingest starts: an update under way is dropped and none starts until every ingest has ended. A
+   * first build reads every chunk for minutes on the second core; beside a big ingest it cut the
+   * ingest's rate by a third.
+   */
+  hold(): void {
+    this.holds++;
+    void this.thread?.terminate();
+  }
+
+  /** An ingest ended: the update it held back runs now. */
+  release(): void {
+    this.holds = Math.max(0, this.holds - 1);
+    if (this.holds === 0) this.maintain();
   }
 
   /** The engine closes: an update under way is dropped (the next one starts over from what was written). */
@@ -77,14 +95,21 @@ export class TopsUpkeep {
 
   private async once(): Promise<void> {
     const { db } = this.core;
+    if (this.holds > 0) return;
     const { work, model, chunks, minDf } = this.plan();
     this.last = null;
     if (work === 'none' || work === 'current') return;
     const started = Date.now();
-    const result =
-      work === 'clear'
-        ? updateTops(db, model, chunks, minDf)
-        : await onThread(db.name, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
+    let result: TopsUpdateResult;
+    try {
+      result =
+        work === 'clear'
+          ? updateTops(db, model, chunks, minDf)
+          : await onThread(db.name, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
+    } catch (e) {
+      if (this.holds > 0) return; // dropped for an ingest: not a failure
+      throw e;
+    }
     if (result.kind !== 'none') this.core.log.info({ ...result, ms: Date.now() - started }, 'tops of heavy words');
     this.last = result;
   }

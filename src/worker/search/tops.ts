@@ -87,20 +87,33 @@ export function decodeTop(entries: Buffer, matches: number): Top {
 /** The filter tokens of the meta column (kbtype1, kblang…0, kbtag7): not words anyone searches for. */
 const META_TOKEN = /^kb(type|lang|tag)[0-9a-f]*\d$/;
 
-/** The heavy units of an index, from its vocabulary (stems and how many chunks hold each). */
+/**
+ * The heavy units of an index, from its vocabulary (stems and how many chunks hold each) in term
+ * order (SQLite's, by UTF-8 bytes: any order in which the terms sharing a prefix come together). A
+ * prefix's count is the sum of its terms', so only the prefixes of the current term are kept: a map
+ * of every prefix of every term held 560 MB at a million passages, and took 7.5 s rather than 3.
+ */
 export function heavyUnits(vocabulary: Iterable<{ term: string; doc: number }>, heavy: Heavy): Set<string> {
   const units = new Set<string>();
-  const prefixes = new Map<string, number>();
+  /** The current term's prefixes, shortest first (MIN_PREFIX letters, then one more each), with their counts so far. */
+  const open: { prefix: string; chunks: number }[] = [];
+  const close = (keep: number): void => {
+    while (open.length > keep) {
+      const p = open.pop()!;
+      if (p.chunks >= heavy.prefix) units.add(prefixUnit(p.prefix));
+    }
+  };
   for (const { term, doc } of vocabulary) {
     if (META_TOKEN.test(term)) continue;
     if (doc >= heavy.word) units.add(wordUnit(term));
     // A prefix costs FTS5 the chunks of every term it expands to.
-    for (let k = MIN_PREFIX; k <= term.length; k++) {
-      const p = term.slice(0, k);
-      prefixes.set(p, (prefixes.get(p) ?? 0) + doc);
-    }
+    let shared = 0;
+    while (shared < open.length && term.startsWith(open[shared]!.prefix)) shared++;
+    close(shared);
+    for (let k = MIN_PREFIX + open.length; k <= term.length; k++) open.push({ prefix: term.slice(0, k), chunks: 0 });
+    for (const p of open) p.chunks += doc;
   }
-  for (const [p, n] of prefixes) if (n >= heavy.prefix) units.add(prefixUnit(p));
+  close(0);
   return units;
 }
 

@@ -61,8 +61,9 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     });
     db.pragma('synchronous = NORMAL');
     // A WAL that grew while a long reader held it back (a big ingest beside the tops' update) is cut
-    // back to this once a checkpoint empties it; without a limit the file keeps its largest size.
-    db.pragma('journal_size_limit = 67108864');
+    // back to this once a checkpoint empties it (about what it holds between two checkpoints, 1,000
+    // pages); without a limit the file keeps its largest size, counted in the index's.
+    db.pragma('journal_size_limit = 16777216');
     db.pragma('foreign_keys = ON');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');

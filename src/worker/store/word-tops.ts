@@ -53,7 +53,7 @@ export class WordTopsTable {
 
   /** Every index term with the number of chunks holding it (fts5vocab walks the whole index). */
   vocabulary(): Iterable<{ term: string; doc: number }> {
-    return this.prep('SELECT term, doc FROM chunks_vocab').iterate() as Iterable<{ term: string; doc: number }>;
+    return this.prep('SELECT term, doc FROM chunks_vocab ORDER BY term').iterate() as Iterable<{ term: string; doc: number }>;
   }
 
   /** The chunks after this rowid, in rowid order, with their document's title. */
