@@ -13,7 +13,9 @@ const PAUSE_MS = 20;
 /** How often a merge waiting for a long read looks again. */
 const QUIET_POLL_MS = 500;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
+// Not unref'd: a one-shot command waits for the merge (backgroundWork), and a process whose only
+// pending work is an unref'd timer exits there, before the command has set its exit code.
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class MergeUpkeep {
   private lastWrite = 0;
