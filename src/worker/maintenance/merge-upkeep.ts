@@ -1,5 +1,5 @@
-// Keeps the word indexes merged (store/fts-merge.ts): after writes that changed enough of the index,
-// every index is merged whole in the background, a small step at a time on the engine's own
+// Keeps the word indexes merged (store/fts-merge.ts): once enough chunks were deleted since the last
+// time, every index is merged whole in the background, a small step at a time on the engine's own
 // connection with a pause after each, so a search waits one short step at most. A long-lived host
 // merges once the writes have stopped for a while: a run of removals is merged once, not once each.
 import type { Core } from '../core.js';
@@ -43,7 +43,7 @@ export class MergeUpkeep {
     this.quietMs = ms;
   }
 
-  /** After writes: starts a whole merge if one is due (checked again after one that is running). */
+  /** After writes: a whole merge if one is due (checked again after one that is running). */
   maintain(): void {
     if (this.core.readOnly) return;
     this.lastWrite = Date.now();
