@@ -98,7 +98,7 @@ export async function benchAudio(): Promise<BenchResult> {
   }
   const summary = await ingest;
   const ingestS = (performance.now() - started) / 1000;
-  const chunks = engine.list().find((d) => d.type === 'audio')?.chunks ?? 0;
+  const chunks = (await engine.list()).find((d) => d.type === 'audio')?.chunks ?? 0;
   engine.close();
   times.sort((a, b) => a - b);
   return {

@@ -119,7 +119,7 @@ export async function benchFormats(): Promise<BenchResult> {
   // Opening a hit: the rendition of a Word file at a cited paragraph, first time (read on a thread, not cached).
   const viewer = await openEngine({ dataDir: join(root, 'data-docx') });
   const opens: number[] = [];
-  for (const d of viewer.list().slice(0, 50)) {
+  for (const d of (await viewer.list()).slice(0, 50)) {
     const t0 = performance.now();
     await viewer.view(d.doc_id, 'para=5', 'steady growth');
     opens.push(performance.now() - t0);

@@ -21,7 +21,7 @@ export async function benchIngest(): Promise<BenchResult> {
   const t0 = performance.now();
   const s = await engine.ingest([join(work, 'notes')]);
   const secs = (performance.now() - t0) / 1000;
-  const chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+  const chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
   engine.close(); // checkpoints the WAL into kb.sqlite
   const index = dirBytes(join(work, 'data', 'kb.sqlite'));
   const blobs = dirBytes(join(work, 'data', 'blobs'));

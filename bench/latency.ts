@@ -27,7 +27,7 @@ export async function corpusIndex(model: TextModel): Promise<{ dataDir: string; 
   await writeCorpus(join(dir, 'notes'), model, files, NOTE_BYTES, 7);
   const engine = await openEngine({ dataDir: join(dir, 'data'), config: { store_originals: 'reference' } });
   await engine.ingest([join(dir, 'notes')], { tags: [] });
-  const chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+  const chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
   engine.close();
   writeFileSync(stampFile, JSON.stringify({ v: STAMP, chunks }));
   return { dataDir: join(dir, 'data'), chunks };

@@ -117,14 +117,14 @@ describe.skipIf(!corpora || !hasFfmpeg)('decoding (ffmpeg, real files)', () => {
     copyFileSync(join(corporaDir()!, 'audio/jfk.mp3'), join(dir, 'jfk.mp3'));
     const noModel = await engineIn(join(dir, 'a'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } });
     await noModel.ingest([join(dir, 'jfk.mp3')]);
-    expect(noModel.list()[0]).toMatchObject({
+    expect((await noModel.list())[0]).toMatchObject({
       status: 'waiting',
       reason: expect.stringMatching(/^waiting for a speech model: .*; it also needs ffmpeg — ffmpeg was not found at \/nowhere\/ffmpeg/),
     });
     // With a speech model there, ffmpeg is all it waits for, and it says so.
     const withModel = await engineIn(join(dir, 'b'), { audio: { ffmpeg_path: '/nowhere/ffmpeg' } }, { transcriber: fakeTranscriber() });
     await withModel.ingest([join(dir, 'jfk.mp3')]);
-    expect(withModel.list()[0]).toMatchObject({
+    expect((await withModel.list())[0]).toMatchObject({
       status: 'waiting',
       reason: expect.stringMatching(/^waiting for ffmpeg: ffmpeg was not found/),
     });
@@ -161,7 +161,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const before = await engineIn(data);
     const s1 = await before.ingest([join(dir, 'talk.wav')]);
     expect(s1).toMatchObject({ added: 1, transcribed: { files: 0, waiting: 1 } });
-    const waiting = before.list()[0]!;
+    const waiting = (await before.list())[0]!;
     expect(waiting).toMatchObject({
       type: 'audio',
       status: 'waiting',
@@ -176,7 +176,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const t = await engine.transcribePending();
     expect(t).toEqual({ files: 1, failed: 0, pending: 0, waiting: 0 });
     expect(calls.reduce((n, c) => n + c.samples, 0)).toBe(30 * SAMPLE_RATE);
-    const doc = engine.inspectDoc(join(dir, 'talk.wav'));
+    const doc = await engine.inspectDoc(join(dir, 'talk.wav'));
     expect(doc.document).toMatchObject({ type: 'audio', status: 'indexed', error: null, duration: 30 });
     expect(doc.transcript).toMatchObject({ status: 'done', language: 'en' });
     expect(doc.transcript!.text!.split('\n')[0]).toBe('[0:00.0–0:04.0] walrus words part 0');
@@ -188,7 +188,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     expect(c.start).toBeLessThanOrEqual(24);
     expect(c.end).toBeGreaterThanOrEqual(28);
     expect(c.label).toMatch(/^talk\.wav · 0:\d\d–0:\d\d$/);
-    expect(engine.list()[0]!.status).toBe('indexed');
+    expect((await engine.list())[0]!.status).toBe('indexed');
   });
 
   it('never transcribes a recording edited after it was indexed under the old version (no copy kept)', async () => {
@@ -204,7 +204,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const engine = await engineIn(data, { store_originals: 'reference' }, { transcriber: fakeTranscriber(calls) });
     expect(await engine.transcribePending()).toMatchObject({ files: 0, failed: 1 });
     expect(calls).toEqual([]);
-    expect(engine.inspectDoc(join(dir, 'talk.wav')).transcript).toMatchObject({
+    expect((await engine.inspectDoc(join(dir, 'talk.wav'))).transcript).toMatchObject({
       status: 'failed',
       error: expect.stringMatching(/VANISHED: .*changed since it was indexed/),
     });
@@ -237,7 +237,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     expect(calls).toHaveLength(10);
     expect(Math.max(...calls.map((c) => c.samples))).toBe(60 * SAMPLE_RATE);
     expect(progress.at(-1)).toBe(600);
-    const chunks = engine.inspectDoc(join(dir, 'long.ogg')).chunks;
+    const chunks = (await engine.inspectDoc(join(dir, 'long.ogg'))).chunks;
     expect(chunks.length).toBeGreaterThanOrEqual(10);
   });
 });
@@ -277,9 +277,9 @@ describe.skipIf(!corpora || !hasFfmpeg)('the real whisper path (smart-whisper, n
     expect(err?.message).toMatch(/speech model stopped|whisper could not load/);
     // The engine is fine: search answers, the notes are there, the audio document says what happened.
     expect((await engine.search({ query: 'heron', mode: 'lexical' })).results[0]!.citation.path).toBe(join(dir, 'notes.md'));
-    const doc = engine.list().find((d) => d.path.endsWith('jfk.wav'))!;
+    const doc = (await engine.list()).find((d) => d.path.endsWith('jfk.wav'))!;
     expect(['failed', 'indexed', 'waiting']).toContain(doc.status);
-    expect(engine.inspectDoc(join(dir, 'jfk.wav')).transcript?.status).toMatch(/failed|pending/);
+    expect((await engine.inspectDoc(join(dir, 'jfk.wav'))).transcript?.status).toMatch(/failed|pending/);
   }, 60_000);
 
   it('kb ls shows an audio file waiting for a speech model, with the command to get one', async () => {

@@ -35,9 +35,9 @@ describe('bad input never loses what is indexed', () => {
     expect(s).toMatchObject({ added: 1, failed: 1 });
     expect(s.errors[0]).toMatchObject({ path: join(dir, 'bad/fake.md'), code: 'NOT_TEXT' });
     expect(s.errors[0]!.message).toMatch(/image\/png/);
-    const failed = engine.list().find((d) => d.path.endsWith('fake.md'))!;
+    const failed = (await engine.list()).find((d) => d.path.endsWith('fake.md'))!;
     expect(failed).toMatchObject({ status: 'failed', chunks: 0 });
-    expect(engine.inspectDoc(failed.doc_id).errors[0]?.code).toBe('NOT_TEXT');
+    expect((await engine.inspectDoc(failed.doc_id)).errors[0]?.code).toBe('NOT_TEXT');
     await intact();
   });
 
@@ -46,7 +46,7 @@ describe('bad input never loses what is indexed', () => {
     await writeFile(join(dir, 'good/alpha.md'), new Uint8Array([0, 1, 2, 0, 0, 0, 9, 9]));
     const s = await engine.ingest([join(dir, 'good')]);
     expect(s).toMatchObject({ failed: 1, unchanged: 1 });
-    const doc = engine.list().find((d) => d.path.endsWith('alpha.md'))!;
+    const doc = (await engine.list()).find((d) => d.path.endsWith('alpha.md'))!;
     // Its latest read failed (the word kb ls and the Library show), and what was indexed before stays.
     expect(doc.status).toBe('failed');
     expect(doc.error).toMatch(/NOT_TEXT/);
@@ -70,7 +70,7 @@ describe('bad input never loses what is indexed', () => {
     const { engine, dir, intact } = await withBaseline();
     await writeFile(join(dir, 'empty.md'), '');
     expect(await engine.ingest([join(dir, 'empty.md')])).toMatchObject({ added: 1, failed: 0 });
-    expect(engine.list().find((d) => d.path.endsWith('empty.md'))).toMatchObject({
+    expect((await engine.list()).find((d) => d.path.endsWith('empty.md'))).toMatchObject({
       status: 'indexed',
       chunks: 0,
       reason: expect.stringMatching(/empty/),
@@ -86,7 +86,7 @@ describe('bad input never loses what is indexed', () => {
     expect(s).toMatchObject({ added: 1, failed: 1 });
     expect(s.errors[0]).toMatchObject({ code: 'TOO_LARGE' });
     expect(s.errors[0]!.message).toMatch(/50\.0 MB.*max_text_bytes/);
-    const wide = engine.inspectDoc(join(dir, 'wide.txt'));
+    const wide = await engine.inspectDoc(join(dir, 'wide.txt'));
     expect(wide.chunks.length).toBeGreaterThan(100);
     expect(Math.max(...wide.chunks.map((c) => c.text.length))).toBeLessThanOrEqual(2400);
     expect((await engine.search({ query: 'needle' })).results[0]?.citation).toMatchObject({ start: 1, end: 1 });

@@ -75,7 +75,7 @@ describe.skipIf(!hasCorpora)('embeddings from Ollama', () => {
     const e = await engine('ollama', { embedding: { provider: 'ollama', model: 'nomic-embed-text' } });
     try {
       const s = await e.ingest([join(work, 'notes')]);
-      const chunks = e.list().reduce((n, d) => n + d.chunks, 0);
+      const chunks = (await e.list()).reduce((n, d) => n + d.chunks, 0);
       expect(s.vector).toEqual({ status: 'ok' });
       expect(s.embedded).toBe(chunks);
       const calls = embedCalls();
@@ -133,7 +133,7 @@ describe.skipIf(!hasCorpora)('switching embedding models', () => {
       await e.importModel(tinySt, 'tiny-mean');
       await e.useModel('tiny-mean');
       await e.ingest([join(work, 'notes')]);
-      const chunks = e.list().reduce((n, d) => n + d.chunks, 0);
+      const chunks = (await e.list()).reduce((n, d) => n + d.chunks, 0);
       for (const [to, from] of [
         [NOMIC, 'tiny-mean'],
         ['tiny-mean', NOMIC],

@@ -21,9 +21,8 @@ function onDisk(dir: string, sub = ''): string[] {
     .flatMap((e) => (e.isDirectory() ? onDisk(dir, join(sub, e.name)) : [join(sub, e.name)]))
     .sort();
 }
-const indexed = (engine: Engine, root: string): string[] =>
-  engine
-    .list()
+const indexed = async (engine: Engine, root: string): Promise<string[]> =>
+  (await engine.list())
     .map((d) => relative(root, d.path))
     .filter((p) => !p.startsWith('..'))
     .sort();
@@ -69,17 +68,17 @@ describe('collections', () => {
     expect(r).toMatchObject({ collection: 'notes', files: 50, removed: 1, errors: 0 });
     // Only the four changed stamps were read: the other 46 files were judged by size and mtime.
     expect(r!.unchanged).toBe(46);
-    expect(indexed(engine, root)).toEqual(onDisk(root));
+    expect(await indexed(engine, root)).toEqual(onDisk(root));
     expect(await top(engine, 'zeppelin')).toBe(join(root, 'n1.md'));
     expect(await top(engine, 'quokka')).toBe(join(root, 'new.md'));
     // The renamed file kept its document (a move, not a delete and an add).
-    expect(engine.list().find((d) => d.path.endsWith('moved.md'))).toBeDefined();
+    expect((await engine.list()).find((d) => d.path.endsWith('moved.md'))).toBeDefined();
     const again = await engine.reconcileCollections();
     expect(again[0]).toMatchObject({ ingested: 0, removed: 0, unchanged: 50 });
     // A file of the collection dropped onto the app (added by its path) is the same document, not a copy.
-    const count = engine.list().length;
+    const count = (await engine.list()).length;
     expect(await engine.ingest([join(root, 'n5.md')])).toMatchObject({ added: 0, unchanged: 1 });
-    expect(engine.list()).toHaveLength(count);
+    expect(await engine.list()).toHaveLength(count);
   });
 });
 
@@ -108,10 +107,10 @@ describe('watching a collection', () => {
       renameSync(join(root, '.b.md.swp'), join(root, 'b.md'));
       await until(async () => (await top(engine, 'pelicans')) === join(root, 'b.md'));
 
-      const before = engine.inspectDoc(join(root, 'c.md'));
+      const before = await engine.inspectDoc(join(root, 'c.md'));
       renameSync(join(root, 'c.md'), join(root, 'renamed.md'));
       await until(async () => (await top(engine, 'walrus')) === join(root, 'renamed.md'));
-      const after = engine.inspectDoc(join(root, 'renamed.md'));
+      const after = await engine.inspectDoc(join(root, 'renamed.md'));
       // A move: the same document and the same chunks (nothing embedded again).
       expect(after.document.id).toBe(before.document.id);
       expect(after.chunks.map((c) => c.id)).toEqual(before.chunks.map((c) => c.id));
@@ -124,7 +123,7 @@ describe('watching a collection', () => {
       rmSync(join(root, 'sub'), { recursive: true });
       await until(async () => (await top(engine, 'flamingo')) === undefined);
       await w.settle();
-      expect(indexed(engine, root)).toEqual(onDisk(root));
+      expect(await indexed(engine, root)).toEqual(onDisk(root));
     } finally {
       await w.close();
     }
@@ -135,13 +134,13 @@ describe('watching a collection', () => {
     try {
       mkdirSync(join(root, 'burst'));
       for (let i = 0; i < 1000; i++) writeFileSync(join(root, 'burst', `f${i}.md`), `# File ${i}\n\nburst item number${i}\n`);
-      await until(() => engine.list().length === 1001, 60_000);
+      await until(async () => (await engine.list()).length === 1001, 60_000);
       await w.settle();
-      expect(indexed(engine, root)).toEqual(onDisk(root));
+      expect(await indexed(engine, root)).toEqual(onDisk(root));
       expect(await top(engine, 'number777')).toBe(join(root, 'burst', 'f777.md'));
       rmSync(join(root, 'burst'), { recursive: true });
-      await until(() => engine.list().length === 1, 60_000);
-      expect(indexed(engine, root)).toEqual(['keep.md']);
+      await until(async () => (await engine.list()).length === 1, 60_000);
+      expect(await indexed(engine, root)).toEqual(['keep.md']);
     } finally {
       await w.close();
     }

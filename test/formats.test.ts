@@ -228,7 +228,7 @@ describe('structured formats', () => {
   });
 
   it('takes title, author, date and keywords from each format', async () => {
-    const docs = new Map(engine.list().map((d) => [d.path, d]));
+    const docs = new Map((await engine.list()).map((d) => [d.path, d]));
     expect(docs.get(files['report.docx']!)).toMatchObject({
       title: 'Annual Report 2024',
       author: 'Grace Hopper',
@@ -270,22 +270,24 @@ describe('structured formats', () => {
   });
 
   it('renders each for the viewer, the cited blocks marked, with nothing that runs or loads', async () => {
-    const id = (file: string): string => engine.list().find((d) => d.path === files[file])!.doc_id;
-    const docx = await engine.view(id('report.docx'), 'para=5');
+    const id = async (file: string): Promise<string> => (await engine.list()).find((d) => d.path === files[file])!.doc_id;
+    const docx = await engine.view(await id('report.docx'), 'para=5');
     expect(docx.html).toMatch(/<div id="kb-hit" class="hit"><div class="block" data-unit="5"><p>The zeppelin hangar lease/);
-    const slides = await engine.view(id('deck.pptx'), 'slide=3');
+    const slides = await engine.view(await id('deck.pptx'), 'slide=3');
     expect(slides.html).toMatch(/<section class="slide hit" id="kb-hit"><p class="slide-n">Slide 3<\/p>/);
-    const rows = await engine.view(id('budget.xlsx'), 'sheet=Costs&row=3');
+    const rows = await engine.view(await id('budget.xlsx'), 'sheet=Costs&row=3');
     expect(rows.html).toMatch(/<tr id="kb-hit" class="hit"><td class="n">3<\/td><td>Quokka food<\/td>/);
-    const book = await engine.view(id('book.epub'), 'epubcfi(/6/4[ch2]!/4/2/6)');
+    const book = await engine.view(await id('book.epub'), 'epubcfi(/6/4[ch2]!/4/2/6)');
     expect(book.html).toMatch(/id="kb-hit"[^]*The lighthouse keeper lit the lamp/);
     expect(book.html).toMatch(/<a href="view\?at=epubcfi/); // the other chapters, to move around
     // The query's words are marked, as in the hit's snippet; a query is text, never markup.
-    expect((await engine.view(id('report.docx'), 'para=5', 'zeppelin hang')).html).toContain('<mark>zeppelin</mark> <mark>hangar</mark>');
-    expect((await engine.view(id('budget.xlsx'), 'sheet=Costs&row=3', 'quokka')).html).toContain('<td><mark>Quokka</mark> food</td>');
-    const odd = (await engine.view(id('report.docx'), 'para=5', '<img src=x onerror=alert(1)> amp lt')).html;
+    expect((await engine.view(await id('report.docx'), 'para=5', 'zeppelin hang')).html).toContain(
+      '<mark>zeppelin</mark> <mark>hangar</mark>',
+    );
+    expect((await engine.view(await id('budget.xlsx'), 'sheet=Costs&row=3', 'quokka')).html).toContain('<td><mark>Quokka</mark> food</td>');
+    const odd = (await engine.view(await id('report.docx'), 'para=5', '<img src=x onerror=alert(1)> amp lt')).html;
     expect(odd).not.toMatch(/<img|onerror|&<mark>/);
-    const mail = await engine.view(id('inbox.mbox'), 'msg=m2%40x.org');
+    const mail = await engine.view(await id('inbox.mbox'), 'msg=m2%40x.org');
     expect(mail.html).toMatch(/<b>Subject<\/b> Seals/);
     expect(mail.html).not.toMatch(/pelicans/);
   });
@@ -380,7 +382,7 @@ describe('a web page’s text fragments', () => {
     writeFileSync(join(d, 'minutes.html'), page);
     const e = await engineIn(join(d, 'data'));
     await e.ingest([join(d, 'minutes.html')]);
-    const doc = e.inspectDoc(join(d, 'minutes.html'));
+    const doc = await e.inspectDoc(join(d, 'minutes.html'));
     expect(doc.chunks.length).toBeGreaterThan(2);
     const words = new Set(`Minutes ${long} ${p1} ${p2}`.split(/\s+/));
     for (const c of doc.chunks) {
@@ -465,7 +467,7 @@ describe('text as presentation programs store it', () => {
     writeFileSync(join(d, 'deck.odp'), await o.generateAsync({ type: 'uint8array' }));
     const e = await engineIn(join(d, 'data'));
     await e.ingest([join(d, 'deck.odp')]);
-    expect(e.list()[0]!.chunks).toBeGreaterThan(0);
+    expect((await e.list())[0]!.chunks).toBeGreaterThan(0);
     expect((await e.search({ query: '"quince jelly pot"', mode: 'lexical' })).results[0]?.citation).toMatchObject({
       kind: 'slide',
       slide: 1,
@@ -493,12 +495,7 @@ describe('a saved web page', () => {
     expect(s.skipped).toEqual([
       { path: join(d, 'Otters - Wikipedia_files'), reason: 'the pictures, styles and scripts of the saved page Otters - Wikipedia.html' },
     ]);
-    expect(
-      e
-        .list()
-        .map((x) => x.path.slice(d.length + 1))
-        .sort(),
-    ).toEqual(['Otters - Wikipedia.html', 'scripts_files/tool.js']);
+    expect((await e.list()).map((x) => x.path.slice(d.length + 1)).sort()).toEqual(['Otters - Wikipedia.html', 'scripts_files/tool.js']);
     e.close();
   });
 });
@@ -528,7 +525,7 @@ describe('an index from before these formats', () => {
     raw.close();
     const e = await engineIn(data);
     await e.reconcileCollections();
-    const doc = e.list().find((x) => x.path === csv);
+    const doc = (await e.list()).find((x) => x.path === csv);
     expect(doc?.type).toBe('sheet');
     expect((await e.search({ query: 'kingfisher', mode: 'lexical' })).results[0]?.citation.uri).toMatch(/birds\.csv#row=2-3$/);
   });
@@ -551,7 +548,7 @@ describe('hostile and broken files', () => {
     );
     const e = await engineIn(join(d, 'data'));
     await e.ingest([page]);
-    const doc = e.list()[0]!;
+    const doc = (await e.list())[0]!;
     const v = await e.view(doc.doc_id, 'para=1'.replace('para=1', ':~:text=Ordinary%20words'));
     expect(v.html).toContain('Ordinary words about otters.');
     for (const bad of ['<script', 'onerror', 'onload', 'javascript:', '127.0.0.1', '<iframe', '<svg', 'url('])
@@ -571,7 +568,7 @@ describe('hostile and broken files', () => {
       }).replace(/--b1\r\nContent-Type: text\/plain[^]*?(?=--b1)/, ''),
     );
     await e.ingest([mail]);
-    const m = await e.view(e.list().find((x) => x.path === mail)!.doc_id, 'msg=evil%40y.org');
+    const m = await e.view((await e.list()).find((x) => x.path === mail)!.doc_id, 'msg=evil%40y.org');
     expect(m.html).toContain('Pay the invoice for otters.');
     for (const bad of ['<script', 'alert(', 'onerror', '127.0.0.1', '<img']) expect(m.html, bad).not.toContain(bad);
     e.close();

@@ -142,10 +142,7 @@ describe('fuzz', () => {
     ).toEqual([]);
     expect((await engine.search({ query: 'albatross', mode: 'lexical' })).results[0]?.citation.path).toBe(join(dir, 'keep/sentinel.md'));
     // Every indexed one opens in the viewer or says why it cannot.
-    for (const d of engine
-      .list()
-      .filter((x) => x.path.includes('/fuzz/') && x.status === 'indexed')
-      .slice(0, 60)) {
+    for (const d of (await engine.list()).filter((x) => x.path.includes('/fuzz/') && x.status === 'indexed').slice(0, 60)) {
       await engine.view(d.doc_id).then(
         (v) => expect(v.html).toMatch(/^<!doctype html>/),
         (e: unknown) => expect(isKbError(e) && ['PARSE_FAILED', 'NOT_FOUND'].includes(e.code)).toBe(true),

@@ -67,7 +67,7 @@ describe('bombs', () => {
     const s = await engine.ingest([join(dir, 'blank.pdf')]);
     expect(Date.now() - t0).toBeLessThan(60_000);
     expect(s.ocr).toMatchObject({ pages: 2 });
-    const doc = engine.inspectDoc(join(dir, 'blank.pdf'));
+    const doc = await engine.inspectDoc(join(dir, 'blank.pdf'));
     expect(doc.document.page_count).toBe(3000);
     expect(doc.ocr_pages).toHaveLength(2);
     expect(doc.document.error).toMatch(/TOO_LARGE: OCR reads only the first 2 of its 3000 pages without text \(ocr\.max_pages\)|EMPTY/);

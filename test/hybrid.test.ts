@@ -29,7 +29,7 @@ beforeAll(async () => {
   engine = await openEngine({ dataDir: join(work, 'data') });
   await engine.importModel(makeTestModel({ arch: 'minilm-l6', out: join(work, 'model') }), 'all-MiniLM-L6-v2');
   const s = await engine.ingest([join(work, 'notes'), join(work, 'code')]);
-  chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+  chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
   expect(s.embedded).toBe(chunks);
 });
 afterAll(async () => {

@@ -31,20 +31,14 @@ describe('ingest', () => {
     expect(s.errors).toEqual([
       { path: join(dir, 'pic.png'), code: 'PARSE_FAILED', message: expect.stringMatching(/not a readable image/) },
     ]);
-    const paths = engine
-      .list()
+    const paths = (await engine.list())
       .filter((d) => d.status === 'indexed')
       .map((d) => d.path.slice(dir.length + 1))
       .sort();
     expect(paths).toEqual(['a.md', 'sub/b.txt', 'sub/c.py']);
     expect(s.skipped.map((x) => x.path.slice(dir.length + 1)).sort()).toEqual(['blob.bin']);
     expect(s.skipped.find((x) => x.path.endsWith('blob.bin'))?.reason).toMatch(/binary/);
-    expect(
-      engine
-        .list()
-        .map((d) => d.type)
-        .sort(),
-    ).toEqual(['code', 'image', 'markdown', 'note']);
+    expect((await engine.list()).map((d) => d.type).sort()).toEqual(['code', 'image', 'markdown', 'note']);
   });
 
   it("never indexes kb's own data folder, even inside an ingested folder", async () => {
@@ -53,7 +47,7 @@ describe('ingest', () => {
     const engine = await engineIn(join(dir, 'kb-data'));
     await engine.ingest([dir]);
     const s = await engine.ingest([dir]);
-    expect(engine.list().map((d) => d.path)).toEqual([join(dir, 'a.md')]);
+    expect((await engine.list()).map((d) => d.path)).toEqual([join(dir, 'a.md')]);
     expect(s.skipped.some((x) => x.path === join(dir, 'kb-data'))).toBe(true);
   });
 
@@ -74,7 +68,7 @@ describe('ingest', () => {
     expect(await engine.ingest([dir])).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
     expect((await engine.search({ query: 'zeppelins' })).results).toHaveLength(1);
     expect((await engine.search({ query: 'explains' })).results.map((r) => r.citation.path)).toEqual([join(dir, 'b.md')]);
-    expect(engine.list()).toHaveLength(2);
+    expect(await engine.list()).toHaveLength(2);
   });
 
   it('keeps the id and chunks of a moved file', async () => {
@@ -82,11 +76,11 @@ describe('ingest', () => {
     await writeTree(dir, { 'old/a.md': note('moving') });
     const engine = await engineIn();
     await engine.ingest([dir]);
-    const before = engine.inspectDoc(join(dir, 'old/a.md'));
+    const before = await engine.inspectDoc(join(dir, 'old/a.md'));
     await rename(join(dir, 'old'), join(dir, 'new'));
     const s = await engine.ingest([dir]);
     expect(s).toMatchObject({ moved: 1, added: 0 });
-    const after = engine.inspectDoc(join(dir, 'new/a.md'));
+    const after = await engine.inspectDoc(join(dir, 'new/a.md'));
     expect(after.document.id).toBe(before.document.id);
     expect(after.chunks.map((c) => c.id)).toEqual(before.chunks.map((c) => c.id));
     const hit = (await engine.search({ query: 'moving' })).results[0];
@@ -106,7 +100,7 @@ describe('ingest', () => {
     await writeTree(dir, { 'a.md': '---\ntags: [Project]\n---\nshared words here\n', 'b.md': 'shared words here too\n' });
     const engine = await engineIn();
     await engine.ingest([dir], { tags: ['Work', ' work ', 'home'] });
-    const a = engine.list().find((d) => d.path.endsWith('a.md'))!;
+    const a = (await engine.list()).find((d) => d.path.endsWith('a.md'))!;
     expect(a.tags).toEqual(['home', 'project', 'work']);
     const r = await engine.search({ query: 'shared words', tags: ['work', 'project'] });
     expect(r.results.map((x) => x.citation.path)).toEqual([join(dir, 'a.md')]);
@@ -118,12 +112,12 @@ describe('ingest', () => {
     await writeTree(dir, { 'keep.md': note('kept') });
     const engine = await engineIn();
     await engine.ingest([dir]);
-    const doc = engine.inspectDoc(join(dir, 'keep.md'));
+    const doc = await engine.inspectDoc(join(dir, 'keep.md'));
     expect(doc.original?.mode).toBe('copy');
     expect(existsSync(doc.original!.blob_path!)).toBe(true);
     await rm(join(dir, 'keep.md'));
-    expect(engine.inspectDoc(doc.document.id).original?.available).toBe(true);
-    expect(engine.list()[0]!.original_available).toBe(true);
+    expect((await engine.inspectDoc(doc.document.id)).original?.available).toBe(true);
+    expect((await engine.list())[0]!.original_available).toBe(true);
     expect((await engine.gc()).removed_blobs).toBe(0);
     await engine.remove(doc.document.id);
     const gc = await engine.gc();
@@ -136,14 +130,14 @@ describe('ingest', () => {
     await writeTree(dir, { 'big.txt': 'large '.repeat(200), 'small.txt': 'tiny' });
     const engine = await engineIn(undefined, { ingest: { copy_max_bytes: 100 } });
     await engine.ingest([dir]);
-    const byName = Object.fromEntries(engine.list().map((d) => [d.path.split('/').pop(), d]));
+    const byName = Object.fromEntries((await engine.list()).map((d) => [d.path.split('/').pop(), d]));
     expect(byName['big.txt']!.original).toBe('reference');
     expect(byName['small.txt']!.original).toBe('copy');
     const ref = await engineIn(undefined, { store_originals: 'reference' });
     await ref.ingest([dir]);
-    expect(ref.list().every((d) => d.original === 'reference')).toBe(true);
+    expect((await ref.list()).every((d) => d.original === 'reference')).toBe(true);
     await rm(join(dir, 'big.txt'));
-    expect(ref.list().find((d) => d.path.endsWith('big.txt'))?.original_available).toBe(false);
+    expect((await ref.list()).find((d) => d.path.endsWith('big.txt'))?.original_available).toBe(false);
   });
 
   it('removes a folder of documents', async () => {
@@ -152,7 +146,7 @@ describe('ingest', () => {
     const engine = await engineIn();
     await engine.ingest([dir]);
     expect((await engine.remove(join(dir, 'x'))).removed).toHaveLength(2);
-    expect(engine.list().map((d) => d.path)).toEqual([join(dir, 'y.md')]);
+    expect((await engine.list()).map((d) => d.path)).toEqual([join(dir, 'y.md')]);
     await expect(engine.remove(join(dir, 'nothing'))).rejects.toThrow(/nothing indexed/);
   });
 

@@ -30,7 +30,7 @@ describe('documents.page', () => {
     const seen = [...first.documents];
     for (let offset = 50; offset < first.total; offset += 50) seen.push(...(await kb['documents.page']({ limit: 50, offset })).documents);
     // Every document once, and the same words for each as kb ls.
-    const ls = engine.list();
+    const ls = await engine.list();
     expect(seen.map((d) => d.doc_id).sort()).toEqual(ls.map((d) => d.doc_id).sort());
     const byId = new Map(ls.map((d) => [d.doc_id, d]));
     for (const d of seen) expect(d).toEqual(byId.get(d.doc_id));
@@ -95,6 +95,6 @@ describe('documents.page', () => {
       page = await kb['documents.page']({ sort: 'path', limit: 40, after: last.path });
       expect(page.counts).toBeUndefined();
     }
-    expect(paths).toEqual(engine.list().map((d) => d.path));
+    expect(paths).toEqual((await engine.list()).map((d) => d.path));
   });
 });

@@ -189,7 +189,7 @@ describe('main: the kb-doc: protocol', () => {
     await writeTree(docs, { 'notes.md': '# Notes\n\nkb-doc serves me\n', 'secret.txt': 'not indexed\n' });
     const engine = await engineIn();
     await engine.ingest([join(docs, 'notes.md')]);
-    const doc = engine.list()[0]!;
+    const doc = (await engine.list())[0]!;
     const looked: string[] = [];
     const handler = docProtocolHandler(async (id) => {
       looked.push(id);
@@ -230,7 +230,7 @@ describe('main: the kb-doc: protocol', () => {
     await writeTree(docs, { 'r.docx': await docx([{ text: 'Intro words here.' }, { text: 'The cited paragraph.' }]) });
     const engine = await engineIn();
     await engine.ingest([join(docs, 'r.docx')]);
-    const doc = engine.list()[0]!;
+    const doc = (await engine.list())[0]!;
     const handler = docProtocolHandler(
       async (id) => engine.source(id),
       (id, at, q) => engine.view(id, at, q),

@@ -63,7 +63,7 @@ describe('documents found by their file name and title', () => {
     const engine = await engineIn(undefined, { audio: { ffmpeg_path: '' } });
     try {
       await engine.ingest([dir]);
-      expect(engine.list().find((d) => d.path.endsWith('jfk.mp3'))?.status).toBe('waiting');
+      expect((await engine.list()).find((d) => d.path.endsWith('jfk.mp3'))?.status).toBe('waiting');
       const byName = await engine.search({ query: 'jfk.mp3', mode: 'lexical' });
       expect(byName.results[0]).toMatchObject({
         chunk_id: '',
@@ -204,7 +204,7 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       });
       await expect(call('collections.add', { path: dir, name: 'again' }).result).rejects.toThrow(/overlaps the collection notes/);
       await expect(call('collections.add', { path: dir, bogus: 1 } as never).result).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-      expect(engine.list()).toHaveLength(2);
+      expect(await engine.list()).toHaveLength(2);
       expect(await call('collections.forget', { name: 'notes' }).result).toMatchObject({ collection: 'notes', removed: 2 });
       expect((await call('collections.list', {}).result).collections).toEqual([]);
     } finally {

@@ -32,7 +32,7 @@ describe.skipIf(!corpora)('OCR', () => {
     const engine = await engineIn();
     const s = await engine.ingest([image('testocr.png')]);
     expect(s).toMatchObject({ added: 1, ocr: { pages: 1, failed: 0, pending: 0 } });
-    const doc = engine.inspectDoc(image('testocr.png'));
+    const doc = await engine.inspectDoc(image('testocr.png'));
     expect(doc.document.type).toBe('image');
     expect(doc.ocr_pages).toEqual([{ page: 1, status: 'done', confidence: expect.any(Number), error: null }]);
     const text = doc.chunks.map((c) => c.text).join(' ');
@@ -58,18 +58,15 @@ describe.skipIf(!corpora)('OCR', () => {
     const engine = await engineIn(join(dir, 'data'));
     const s = await engine.ingest([dir]);
     expect(s).toMatchObject({ added: 1, ocr: { pages: 1 } });
-    const text = engine
-      .inspectDoc(join(dir, 'page.webp'))
-      .chunks.map((c) => c.text)
-      .join(' ');
+    const text = (await engine.inspectDoc(join(dir, 'page.webp'))).chunks.map((c) => c.text).join(' ');
     expect(wordAccuracy(TESTOCR_TEXT, text)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('cites a photo with an EXIF orientation in the frame viewers show it in', async () => {
     const engine = await engineIn();
     await engine.ingest([image('simple-90.jpg'), image('simple.png')]);
-    const rotated = engine.inspectDoc(image('simple-90.jpg')).chunks[0]!;
-    const upright = engine.inspectDoc(image('simple.png')).chunks[0]!;
+    const rotated = (await engine.inspectDoc(image('simple-90.jpg'))).chunks[0]!;
+    const upright = (await engine.inspectDoc(image('simple.png'))).chunks[0]!;
     expect(rotated.text).toBe('Tesseract.js');
     const a = rotated.anchor as { x: number; y: number; w: number; h: number };
     const b = upright.anchor as { x: number; y: number; w: number; h: number };
@@ -91,7 +88,7 @@ describe.skipIf(!corpora)('OCR', () => {
     writeFileSync(join(dir, 'sideways.png'), canvas.toBuffer('image/png'));
     const engine = await engineIn(join(dir, 'data'));
     await engine.ingest([join(dir, 'sideways.png')]);
-    const doc = engine.inspectDoc(join(dir, 'sideways.png'));
+    const doc = await engine.inspectDoc(join(dir, 'sideways.png'));
     expect(wordAccuracy(TESTOCR_TEXT, doc.chunks.map((c) => c.text).join(' '))).toBeGreaterThanOrEqual(0.95);
     for (const c of doc.chunks) {
       const a = c.anchor as { x: number; y: number; w: number; h: number };
@@ -110,7 +107,7 @@ describe.skipIf(!corpora)('OCR', () => {
     const s = await engine.ingest([join(dir, 'scan.pdf')], { onProgress: (p) => phases.push(p.phase) });
     expect(s).toMatchObject({ added: 1, ocr: { pages: 1 } });
     expect(phases.indexOf('ocr')).toBeGreaterThan(phases.lastIndexOf('ingest'));
-    const doc = engine.inspectDoc(join(dir, 'scan.pdf'));
+    const doc = await engine.inspectDoc(join(dir, 'scan.pdf'));
     expect(doc.document.page_count).toBe(2);
     expect(doc.ocr_pages).toEqual([{ page: 2, status: 'done', confidence: expect.any(Number), error: null }]);
     const hit = (await engine.search({ query: 'quick brown dog', mode: 'lexical', top: 1 })).results[0]!;
@@ -141,7 +138,7 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(finished).toEqual(['a.png waiting', 'b.png waiting', 'c.png waiting', 'd.png waiting']);
     // Cancelled as the second image was being read: that one is finished, the last two are not touched.
     expect(first).toMatchObject({ cancelled: true, added: 2, not_read: 2 });
-    expect(engine.list().map((d) => [d.path.slice(dir.length + 1), d.status])).toEqual([
+    expect((await engine.list()).map((d) => [d.path.slice(dir.length + 1), d.status])).toEqual([
       ['a.png', 'indexed'],
       ['b.png', 'indexed'],
     ]);
@@ -171,7 +168,7 @@ describe.skipIf(!corpora)('OCR', () => {
     await done;
     expect(events).toContain('ocr running');
     expect(events.at(-1)).toBe('ocr done');
-    expect(app.list()[0]).toMatchObject({ status: 'indexed' });
+    expect((await app.list())[0]).toMatchObject({ status: 'indexed' });
     expect((await app.search({ query: 'quick brown dog', mode: 'lexical' })).results[0]!.citation).toMatchObject({
       kind: 'region',
       path: join(dir, 'a.png'),
@@ -182,7 +179,7 @@ describe.skipIf(!corpora)('OCR', () => {
     const again = new Promise<void>((resolve) => app.keepUp((e) => e.phase === 'done' && resolve()));
     await app.setSetting('ocr.languages', 'eng');
     await again;
-    expect(app.list().find((d) => d.path.endsWith('b.png'))).toMatchObject({ status: 'indexed' });
+    expect((await app.list()).find((d) => d.path.endsWith('b.png'))).toMatchObject({ status: 'indexed' });
   });
 
   it('cites a scan still waiting for OCR, found by its name, as its whole frame — never an empty region', async () => {
@@ -224,12 +221,12 @@ describe.skipIf(!corpora)('OCR', () => {
       code: 'MODEL_MISSING',
       message: expect.stringMatching(/@tesseract.js-data\/xyz/),
     });
-    expect(engine.list().find((d) => d.path.endsWith('real.png'))).toMatchObject({
+    expect((await engine.list()).find((d) => d.path.endsWith('real.png'))).toMatchObject({
       status: 'waiting',
       reason: expect.stringMatching(/waiting for OCR/),
     });
     expect(s.ocr).toMatchObject({ pages: 0, pending: 1 });
-    expect(engine.inspectDoc(join(dir, 'real.png')).ocr_pages[0]!.status).toBe('pending');
+    expect((await engine.inspectDoc(join(dir, 'real.png'))).ocr_pages[0]!.status).toBe('pending');
     const ocrCheck = (await engine.doctor()).checks.find((c) => c.name === 'OCR');
     expect(ocrCheck).toMatchObject({ status: 'warn', detail: expect.stringMatching(/@tesseract.js-data\/xyz/) });
   });
@@ -244,7 +241,7 @@ describe.skipIf(!corpora)('OCR', () => {
     try {
       s = await engine.ingest([join(dir, 'scan.pdf')]);
       // Nothing of the garbage is searchable: the page has no chunks at all.
-      expect(engine.inspectDoc(join(dir, 'scan.pdf')).chunks).toEqual([]);
+      expect((await engine.inspectDoc(join(dir, 'scan.pdf'))).chunks).toEqual([]);
       expect(s.warnings).toContainEqual({
         path: join(dir, 'scan.pdf'),
         code: 'MODEL_MISSING',
@@ -252,8 +249,11 @@ describe.skipIf(!corpora)('OCR', () => {
       });
       // The languages it likely needs are named, the Chinese one among them, even where tesseract cannot tell the script.
       expect(s.warnings.find((w) => w.path === join(dir, 'scan.pdf'))!.message).toMatch(/\b(chi_sim)\b/);
-      expect(engine.list()[0]).toMatchObject({ status: 'waiting', reason: expect.stringMatching(/^pages 1, 2, 3 need .*OCR language/) });
-      expect(engine.inspectDoc(join(dir, 'scan.pdf')).ocr_pages[0]).toMatchObject({
+      expect((await engine.list())[0]).toMatchObject({
+        status: 'waiting',
+        reason: expect.stringMatching(/^pages 1, 2, 3 need .*OCR language/),
+      });
+      expect((await engine.inspectDoc(join(dir, 'scan.pdf'))).ocr_pages[0]).toMatchObject({
         status: 'failed',
         error: expect.stringMatching(/needs .*OCR language/),
       });
@@ -281,8 +281,8 @@ describe.skipIf(!corpora)('OCR', () => {
     try {
       const s2 = await again.ingest([join(dir, 'scan.pdf')]);
       expect(s2.ocr).toMatchObject({ pages: 3 });
-      expect(again.list()[0]).toMatchObject({ status: 'indexed', reason: null });
-      expect(again.inspectDoc(join(dir, 'scan.pdf')).chunks.length).toBeGreaterThan(0);
+      expect((await again.list())[0]).toMatchObject({ status: 'indexed', reason: null });
+      expect((await again.inspectDoc(join(dir, 'scan.pdf'))).chunks.length).toBeGreaterThan(0);
     } finally {
       again.close();
     }

@@ -55,7 +55,7 @@ describe('PDF ingest', () => {
     }
     expect(right / MARKERS.length).toBe(1);
 
-    const doc = engine.inspectDoc(join(dir, 'guide.pdf'));
+    const doc = await engine.inspectDoc(join(dir, 'guide.pdf'));
     expect(doc.document).toMatchObject({ type: 'pdf', title: 'Field Guide', page_count: 8 });
     for (const c of doc.chunks) {
       expect(c.text).not.toMatch(/ACME Quarterly Report|Page \d of 8/);
@@ -100,13 +100,13 @@ describe('PDF ingest', () => {
     const pages = r.progress.flatMap((p) => (p.pages === undefined ? [] : [p.pages]));
     expect(pages[0]).toBeLessThan(400);
     expect(pages.at(-1)).toBe(400);
-    expect(engine.inspectDoc(join(dir, 'long.pdf')).document.page_count).toBe(400);
+    expect((await engine.inspectDoc(join(dir, 'long.pdf'))).document.page_count).toBe(400);
   });
 
   it.skipIf(!corpora)('reads a two-column LaTeX paper column by column', async () => {
     const engine = await engineIn();
     await engine.ingest([real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf')]);
-    const doc = engine.inspectDoc(real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf'));
+    const doc = await engine.inspectDoc(real('py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf'));
     expect(doc.document).toMatchObject({ title: 'Two-Column Document with Lorem Ipsum', page_count: 3 });
     const text = doc.chunks.map((c) => c.text).join('\n');
     expect(text).toContain(
@@ -118,7 +118,7 @@ describe('PDF ingest', () => {
     const engine = await engineIn();
     const file = real('py-pdf-sample-files/006-pdflatex-outline/pdflatex-outline.pdf');
     await engine.ingest([file]);
-    const chunks = engine.inspectDoc(file).chunks;
+    const chunks = (await engine.inspectDoc(file)).chunks;
     const bar = chunks.find((c) => c.text.startsWith('2 Bar'));
     expect(bar?.heading).toBe('Bar');
     expect(chunks.find((c) => c.text.startsWith('4 Foo'))?.heading).toBe('Foo');
@@ -145,7 +145,7 @@ describe('bad PDFs', () => {
     expect(codeOf('empty.pdf')).toBe('EMPTY');
     expect(codeOf('fake.pdf')).toBe('PARSE_FAILED');
     expect(['PARSE_FAILED', 'EMPTY']).toContain(codeOf('truncated.pdf'));
-    expect(engine.list().find((d) => d.path.endsWith('locked.pdf'))).toMatchObject({ type: 'pdf', status: 'failed' });
+    expect((await engine.list()).find((d) => d.path.endsWith('locked.pdf'))).toMatchObject({ type: 'pdf', status: 'failed' });
     expect((await engine.search({ query: 'quokka', mode: 'lexical' })).results).toHaveLength(1);
   });
 
@@ -156,7 +156,7 @@ describe('bad PDFs', () => {
     const s = await engine.ingest([join(dir, 'nothing.pdf')]);
     // pdf.js reads a page-less file as one blank page: nothing to read, even by OCR.
     expect(s.errors).toEqual([{ path: join(dir, 'nothing.pdf'), code: 'EMPTY', message: expect.stringMatching(/no text found/) }]);
-    expect(engine.list()[0]!.error).toMatch(/^EMPTY/);
+    expect((await engine.list())[0]!.error).toMatch(/^EMPTY/);
   });
 
   it('keeps the last good version when a PDF is replaced by a broken one', async () => {
@@ -171,7 +171,7 @@ describe('bad PDFs', () => {
     expect(s.failed).toBe(1);
     const r = await engine.search({ query: 'wombat', mode: 'lexical' });
     expect(r.results[0]!.citation).toMatchObject({ kind: 'page', page: 8 });
-    expect(engine.list()[0]!.error).toMatch(/^(PARSE_FAILED|EMPTY)/);
+    expect((await engine.list())[0]!.error).toMatch(/^(PARSE_FAILED|EMPTY)/);
   });
 
   it('gives up on a PDF that takes longer than the time limit', async () => {
@@ -180,7 +180,7 @@ describe('bad PDFs', () => {
     const engine = await engineIn(join(dir, 'data'), { ingest: { pdf_timeout_s: 0.000001 } });
     const s = await engine.ingest([join(dir, 'guide.pdf')]);
     expect(s.errors[0]).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/pdf_timeout_s/) });
-    expect(engine.list()[0]!.chunks).toBe(0);
+    expect((await engine.list())[0]!.chunks).toBe(0);
   });
 });
 
@@ -212,7 +212,7 @@ describe('a PDF’s title', () => {
     writeFileSync(join(dir, 'harbour-minutes.pdf'), await doc.save());
     const engine = await engineIn(join(dir, 'data'));
     await engine.ingest([join(dir, 'harbour-minutes.pdf')]);
-    expect(engine.list()[0]!.title).not.toBe('10811.exe');
-    expect(engine.list()[0]!.title).toMatch(/harbour/i);
+    expect((await engine.list())[0]!.title).not.toBe('10811.exe');
+    expect((await engine.list())[0]!.title).toMatch(/harbour/i);
   });
 });

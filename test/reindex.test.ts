@@ -38,7 +38,7 @@ beforeAll(async () => {
     await engine.importModel(model, MINILM);
     await engine.importModel(model, BGE);
     const s = await engine.ingest([join(work, 'notes')]);
-    chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+    chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
     expect(s.embedded).toBe(chunks);
     expect(chunks).toBeGreaterThan(256);
   } finally {

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function engine(name: string, config: Record<string, unknown> = {}): Promise<Engine> {
   const e = await openEngine({ dataDir: join(work, name), config });
-  if (e.list().length === 0) await e.ingest([join(work, 'notes')]);
+  if ((await e.list()).length === 0) await e.ingest([join(work, 'notes')]);
   return e;
 }
 

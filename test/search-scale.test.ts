@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 describe('search over a larger index', () => {
   it('finds candidates by the rare word and still scores the common one', async () => {
-    const chunks = engine.list().reduce((n, d) => n + d.chunks, 0);
+    const chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
     expect(chunks).toBe(PARAS + 1);
     const r = await engine.search({ query: 'zebrafish common', explain: true, top: 10 });
     // The common word does not drive the FTS query…

@@ -105,7 +105,7 @@ describe('kb tui', () => {
   });
 
   it('says when nothing matches, naming the filter; on an empty index, how to add files', async () => {
-    const t = start({ indexEmpty: async () => !engine.anyIndexed() });
+    const t = start({ indexEmpty: async () => !(await engine.anyIndexed()) });
     await t.type('zzyzx');
     await expect.poll(t.frame).toMatch(/No hits for “zzyzx”\./);
     t.app.unmount();
@@ -119,7 +119,7 @@ describe('kb tui', () => {
           run: async () => undefined,
           copy: () => undefined,
           editor: null,
-          indexEmpty: async () => !none.anyIndexed(),
+          indexEmpty: async () => !(await none.anyIndexed()),
         }),
       );
       // Said at the start, and again when a search finds nothing.
@@ -192,7 +192,7 @@ describe('kb tui beside the app', () => {
 
 describe('kb tui filters', () => {
   it('cycles through the types the index holds, then its tags, with Tab; Shift-Tab goes back', async () => {
-    const t = start({ filters: async () => filtersOf(engine.facets()) });
+    const t = start({ filters: async () => filtersOf(await engine.facets()) });
     await t.type('walrus');
     await expect.poll(t.frame).toMatch(/walrus\.py/);
     // all → markdown → note → code → #field: only the types there are (no pdf, no audio…), then tags.
@@ -214,8 +214,8 @@ describe('kb tui filters', () => {
     t.app.unmount();
   });
 
-  it('offers the types the index holds and its tags, the most used tag first', () => {
-    expect(engine.facets()).toEqual({ types: ['markdown', 'note', 'code'], tags: [{ name: 'field', documents: 2 }] });
+  it('offers the types the index holds and its tags, the most used tag first', async () => {
+    expect(await engine.facets()).toEqual({ types: ['markdown', 'note', 'code'], tags: [{ name: 'field', documents: 2 }] });
     expect(filtersOf({ types: ['pdf'], tags: [{ name: 'b' }, { name: 'a' }] })).toEqual([{}, { type: 'pdf' }, { tag: 'b' }, { tag: 'a' }]);
   });
 
@@ -226,8 +226,8 @@ describe('kb tui filters', () => {
       const e = await openEngine({ dataDir: join(d, 'data') });
       await e.ingest([join(d, 'docs/broken.pdf')], { tags: ['broken'] });
       await e.ingest([join(d, 'docs/ok.md')], { tags: ['fine'] });
-      expect(e.list().find((x) => x.type === 'pdf')?.status).toBe('failed');
-      expect(e.facets()).toEqual({ types: ['markdown'], tags: [{ name: 'fine', documents: 1 }] });
+      expect((await e.list()).find((x) => x.type === 'pdf')?.status).toBe('failed');
+      expect(await e.facets()).toEqual({ types: ['markdown'], tags: [{ name: 'fine', documents: 1 }] });
       e.close();
     } finally {
       await rm(d, { recursive: true, force: true });

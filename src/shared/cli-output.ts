@@ -128,6 +128,8 @@ export const GcSchema = z.object({
   freed_bytes: z.number().int(),
   /** What the index file gave back to the disk: the free pages of deleted rows. */
   compacted_bytes: z.number().int(),
+  /** What the vector table's replaced versions took (an index build leaves the table twice on disk for a while). */
+  vector_bytes: z.number().int(),
 });
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'LLM_FAILED',
   /** Speech could not be turned into text (the speech model failed or crashed on this file). */
   'TRANSCRIPTION_FAILED',
+  /** The shared store (PostgreSQL) cannot be used: down, refusing the role, or lacking rights. */
+  'STORE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

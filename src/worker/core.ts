@@ -7,10 +7,12 @@ import type { Log } from './log.js';
 import type { InEffect } from './config/env.js';
 import { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
-import { Repo } from './store/repo.js';
+import type { Store } from './store/port.js';
+import { SqliteStore } from './store/sqlite-store.js';
 
 export class Core {
-  readonly repo: Repo;
+  /** The engine's tables, wherever they live (store/port.ts). */
+  readonly store: Store;
   readonly blobs: BlobStore;
   readonly #wordsListeners: (() => void)[] = [];
 
@@ -24,7 +26,7 @@ export class Core {
     readonly readOnly: boolean,
     readonly log: Log,
   ) {
-    this.repo = new Repo(db);
+    this.store = new SqliteStore(db, join(dataDir, 'kb.sqlite'));
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
   }
 

@@ -222,21 +222,21 @@ export class Engine {
   };
   /** What one rare word matched once scores in BM25 on this index: the unit the ask gate measures evidence in. */
   evidenceUnit = (): number => this.#searcher.lexical.idf(1);
-  list = (): DocumentSummary[] => listDocuments(this.#core);
+  list = (): Promise<DocumentSummary[]> => listDocuments(this.#core);
   /** The Library a page at a time: sorted, filtered and counted here, not by the window. */
-  libraryPage = (p: DocumentPageParams): DocumentPage => libraryPage(this.#core, p);
-  documentPaths = (): string[] => this.#core.repo.documents.paths();
+  libraryPage = (p: DocumentPageParams): Promise<DocumentPage> => libraryPage(this.#core, p);
+  documentPaths = (): Promise<string[]> => this.#core.store.tables.documents.paths();
   /** The types and tags a search can be narrowed to (kb tui's Tab). */
-  facets = (): Facets => indexFacets(this.#core);
+  facets = (): Promise<Facets> => indexFacets(this.#core);
   /** Documents searchable or waiting, and those that failed (the app's footer). */
-  documentCounts = (): { documents: number; failed: number } => documentCounts(this.#core);
+  documentCounts = (): Promise<{ documents: number; failed: number }> => documentCounts(this.#core);
   /** A document at its start, as a hit the viewer opens (a Library row). */
   openDocument = (docId: string): SearchHit => this.#searcher.atStart(docId);
   /** Whether anything at all can be found (kb tui says how to add files when not). */
-  anyIndexed = (): boolean => anyIndexed(this.#core);
-  inspectDoc = (idOrPath: string): InspectedDocument => inspectDocument(this.#core, idOrPath);
-  inspectChunk = (id: string): InspectedChunk => inspectChunk(this.#core, id);
-  source = (docId: string): DocumentSource => documentSource(this.#core, docId);
+  anyIndexed = (): Promise<boolean> => anyIndexed(this.#core);
+  inspectDoc = (idOrPath: string): Promise<InspectedDocument> => inspectDocument(this.#core, idOrPath);
+  inspectChunk = (id: string): Promise<InspectedChunk> => inspectChunk(this.#core, id);
+  source = (docId: string): Promise<DocumentSource> => documentSource(this.#core, docId);
   get = (target: string, maxChars?: number): Promise<Span> => getSpan(this.#core, target, maxChars);
   /** A structured document rendered for the viewer at a citation fragment (read/view.ts). */
   view = async (docId: string, at?: string, q?: string): Promise<DocView> =>
@@ -249,7 +249,7 @@ export class Engine {
     folder: string,
     opts: Progress & { name?: string; tags?: string[]; glob?: string } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
-  collections = (): CollectionInfo[] => this.#collections.list();
+  collections = (): Promise<CollectionInfo[]> => this.#collections.list();
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
   reconcileCollections = (opts: Progress = {}): Promise<ReconcileResult[]> => this.#collections.reconcileAll(opts);
   watchCollections = (opts: WatchOptions = {}): Promise<CollectionWatcher> => this.#collections.watch(opts);
@@ -318,7 +318,7 @@ export class Engine {
   doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#tops, this.#configProblems);
   fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> =>
     runFix(this.#core, this.#vectors, this.#tops, () => this.doctor(), opts);
-  gc = (): Promise<GcResult> => collectGarbage(this.#core);
+  gc = (): Promise<GcResult> => collectGarbage(this.#core, this.#vectors);
 
   close(): void {
     if (this.#closed) return;

@@ -51,7 +51,7 @@ function handlers(
     search: (p) => engine.search(p),
     ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress }),
     'documents.page': async (p) => engine.libraryPage(p),
-    'documents.paths': async () => ({ schema_version: SCHEMA_VERSION, paths: engine.documentPaths() }),
+    'documents.paths': async () => ({ schema_version: SCHEMA_VERSION, paths: await engine.documentPaths() }),
     remove: (p) => engine.remove(p.target),
     doctor: () => engine.doctor(),
     'doctor.fix': (_p, c) => engine.fix({ onProgress: c.progress }),
@@ -62,7 +62,7 @@ function handlers(
     'inspect.document': async (p) => engine.inspectDoc(p.target),
     'inspect.chunk': async (p) => engine.inspectChunk(p.chunk_id),
     gc: () => engine.gc(),
-    facets: async () => ({ schema_version: SCHEMA_VERSION, ...engine.facets(), ...engine.documentCounts() }),
+    facets: async () => ({ schema_version: SCHEMA_VERSION, ...(await engine.facets()), ...(await engine.documentCounts()) }),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
     'index.status': () => engine.status(),
@@ -85,7 +85,7 @@ function handlers(
       schema_version: SCHEMA_VERSION,
       ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })),
     }),
-    'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: engine.collections() }),
+    'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: await engine.collections() }),
     'collections.add': async (p, c) => {
       const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {
         ...(p.name ? { name: p.name } : {}),

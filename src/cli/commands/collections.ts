@@ -76,7 +76,7 @@ export async function forgetCommand(name: string, g: GlobalOptions): Promise<num
 
 export async function watchCommand(g: GlobalOptions): Promise<number> {
   return withEngine(g, async (engine) => {
-    if (engine.collections().length === 0) return void line('No collections to watch. Add a folder with: kb add ~/notes');
+    if ((await engine.collections()).length === 0) return void line('No collections to watch. Add a folder with: kb add ~/notes');
     const rec = await engine.reconcileCollections();
     for (const r of rec) {
       const msg = { schema_version: SCHEMA_VERSION, event: 'reconciled', ...r };
@@ -102,14 +102,11 @@ export async function watchCommand(g: GlobalOptions): Promise<number> {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
-    if (!g.json)
+    if (!g.json) line(`Watching ${(await engine.collections()).map((c) => c.name).join(', ')} (Ctrl-C stops)`);
+    else
       line(
-        `Watching ${engine
-          .collections()
-          .map((c) => c.name)
-          .join(', ')} (Ctrl-C stops)`,
+        JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: (await engine.collections()).map((c) => c.name) }),
       );
-    else line(JSON.stringify({ schema_version: SCHEMA_VERSION, event: 'watching', collections: engine.collections().map((c) => c.name) }));
     // Scans left waiting for OCR, recordings whose speech model arrived, passages without vectors.
     engine.keepUp((e) => {
       if (e.phase === 'running') return;

@@ -78,7 +78,8 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
     else
       line(
         `Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB` +
-          (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : ''),
+          (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : '') +
+          (r.vector_bytes > 0 ? `; the vectors' replaced versions ${(r.vector_bytes / 1048576).toFixed(1)} MB` : ''),
       );
   });
 }

@@ -11,7 +11,6 @@ import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
 import type { CollectionSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
-import { inTransaction } from '../store/tx.js';
 
 export type CollectionInfo = z.infer<typeof CollectionSchema>;
 
@@ -29,15 +28,14 @@ export class CollectionService {
   ) {}
 
   private syncContext(): SyncContext {
-    const { repo, config, dataDir } = this.core;
-    return { repo, config, dataDir, ingest: this.ingest, remove: this.remove, tag: (docIds, tags) => this.tagDocuments(docIds, tags) };
+    const { store, config, dataDir } = this.core;
+    return { store, config, dataDir, ingest: this.ingest, remove: this.remove, tag: (docIds, tags) => this.tagDocuments(docIds, tags) };
   }
 
   /** Gives documents tags they lack, in the word index and on their vectors; returns how many changed. */
   private async tagDocuments(docIds: string[], tags: string[]): Promise<number> {
     const { tagMissing } = await import('./tag.js');
-    const { db, repo } = this.core;
-    const retagged = inTransaction(db, () => tagMissing(repo, docIds, tags));
+    const retagged = await this.core.store.write((t) => tagMissing(t, docIds, tags));
     if (retagged.length > 0) {
       this.core.wordsChanged();
       // If vectors cannot be updated now, word search still filters by the new tags, and `kb reindex`
@@ -58,22 +56,23 @@ export class CollectionService {
     const { defaultName, reconcile, validateNewCollection } = await import('./sync.js');
     const root = resolve(folder);
     const name = opts.name ?? defaultName(root);
-    validateNewCollection(this.core.repo.collections.list(), root, name, this.core.dataDir);
+    validateNewCollection(await this.core.store.tables.collections.list(), root, name, this.core.dataDir);
     const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
-    this.core.repo.collections.add(row);
+    await this.core.store.tables.collections.add(row);
     const reconciled = await reconcile(this.syncContext(), row, opts);
     await this.watcher?.add(row);
-    return { collection: this.list().find((c) => c.name === name)!, reconciled };
+    return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
   }
 
   /** The collections, with how many documents each holds and how many failed or wait. */
-  list(): CollectionInfo[] {
-    const { repo } = this.core;
-    const collections = repo.collections.list();
+  async list(): Promise<CollectionInfo[]> {
+    const t = this.core.store.tables;
+    const collections = await t.collections.list();
     if (collections.length === 0) return [];
     // Counted by the index; of the documents, only those that may be failed or waiting are read.
-    const unsettled = repo.documents.unsettled().map((d) => ({ path: d.path, status: docState(d).status }));
-    return collections.map((c) => {
+    const unsettled = (await t.documents.unsettled()).map((d) => ({ path: d.path, status: docState(d).status }));
+    const counts = await Promise.all(collections.map((c) => t.documents.countUnder(c.root.endsWith(sep) ? c.root : c.root + sep)));
+    return collections.map((c, i) => {
       const dir = c.root.endsWith(sep) ? c.root : c.root + sep;
       const mine = unsettled.filter((d) => d.path.startsWith(dir));
       return {
@@ -81,7 +80,7 @@ export class CollectionService {
         root: c.root,
         tags: c.tags,
         glob: c.glob,
-        documents: repo.documents.countUnder(dir),
+        documents: counts[i]!,
         failed: mine.filter((d) => d.status === 'failed').length,
         waiting: mine.filter((d) => d.status === 'waiting').length,
         added_at: new Date(c.added_at).toISOString(),
@@ -91,13 +90,13 @@ export class CollectionService {
 
   /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */
   async forget(name: string): Promise<{ collection: string; removed: number }> {
-    const { repo } = this.core;
-    const c = repo.collections.list().find((x) => x.name === name);
+    const t = this.core.store.tables;
+    const c = (await t.collections.list()).find((x) => x.name === name);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
     await this.watcher?.remove(name);
     const removed =
-      repo.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep).length > 0 ? (await this.remove(c.root)).removed.length : 0;
-    repo.collections.forget(name);
+      (await t.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep)).length > 0 ? (await this.remove(c.root)).removed.length : 0;
+    await t.collections.forget(name);
     return { collection: name, removed };
   }
 
@@ -105,7 +104,7 @@ export class CollectionService {
   async reconcileAll(opts: Progress = {}): Promise<ReconcileResult[]> {
     const { reconcile } = await import('./sync.js');
     const out: ReconcileResult[] = [];
-    for (const c of this.core.repo.collections.list()) out.push(await reconcile(this.syncContext(), c, opts));
+    for (const c of await this.core.store.tables.collections.list()) out.push(await reconcile(this.syncContext(), c, opts));
     return out;
   }
 
@@ -113,7 +112,7 @@ export class CollectionService {
   async watch(opts: WatchOptions = {}): Promise<CollectionWatcher> {
     const { CollectionWatcher } = await import('./watcher.js');
     const w = new CollectionWatcher(this.syncContext(), opts);
-    for (const c of this.core.repo.collections.list()) await w.add(c);
+    for (const c of await this.core.store.tables.collections.list()) await w.add(c);
     this.watcher = w;
     return w;
   }

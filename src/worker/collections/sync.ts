@@ -9,13 +9,14 @@ import picomatch from 'picomatch';
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import type { IngestProgress, IngestSummary } from '../../shared/wire.js';
-import type { CollectionRow, Repo } from '../store/repo.js';
+import type { Store } from '../store/port.js';
+import type { CollectionRow } from '../store/rows.js';
 import { walk } from '../ingest/walk.js';
 import type { ReconcileSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
 export interface SyncContext {
-  repo: Repo;
+  store: Store;
   config: Config;
   dataDir: string;
   ingest(
@@ -73,10 +74,7 @@ export async function reconcile(
 ): Promise<ReconcileResult> {
   const t0 = performance.now();
   const known = new Map(
-    ctx.repo.documents
-      .under(dirOf(c.root))
-      .filter((d) => inCollection(c, d.path))
-      .map((d) => [d.path, d]),
+    (await ctx.store.tables.documents.under(dirOf(c.root))).filter((d) => inCollection(c, d.path)).map((d) => [d.path, d]),
   );
   const changed: string[] = [];
   const seen = new Set<string>();
@@ -125,7 +123,7 @@ export async function reconcile(
   for (const path of known.keys()) {
     if (seen.has(path) || existsSync(path)) continue;
     // Moved files were taken over by the ingest above; what is still recorded here is really gone.
-    if (ctx.repo.documents.byPath(path)) {
+    if (await ctx.store.tables.documents.byPath(path)) {
       await ctx.remove(path);
       removed++;
     }

@@ -5,7 +5,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { CollectionRow } from '../store/repo.js';
+import type { CollectionRow } from '../store/rows.js';
 import { inCollection, type SyncContext } from './sync.js';
 import { savedPageOf } from '../ingest/walk.js';
 
@@ -115,7 +115,8 @@ export class CollectionWatcher {
         }
         for (const p of gone) {
           // A moved file was taken over above; a file or folder still recorded here is gone.
-          if (this.ctx.repo.documents.byPath(p) || this.ctx.repo.documents.under(p + sep).length > 0) {
+          const docs = this.ctx.store.tables.documents;
+          if ((await docs.byPath(p)) || (await docs.under(p + sep)).length > 0) {
             await this.ctx.remove(p);
             event.removed.push(p);
           }

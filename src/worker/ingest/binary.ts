@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { imageSize } from 'image-size';
 import { ffmpegMissing } from '../audio/decode.js';
 import { KbError } from '../../shared/errors.js';
-import { inSavepoint, inTransaction } from '../store/tx.js';
+import type { Tables } from '../store/port.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { docRow, type FileFacts } from './doc-row.js';
 import type { IngestContext, Prepared } from './context.js';
@@ -31,53 +31,61 @@ const originalOf = (f: FileFacts) => ({
  * the previous version of the document untouched). Only a window of pages is ever in memory here.
  */
 export function preparePdf(ctx: IngestContext, f: BinaryFile): Prepared {
-  const { repo, blobs, config } = ctx;
+  const { blobs, config } = ctx;
   return {
-    commitAsync: () =>
-      inSavepoint(repo.db, 'pdf_doc', async () => {
-        repo.documents.upsert(docRow(f, { type: 'pdf', title: basename(f.path).replace(/\.pdf$/i, '') }));
-        repo.tags.add(f.docId, normalizeTags(f.tags));
-        repo.chunks.replace(f.docId, []);
-        const seen = new Map<string, number>();
-        let ordinal = 0;
-        const data = new Uint8Array(f.bytes); // a copy the parse thread can take over
-        const meta = await ctx.parser.parsePdf(
-          { data, name: basename(f.path), chunking: config.chunking, timeoutMs: config.ingest.pdf_timeout_s * 1000 },
-          (chunks, progress) => {
+    commit: async (t: Tables) => {
+      await t.documents.upsert(docRow(f, { type: 'pdf', title: basename(f.path).replace(/\.pdf$/i, '') }));
+      await t.tags.add(f.docId, normalizeTags(f.tags));
+      await t.chunks.replace(f.docId, []);
+      const seen = new Map<string, number>();
+      let ordinal = 0;
+      // The pages' writes, in the order the parse thread sends them; a failed one fails the document.
+      let written: Promise<void> = Promise.resolve();
+      const data = new Uint8Array(f.bytes); // a copy the parse thread can take over
+      const meta = await ctx.parser.parsePdf(
+        { data, name: basename(f.path), chunking: config.chunking, timeoutMs: config.ingest.pdf_timeout_s * 1000 },
+        (chunks, progress) => {
+          const first = ordinal === 0;
+          const rows = chunkIdsFrom(f.docId, chunks, seen, ordinal);
+          ordinal += chunks.length;
+          written = written.then(async () => {
             // Title and language first: the chunk trigger indexes them with every chunk.
-            if (ordinal === 0) repo.documents.setMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
-            repo.chunks.insert(f.docId, chunkIdsFrom(f.docId, chunks, seen, ordinal));
-            ordinal += chunks.length;
+            if (first) await t.documents.setMeta(f.docId, { title: progress.title, lang: progress.lang, page_count: null });
+            await t.chunks.insert(f.docId, rows);
+            // Said once the pages are in the index: a search asked on hearing it finds them.
             ctx.onPages?.(f.path, progress.pagesDone);
-          },
-        );
-        repo.documents.setMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
-        repo.ocr.clear(f.docId);
-        if (meta.textlessPages.length > 0) {
-          if (config.ocr.enabled) {
-            // Read after this batch's text is indexed; a PDF of thousands of blank pages gets a cap, and says so.
-            repo.ocr.queue(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
-            if (meta.textlessPages.length > config.ocr.max_pages) {
-              repo.documents.setError(
-                f.docId,
-                `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`,
-              );
-            }
-          } else if (ordinal === 0) {
-            throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
+          });
+          written.catch(() => undefined); // awaited below
+        },
+      );
+      await written;
+      await t.documents.setMeta(f.docId, { title: meta.title, lang: meta.lang ?? null, page_count: meta.pageCount });
+      await t.ocr.clear(f.docId);
+      if (meta.textlessPages.length > 0) {
+        if (config.ocr.enabled) {
+          // Read after this batch's text is indexed; a PDF of thousands of blank pages gets a cap, and says so.
+          await t.ocr.queue(f.docId, meta.textlessPages.slice(0, config.ocr.max_pages));
+          if (meta.textlessPages.length > config.ocr.max_pages) {
+            await t.documents.setError(
+              f.docId,
+              `TOO_LARGE: OCR reads only the first ${config.ocr.max_pages} of its ${meta.textlessPages.length} pages without text (ocr.max_pages)`,
+            );
           }
+        } else if (ordinal === 0) {
+          throw new KbError('EMPTY', `no text on any of its ${meta.pageCount} pages, and OCR is off (ocr.enabled)`);
         }
-        if (f.copy) await blobs.put(f.hash, f.bytes);
-        repo.originals.set(originalOf(f));
-        repo.errors.clear(f.path);
-        return f.existing ? 'updated' : 'added';
-      }),
+      }
+      if (f.copy) await blobs.put(f.hash, f.bytes);
+      await t.originals.set(originalOf(f));
+      await t.errors.clear(f.path);
+      return f.existing ? 'updated' : 'added';
+    },
   };
 }
 
 /** An image is indexed with no text of its own; the OCR pass reads it after the batch (ocr/ocr-pass.ts). */
 export function prepareImage(ctx: IngestContext, f: BinaryFile): Prepared {
-  const { repo, blobs } = ctx;
+  const { blobs } = ctx;
   // Its header must say how big it is; a truncated or mislabelled file fails here, as a document.
   let size: { width?: number; height?: number };
   try {
@@ -94,17 +102,15 @@ export function prepareImage(ctx: IngestContext, f: BinaryFile): Prepared {
     );
   }
   return {
-    commitAsync: async () => {
+    commit: async (t: Tables) => {
       if (f.copy) await blobs.put(f.hash, f.bytes);
-      inTransaction(repo.db, () => {
-        repo.documents.upsert(docRow(f, { type: 'image', title: basename(f.path), page_count: 1 }));
-        repo.tags.add(f.docId, normalizeTags(f.tags));
-        repo.chunks.replace(f.docId, []);
-        repo.ocr.clear(f.docId);
-        repo.ocr.queue(f.docId, [1]);
-        repo.originals.set(originalOf(f));
-        repo.errors.clear(f.path);
-      });
+      await t.documents.upsert(docRow(f, { type: 'image', title: basename(f.path), page_count: 1 }));
+      await t.tags.add(f.docId, normalizeTags(f.tags));
+      await t.chunks.replace(f.docId, []);
+      await t.ocr.clear(f.docId);
+      await t.ocr.queue(f.docId, [1]);
+      await t.originals.set(originalOf(f));
+      await t.errors.clear(f.path);
       return f.existing ? 'updated' : 'added';
     },
   };
@@ -116,27 +122,25 @@ export function prepareImage(ctx: IngestContext, f: BinaryFile): Prepared {
  * or it waits, saying so, until a speech model is installed.
  */
 export function prepareAudio(ctx: IngestContext, f: Omit<BinaryFile, 'bytes'>, putBlob: (hash: string) => Promise<void>): Prepared {
-  const { repo, config } = ctx;
+  const { config } = ctx;
   return {
-    commitAsync: async () => {
+    commit: async (t: Tables) => {
       const { readAudioMeta } = await import('../audio/metadata.js');
       const meta = await readAudioMeta(f.path);
       if (f.copy) await putBlob(f.hash);
       const ready = ctx.speechModelReady?.() ?? false;
       const title = meta.title ? (meta.artist ? `${meta.title} — ${meta.artist}` : meta.title) : basename(f.path);
-      inTransaction(repo.db, () => {
-        // Waiting for a speech model, and for ffmpeg too when it is missing: the model alone would not do.
-        const noFfmpeg = ffmpegMissing(config.audio.ffmpeg_path);
-        const waiting = ready
-          ? null
-          : `${waitingForSpeechModel(config.audio.model)}${noFfmpeg ? `; it also needs ffmpeg — ${noFfmpeg}` : ''}`;
-        repo.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: waiting }));
-        repo.tags.add(f.docId, normalizeTags(f.tags));
-        repo.chunks.replace(f.docId, []);
-        repo.transcripts.queue(f.docId, ready ? 'pending' : 'waiting');
-        repo.originals.set(originalOf(f));
-        repo.errors.clear(f.path);
-      });
+      // Waiting for a speech model, and for ffmpeg too when it is missing: the model alone would not do.
+      const noFfmpeg = ffmpegMissing(config.audio.ffmpeg_path);
+      const waiting = ready
+        ? null
+        : `${waitingForSpeechModel(config.audio.model)}${noFfmpeg ? `; it also needs ffmpeg — ${noFfmpeg}` : ''}`;
+      await t.documents.upsert(docRow(f, { type: 'audio', title, duration: meta.duration, error: waiting }));
+      await t.tags.add(f.docId, normalizeTags(f.tags));
+      await t.chunks.replace(f.docId, []);
+      await t.transcripts.queue(f.docId, ready ? 'pending' : 'waiting');
+      await t.originals.set(originalOf(f));
+      await t.errors.clear(f.path);
       return f.existing ? 'updated' : 'added';
     },
   };

@@ -2,11 +2,11 @@
 // the preparers of each kind of file (binary.ts) need not import the dispatcher that calls them.
 import type { Config } from '../../shared/config.js';
 import type { BlobStore } from '../store/blobs.js';
-import type { Repo } from '../store/repo.js';
+import type { Store, Tables } from '../store/port.js';
 import type { ParsePool } from './parse-pool.js';
 
 export interface IngestContext {
-  repo: Repo;
+  store: Store;
   blobs: BlobStore;
   config: Config;
   parser: ParsePool;
@@ -22,4 +22,5 @@ export interface IngestContext {
 export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
 
 /** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
-export type Prepared = { skip: string } | { commit: () => Outcome } | { commitAsync: () => Promise<Outcome> };
+/** `commit` writes the document inside the transaction it is handed (pipeline.ts). */
+export type Prepared = { skip: string } | { commit: (t: Tables) => Promise<Outcome> };

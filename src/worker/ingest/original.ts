@@ -3,15 +3,15 @@
 // edited since is not read under the old document's hash: the next ingest indexes the new version.
 import { KbError } from '../../shared/errors.js';
 import type { BlobStore } from '../store/blobs.js';
-import type { Repo } from '../store/repo.js';
+import type { Store } from '../store/port.js';
 import { sha256File } from './read-file.js';
 
 export async function indexedOriginal(
-  repo: Repo,
+  store: Store,
   blobs: BlobStore,
   doc: { doc_id: string; path: string; content_hash: string },
 ): Promise<string> {
-  const orig = repo.originals.of(doc.doc_id);
+  const orig = await store.tables.originals.of(doc.doc_id);
   if (orig?.blob && (await blobs.has(orig.blob))) return blobs.pathOf(orig.blob);
   let hash: string;
   try {

@@ -3,8 +3,7 @@
 // goes on; what was indexed before stays as it was.
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
-import type { Repo } from '../store/repo.js';
-import { inTransaction, WriteBatch } from '../store/tx.js';
+import type { Store } from '../store/port.js';
 import { failedDocRow } from './doc-row.js';
 import { ParsePool } from './parse-pool.js';
 import { type IngestContext, type Prepared, prepareFile } from './prepare.js';
@@ -41,13 +40,13 @@ const BATCH_MS = 200;
 /** The longest the ingest loop runs without letting the engine's message loop take a turn. */
 const YIELD_MS = 8;
 
-function recordFailure(repo: Repo, path: string, root: string, err: KbError): void {
-  const existing = repo.documents.byPath(path);
-  inTransaction(repo.db, () => {
-    repo.errors.record(path, err.code, err.message);
+async function recordFailure(store: Store, path: string, root: string, err: KbError): Promise<void> {
+  await store.write(async (t) => {
+    const existing = await t.documents.byPath(path);
+    await t.errors.record(path, err.code, err.message);
     // Keep the last good chunks searchable; the document shows what went wrong.
-    if (existing) repo.documents.setError(existing.id, `${err.code}: ${err.message}`);
-    else repo.documents.upsert(failedDocRow(path, root, `${err.code}: ${err.message}`));
+    if (existing) await t.documents.setError(existing.id, `${err.code}: ${err.message}`);
+    else await t.documents.upsert(failedDocRow(path, root, `${err.code}: ${err.message}`));
   });
 }
 
@@ -55,11 +54,18 @@ function recordFailure(repo: Repo, path: string, root: string, err: KbError): vo
  * What a list of files may say of one just written: a scan or a recording whose words are still to
  * be read is waiting, not added — it can still fail (no text on the page).
  */
-function finishedAs(repo: Repo, path: string, outcome: FileOutcome, message?: string): NonNullable<IngestProgress['finished']> {
+async function finishedAs(
+  store: Store,
+  path: string,
+  outcome: FileOutcome,
+  message?: string,
+): Promise<NonNullable<IngestProgress['finished']>> {
   if (outcome === 'added' || outcome === 'updated') {
-    const doc = repo.documents.byPath(path);
+    const doc = await store.tables.documents.byPath(path);
     const facts =
-      doc && (doc.type === 'pdf' || doc.type === 'image' || doc.type === 'audio') ? repo.documents.withFacts(doc.id) : undefined;
+      doc && (doc.type === 'pdf' || doc.type === 'image' || doc.type === 'audio')
+        ? await store.tables.documents.withFacts(doc.id)
+        : undefined;
     if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending'))
       return { path, outcome: 'waiting' };
   }
@@ -108,11 +114,10 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
     : ctx;
   const ahead: Promise<Prepared>[] = [];
   let next = 0;
-  const batch = new WriteBatch(ctx.repo.db, BATCH_MS);
+  const batch = ctx.store.batch(BATCH_MS);
   let lastYield = performance.now();
   try {
     for (const f of files) {
-      batch.open();
       while (ahead.length < READ_AHEAD && next < files.length) {
         const n = files[next++]!;
         const p = prepareFile(fileCtx, n.path, n.root, tags, opts.onRetag);
@@ -124,7 +129,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       if (opts.signal?.aborted) break;
       try {
         const p = await prepared;
-        const r = 'skip' in p ? p : 'commitAsync' in p ? await p.commitAsync() : p.commit();
+        const r = 'skip' in p ? p : await batch.document((t) => p.commit(t));
         if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
         else if (r === 'moved') {
           summary.moved++;
@@ -137,7 +142,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
             phase: 'ingest',
             done: done + 1,
             total: files.length,
-            finished: finishedAs(ctx.repo, f.path, outcome, typeof r === 'object' ? r.skip : undefined),
+            finished: await finishedAs(ctx.store, f.path, outcome, typeof r === 'object' ? r.skip : undefined),
           });
       } catch (e) {
         const err = e instanceof KbError ? e : new KbError(toErrorPayload(e).code, toErrorPayload(e).message, { cause: e });
@@ -151,13 +156,13 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
           finished: { path: f.path, outcome: 'failed', message: `${err.code}: ${err.message}` },
         });
         try {
-          recordFailure(ctx.repo, f.path, f.root, err);
+          await recordFailure(ctx.store, f.path, f.root, err);
         } catch {
           // the error is still in the summary even if the index could not take it
         }
       }
       done++;
-      batch.commitIfDue();
+      await batch.commitIfDue();
       // Files already read and parsed resolve at once, and awaiting them never lets timers or
       // messages in: give the engine's loop a turn every few ms, so searches answer meanwhile.
       if (performance.now() - lastYield > YIELD_MS) {
@@ -166,7 +171,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       }
     }
   } finally {
-    batch.commit();
+    await batch.commit();
   }
   opts.onProgress?.({ phase: 'ingest', done, total: files.length });
   if (done < files.length) summary.not_read = files.length - done;

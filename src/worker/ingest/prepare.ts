@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import type { DocRow, Repo } from '../store/repo.js';
-import { inTransaction } from '../store/tx.js';
+import type { Store, Tables } from '../store/port.js';
+import type { DocRow } from '../store/rows.js';
 import { prepareAudio, prepareImage, preparePdf } from './binary.js';
 import { chunkIdsFrom } from './chunk/chunk-ids.js';
 import { decodeText, detect, type Detected } from './detect.js';
@@ -46,19 +46,17 @@ function limitFor(config: Config, kind: Detected['kind']): [bytes: number, what:
 }
 
 /** Bytes already indexed under this path: only new tags and a new mtime to remember. */
-function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Prepared {
+function unchanged(existing: DocRow, path: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Prepared {
   return {
-    commit: () => {
-      inTransaction(repo.db, () => {
-        if (repo.tags.add(existing.id, tags) > 0) {
-          repo.chunks.refreshWords(existing.id);
-          onRetag?.(existing.id);
-        }
-        if (existing.error) repo.documents.setError(existing.id, null);
-        // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
-        if (existing.mtime !== Math.floor(st.mtimeMs)) repo.documents.setMtime(existing.id, Math.floor(st.mtimeMs));
-        repo.errors.clear(path);
-      });
+    commit: async (t: Tables) => {
+      if ((await t.tags.add(existing.id, tags)) > 0) {
+        await t.chunks.refreshWords(existing.id);
+        onRetag?.(existing.id);
+      }
+      if (existing.error) await t.documents.setError(existing.id, null);
+      // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
+      if (existing.mtime !== Math.floor(st.mtimeMs)) await t.documents.setMtime(existing.id, Math.floor(st.mtimeMs));
+      await t.errors.clear(path);
       return 'unchanged';
     },
   };
@@ -66,7 +64,7 @@ function unchanged(repo: Repo, existing: DocRow, path: string, tags: string[], s
 
 /** A file that moved: same bytes, and its old path is gone. It keeps its id and its chunks. */
 async function moved(
-  repo: Repo,
+  store: Store,
   hash: string,
   path: string,
   root: string,
@@ -74,18 +72,16 @@ async function moved(
   st: Stats,
   onRetag?: (docId: string) => void,
 ): Promise<Prepared | null> {
-  for (const cand of repo.documents.indexedWithHash(hash)) {
+  for (const cand of await store.tables.documents.indexedWithHash(hash)) {
     if (cand.parser_version !== PARSER_VERSION || (await exists(cand.path))) continue;
     return {
-      commit: () => {
-        inTransaction(repo.db, () => {
-          repo.documents.move(cand.id, path, root, Math.floor(st.mtimeMs));
-          if (repo.tags.add(cand.id, tags) > 0) {
-            repo.chunks.refreshWords(cand.id);
-            onRetag?.(cand.id);
-          }
-          repo.errors.clear(path);
-        });
+      commit: async (t: Tables) => {
+        await t.documents.move(cand.id, path, root, Math.floor(st.mtimeMs));
+        if ((await t.tags.add(cand.id, tags)) > 0) {
+          await t.chunks.refreshWords(cand.id);
+          onRetag?.(cand.id);
+        }
+        await t.errors.clear(path);
         return 'moved';
       },
     };
@@ -100,7 +96,7 @@ export async function prepareFile(
   tags: string[],
   onRetag?: (docId: string) => void,
 ): Promise<Prepared> {
-  const { repo, blobs, config } = ctx;
+  const { store, blobs, config } = ctx;
   let st;
   let head: Uint8Array;
   let small: Buffer | null = null;
@@ -137,7 +133,7 @@ export async function prepareFile(
     throw fsError(e, path);
   }
   const putBlob = (h: string): Promise<void> => (bytes ? blobs.put(h, bytes) : blobs.putFile(h, path));
-  const existing = repo.documents.byPath(path) ?? null;
+  const existing = (await store.tables.documents.byPath(path)) ?? null;
   // A file kb read as one type before and now reads as another (a .csv once a note, now a sheet) is read again.
   const sameType = !existing || detected.kind !== 'structured' || existing.type === typeOfFormat(detected.format);
   if (
@@ -149,12 +145,12 @@ export async function prepareFile(
     existing.parser_version === PARSER_VERSION
   ) {
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
-    const orig = repo.originals.of(existing.id);
+    const orig = await store.tables.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
-    return unchanged(repo, existing, path, tags, st, onRetag);
+    return unchanged(existing, path, tags, st, onRetag);
   }
   if (!existing) {
-    const m = await moved(repo, hash, path, root, tags, st, onRetag);
+    const m = await moved(store, hash, path, root, tags, st, onRetag);
     if (m) return m;
   }
 
@@ -196,15 +192,13 @@ export async function prepareFile(
   });
   const chunks = chunkIdsFrom(facts.docId, parsed.chunks, new Map(), 0);
   return {
-    commit: () => {
-      inTransaction(repo.db, () => {
-        repo.documents.upsert(doc);
-        // Tags before chunks: the chunk trigger indexes the document's tags as filter tokens.
-        repo.tags.add(facts.docId, normalizeTags([...parsed.tags, ...tags]));
-        repo.chunks.replace(facts.docId, chunks);
-        repo.originals.set({ doc_id: facts.docId, mode: facts.copy ? 'copy' : 'reference', blob: facts.copy ? hash : null, sha256: hash });
-        repo.errors.clear(path);
-      });
+    commit: async (t: Tables) => {
+      await t.documents.upsert(doc);
+      // Tags before chunks: the chunk trigger indexes the document's tags as filter tokens.
+      await t.tags.add(facts.docId, normalizeTags([...parsed.tags, ...tags]));
+      await t.chunks.replace(facts.docId, chunks);
+      await t.originals.set({ doc_id: facts.docId, mode: facts.copy ? 'copy' : 'reference', blob: facts.copy ? hash : null, sha256: hash });
+      await t.errors.clear(path);
       return existing ? 'updated' : 'added';
     },
   };

@@ -11,7 +11,6 @@ import { docState } from '../store/doc-state.js';
 import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
 import type { FileOutcome } from './pipeline.js';
-import { inTransaction } from '../store/tx.js';
 
 export interface IngestCallOptions {
   tags?: string[];
@@ -61,7 +60,7 @@ export class IngestService {
     this.parser ??= createParsePool();
     try {
       const ctx = {
-        repo: core.repo,
+        store: core.store,
         blobs: core.blobs,
         config: core.config,
         parser: this.parser,
@@ -87,16 +86,19 @@ export class IngestService {
       if (core.config.audio.enabled) {
         const t = await this.speech.runPass(opts);
         // Only this batch's files: audio added earlier that still waits is kb ls's to tell.
-        const waiting = [...core.repo.transcripts.waiting()].filter((id) => outcomes.has(core.repo.documents.byId(id)?.path ?? '')).length;
+        let waiting = 0;
+        for (const id of await core.store.tables.transcripts.waiting())
+          if (outcomes.has((await core.store.tables.documents.byId(id))?.path ?? '')) waiting++;
         if (t.files + t.failed + t.pending + waiting > 0)
           summary.transcribed = { files: t.files, failed: t.failed, pending: t.pending, waiting, ...waitingFor(core, waiting) };
         late.push(...t.errors);
       }
-      if (opts.signal?.aborted) this.forgetUnread(summary, outcomes);
+      if (opts.signal?.aborted) await this.forgetUnread(summary, outcomes);
       const { settleSummary } = await import('./settle.js');
-      settleSummary(summary, late, outcomes, (p) => {
-        const d = core.repo.documents.byPath(p);
-        return d ? docState(core.repo.documents.withFacts(d.id)!) : null;
+      await settleSummary(summary, late, outcomes, async (p) => {
+        const d = await core.store.tables.documents.byPath(p);
+        const facts = d && (await core.store.tables.documents.withFacts(d.id));
+        return facts ? docState(facts) : null;
       });
       summary.vector = await this.vectors
         .with(async (sem) => {
@@ -151,20 +153,20 @@ export class IngestService {
    * recording before its transcript) are taken out again, and counted as not read. Nothing is left
    * half-done; what earlier runs left waiting stays for the leftovers pass.
    */
-  private forgetUnread(summary: IngestSummary, outcomes: Map<string, FileOutcome>): void {
-    const { repo } = this.core;
+  private async forgetUnread(summary: IngestSummary, outcomes: Map<string, FileOutcome>): Promise<void> {
+    const { store } = this.core;
     const unread: string[] = [];
     for (const [path, outcome] of outcomes) {
       if (outcome !== 'added') continue;
-      const doc = repo.documents.byPath(path);
-      const facts = doc && repo.documents.withFacts(doc.id);
+      const doc = await store.tables.documents.byPath(path);
+      const facts = doc && (await store.tables.documents.withFacts(doc.id));
       if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) unread.push(path);
     }
     if (unread.length > 0) {
-      inTransaction(repo.db, () => {
+      await store.write(async (t) => {
         for (const path of unread) {
-          const doc = repo.documents.byPath(path);
-          if (doc) repo.documents.delete(doc.id);
+          const doc = await t.documents.byPath(path);
+          if (doc) await t.documents.delete(doc.id);
         }
       });
       for (const path of unread) outcomes.set(path, 'skipped');
@@ -172,7 +174,7 @@ export class IngestService {
     }
     summary.cancelled = true;
     summary.not_read = (summary.not_read ?? 0) + unread.length;
-    if (summary.ocr) summary.ocr.pending = repo.ocr.pending().length;
+    if (summary.ocr) summary.ocr.pending = (await store.tables.ocr.pending()).length;
     if (summary.transcribed) summary.transcribed.pending = 0;
   }
 
@@ -191,11 +193,11 @@ export class IngestService {
     const work = (async () => {
       const core = this.core;
       const pass = { signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) };
-      if (core.config.ocr.enabled && core.repo.ocr.pending().length > 0) {
+      if (core.config.ocr.enabled && (await core.store.tables.ocr.pending()).length > 0) {
         const { runOcr, createParsePool } = await import('./pipeline.js');
         this.parser ??= createParsePool();
         const ctx = {
-          repo: core.repo,
+          store: core.store,
           blobs: core.blobs,
           config: core.config,
           parser: this.parser,
@@ -232,15 +234,6 @@ export class IngestService {
     }
   }
 
-  /** Whether anything is left for the leftovers pass to do now. */
-  hasLeftovers(): boolean {
-    const { repo, config } = this.core;
-    return (
-      (config.ocr.enabled && repo.ocr.pending().length > 0) ||
-      (config.audio.enabled && this.speech.ready() && repo.transcripts.pending().length > 0)
-    );
-  }
-
   private ocr(): Promise<Ocr> {
     // ocr.languages changed while the engine runs (Settings): a worker with the new languages.
     if (this.ocrP && this.ocrLanguages !== this.core.config.ocr.languages) {
@@ -268,7 +261,7 @@ export class IngestService {
     // The transcripts are searchable by words already; their vectors catch up on the next ingest.
     if (t.files > 0)
       await this.vectors.sync().catch((e: unknown) => this.core.log.warn(errorFields(e), 'vectors of new transcripts not updated'));
-    const waiting = this.core.repo.transcripts.waiting().size;
+    const waiting = (await this.core.store.tables.transcripts.waiting()).size;
     return { files: t.files, failed: t.failed, pending: t.pending, waiting, ...waitingFor(this.core, waiting) };
   }
 

@@ -6,18 +6,18 @@ import type { IngestError, IngestSummary } from '../../shared/wire.js';
 import type { DocState } from '../store/doc-state.js';
 import type { FileOutcome } from './pipeline.js';
 
-export function settleSummary(
+export async function settleSummary(
   summary: IngestSummary,
   late: IngestError[],
   outcomes: Map<string, FileOutcome>,
-  stateOf: (path: string) => DocState | null,
-): void {
+  stateOf: (path: string) => Promise<DocState | null>,
+): Promise<void> {
   const byPath = new Map<string, IngestError[]>();
   for (const e of late) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
   for (const [path, errs] of byPath) {
     // "No text found" after a failed read is that failure's consequence, not news.
     const first = errs.find((e) => e.code !== 'EMPTY') ?? errs[0]!;
-    if (stateOf(path)?.status !== 'failed') {
+    if ((await stateOf(path))?.status !== 'failed') {
       summary.warnings.push(first);
       continue;
     }

@@ -14,7 +14,7 @@ import type { VectorService } from '../vectors/service.js';
 type Outcome = string | { status: 'warn' | 'fail'; detail: string };
 
 export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUpkeep, configProblems: string[]): Promise<DoctorReport> {
-  const { db, dataDir, repo, blobs, config } = core;
+  const { db, dataDir, store, blobs, config } = core;
   const checks: DoctorCheck[] = [];
   const check = (name: string, fn: () => Outcome): void => {
     try {
@@ -44,7 +44,7 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
     if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
     return 'words and trigram indexes agree with the chunks';
   });
-  const docs = repo.documents.list();
+  const docs = await store.tables.documents.list();
   const states = docs.map((d) => docState(d).status);
   const failed = states.filter((s) => s === 'failed').length;
   const waiting = states.filter((s) => s === 'waiting').length;
@@ -56,7 +56,7 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
   );
   let missing = 0;
   for (const d of docs) {
-    const o = repo.originals.of(d.id);
+    const o = await store.tables.originals.of(d.id);
     if (!o) continue;
     await stat(o.blob ? blobs.pathOf(o.blob) : d.path).catch(() => missing++);
   }
@@ -80,7 +80,7 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
   checks.push(topsCheck(tops));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
-  checks.push(...(await audioChecks(config.audio, dataDir, repo.transcripts.waiting().size)));
+  checks.push(...(await audioChecks(config.audio, dataDir, (await store.tables.transcripts.waiting()).size)));
   const { ollamaFor } = await import('../ollama.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
@@ -116,7 +116,7 @@ async function ocrCheck(core: Core): Promise<DoctorCheck> {
   if (!core.config.ocr.enabled) return { name: 'OCR', status: 'ok', detail: 'off (ocr.enabled: false): images are skipped' };
   const { ocrLanguagesStatus } = await import('../ingest/ocr/ocr.js');
   const langs = ocrLanguagesStatus(core.config.ocr);
-  const pending = core.repo.ocr.pending().length;
+  const pending = (await core.store.tables.ocr.pending()).length;
   if (!langs.ok) return { name: 'OCR', status: 'warn', detail: `${langs.detail}; images and scanned pages wait until it is there` };
   if (pending > 0)
     return {
@@ -124,7 +124,7 @@ async function ocrCheck(core: Core): Promise<DoctorCheck> {
       status: 'warn',
       detail: `${plural(pending, 'page')} ${pending === 1 ? 'waits' : 'wait'} for OCR (read while the app, kb serve or kb watch runs, or by the next kb ingest); ${langs.detail}`,
     };
-  const unreadable = core.repo.ocr.unreadable();
+  const unreadable = await core.store.tables.ocr.unreadable();
   if (unreadable.pages > 0) {
     return {
       name: 'OCR',

@@ -62,7 +62,7 @@ export async function runFix(
       name: 'common words',
       detail: `${t.kind === 'built' ? 'ranked' : 'brought up to date'} the best passages of ${plural(t.units, 'word and prefix', 'words and prefixes')} in many passages (${plural(t.scanned, 'passage')} read)`,
     });
-  const gc = await collectGarbage(core);
+  const gc = await collectGarbage(core, vectors);
   if (gc.removed_blobs > 0)
     actions.push({
       name: 'stored originals',
@@ -70,5 +70,7 @@ export async function runFix(
     });
   if (gc.compacted_bytes > 0)
     actions.push({ name: 'index file', detail: `gave back ${(gc.compacted_bytes / 1048576).toFixed(1)} MB of free pages to the disk` });
+  if (gc.vector_bytes > 0)
+    actions.push({ name: 'vector store', detail: `deleted ${(gc.vector_bytes / 1048576).toFixed(1)} MB of replaced versions` });
   return { schema_version: SCHEMA_VERSION, actions, report: await doctor() };
 }

@@ -1,15 +1,32 @@
-// Stored originals nothing refers to any more (replaced or removed documents) are deleted, and the
-// index file's free pages given back (store/compact.ts).
+// Stored originals nothing refers to any more (replaced or removed documents) are deleted, the index
+// file's free pages given back (store/compact.ts), and the files of the vector table's replaced
+// versions deleted.
 import { SCHEMA_VERSION } from '../../shared/wire.js';
 import type { Core } from '../core.js';
+import { join } from 'node:path';
 import { compactIndex } from '../store/compact.js';
+import { bytesUnder } from '../read/disk-usage.js';
+import type { VectorService } from '../vectors/service.js';
 import type { GcSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
 export type GcResult = z.infer<typeof GcSchema>;
 
-export async function collectGarbage(core: Core): Promise<GcResult> {
-  const r = await core.blobs.gc(core.repo.originals.liveBlobs());
+export async function collectGarbage(core: Core, vectors: VectorService): Promise<GcResult> {
+  const r = await core.blobs.gc(await core.store.tables.originals.liveBlobs());
   const compacted = core.readOnly ? 0 : compactIndex(core.db);
-  return { schema_version: SCHEMA_VERSION, removed_blobs: r.removed, freed_bytes: r.bytes, compacted_bytes: compacted };
+  let vectorBytes = 0;
+  if (!core.readOnly) {
+    const dir = join(core.dataDir, 'vectors');
+    const before = await bytesUnder(dir);
+    await vectors.forgetOldVersions();
+    vectorBytes = Math.max(0, before - (await bytesUnder(dir)));
+  }
+  return {
+    schema_version: SCHEMA_VERSION,
+    removed_blobs: r.removed,
+    freed_bytes: r.bytes,
+    compacted_bytes: compacted,
+    vector_bytes: vectorBytes,
+  };
 }

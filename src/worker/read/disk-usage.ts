@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Bytes of every file under `dir` (symlinks not followed) but in the folders `skip` names; 0 when it does not exist. */
-async function bytesUnder(dir: string, skip: ReadonlySet<string> = new Set()): Promise<number> {
+export async function bytesUnder(dir: string, skip: ReadonlySet<string> = new Set()): Promise<number> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });

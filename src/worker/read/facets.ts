@@ -12,19 +12,19 @@ export interface Facets {
   tags: { name: string; documents: number }[];
 }
 
-export function indexFacets(core: Core): Facets {
-  const present = core.repo.documents.indexedTypes();
-  return { types: DOC_TYPES.filter((t) => present.has(t)), tags: core.repo.tags.counts() };
+export async function indexFacets(core: Core): Promise<Facets> {
+  const present = await core.store.tables.documents.indexedTypes();
+  return { types: DOC_TYPES.filter((t) => present.has(t)), tags: await core.store.tables.tags.counts() };
 }
 
 /** Documents searchable or waiting, and those that failed — as every view says it (doc-state.ts), so the footer's count is the Library's. */
-export function documentCounts(core: Core): { documents: number; failed: number } {
+export async function documentCounts(core: Core): Promise<{ documents: number; failed: number }> {
   // Only the rows that may be failed are read, and doc-state decides.
-  const failed = core.repo.documents.unsettled().filter((d) => docState(d).status === 'failed').length;
-  return { documents: core.repo.documents.count() - failed, failed };
+  const failed = (await core.store.tables.documents.unsettled()).filter((d) => docState(d).status === 'failed').length;
+  return { documents: (await core.store.tables.documents.count()) - failed, failed };
 }
 
 /** Whether any document is indexed. */
-export function anyIndexed(core: Core): boolean {
-  return core.repo.documents.anyIndexed();
+export function anyIndexed(core: Core): Promise<boolean> {
+  return core.store.tables.documents.anyIndexed();
 }

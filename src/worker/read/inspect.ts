@@ -8,7 +8,7 @@ import type { Core } from '../core.js';
 import type { Segment } from '../audio/transcriber.js';
 import { transcriptText } from '../ingest/speech/chunks.js';
 import { docState } from '../store/doc-state.js';
-import type { DocWithFacts } from '../store/repo.js';
+import type { DocWithFacts } from '../store/rows.js';
 import type { DocumentRowSchema, InspectChunkSchema, InspectDocSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
 
@@ -16,12 +16,13 @@ export type InspectedDocument = z.infer<typeof InspectDocSchema>;
 
 export type InspectedChunk = z.infer<typeof InspectChunkSchema>;
 
-export function listDocuments(core: Core): DocumentSummary[] {
-  return core.repo.documents.list().map((d) => documentSummary(core, d));
+export async function listDocuments(core: Core): Promise<DocumentSummary[]> {
+  const docs = await core.store.tables.documents.list();
+  return Promise.all(docs.map((d) => documentSummary(core, d)));
 }
 
 /** A document as kb ls and the Library show it: its status in the one vocabulary (doc-state.ts). */
-export function documentSummary(core: Core, d: DocWithFacts): DocumentSummary {
+export async function documentSummary(core: Core, d: DocWithFacts): Promise<DocumentSummary> {
   return {
     doc_id: d.id,
     path: d.path,
@@ -30,7 +31,7 @@ export function documentSummary(core: Core, d: DocWithFacts): DocumentSummary {
     ...docState(d),
     error: d.error,
     chunks: d.chunk_count,
-    tags: core.repo.tags.of(d.id),
+    tags: await core.store.tables.tags.of(d.id),
     size: d.size,
     content_hash: d.content_hash,
     original: d.original,
@@ -43,54 +44,55 @@ export function documentSummary(core: Core, d: DocWithFacts): DocumentSummary {
 }
 
 /** The stored row, its status replaced by the one every view shows, and why. */
-function rowWithState(core: Core, id: string): z.infer<typeof DocumentRowSchema> {
-  const facts = core.repo.documents.withFacts(id)!;
+async function rowWithState(core: Core, id: string): Promise<z.infer<typeof DocumentRowSchema>> {
+  const facts = (await core.store.tables.documents.withFacts(id))!;
   const { chunk_count: _c, transcript_status: _t, ocr_pending: _p, ocr_failed: _f, ocr_unreadable: _u, latest_failed: _l, ...row } = facts;
   return { ...row, ...docState(facts) };
 }
 
-function transcriptOf(core: Core, docId: string): InspectedDocument['transcript'] {
-  const t = core.repo.transcripts.of(docId);
+async function transcriptOf(core: Core, docId: string): Promise<InspectedDocument['transcript']> {
+  const t = await core.store.tables.transcripts.of(docId);
   if (!t) return null;
   const segments = t.segments ? (JSON.parse(t.segments) as Segment[]) : null;
   return { status: t.status, model: t.model, language: t.language, error: t.error, text: segments ? transcriptText(segments) : null };
 }
 
-export function inspectDocument(core: Core, idOrPath: string): InspectedDocument {
-  const { repo, blobs } = core;
-  const doc = repo.documents.byId(idOrPath) ?? repo.documents.byPath(resolve(idOrPath));
+export async function inspectDocument(core: Core, idOrPath: string): Promise<InspectedDocument> {
+  const { blobs } = core;
+  const t = core.store.tables;
+  const doc = (await t.documents.byId(idOrPath)) ?? (await t.documents.byPath(resolve(idOrPath)));
   if (!doc) throw new KbError('NOT_FOUND', `no document with id or path ${idOrPath}`);
-  const orig = repo.originals.of(doc.id);
+  const orig = await t.originals.of(doc.id);
   const blobPath = orig?.blob ? blobs.pathOf(orig.blob) : null;
   return {
     schema_version: SCHEMA_VERSION,
-    document: { ...rowWithState(core, doc.id), tags: repo.tags.of(doc.id) },
+    document: { ...(await rowWithState(core, doc.id)), tags: await t.tags.of(doc.id) },
     original: orig
       ? { mode: orig.mode, sha256: orig.sha256, blob_path: blobPath, available: blobPath ? existsSync(blobPath) : existsSync(doc.path) }
       : null,
-    chunks: repo.chunks.ofDoc(doc.id).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as Anchor })),
-    ocr_pages: repo.ocr.of(doc.id).map(({ page, status, confidence, error }) => ({ page, status, confidence, error })),
-    transcript: transcriptOf(core, doc.id),
-    errors: repo.errors.of(doc.path).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
+    chunks: (await t.chunks.ofDoc(doc.id)).map((c) => ({ ...c, anchor: JSON.parse(c.anchor) as Anchor })),
+    ocr_pages: (await t.ocr.of(doc.id)).map(({ page, status, confidence, error }) => ({ page, status, confidence, error })),
+    transcript: await transcriptOf(core, doc.id),
+    errors: (await t.errors.of(doc.path)).map((e) => ({ code: e.code, message: e.message, at: new Date(e.at).toISOString() })),
   };
 }
 
-export function inspectChunk(core: Core, id: string): InspectedChunk {
-  const c = core.repo.chunks.byId(id);
+export async function inspectChunk(core: Core, id: string): Promise<InspectedChunk> {
+  const c = await core.store.tables.chunks.byId(id);
   if (!c) throw new KbError('NOT_FOUND', `no chunk with id ${id}`);
   return {
     schema_version: SCHEMA_VERSION,
     chunk: { ...c, anchor: JSON.parse(c.anchor) as Anchor },
-    document: rowWithState(core, c.doc_id),
+    document: await rowWithState(core, c.doc_id),
   };
 }
 
 /** The file that holds a document's bytes: the stored copy if there is one, else the original. */
-export function documentSource(core: Core, docId: string): DocumentSource {
-  const { repo, blobs } = core;
-  const doc = repo.documents.byId(docId);
+export async function documentSource(core: Core, docId: string): Promise<DocumentSource> {
+  const { store, blobs } = core;
+  const doc = await store.tables.documents.byId(docId);
   if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
-  const orig = repo.originals.of(doc.id);
+  const orig = await store.tables.originals.of(doc.id);
   const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
   const base = {
     schema_version: SCHEMA_VERSION,
@@ -113,5 +115,5 @@ export function documentSource(core: Core, docId: string): DocumentSource {
 /** The text of a cited span: `notes.md#L12-L34`, `paper.pdf#page=3`, `talk.mp3#t=10,20`, a file:// URI or a doc id with a fragment. */
 export async function getSpan(core: Core, target: string, maxChars?: number): Promise<Span> {
   const { readSpan } = await import('./span.js');
-  return readSpan({ repo: core.repo, config: core.config, source: (id) => documentSource(core, id) }, target, maxChars);
+  return readSpan({ store: core.store, config: core.config, source: (id) => documentSource(core, id) }, target, maxChars);
 }

@@ -6,8 +6,8 @@ import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
 import { documentSummary } from './inspect.js';
 
-export function libraryPage(core: Core, p: DocumentPageParams): DocumentPage {
-  const { repo } = core;
+export async function libraryPage(core: Core, p: DocumentPageParams): Promise<DocumentPage> {
+  const t = core.store.tables;
   const first = (p.offset ?? 0) === 0 && p.after === undefined;
   const sort = p.sort ?? 'title';
   // Which documents are failed or waiting: for the first page's counts, and for every page that
@@ -15,14 +15,14 @@ export function libraryPage(core: Core, p: DocumentPageParams): DocumentPage {
   const failed: string[] = [];
   const waiting: string[] = [];
   if (first || sort === 'status' || p.status) {
-    for (const d of repo.documents.unsettled()) {
+    for (const d of await t.documents.unsettled()) {
       const s = docState(d).status;
       if (s === 'failed') failed.push(d.id);
       else if (s === 'waiting') waiting.push(d.id);
     }
   }
   const text = p.filter?.trim() ?? '';
-  const { rows, total } = repo.library.page({
+  const { rows, total } = await t.library.page({
     sort,
     down: p.down === true,
     text: text.length > 0 ? text : null,
@@ -35,8 +35,8 @@ export function libraryPage(core: Core, p: DocumentPageParams): DocumentPage {
   });
   return {
     schema_version: SCHEMA_VERSION,
-    documents: rows.map((d) => documentSummary(core, d)),
+    documents: await Promise.all(rows.map((d) => documentSummary(core, d))),
     total,
-    ...(first ? { counts: { all: repo.documents.count(), failed: failed.length, waiting: waiting.length } } : {}),
+    ...(first ? { counts: { all: await t.documents.count(), failed: failed.length, waiting: waiting.length } } : {}),
   };
 }

@@ -17,24 +17,25 @@ import { documentBlocks } from './doc-blocks.js';
 import { transcriptText } from '../ingest/speech/chunks.js';
 import type { Segment } from '../audio/whisper-protocol.js';
 import { decodeText } from '../ingest/decode-text.js';
-import type { DocRow, Repo } from '../store/repo.js';
+import type { Store } from '../store/port.js';
+import type { DocRow } from '../store/rows.js';
 
 export interface SpanContext {
-  repo: Repo;
+  store: Store;
   config: Config;
-  source(docId: string): DocumentSource;
+  source(docId: string): Promise<DocumentSource>;
 }
 
 /** Splits a target into the document it names and the anchor it asks for (null: the whole document). */
-function parseTarget(repo: Repo, target: string): { doc: DocRow; anchor: Anchor | null } {
+async function parseTarget(store: Store, target: string): Promise<{ doc: DocRow; anchor: Anchor | null }> {
   const hash = target.indexOf('#');
   const left = hash < 0 ? target : target.slice(0, hash);
   const frag = hash < 0 ? '' : target.slice(hash + 1);
   let doc: DocRow | undefined;
-  if (DOC_ID.test(left)) doc = repo.documents.byId(left);
+  if (DOC_ID.test(left)) doc = await store.tables.documents.byId(left);
   else {
     const path = left.startsWith('file://') ? parseCitationUri(`${left}#L1-L1`).path : resolve(left);
-    doc = repo.documents.byPath(path);
+    doc = await store.tables.documents.byPath(path);
     if (!doc) throw new KbError('NOT_FOUND', `${path} is not indexed (kb ls lists what is)`);
   }
   if (!doc) throw new KbError('NOT_FOUND', `no document with id ${left}`);
@@ -56,15 +57,15 @@ const cap = (text: string, max: number): { text: string; truncated: boolean } =>
   text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false };
 
 export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_000): Promise<Span> {
-  const { doc, anchor } = parseTarget(ctx.repo, target);
+  const { doc, anchor } = await parseTarget(ctx.store, target);
   if (doc.status !== 'indexed') throw new KbError('NOT_FOUND', `${doc.path} is not indexed (${doc.error ?? doc.status})`);
-  const chunks = ctx.repo.chunks.ofDoc(doc.id).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
+  const chunks = (await ctx.store.tables.chunks.ofDoc(doc.id)).map((c) => ({ text: c.text, anchor: JSON.parse(c.anchor) as Anchor }));
   let text: string;
   let stale = false;
   let anchorOut: Anchor;
   const kind = anchor?.kind;
   if (isStructured(doc.type)) {
-    const src = ctx.source(doc.id);
+    const src = await ctx.source(doc.id);
     stale = src.stale;
     const blocks = await documentBlocks({ file: src.file, path: doc.path }, ctx.config, false);
     const range = anchor ? blockRange(blocks, anchor) : null;
@@ -72,7 +73,7 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     text = rangeText(blocks, range);
     anchorOut = anchor ?? wholeAnchor(blocks, chunks[0]?.anchor) ?? { kind: 'lines', start: 1, end: 1 };
   } else if (doc.type === 'audio') {
-    const t = ctx.repo.transcripts.of(doc.id);
+    const t = await ctx.store.tables.transcripts.of(doc.id);
     if (!t?.segments)
       throw new KbError('NOT_FOUND', `${doc.path} has no transcript yet (${t?.status ?? 'not queued'}${t?.error ? `: ${t.error}` : ''})`);
     const segs = JSON.parse(t.segments) as Segment[];
@@ -97,7 +98,7 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     anchorOut = anchor ?? { kind: 'page', page: 1, ...(doc.page_count && doc.page_count > 1 ? { page_end: doc.page_count } : {}) };
   } else {
     if (anchor && anchor.kind !== 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has lines: ask for #L12-L34`);
-    const src = ctx.source(doc.id);
+    const src = await ctx.source(doc.id);
     stale = src.stale;
     const lines = decodeText(readFileSync(src.file)).text.split(/\r?\n/);
     // A final newline ends the last line; it does not start another.

@@ -19,11 +19,17 @@ export async function indexStatus(
     data_dir: core.dataDir,
     documents: countRows(core.db, 'documents'),
     chunks: countRows(core.db, 'chunks'),
-    collections: parts.collections.list().map(({ name, root, documents, failed, waiting }) => ({ name, root, documents, failed, waiting })),
+    collections: (await parts.collections.list()).map(({ name, root, documents, failed, waiting }) => ({
+      name,
+      root,
+      documents,
+      failed,
+      waiting,
+    })),
     embedding: { model: parts.vectors.model, installed: parts.vectors.modelInstalled() },
     speech: { model: core.config.audio.model, installed: parts.speech.ready() },
     llm: { host: llm.host, model: llm.model, ...(await llm.status()) },
     logs: logsDir(core.dataDir),
-    disk: await diskUsage(core.dataDir, core.repo.documents.storedBytes()),
+    disk: await diskUsage(core.dataDir, await core.store.tables.documents.storedBytes()),
   };
 }

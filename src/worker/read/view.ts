@@ -10,8 +10,8 @@ import { documentSource } from './inspect.js';
 import { renderBlocks } from './render.js';
 
 export async function viewDocument(core: Core, docId: string, at: string | undefined, q?: string): Promise<DocView> {
-  const src = documentSource(core, docId);
-  const doc = core.repo.documents.byId(docId);
+  const src = await documentSource(core, docId);
+  const doc = await core.store.tables.documents.byId(docId);
   if (!doc) throw new KbError('NOT_FOUND', `no document ${docId}`);
   let anchor: Anchor | null = null;
   if (at) {

@@ -1,30 +1,9 @@
 // What a candidate chunk holds of the query, read in JS from its text: which query words occur
 // (coverage, matched_terms), how close together (proximity), and where (snippet highlights). One
 // tokenisation per candidate; FTS5's own highlight()/snippet() re-run the whole MATCH per row.
-import { stem } from './query.js';
+import { type Form, indexForm, WORD_TOKEN } from '../words.js';
 
-/** A word as the index's tokenizer (unicode61) cuts it. */
-export const WORD_TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
-const formCache = new Map<string, Form>();
-
-interface Form {
-  /** Lowercased, diacritics removed (as remove_diacritics 2 does). */
-  folded: string;
-  /** Porter stem of folded: what the index holds. */
-  stem: string;
-}
-
-/** The index's view of a word, cached: stemming every token of every candidate is the hot path. */
-export function indexForm(word: string): Form {
-  let f = formCache.get(word);
-  if (f === undefined) {
-    const folded = word.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
-    f = { folded, stem: stem(folded) };
-    if (formCache.size > 200_000) formCache.clear();
-    formCache.set(word, f);
-  }
-  return f;
-}
+export { indexForm, WORD_TOKEN };
 
 export interface QueryWord {
   /** As typed (lowercased), for matched_terms. */

@@ -1,7 +1,9 @@
 // User text → what the lexical index is asked. Nothing the user types may reach FTS5 unescaped,
 // except a query wrapped in single quotes, which is a raw FTS5 expression by design.
-import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
+import { stem } from '../words.js';
+
+export { stem };
 
 const EXTRA_STOPWORDS = [
   'does',
@@ -60,10 +62,6 @@ export interface ParsedQuery {
 
 export function isStopword(w: string): boolean {
   return STOPWORDS.has(w);
-}
-
-export function stem(w: string): string {
-  return /^[a-z]+$/.test(w) ? stemmer(w) : w;
 }
 
 /**

@@ -1,34 +1,15 @@
 // The chunks table: the passages search finds. Their word and trigram indexes follow by trigger; each
 // is stored packed (packed-chunks.ts) and read through kb_unpack, kb_heading and kb_anchor.
-import type { Anchor } from '../../shared/wire.js';
 import type { Db } from './db.js';
 import { dictionariesOf, packable } from './index-functions.js';
 import { readMeta, writeMeta } from './meta.js';
 import { packRecord, packText } from './packed-chunks.js';
 import { packingOn } from './upgrades/packing.js';
 import { recordsOn } from './upgrades/records.js';
+import type { ChunkRow, NewChunk } from './rows.js';
+import type { ChunksPort, Sync } from './port.js';
 
-/** A row of `chunks`: its anchor is JSON text (inspect parses it). */
-export interface ChunkRow {
-  rowid: number;
-  id: string;
-  doc_id: string;
-  ordinal: number;
-  /** Heading path or symbol path: the citation's section label. */
-  heading: string;
-  text: string;
-  anchor: string;
-  chunker_version: number;
-}
-
-export interface NewChunk {
-  id: string;
-  ordinal: number;
-  heading: string;
-  text: string;
-  anchor: Anchor;
-  chunker_version: number;
-}
+export type { ChunkRow, NewChunk } from './rows.js';
 
 type InsertRow = Omit<NewChunk, 'anchor'> & { rowid: number; doc_id: string; anchor: string; packed: Buffer | null };
 
@@ -43,7 +24,7 @@ const LAST_ROWID = 'chunks_last_rowid';
 const COLUMNS =
   'rowid, id, doc_id, ordinal, kb_heading(packed, heading) AS heading, kb_unpack(packed, text) AS text, kb_anchor(packed, anchor) AS anchor, chunker_version';
 
-export class Chunks {
+export class Chunks implements Sync<ChunksPort> {
   private readonly insertQ;
   private readonly deleteOfDocQ;
   private readonly byIdQ;

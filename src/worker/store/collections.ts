@@ -1,17 +1,13 @@
 // Collections: folders kb keeps in sync (collections/ does the syncing).
 import type { Db } from './db.js';
+import type { CollectionRow } from './rows.js';
+import type { CollectionsPort, Sync } from './port.js';
 
-export interface CollectionRow {
-  name: string;
-  root: string;
-  tags: string[];
-  glob: string | null;
-  added_at: number;
-}
+export type { CollectionRow } from './rows.js';
 
 type StoredCollection = Omit<CollectionRow, 'tags'> & { tags: string };
 
-export class Collections {
+export class Collections implements Sync<CollectionsPort> {
   private readonly addQ;
   private readonly listQ;
   private readonly forgetQ;

@@ -1,50 +1,9 @@
 // The documents table: one row per indexed (or failed) file, and what its status is made of.
-import type { DocType } from '../../shared/doc-types.js';
 import type { Db } from './db.js';
+import type { DocRow, DocWithFacts, DocStamp } from './rows.js';
+import type { DocumentsPort, Sync } from './port.js';
 
-/** A row of `documents`, as migrations 1 and 8 made it. */
-export interface DocRow {
-  id: string;
-  path: string;
-  /** The folder it was added under (a collection's root), or null. */
-  root: string | null;
-  title: string;
-  type: DocType;
-  lang: string | null;
-  content_hash: string;
-  size: number;
-  /** ms since the epoch; 0 makes the next reconcile read it again. */
-  mtime: number;
-  page_count: number | null;
-  /** Seconds of sound (audio and video). */
-  duration: number | null;
-  parser_version: number;
-  /** What the table records; what a view shows (waiting too) is derived by doc-state.ts. */
-  status: 'indexed' | 'failed';
-  error: string | null;
-  original: 'copy' | 'reference';
-  added_at: number;
-  updated_at: number;
-  author?: string | null | undefined;
-  created?: string | null | undefined;
-}
-
-/** What a document's status is derived from, beside its row (see read/doc-state.ts). */
-export interface DocFacts {
-  chunk_count: number;
-  /** The transcript's state for audio and video: waiting, pending, done, failed; null for the rest. */
-  transcript_status: string | null;
-  ocr_pending: number;
-  ocr_failed: number;
-  /** Pages OCR read too poorly to index: they need a language whose data is not installed. */
-  ocr_unreadable: number;
-  /** 1 when the latest attempt to read the file failed (a success clears ingest_errors). */
-  latest_failed: number;
-}
-export type DocWithFacts = DocRow & DocFacts;
-
-/** Just enough of a document to reconcile a folder with the disk. */
-export type DocStamp = Pick<DocRow, 'id' | 'path' | 'size' | 'mtime' | 'status'>;
+export type { DocRow, DocFacts, DocWithFacts, DocStamp } from './rows.js';
 
 /** The facts a document's status is derived from (doc-state.ts), as columns of a query over `documents d`. */
 export const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
@@ -54,7 +13,7 @@ export const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS c
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.unreadable_with IS NOT NULL) AS ocr_unreadable,
   EXISTS (SELECT 1 FROM ingest_errors e WHERE e.path = d.path) AS latest_failed`;
 
-export class Documents {
+export class Documents implements Sync<DocumentsPort> {
   private readonly byPathQ;
   private readonly byIdQ;
   private readonly withHashQ;

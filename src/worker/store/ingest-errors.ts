@@ -1,14 +1,11 @@
 // Why the latest attempt to read a path failed (a success clears it): kb inspect and kb ls show it.
 import type { Db } from './db.js';
+import type { IngestErrorRow } from './rows.js';
+import type { IngestErrorsPort, Sync } from './port.js';
 
-export interface IngestErrorRow {
-  path: string;
-  code: string;
-  message: string;
-  at: number;
-}
+export type { IngestErrorRow } from './rows.js';
 
-export class IngestErrors {
+export class IngestErrors implements Sync<IngestErrorsPort> {
   private readonly recordQ;
   private readonly clearQ;
   private readonly ofQ;

@@ -5,23 +5,10 @@
 import type { Db } from './db.js';
 import { type DocWithFacts, FACTS } from './documents.js';
 import { StatementCache } from './statement-cache.js';
+import type { LibrarySort, PageQuery } from './rows.js';
+import type { LibraryPort, Sync } from './port.js';
 
-export type LibrarySort = 'title' | 'type' | 'chunks' | 'size' | 'status' | 'updated' | 'path';
-
-export interface PageQuery {
-  sort: LibrarySort;
-  down: boolean;
-  /** Words a title, a path or a tag contains (case-insensitively); null for every document. */
-  text: string | null;
-  /** Only the documents of this status. */
-  only: 'indexed' | 'failed' | 'waiting' | null;
-  failed: readonly string[];
-  waiting: readonly string[];
-  limit: number;
-  offset: number;
-  /** Sorted by path: after this one (keyset paging). */
-  after: string | null;
-}
+export type { LibrarySort, PageQuery } from './rows.js';
 
 const FAILED = 'd.id IN (SELECT value FROM json_each(@failed))';
 const WAITING = 'd.id IN (SELECT value FROM json_each(@waiting))';
@@ -39,7 +26,7 @@ const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT
 const TEXT = `(d.title LIKE @like ESCAPE '\\' OR d.path LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
   JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id AND t.name LIKE @like ESCAPE '\\'))`;
 
-export class LibraryPages {
+export class LibraryPages implements Sync<LibraryPort> {
   private readonly stmts: StatementCache;
   private readonly factsQ;
 

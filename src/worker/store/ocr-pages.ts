@@ -1,25 +1,11 @@
 // The OCR queue: pages (an image is page 1) waiting to be read from pixels, and how each went.
 import type { Db } from './db.js';
+import type { OcrJob, OcrPageRow } from './rows.js';
+import type { OcrPagesPort, Sync } from './port.js';
 
-/** A page waiting for OCR. */
-export interface OcrJob {
-  doc_id: string;
-  page: number;
-  path: string;
-  type: string;
-  content_hash: string;
-}
+export type { OcrJob, OcrPageRow } from './rows.js';
 
-export interface OcrPageRow {
-  page: number;
-  status: string;
-  confidence: number | null;
-  error: string | null;
-  /** The OCR languages a page was too unreadable with (it needs another); null otherwise. */
-  unreadable_with: string | null;
-}
-
-export class OcrPages {
+export class OcrPages implements Sync<OcrPagesPort> {
   private readonly queueQ;
   private readonly clearQ;
   private readonly pendingQ;

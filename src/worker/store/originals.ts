@@ -1,14 +1,11 @@
 // Where each document's original bytes are: a copy in the blob store, or a reference to the file.
 import type { Db } from './db.js';
+import type { OriginalRow } from './rows.js';
+import type { OriginalsPort, Sync } from './port.js';
 
-export interface OriginalRow {
-  doc_id: string;
-  mode: 'copy' | 'reference';
-  blob: string | null;
-  sha256: string;
-}
+export type { OriginalRow } from './rows.js';
 
-export class Originals {
+export class Originals implements Sync<OriginalsPort> {
   private readonly setQ;
   private readonly ofQ;
   private readonly liveQ;

@@ -1,7 +1,8 @@
 // Tags and which documents carry them.
 import type { Db } from './db.js';
+import type { TagsPort, Sync } from './port.js';
 
-export class Tags {
+export class Tags implements Sync<TagsPort> {
   private readonly insertQ;
   private readonly idQ;
   private readonly linkQ;

@@ -1,25 +1,12 @@
 // The transcription queue: audio and video waiting for a speech model ('waiting'), queued
 // ('pending'), read ('done', with its timed segments) or failed.
 import type { Db } from './db.js';
+import type { TranscriptJob, TranscriptRow } from './rows.js';
+import type { TranscriptsPort, Sync } from './port.js';
 
-/** An audio or video document for the transcription pass. */
-export interface TranscriptJob {
-  doc_id: string;
-  path: string;
-  content_hash: string;
-  title: string;
-}
+export type { TranscriptJob, TranscriptRow } from './rows.js';
 
-export interface TranscriptRow {
-  status: string;
-  model: string | null;
-  language: string | null;
-  /** JSON: the timed segments. */
-  segments: string | null;
-  error: string | null;
-}
-
-export class Transcripts {
+export class Transcripts implements Sync<TranscriptsPort> {
   private readonly queueQ;
   private readonly pendingQ;
   private readonly waitingQ;

@@ -10,6 +10,7 @@ import { readBinding } from './binding.js';
 import { embeddingAvailable, resolveEmbedding } from '../embed/resolve.js';
 import { configOf, embeddingRef } from '../embed/spec.js';
 import type { EmbeddingChoice, Semantic, Unavailable } from './semantic.js';
+import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 
 export class VectorService {
   /** Loaded on first need, and only when the configured model is installed. */
@@ -21,6 +22,7 @@ export class VectorService {
   /** Index upkeep running in the background (see Semantic.maintain), and how the last one ended. */
   private upkeep: Promise<void> | null = null;
   private upkeepFailure: string | null = null;
+  private oldVersionsTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly core: Core,
@@ -117,8 +119,9 @@ export class VectorService {
     this.upkeep = reconciled
       .then(() => sem.maintain(this.core.config.embedding.ann_min_rows))
       .then(
-        () => {
+        (did) => {
           this.upkeepFailure = null;
+          if (did) this.forgetOldVersionsLater();
         },
         (e: unknown) => {
           this.upkeepFailure = (e as Error).message; // searches still work, only slower; doctor reports it
@@ -128,6 +131,26 @@ export class VectorService {
       .finally(() => {
         this.upkeep = null;
       });
+  }
+
+  /**
+   * An index build or a compaction leaves the table's former files on disk (twice the table, after a
+   * build) until they are older than OLD_VERSIONS_KEPT_MS: a long-lived host deletes them then. A
+   * one-shot command leaves it to the next upkeep or kb gc.
+   */
+  private forgetOldVersionsLater(): void {
+    if (this.oldVersionsTimer) clearTimeout(this.oldVersionsTimer);
+    this.oldVersionsTimer = setTimeout(() => {
+      this.oldVersionsTimer = null;
+      void this.forgetOldVersions().catch((e: unknown) => this.core.log.warn(errorFields(e), 'old vector versions not deleted'));
+    }, OLD_VERSIONS_KEPT_MS + 5_000);
+    this.oldVersionsTimer.unref();
+  }
+
+  /** Deletes the files of the vector table's replaced versions (kb gc). */
+  async forgetOldVersions(): Promise<void> {
+    const sem = await this.open();
+    if ('sync' in sem) await sem.store.optimize();
   }
 
   /** Background work still running (building or updating the vector index), for a CLI about to exit. */
@@ -230,6 +253,7 @@ export class VectorService {
   }
 
   close(): void {
+    if (this.oldVersionsTimer) clearTimeout(this.oldVersionsTimer);
     void this.semanticP?.then(
       (s) => ('close' in s ? s.close() : undefined),
       () => undefined,

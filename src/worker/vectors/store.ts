@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import * as lancedb from '@lancedb/lancedb';
 import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
+import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 
 // The CommonJS build, the one LanceDB itself requires: importing the ES build would load Arrow a
 // second time (~70 ms on every fresh process) and hand LanceDB tables of a foreign Arrow.
@@ -143,12 +144,13 @@ export class VectorStore {
   }
 
   /**
-   * Merges small data files, folds rows added since into the index, and forgets versions older than
-   * ten minutes (a reader in another process may still be on one of those).
+   * Merges small data files, folds rows added since into the index, and deletes the files of versions
+   * older than OLD_VERSIONS_KEPT_MS: until then a compaction or an index build keeps the table twice
+   * on disk.
    */
   async optimize(): Promise<void> {
     if (!this.table) return;
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - OLD_VERSIONS_KEPT_MS) });
   }
 
   /** Nearest chunks by cosine similarity; exact skips the approximate index (recall checks). */

@@ -6,7 +6,8 @@ import { indexedOriginal } from '../original.js';
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
 import type { BlobStore } from '../../store/blobs.js';
-import type { OcrJob, Repo } from '../../store/repo.js';
+import type { Store } from '../../store/port.js';
+import type { OcrJob } from '../../store/rows.js';
 import type { Config } from '../../../shared/config.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
 import type { Ocr, OcrBox, OcrParagraph, OcrResult } from './ocr.js';
@@ -14,10 +15,9 @@ import { COMMON_SCRIPT_LANGUAGES, type ScriptGuess } from './scripts.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
 import type { ChunkingOptions, ParsedChunk } from '../types.js';
-import { inTransaction } from '../../store/tx.js';
 
 export interface OcrContext {
-  repo: Repo;
+  store: Store;
   blobs: BlobStore;
   config: Config;
   parser: ParsePool;
@@ -34,7 +34,7 @@ export interface OcrPassResult {
 
 /** The bytes OCR reads: exactly those the document was indexed from (see read/original.ts). */
 async function original(ctx: OcrContext, job: OcrJob): Promise<Uint8Array> {
-  const file = await indexedOriginal(ctx.repo, ctx.blobs, job);
+  const file = await indexedOriginal(ctx.store, ctx.blobs, job);
   try {
     return new Uint8Array(await readFile(file));
   } catch {
@@ -165,11 +165,12 @@ export async function runOcr(
   opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
 ): Promise<OcrPassResult> {
   // Languages installed since: what they may read goes back in the queue, its "needs OCR language" said no more.
-  const retried = inTransaction(ctx.repo.db, () => ctx.repo.ocr.retryUnreadable(ctx.config.ocr.languages));
+  const { tables } = ctx.store;
+  const retried = await ctx.store.write((t) => t.ocr.retryUnreadable(ctx.config.ocr.languages));
   for (const docId of retried) {
-    if (ctx.repo.documents.byId(docId)?.error?.startsWith(`${UNREADABLE_CODE}: `)) ctx.repo.documents.setError(docId, null);
+    if ((await tables.documents.byId(docId))?.error?.startsWith(`${UNREADABLE_CODE}: `)) await tables.documents.setError(docId, null);
   }
-  const jobs = ctx.repo.ocr.pending();
+  const jobs = await tables.ocr.pending();
   const result: OcrPassResult = { pages: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
   const seen = new Map<string, Map<string, number>>();
@@ -182,7 +183,7 @@ export async function runOcr(
     try {
       const { chunks, confidence, unreadable } = await readPage(ctx, job);
       if (unreadable) {
-        ctx.repo.ocr.finish({
+        await tables.ocr.finish({
           doc_id: job.doc_id,
           page: job.page,
           status: 'failed',
@@ -196,12 +197,12 @@ export async function runOcr(
       }
       const docSeen = seen.get(job.doc_id) ?? new Map<string, number>();
       seen.set(job.doc_id, docSeen);
-      inTransaction(ctx.repo.db, () => {
-        ctx.repo.chunks.insert(
+      await ctx.store.write(async (t) => {
+        await t.chunks.insert(
           job.doc_id,
-          chunkIdsFrom(job.doc_id, chunks, docSeen, ctx.repo.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`),
+          chunkIdsFrom(job.doc_id, chunks, docSeen, await t.chunks.nextOrdinal(job.doc_id), `ocr:${job.page}\u0000`),
         );
-        ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
+        await t.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'done', confidence, error: null });
       });
       result.pages++;
     } catch (e) {
@@ -212,8 +213,14 @@ export async function runOcr(
         result.errors.push({ path: job.path, ...err });
         break;
       }
-      ctx.repo.ocr.finish({ doc_id: job.doc_id, page: job.page, status: 'failed', confidence: null, error: `${err.code}: ${err.message}` });
-      ctx.repo.documents.setError(
+      await tables.ocr.finish({
+        doc_id: job.doc_id,
+        page: job.page,
+        status: 'failed',
+        confidence: null,
+        error: `${err.code}: ${err.message}`,
+      });
+      await tables.documents.setError(
         job.doc_id,
         `${err.code}: OCR of ${job.type === 'image' ? 'the image' : `page ${job.page}`} failed: ${err.message}`,
       );
@@ -228,7 +235,7 @@ export async function runOcr(
   opts.onProgress?.({ phase: 'ocr', done: jobs.length - result.pending, total: jobs.length });
   // A document OCR has finished with and that still has no text at all says so (kb ls shows it).
   for (const docId of new Set(jobs.map((j) => j.doc_id))) {
-    const pages = ctx.repo.ocr.of(docId);
+    const pages = await tables.ocr.of(docId);
     // Pages in a script whose language is missing: the document says which pages, and what they need.
     const unreadable = pages.filter((p) => p.unreadable_with !== null && p.error);
     if (unreadable.length > 0) {
@@ -237,13 +244,13 @@ export async function runOcr(
         /^(page \d+|the image) needs/,
         `${jobs.find((j) => j.doc_id === docId)!.type === 'image' ? 'the image' : which} need${unreadable.length === 1 ? 's' : ''}`,
       );
-      ctx.repo.documents.setError(docId, `${UNREADABLE_CODE}: ${first}`);
+      await tables.documents.setError(docId, `${UNREADABLE_CODE}: ${first}`);
     }
     // A page that failed already says why there is no text; "no text found" would hide that.
-    if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || ctx.repo.chunks.count(docId) > 0) continue;
+    if (pages.some((p) => p.status === 'pending' || p.status === 'failed') || (await tables.chunks.count(docId)) > 0) continue;
     const job = jobs.find((j) => j.doc_id === docId)!;
     const message = `no text found, not even by OCR (${job.type === 'image' ? 'a picture without words?' : `${pages.length} page(s) read`})`;
-    ctx.repo.documents.setError(docId, `EMPTY: ${message}`);
+    await tables.documents.setError(docId, `EMPTY: ${message}`);
     result.errors.push({ path: job.path, code: 'EMPTY', message });
   }
   return result;

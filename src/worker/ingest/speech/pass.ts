@@ -6,16 +6,16 @@ import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { Config } from '../../../shared/config.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
 import type { BlobStore } from '../../store/blobs.js';
-import type { Repo, TranscriptJob } from '../../store/repo.js';
+import type { Store } from '../../store/port.js';
+import type { TranscriptJob } from '../../store/rows.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
 import { indexedOriginal } from '../original.js';
 import { transcriptChunks } from './chunks.js';
 import { decodeWindows, findFfmpeg, SAMPLE_RATE } from '../../audio/decode.js';
 import type { Segment, Transcriber } from '../../audio/transcriber.js';
-import { inTransaction } from '../../store/tx.js';
 
 export interface TranscribeContext {
-  repo: Repo;
+  store: Store;
   blobs: BlobStore;
   config: Config;
   /** The speech model, started on first need; throws MODEL_MISSING when none is installed. */
@@ -39,7 +39,7 @@ async function transcribeOne(
   signal?: AbortSignal,
 ): Promise<{ segments: Segment[]; language: string | null; seconds: number }> {
   // Exactly the recording that was indexed: an edited file is the next ingest's, under its new hash.
-  const file = await indexedOriginal(ctx.repo, ctx.blobs, job);
+  const file = await indexedOriginal(ctx.store, ctx.blobs, job);
   const segments: Segment[] = [];
   let language: string | null = null;
   let seconds = 0;
@@ -62,7 +62,8 @@ export async function runTranscription(
   ctx: TranscribeContext,
   opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
 ): Promise<TranscribePassResult> {
-  const jobs = ctx.repo.transcripts.pending();
+  const { tables } = ctx.store;
+  const jobs = await tables.transcripts.pending();
   const result: TranscribePassResult = { files: 0, failed: 0, pending: 0, errors: [] };
   if (jobs.length === 0) return result;
   let ffmpeg: string;
@@ -73,11 +74,13 @@ export async function runTranscription(
     // recording says what it waits for (a speech model alone would not help it).
     result.pending = jobs.length;
     result.errors.push({ path: jobs[0]!.path, ...toErrorPayload(e) });
-    for (const job of jobs) ctx.repo.documents.setError(job.doc_id, `waiting for ffmpeg: ${(e as Error).message}`);
+    for (const job of jobs) await tables.documents.setError(job.doc_id, `waiting for ffmpeg: ${(e as Error).message}`);
     return result;
   }
   // Progress counts seconds of audio, over what the files' headers say they last.
-  const total = Math.max(1, Math.round(jobs.reduce((n, j) => n + (ctx.repo.documents.byId(j.doc_id)?.duration ?? 0), 0)));
+  let seconds = 0;
+  for (const j of jobs) seconds += (await tables.documents.byId(j.doc_id))?.duration ?? 0;
+  const total = Math.max(1, Math.round(seconds));
   let before = 0;
   for (const [i, job] of jobs.entries()) {
     if (opts.signal?.aborted) {
@@ -90,10 +93,10 @@ export async function runTranscription(
     try {
       const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
       const chunks = transcriptChunks(t.segments, ctx.config.audio.chunk_min_s, ctx.config.audio.chunk_max_s);
-      inTransaction(ctx.repo.db, () => {
-        ctx.repo.chunks.replace(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
-        ctx.repo.documents.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
-        ctx.repo.transcripts.finish({
+      await ctx.store.write(async (w) => {
+        await w.chunks.replace(job.doc_id, chunkIdsFrom(job.doc_id, chunks, new Map(), 0));
+        await w.documents.setDuration(job.doc_id, Math.round(t.seconds * 1000) / 1000);
+        await w.transcripts.finish({
           doc_id: job.doc_id,
           status: 'done',
           model: ctx.model,
@@ -101,7 +104,7 @@ export async function runTranscription(
           segments: JSON.stringify(t.segments),
           error: null,
         });
-        ctx.repo.documents.setError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
+        await w.documents.setError(job.doc_id, chunks.length === 0 ? 'EMPTY: no speech found' : null);
       });
       result.files++;
       // Heard, but nothing said: the document is failed (EMPTY), and the summary must count it so.
@@ -119,7 +122,7 @@ export async function runTranscription(
         result.errors.push({ path: job.path, ...err });
         break;
       }
-      ctx.repo.transcripts.finish({
+      await tables.transcripts.finish({
         doc_id: job.doc_id,
         status: 'failed',
         model: ctx.model,
@@ -127,7 +130,7 @@ export async function runTranscription(
         segments: null,
         error: `${err.code}: ${err.message}`,
       });
-      ctx.repo.documents.setError(job.doc_id, `${err.code}: ${err.message}`);
+      await tables.documents.setError(job.doc_id, `${err.code}: ${err.message}`);
       result.failed++;
       result.errors.push({ path: job.path, code: err.code, message: err.message });
     }

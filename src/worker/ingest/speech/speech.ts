@@ -35,10 +35,10 @@ export class SpeechService {
   /** Transcribes what is queued; what waited for a speech model is queued first if one is there now. */
   async runPass(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<TranscribePassResult> {
     const { runTranscription } = await import('./pass.js');
-    const { repo, blobs, config } = this.core;
-    if (this.ready()) repo.transcripts.wake();
+    const { store, blobs, config } = this.core;
+    if (this.ready()) await store.tables.transcripts.wake();
     const result = await runTranscription(
-      { repo, blobs, config, model: this.makeTranscriber ? 'test' : config.audio.model, transcriber: () => this.transcriber() },
+      { store, blobs, config, model: this.makeTranscriber ? 'test' : config.audio.model, transcriber: () => this.transcriber() },
       opts,
     );
     this.core.wordsChanged();

@@ -1,0 +1,176 @@
+// The store port: what the engine asks of wherever the index lives. Two adapters implement it —
+// SQLite (one file beside LanceDB, the default: sqlite-store.ts) and PostgreSQL (a server a team
+// shares: postgres/). Every method is asynchronous because a server is; the SQLite adapter answers at
+// once. Every SQL statement lives in an adapter; the services above see only this.
+import type {
+  ChunkRow,
+  CollectionRow,
+  DocRow,
+  DocStamp,
+  DocWithFacts,
+  IngestErrorRow,
+  NewChunk,
+  OcrJob,
+  OcrPageRow,
+  OriginalRow,
+  PageQuery,
+  TranscriptJob,
+  TranscriptRow,
+} from './rows.js';
+
+export interface DocumentsPort {
+  /** The types of the indexed documents. */
+  indexedTypes(): Promise<Set<string>>;
+  count(): Promise<number>;
+  /** The documents that may be failed or waiting, with their facts (doc-state.ts decides). */
+  unsettled(): Promise<DocWithFacts[]>;
+  /** Every document's path, in order. */
+  paths(): Promise<string[]>;
+  /** How many documents are under a folder (`dir` ends with the separator). */
+  countUnder(dir: string): Promise<number>;
+  /** Bytes of the copies kept, as the index records them. */
+  storedBytes(): Promise<number>;
+  anyIndexed(): Promise<boolean>;
+  byPath(path: string): Promise<DocRow | undefined>;
+  byId(id: string): Promise<DocRow | undefined>;
+  /** Indexed documents with these bytes (a file that moved keeps its document). */
+  indexedWithHash(hash: string): Promise<DocRow[]>;
+  upsert(doc: DocRow): Promise<void>;
+  setError(id: string, error: string | null): Promise<void>;
+  move(id: string, path: string, root: string, mtime: number): Promise<void>;
+  setMtime(id: string, mtime: number): Promise<void>;
+  setMeta(id: string, m: { title: string; lang: string | null; page_count: number | null }): Promise<void>;
+  setDuration(id: string, seconds: number): Promise<void>;
+  /** Deletes the document with its chunks, tag links, original and queues, and tags no longer used. */
+  delete(id: string): Promise<void>;
+  /** Documents whose path is under `dir` (a folder path ending in the separator). */
+  under(dir: string): Promise<DocStamp[]>;
+  /** Every document with what its status is made of, in path order. */
+  list(): Promise<DocWithFacts[]>;
+  withFacts(id: string): Promise<DocWithFacts | undefined>;
+}
+
+export interface ChunksPort {
+  /** The document's chunks become these (its old ones deleted). */
+  replace(docId: string, chunks: NewChunk[]): Promise<void>;
+  /** Adds chunks to a document (a PDF's pages as they are read). */
+  insert(docId: string, chunks: NewChunk[]): Promise<void>;
+  byId(id: string): Promise<ChunkRow | undefined>;
+  ofDoc(docId: string): Promise<ChunkRow[]>;
+  count(docId: string): Promise<number>;
+  nextOrdinal(docId: string): Promise<number>;
+  /** Indexes the document's chunks again with its current title and tags. */
+  refreshWords(docId: string): Promise<void>;
+}
+
+export interface TagsPort {
+  id(name: string): Promise<number | undefined>;
+  /** Each tag with the number of indexed documents carrying it. */
+  counts(): Promise<{ name: string; documents: number }[]>;
+  /** Tags the document (creating tags as needed); how many links were new. */
+  add(docId: string, tags: string[]): Promise<number>;
+  of(docId: string): Promise<string[]>;
+  /** The documents carrying every one of these tags. */
+  docsWithAll(tags: string[]): Promise<Set<string>>;
+}
+
+export interface OriginalsPort {
+  set(o: OriginalRow): Promise<void>;
+  of(docId: string): Promise<OriginalRow | undefined>;
+  /** The blobs some document still keeps. */
+  liveBlobs(): Promise<Set<string>>;
+}
+
+export interface IngestErrorsPort {
+  record(path: string, code: string, message: string): Promise<void>;
+  clear(path: string): Promise<void>;
+  of(path: string): Promise<IngestErrorRow[]>;
+}
+
+export interface OcrPagesPort {
+  queue(docId: string, pages: number[]): Promise<void>;
+  clear(docId: string): Promise<void>;
+  pending(): Promise<OcrJob[]>;
+  finish(r: {
+    doc_id: string;
+    page: number;
+    status: 'done' | 'failed';
+    confidence: number | null;
+    error: string | null;
+    unreadable_with?: string | null;
+  }): Promise<void>;
+  unreadable(): Promise<{ pages: number; docs: number }>;
+  /** Queues again the pages the given languages have not tried; the documents they are in. */
+  retryUnreadable(languages: string): Promise<string[]>;
+  of(docId: string): Promise<OcrPageRow[]>;
+}
+
+export interface TranscriptsPort {
+  queue(docId: string, status: 'waiting' | 'pending'): Promise<void>;
+  pending(): Promise<TranscriptJob[]>;
+  waiting(): Promise<Set<string>>;
+  /** What waited for a speech model is pending now. */
+  wake(): Promise<void>;
+  finish(r: {
+    doc_id: string;
+    status: 'done' | 'failed';
+    model: string | null;
+    language: string | null;
+    segments: string | null;
+    error: string | null;
+  }): Promise<void>;
+  of(docId: string): Promise<TranscriptRow | undefined>;
+}
+
+export interface CollectionsPort {
+  add(c: CollectionRow): Promise<void>;
+  list(): Promise<CollectionRow[]>;
+  forget(name: string): Promise<boolean>;
+}
+
+export interface LibraryPort {
+  page(q: PageQuery): Promise<{ rows: DocWithFacts[]; total: number }>;
+}
+
+/** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
+export interface Tables {
+  readonly documents: DocumentsPort;
+  readonly chunks: ChunksPort;
+  readonly tags: TagsPort;
+  readonly originals: OriginalsPort;
+  readonly errors: IngestErrorsPort;
+  readonly ocr: OcrPagesPort;
+  readonly transcripts: TranscriptsPort;
+  readonly collections: CollectionsPort;
+  readonly library: LibraryPort;
+}
+
+/**
+ * Writes of one document grouped so a crash leaves it whole or absent. SQLite commits a few times a
+ * second (each document a savepoint inside the batch); PostgreSQL commits each document on its own.
+ */
+export interface WriteBatch {
+  /** One document's writes: all of them or none. */
+  document<T>(fn: (t: Tables) => Promise<T>): Promise<T>;
+  /** Commits what the batch holds when it has run long enough. */
+  commitIfDue(): Promise<void>;
+  /** Commits what it holds. */
+  commit(): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where it is, as it may be shown (no password). */
+  readonly where: string;
+  /** Reads, and writes that stand alone (each its own transaction). */
+  readonly tables: Tables;
+  /** Runs fn's writes in one transaction: all of them or none. */
+  write<T>(fn: (t: Tables) => Promise<T>): Promise<T>;
+  /** Documents written together, each all-or-nothing, committed every `maxMs`. */
+  batch(maxMs: number): WriteBatch;
+}
+
+/** A port's synchronous twin: what an adapter whose database answers in-process implements. */
+export type Sync<T> = {
+  [K in keyof T]: T[K] extends (...a: infer A) => Promise<infer R> ? (...a: A) => R : T[K];
+};

@@ -1,0 +1,54 @@
+// The Library a page at a time on PostgreSQL (see store/library-pages.ts): the same orders, filters
+// and counts, the failed and waiting ids handed in as arrays.
+import type { LibraryPort } from '../../port.js';
+import type { DocWithFacts, LibrarySort, PageQuery } from '../../rows.js';
+import { DOC_COLUMNS, FACTS } from './documents.js';
+import { rows, type Sql, value } from './sql.js';
+
+const FAILED = 'd.id = ANY ($1::text[])';
+const WAITING = 'd.id = ANY ($2::text[])';
+/** SQLite's NOCASE folds ASCII letters only; lower() under "C" sorts the same way. */
+const TITLE = 'lower(d.title) COLLATE "C"';
+const KEYS: Record<LibrarySort, string> = {
+  title: TITLE,
+  type: 'd.type COLLATE "C"',
+  chunks: '(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)',
+  size: 'd.size',
+  status: `CASE WHEN ${FAILED} THEN 0 WHEN ${WAITING} THEN 1 ELSE 2 END`,
+  updated: 'd.updated_at',
+  path: 'd.path',
+};
+const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT ${WAITING}` } as const;
+const TEXT = `(d.title ILIKE $3 ESCAPE '\\' OR d.path ILIKE $3 ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
+  JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id AND t.name ILIKE $3 ESCAPE '\\'))`;
+
+export class PgLibraryPages implements LibraryPort {
+  constructor(private readonly sql: Sql) {}
+
+  async page(q: PageQuery): Promise<{ rows: DocWithFacts[]; total: number }> {
+    const keyset = q.sort === 'path' && q.after !== null ? (q.down ? 'd.path < $4' : 'd.path > $4') : null;
+    const where = [q.text ? TEXT : null, q.only ? ONLY[q.only] : null].filter((w): w is string => w !== null);
+    const pageWhere = keyset ? [...where, keyset] : where;
+    const dir = q.down ? 'DESC' : 'ASC';
+    const order = q.sort === 'path' ? `d.path ${dir}` : `${KEYS[q.sort]} ${dir}, ${TITLE} ${dir}, d.id ${dir}`;
+    const like = q.text ? `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
+    // Every statement takes the same four parameters ($1 failed, $2 waiting, $3 the text, $4 after),
+    // each typed where unused so PostgreSQL can tell what they are.
+    const typed = '$1::text[] IS NOT NULL AND $2::text[] IS NOT NULL AND $3::text IS NOT NULL AND $4::text IS NOT NULL';
+    const whereOf = (w: string[]): string => `WHERE ${[typed, ...w].join(' AND ')}`;
+    const args = [q.failed, q.waiting, like, q.after ?? ''];
+    const ids = (
+      await rows<{ id: string }>(
+        this.sql,
+        `SELECT d.id FROM documents d ${whereOf(pageWhere)} ORDER BY ${order} LIMIT ${Number(q.limit)} OFFSET ${keyset ? 0 : Number(q.offset)}`,
+        args,
+      )
+    ).map((r) => r.id);
+    const total = (await value<number>(this.sql, `SELECT count(*) FROM documents d ${whereOf(where)}`, args)) ?? 0;
+    const facts = await rows<DocWithFacts>(this.sql, `SELECT ${DOC_COLUMNS}, ${FACTS} FROM documents d WHERE d.id = ANY ($1::text[])`, [
+      ids,
+    ]);
+    const byId = new Map(facts.map((d) => [d.id, d]));
+    return { rows: ids.map((id) => byId.get(id)).filter((d): d is DocWithFacts => d !== undefined), total };
+  }
+}

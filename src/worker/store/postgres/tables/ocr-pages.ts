@@ -1,0 +1,64 @@
+// The OCR queue on PostgreSQL (see store/ocr-pages.ts).
+import type { OcrPagesPort } from '../../port.js';
+import type { OcrJob, OcrPageRow } from '../../rows.js';
+import { first, rows, type Sql } from './sql.js';
+
+export class PgOcrPages implements OcrPagesPort {
+  constructor(private readonly sql: Sql) {}
+
+  async queue(docId: string, pages: number[]): Promise<void> {
+    if (pages.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO ocr_pages (doc_id, page, status) SELECT $1, unnest($2::int[]), 'pending'
+       ON CONFLICT (doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL`,
+      [docId, pages],
+    );
+  }
+  async clear(docId: string): Promise<void> {
+    await this.sql.query('DELETE FROM ocr_pages WHERE doc_id = $1', [docId]);
+  }
+  pending(): Promise<OcrJob[]> {
+    return rows<OcrJob>(
+      this.sql,
+      `SELECT o.doc_id, o.page, d.path, d.type, d.content_hash FROM ocr_pages o JOIN documents d ON d.id = o.doc_id
+       WHERE o.status = 'pending' ORDER BY d.path, o.page`,
+    );
+  }
+  async finish(r: {
+    doc_id: string;
+    page: number;
+    status: 'done' | 'failed';
+    confidence: number | null;
+    error: string | null;
+    unreadable_with?: string | null;
+  }): Promise<void> {
+    await this.sql.query(
+      'UPDATE ocr_pages SET status = $1, confidence = $2, error = $3, unreadable_with = $4 WHERE doc_id = $5 AND page = $6',
+      [r.status, r.confidence, r.error, r.unreadable_with ?? null, r.doc_id, r.page],
+    );
+  }
+  async unreadable(): Promise<{ pages: number; docs: number }> {
+    return (
+      (await first<{ pages: number; docs: number }>(
+        this.sql,
+        'SELECT count(*) AS pages, count(DISTINCT doc_id) AS docs FROM ocr_pages WHERE unreadable_with IS NOT NULL',
+      )) ?? { pages: 0, docs: 0 }
+    );
+  }
+  async retryUnreadable(languages: string): Promise<string[]> {
+    const r = await rows<{ doc_id: string }>(
+      this.sql,
+      `UPDATE ocr_pages SET status = 'pending', error = NULL, unreadable_with = NULL
+       WHERE status = 'failed' AND unreadable_with IS NOT NULL AND unreadable_with <> $1 RETURNING doc_id`,
+      [languages],
+    );
+    return [...new Set(r.map((x) => x.doc_id))];
+  }
+  of(docId: string): Promise<OcrPageRow[]> {
+    return rows<OcrPageRow>(
+      this.sql,
+      'SELECT page, status, confidence, error, unreadable_with FROM ocr_pages WHERE doc_id = $1 ORDER BY page',
+      [docId],
+    );
+  }
+}

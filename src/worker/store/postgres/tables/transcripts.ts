@@ -1,0 +1,56 @@
+// The transcription queue on PostgreSQL (see store/transcripts.ts).
+import type { TranscriptsPort } from '../../port.js';
+import type { TranscriptJob, TranscriptRow } from '../../rows.js';
+import { first, rows, type Sql } from './sql.js';
+
+export class PgTranscripts implements TranscriptsPort {
+  constructor(private readonly sql: Sql) {}
+
+  async queue(docId: string, status: 'waiting' | 'pending'): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO transcripts (doc_id, status) VALUES ($1, $2)
+       ON CONFLICT (doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL`,
+      [docId, status],
+    );
+  }
+  pending(): Promise<TranscriptJob[]> {
+    return rows<TranscriptJob>(
+      this.sql,
+      `SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
+       WHERE t.status = 'pending' ORDER BY d.path`,
+    );
+  }
+  async waiting(): Promise<Set<string>> {
+    return new Set(
+      (await rows<{ doc_id: string }>(this.sql, "SELECT doc_id FROM transcripts WHERE status = 'waiting'")).map((r) => r.doc_id),
+    );
+  }
+  /** One statement: the documents say they wait no more, and their transcripts are queued. */
+  async wake(): Promise<void> {
+    await this.sql.query(
+      `WITH woken AS (UPDATE transcripts SET status = 'pending' WHERE status = 'waiting' RETURNING doc_id)
+       UPDATE documents SET error = NULL, updated_at = $1 WHERE id IN (SELECT doc_id FROM woken)`,
+      [Date.now()],
+    );
+  }
+  async finish(r: {
+    doc_id: string;
+    status: 'done' | 'failed';
+    model: string | null;
+    language: string | null;
+    segments: string | null;
+    error: string | null;
+  }): Promise<void> {
+    await this.sql.query('UPDATE transcripts SET status = $1, model = $2, language = $3, segments = $4, error = $5 WHERE doc_id = $6', [
+      r.status,
+      r.model,
+      r.language,
+      r.segments,
+      r.error,
+      r.doc_id,
+    ]);
+  }
+  of(docId: string): Promise<TranscriptRow | undefined> {
+    return first<TranscriptRow>(this.sql, 'SELECT status, model, language, segments, error FROM transcripts WHERE doc_id = $1', [docId]);
+  }
+}

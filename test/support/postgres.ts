@@ -1,0 +1,108 @@
+// A throwaway PostgreSQL cluster for the tests: initdb in a temp folder, started on a free loopback
+// port, an ordinary login role for kb (never a superuser), one database per test with pgvector created
+// in it by the superuser (pgvector is not a trusted extension), removed after. initdb refuses root, so
+// as root the cluster runs as the postgres user (runuser). On a machine without PostgreSQL the tests
+// skip, saying so; KB_REQUIRE_PG=1 (.ci/run) makes that a failure instead.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** The role kb connects as in the tests: may log in and own databases, nothing more. */
+export const KB_ROLE = 'kb_test';
+
+let saidSkipped = false;
+
+/** Where initdb and pg_ctl are, or null (pg_config names the server's own; Debian keeps them off PATH). */
+export function pgBinDir(): string | null {
+  const candidates: string[] = [];
+  const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  if (fromConfig.status === 0) candidates.push(fromConfig.stdout.trim());
+  for (const v of ['17', '16', '15']) candidates.push(`/usr/lib/postgresql/${v}/bin`);
+  return candidates.find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl'))) ?? null;
+}
+
+/** Whether the PostgreSQL tests can run here; says once when they skip, throws under KB_REQUIRE_PG=1. */
+export function postgresAvailable(): boolean {
+  const bin = pgBinDir();
+  if (bin) return true;
+  if (process.env.KB_REQUIRE_PG === '1')
+    throw new Error('KB_REQUIRE_PG=1, but no PostgreSQL server is installed (apt-get install postgresql-15 postgresql-server-dev-15)');
+  if (!saidSkipped) console.warn('SKIPPED: the PostgreSQL store tests — no PostgreSQL server here (initdb and pg_ctl not found)');
+  saidSkipped = true;
+  return false;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Runs a server program as the cluster's owner: the postgres user when we are root. */
+function runAsOwner(program: string, args: string[]): string {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
+  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface PgCluster {
+  port: number;
+  dir: string;
+  /** A new empty database owned by the kb role; pgvector created in it unless `vector: false`. Its URL for kb. */
+  database(opts?: { vector?: boolean }): Promise<string>;
+  /** Runs SQL as the superuser in a database (the administrator's part of a set-up). */
+  admin(db: string, sql: string): Promise<void>;
+  stop(): void;
+}
+
+let databases = 0;
+
+export async function startCluster(): Promise<PgCluster> {
+  const bin = pgBinDir();
+  if (!bin) throw new Error('no PostgreSQL server here');
+  const dir = mkdtempSync(join(tmpdir(), 'kb-pg-'));
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  const data = join(dir, 'data');
+  runAsOwner(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const port = await freePort();
+  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200`;
+  runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', opts, 'start']);
+  const url = (db: string, user: string): string => `postgresql://${user}@127.0.0.1:${port}/${db}`;
+  const admin = async (db: string, sql: string): Promise<void> => {
+    const c = new pg.Client({ connectionString: url(db, 'postgres') });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin('postgres', `CREATE ROLE ${KB_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS`);
+  return {
+    port,
+    dir,
+    admin,
+    async database(o = {}) {
+      const name = `kb_${process.pid}_${++databases}`;
+      await admin('postgres', `CREATE DATABASE ${name} OWNER ${KB_ROLE}`);
+      if (o.vector !== false) await admin(name, 'CREATE EXTENSION vector');
+      return url(name, KB_ROLE);
+    },
+    stop() {
+      try {
+        runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
