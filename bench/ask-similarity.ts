@@ -27,7 +27,7 @@ export async function similarityCalibration(lexicalIndex: string, answerable: st
     await engine.useModel(name);
     const t = { ...defaultConfig().ask.gate, min_similarity: undefined };
     const best = async (q: string): Promise<number> =>
-      gate(await engine.search({ query: q, top: defaultConfig().ask.top, mode: 'hybrid', explain: true }), engine.evidenceUnit(), t)
+      gate(await engine.search({ query: q, top: defaultConfig().ask.top, mode: 'hybrid', explain: true }), await engine.evidenceUnit(), t)
         .similarity ?? -1;
     const A: number[] = [];
     for (const q of answerable) A.push(await best(q));

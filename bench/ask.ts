@@ -48,7 +48,7 @@ async function gateFigures(): Promise<{ lines: string[]; answerableRefused: numb
   const t = defaultConfig().ask.gate;
   const signals = async (q: string): Promise<{ coverage: number; strength: number }> => {
     const found = await engine.search({ query: q, top: defaultConfig().ask.top, mode: 'hybrid', explain: true });
-    return gate(found, engine.evidenceUnit(), t);
+    return gate(found, await engine.evidenceUnit(), t);
   };
   const A: { coverage: number; strength: number }[] = [];
   for (const q of c.queries) A.push(await signals(q));

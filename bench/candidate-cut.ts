@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { defaultConfig } from '../src/shared/config.js';
 import { openDb } from '../src/worker/store/db.js';
+import { Candidates } from '../src/worker/search/candidates.js';
 import { LexicalSearcher } from '../src/worker/search/lexical.js';
 import { parseQuery } from '../src/worker/search/query.js';
 
@@ -18,15 +19,16 @@ export interface CutRuns {
   wholeMs: number;
 }
 
-export function candidateCut(dataDir: string, queries: string[], docs = 100, hits = 150): CutRuns {
+export async function candidateCut(dataDir: string, queries: string[], docs = 100, hits = 150): Promise<CutRuns> {
   const db = openDb(join(dataDir, 'kb.sqlite'));
   try {
-    const searcher = new LexicalSearcher(db, defaultConfig());
+    const config = defaultConfig();
+    const searcher = new LexicalSearcher(new Candidates(db, config), config);
     const pathOf = db.prepare<[number], { path: string }>(
       'SELECT d.path FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ?',
     );
-    const rank = (q: string, exhaustive: boolean): string[] => {
-      const r = searcher.search(parseQuery(q, { prefix: false }), { tags: [] }, hits, exhaustive);
+    const rank = async (q: string, exhaustive: boolean): Promise<string[]> => {
+      const r = await searcher.search(parseQuery(q, { prefix: false }), { tags: [] }, hits, exhaustive);
       return [...new Set(r.hits.map((h) => pathOf.get(h.rowid)!.path))].slice(0, docs);
     };
     const cut: string[][] = [];
@@ -36,10 +38,10 @@ export function candidateCut(dataDir: string, queries: string[], docs = 100, hit
     const shares: number[] = [];
     for (const q of queries) {
       let t = performance.now();
-      const c = rank(q, false);
+      const c = await rank(q, false);
       cutMs += performance.now() - t;
       t = performance.now();
-      const w = rank(q, true);
+      const w = await rank(q, true);
       wholeMs += performance.now() - t;
       cut.push(c);
       whole.push(w);

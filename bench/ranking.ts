@@ -206,7 +206,7 @@ export async function benchRanking(): Promise<BenchResult> {
       });
       checks.push({ what: `${p.c.name} ${set.label}: kb R@100 − reference`, value: d.r100 - reference.r100, target: 0, better: 'higher' });
       // The candidate cut against none: the same ranking over every chunk a word of the query matches.
-      const cut = candidateCut(p.dataDir, set.queries);
+      const cut = await candidateCut(p.dataDir, set.queries);
       const uncut = scoreRuns(cut.whole.map(ids), p.c);
       const withCut = scoreRuns(cut.cut.map(ids), p.c);
       lines.push(

@@ -426,7 +426,7 @@ export async function benchScale(): Promise<BenchResult> {
   }
   // The candidate cut against no cut (every chunk a word of the query matches, scored): the app's
   // top 10, on 100 of the latency queries. Without the cut a common word's search takes seconds here.
-  const cut = candidateCut(
+  const cut = await candidateCut(
     dataDir,
     lexicalQueries(lib)
       .slice(100, 200)

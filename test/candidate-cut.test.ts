@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/shared/config.js';
 import { openEngine, type Engine } from '../src/worker/index.js';
+import { Candidates } from '../src/worker/search/candidates.js';
 import { LexicalSearcher } from '../src/worker/search/lexical.js';
 import { parseQuery } from '../src/worker/search/query.js';
 import { openDb, type Db } from '../src/worker/store/db.js';
@@ -52,14 +53,15 @@ afterAll(async () => {
 });
 
 describe('the candidate cut', () => {
-  it('shows the top 10 that scoring every match shows', () => {
-    const searcher = new LexicalSearcher(db, defaultConfig());
+  it('shows the top 10 that scoring every match shows', async () => {
+    const config = defaultConfig();
+    const searcher = new LexicalSearcher(new Candidates(db, config), config);
     const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
     expect(chunks).toBeGreaterThan(2000);
     for (const query of ['estuary', 'river delta', 'delta river estuary', 'estuary river', 'river', 'otter river', 'otter delta river']) {
       const q = parseQuery(query, { prefix: false });
-      const cut = searcher.search(q, { tags: [] }, 10);
-      const all = searcher.search(q, { tags: [] }, 10, true);
+      const cut = await searcher.search(q, { tags: [] }, 10);
+      const all = await searcher.search(q, { tags: [] }, 10, true);
       expect(all.hits).toHaveLength(10);
       expect(
         cut.hits.map((h) => h.rowid),
@@ -112,14 +114,14 @@ describe('the candidate cut with several heavy words', () => {
     await rm(birdDir, { recursive: true, force: true });
   });
 
-  it('takes each word from its tops and the chunks holding two from FTS5, and shows what scoring every match shows', () => {
+  it('takes each word from its tops and the chunks holding two from FTS5, and shows what scoring every match shows', async () => {
     const config = defaultConfig();
     config.search.tops_min_df = 100;
-    const searcher = new LexicalSearcher(birdDb, config);
+    const searcher = new LexicalSearcher(new Candidates(birdDb, config), config);
     for (const query of ['heron egret', 'egret heron marsh', 'marsh heron', 'heron reed3 egret']) {
       const q = parseQuery(query, { prefix: false });
-      const cut = searcher.search(q, { tags: [] }, 10);
-      const all = searcher.search(q, { tags: [] }, 10, true);
+      const cut = await searcher.search(q, { tags: [] }, 10);
+      const all = await searcher.search(q, { tags: [] }, 10, true);
       expect(cut.ftsQuery, query).toMatch(/^tops of each of /);
       expect(all.hits).toHaveLength(10);
       expect(

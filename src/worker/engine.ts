@@ -63,6 +63,8 @@ import { libraryPage } from './read/library.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/pipeline.js';
 import { Searcher } from './search/search.js';
+import { Candidates } from './search/candidates.js';
+import { registerPathMatch } from './store/doc-filter.js';
 import { VectorService } from './vectors/service.js';
 import { RerankService } from './rerank/service.js';
 import { defaultImportName } from './embed/spec.js';
@@ -129,7 +131,8 @@ export class Engine {
     this.#core = core;
     this.#ownLog = opts.log ? null : core.log;
     this.#configProblems = opts.configProblems ?? [];
-    this.#searcher = new Searcher(core.db, core.config, (sha) => core.blobs.pathOf(sha));
+    registerPathMatch(core.db);
+    this.#searcher = new Searcher(new Candidates(core.db, core.config), core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core);
@@ -221,7 +224,7 @@ export class Engine {
     return ask(this, this.config.ask, { ...call, top: call.top ?? this.config.ask.top });
   };
   /** What one rare word matched once scores in BM25 on this index: the unit the ask gate measures evidence in. */
-  evidenceUnit = (): number => this.#searcher.lexical.idf(1);
+  evidenceUnit = (): Promise<number> => this.#searcher.lexical.idf(1);
   list = (): Promise<DocumentSummary[]> => listDocuments(this.#core);
   /** The Library a page at a time: sorted, filtered and counted here, not by the window. */
   libraryPage = (p: DocumentPageParams): Promise<DocumentPage> => libraryPage(this.#core, p);
@@ -231,7 +234,7 @@ export class Engine {
   /** Documents searchable or waiting, and those that failed (the app's footer). */
   documentCounts = (): Promise<{ documents: number; failed: number }> => documentCounts(this.#core);
   /** A document at its start, as a hit the viewer opens (a Library row). */
-  openDocument = (docId: string): SearchHit => this.#searcher.atStart(docId);
+  openDocument = (docId: string): Promise<SearchHit> => this.#searcher.atStart(docId);
   /** Whether anything at all can be found (kb tui says how to add files when not). */
   anyIndexed = (): Promise<boolean> => anyIndexed(this.#core);
   inspectDoc = (idOrPath: string): Promise<InspectedDocument> => inspectDocument(this.#core, idOrPath);

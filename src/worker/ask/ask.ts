@@ -24,7 +24,7 @@ export interface AskCall {
 /** What answering asks of the engine: its search, and the unit its refusal gate measures evidence in. */
 export interface AskEngine {
   search(params: SearchParams): Promise<SearchResult>;
-  evidenceUnit(): number;
+  evidenceUnit(): Promise<number>;
 }
 
 const clients = new Map<string, OllamaClient>();
@@ -45,7 +45,7 @@ export async function ask(engine: AskEngine, config: Config['ask'], call: AskCal
     const searched = await engine.search({ query: call.question, top: call.top, mode: 'hybrid', explain: true });
     // An answer is read from passages: a document found by its name alone has none to give.
     const found = { ...searched, results: searched.results.filter((h) => !h.retrieval.by_name) };
-    const verdict = gate(found, engine.evidenceUnit(), config.gate);
+    const verdict = gate(found, await engine.evidenceUnit(), config.gate);
     const evidence = {
       coverage: round(verdict.coverage),
       strength: round(verdict.strength),

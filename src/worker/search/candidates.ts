@@ -1,22 +1,33 @@
-// Candidate generation on the FTS5 word index: the MATCH expression with the filters folded in,
-// FTS5's weighted bm25 to order candidates, counts of all matches, and chunk texts fetched in one
-// query. The statements are the store's (store/word-index.ts); this is what the search asks of them.
+// The SQLite store's word source (word-source.ts) on its FTS5 index: a match written as an FTS5
+// expression with the filters folded in, FTS5's weighted bm25 to order candidates, counts of all
+// matches, chunk texts fetched in one query, the heavy units' kept tops. The statements are the
+// store's (store/word-index.ts); this is what the search asks of them.
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type Filters, filterFts, pathMatcher } from '../store/doc-filter.js';
 import { Tags } from '../store/tags.js';
-import { type Candidate, type ChunkText, WordIndex } from '../store/word-index.js';
+import { WordIndex } from '../store/word-index.js';
 import { IndexStats } from './index-stats.js';
-import { type FromTops, TopsReader } from './tops-reader.js';
+import { ftsString } from './query.js';
+import { TopsReader } from './tops-reader.js';
+import type { Candidate, ChunkText, FromTops, Match, WordSource } from './word-source.js';
 
-export type { Candidate, ChunkText };
+/** A match as an FTS5 expression: words as typed (FTS5's porter tokenizer stems them), phrases quoted. */
+export function ftsOf(m: Match): string {
+  if ('raw' in m) return m.raw;
+  if ('and' in m) return m.and.map((p) => `(${ftsOf(p)})`).join(' AND ');
+  if ('or' in m) return m.or.map((p) => `(${ftsOf(p)})`).join(' OR ');
+  const parts = m.words.map((t) => (t.prefix ? `${ftsString(t.text)}*` : ftsString(t.text)));
+  for (const p of m.phrases) parts.push(ftsString(p.join(' ')));
+  return parts.join(` ${m.join} `);
+}
 
-export class Candidates {
+export class Candidates implements WordSource {
   readonly index: WordIndex;
   private readonly tags: Tags;
-  /** Cleared with the index statistics (see LexicalSearcher). */
-  readonly pathCache = new Map<string, string[]>();
+  /** Cleared with the index statistics. */
+  private readonly pathCache = new Map<string, string[]>();
   readonly stats: IndexStats;
   private readonly tops: TopsReader;
 
@@ -30,8 +41,19 @@ export class Candidates {
     this.tops = new TopsReader(db);
   }
 
+  async refresh(): Promise<boolean> {
+    const changed = this.stats.refresh();
+    if (changed) this.pathCache.clear();
+    return changed;
+  }
+
+  invalidate(): void {
+    this.stats.invalidate();
+    this.pathCache.clear();
+  }
+
   /** Ids of the indexed documents whose path matches a glob, cached until the next write. */
-  pathDocIds = (glob: string): string[] => {
+  private docsOfGlob(glob: string): string[] {
     let ids = this.pathCache.get(glob);
     if (!ids) {
       const m = pathMatcher(glob);
@@ -42,11 +64,18 @@ export class Candidates {
       this.pathCache.set(glob, ids);
     }
     return ids;
-  };
+  }
 
-  /** Title, heading and text of many chunks in one query, in the order asked. */
-  texts(rowids: number[]): ChunkText[] {
+  async pathDocIds(glob: string): Promise<string[]> {
+    return this.docsOfGlob(glob);
+  }
+
+  async texts(rowids: number[]): Promise<ChunkText[]> {
     return this.index.texts(rowids);
+  }
+
+  show(m: Match): string {
+    return ftsOf(m);
   }
 
   private weights(): [number, number, number] {
@@ -62,11 +91,11 @@ export class Candidates {
   }
 
   private docIds(filters: Filters): string[] | null {
-    return filters.path ? this.pathDocIds(filters.path) : null;
+    return filters.path ? this.docsOfGlob(filters.path) : null;
   }
 
-  fetch(expr: string, filters: Filters, limit: number): Candidate[] {
-    const match = this.withFilters(expr, filters);
+  async fetch(m: Match, filters: Filters, limit: number): Promise<Candidate[]> {
+    const match = this.withFilters(ftsOf(m), filters);
     if (match === null) return [];
     try {
       return this.index.candidates(match, this.weights(), this.docIds(filters), limit);
@@ -76,27 +105,31 @@ export class Candidates {
   }
 
   /** A one-unit search's best `depth` chunks from the unit's tops (tops.ts); null: ask FTS5. */
-  fromTops(unit: string, filters: Filters, depth: number): FromTops | null {
+  async fromTops(unit: string, filters: Filters, depth: number): Promise<FromTops | null> {
     const { n: _n, ...model } = this.stats.fieldModel();
     return this.tops.best(unit, model, filters, depth);
   }
 
-  count(expr: string, filters: Filters): number {
-    const match = this.withFilters(expr, filters);
+  async count(m: Match, filters: Filters): Promise<number> {
+    const match = this.withFilters(ftsOf(m), filters);
     if (match === null) return 0;
     return this.index.count(match, this.docIds(filters));
   }
 
-  /** The share of chunks that pass the filters (the most selective one), for estimates. */
-  filterShare(filters: Filters): number {
+  async substring(letters: string, filters: Filters): Promise<number[]> {
+    return this.index.substring(letters, filters);
+  }
+
+  async filterShare(filters: Filters): Promise<number> {
     const n = this.stats.n();
     let share = 1;
     const tokens = filterFts((t) => this.tags.id(t), filters).clause?.match(/kb\w+/g) ?? [];
-    for (const [, f] of this.stats.docFreq(tokens)) share = Math.min(share, f / n);
-    if (tokens.length > 0 && this.stats.docFreq(tokens).size < tokens.length) share = 0;
+    const df = this.stats.docFreqNow(tokens);
+    for (const [, f] of df) share = Math.min(share, f / n);
+    if (tokens.length > 0 && df.size < tokens.length) share = 0;
     if (filters.path) {
       const docs = this.index.indexedCount();
-      share = Math.min(share, docs > 0 ? this.pathDocIds(filters.path).length / docs : 0);
+      share = Math.min(share, docs > 0 ? this.docsOfGlob(filters.path).length / docs : 0);
     }
     return share;
   }

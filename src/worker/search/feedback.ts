@@ -8,7 +8,7 @@ import { bm25f, type FieldModel, type Fields } from './bm25.js';
 import { isStopword } from './query.js';
 
 export interface FeedbackStats {
-  docFreq(stems: string[]): Map<string, number>;
+  docFreq(stems: string[]): Promise<Map<string, number>>;
   idf(df: number): number;
 }
 
@@ -20,11 +20,11 @@ export interface ExpansionTerm {
 }
 
 /** The expansion model from the term counts of the feedback hits (best first). */
-export function expansionModel(
+export async function expansionModel(
   stats: FeedbackStats,
   feedback: { tf: Map<string, number>; length: number }[],
   maxTerms: number,
-): ExpansionTerm[] {
+): Promise<ExpansionTerm[]> {
   const weight = new Map<string, number>();
   const docsWith = new Map<string, number>();
   feedback.forEach((d, rank) => {
@@ -42,7 +42,7 @@ export function expansionModel(
     .filter(([s]) => (docsWith.get(s) ?? 0) >= minDocs)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, maxTerms * 4);
-  const df = stats.docFreq(pool.map(([s]) => s));
+  const df = await stats.docFreq(pool.map(([s]) => s));
   const scored = pool
     .filter(([s]) => df.has(s))
     .map(([s, w]) => ({ stem: s, w: w * stats.idf(df.get(s)!), df: df.get(s)! }))

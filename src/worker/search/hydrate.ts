@@ -4,10 +4,8 @@ import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Anchor, Citation, Retrieval, SearchHit } from '../../shared/wire.js';
-import type { Db } from '../store/db.js';
 import { docState } from '../store/doc-state.js';
-import { HitReader } from '../store/hits.js';
-import { Originals } from '../store/originals.js';
+import type { HitsPort, Tables } from '../store/port.js';
 import type { HitIn } from './fuse.js';
 import { imageBox } from './image-box.js';
 import { markdownMask } from './markup.js';
@@ -20,28 +18,26 @@ function labelled<C extends Citation>(c: C): C {
 }
 
 export class Hydrator {
-  readonly reader: HitReader;
-  private readonly originals: Originals;
+  readonly reader: HitsPort;
 
   constructor(
-    db: Db,
+    private readonly tables: Tables,
     private readonly config: Config,
     /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
     private readonly blobPath: (sha256: string) => string,
   ) {
-    this.reader = new HitReader(db);
-    this.originals = new Originals(db);
+    this.reader = tables.hits;
   }
 
   /** A waiting scan is cited as its whole frame, read from the file or its stored copy; never an empty region. */
-  private wholeImage(d: { id: string; path: string }): Anchor {
-    const blob = this.originals.of(d.id)?.blob;
+  private async wholeImage(d: { id: string; path: string }): Promise<Anchor> {
+    const blob = (await this.tables.originals.of(d.id))?.blob;
     const box = imageBox(blob ? [this.blobPath(blob), d.path] : [d.path]);
     return box ? { kind: 'region', x: 0, y: 0, w: box.w, h: box.h } : { kind: 'page', page: 1 };
   }
 
   /** A document found by name that has no passage yet: cited at its start, with why it has none. */
-  chunkless(m: NameMatch, score: number, retrieval: Retrieval): SearchHit {
+  async chunkless(m: NameMatch, score: number, retrieval: Retrieval): Promise<SearchHit> {
     const d = m.doc;
     const anchor: Anchor =
       d.type === 'audio'
@@ -49,7 +45,7 @@ export class Hydrator {
         : d.type === 'pdf'
           ? { kind: 'page', page: 1 }
           : d.type === 'image'
-            ? this.wholeImage(d)
+            ? await this.wholeImage(d)
             : { kind: 'lines', start: 1, end: 1 };
     const reason = docState(d).reason ?? undefined;
     return {
@@ -66,7 +62,7 @@ export class Hydrator {
       source: {
         title: d.title,
         type: d.type,
-        tags: this.reader.tagsOf([d.id]).get(d.id) ?? [],
+        tags: (await this.reader.tagsOf([d.id])).get(d.id) ?? [],
         chunk_index: 0,
         total_chunks: 0,
         original: d.original,
@@ -75,12 +71,11 @@ export class Hydrator {
     };
   }
 
-  hydrate(hits: HitIn[]): SearchHit[] {
+  async hydrate(hits: HitIn[]): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
-    const rows = this.reader.rows(hits.map((h) => h.rowid));
+    const rows = await this.reader.rows(hits.map((h) => h.rowid));
     const docIds = [...new Set([...rows.values()].map((r) => r.doc_id))];
-    const tags = this.reader.tagsOf(docIds);
-    const totals = this.reader.chunkCounts(docIds);
+    const [tags, totals] = await Promise.all([this.reader.tagsOf(docIds), this.reader.chunkCounts(docIds)]);
     return hits.map((h, i) => {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);

@@ -6,13 +6,14 @@ import type { Config } from '../../shared/config.js';
 import type { WordIndex } from '../store/word-index.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
 import { ftsString, stem } from './query.js';
+import type { WordStats } from './word-source.js';
 
 /** Document frequencies are sampled (see docFreq) on indexes of at least this many chunks. */
 const DF_SAMPLE_MIN_CHUNKS = 20_000;
 const DF_SLICES = 32;
 const DF_SAMPLE_ENOUGH = 32;
 
-export class IndexStats {
+export class IndexStats implements WordStats {
   private chunkCount: number | null = null;
   private avgFields: [number, number, number] | null = null;
   private rowidRange: { lo: number; hi: number } | null = null;
@@ -67,7 +68,12 @@ export class IndexStats {
    * index a term is first counted inside a 1/32 slice of the rowids (FTS5 seeks there), and a term
    * that is common there gets the scaled-up estimate (within a few percent: it only sets weights).
    */
-  docFreq(stems: string[]): Map<string, number> {
+  docFreq(stems: string[]): Promise<Map<string, number>> {
+    return Promise.resolve(this.docFreqNow(stems));
+  }
+
+  /** docFreq, answered at once (the SQLite index is in this process). */
+  docFreqNow(stems: string[]): Map<string, number> {
     const out = new Map<string, number>();
     const big = this.n() >= DF_SAMPLE_MIN_CHUNKS;
     const range = big ? this.rowids() : null;
@@ -111,7 +117,7 @@ export class IndexStats {
    * index holds stems, and this says a word such as "deployment" is one people wrote, not just a
    * string whose stem is held.
    */
-  written(word: string): boolean {
+  async written(word: string): Promise<boolean> {
     const key = `~${word}`;
     let yes = this.occursCache.get(key);
     if (yes === undefined) {
@@ -122,7 +128,11 @@ export class IndexStats {
   }
 
   /** Whether some index term begins with these letters (a word still being typed): one seek. */
-  begins(prefix: string): boolean {
+  async begins(prefix: string): Promise<boolean> {
+    return this.beginsNow(prefix);
+  }
+
+  beginsNow(prefix: string): boolean {
     const key = `${prefix}*`;
     let yes = this.occursCache.get(key);
     if (yes === undefined) {
@@ -133,7 +143,11 @@ export class IndexStats {
     return yes;
   }
 
-  occurs(words: string): boolean {
+  async occurs(words: string): Promise<boolean> {
+    return this.occursNow(words);
+  }
+
+  occursNow(words: string): boolean {
     let yes = this.occursCache.get(words);
     if (yes === undefined) {
       yes = this.index.anyMatch(ftsString(words));

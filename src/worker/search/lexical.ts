@@ -1,16 +1,17 @@
-// Lexical retrieval: a parsed query to hits. Whole words go through FTS5 candidates and kb's own
-// ranking (ranking.ts); raw FTS5 expressions are run as typed; CJK text and words with no whole-word
-// match go through the trigram index (substring.ts). docs/architecture.md ("Search") walks through it.
+// Lexical retrieval: a parsed query to hits. Whole words go through the store's candidates and kb's
+// own ranking (ranking.ts); raw expressions in the store's query language are run as typed; CJK text
+// and words with no whole-word match go through substrings (substring.ts). The word index is a
+// WordSource (word-source.ts): SQLite's FTS5 or PostgreSQL's tsvectors. docs/architecture.md
+// ("Search") walks through it.
 import type { Config } from '../../shared/config.js';
-import type { Db } from '../store/db.js';
 import { type QueryWord, analyze } from './analyze.js';
-import { Candidates } from './candidates.js';
 import type { Filters } from '../store/doc-filter.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
 import { type ParsedQuery, stem, type Term } from './query.js';
 import { rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
+import type { WordSource } from './word-source.js';
 
 export type { LexicalHit, LexicalResult } from './lexical-result.js';
 
@@ -20,40 +21,30 @@ const STEM_MIN = 5;
 const STEM_MAX_CUT = 5;
 
 export class LexicalSearcher {
-  private readonly src: Candidates;
-
   constructor(
-    db: Db,
+    private readonly src: WordSource,
     private readonly config: Config,
-  ) {
-    this.src = new Candidates(db, config);
-  }
-
-  /** Drops the caches when chunks changed: an ingest under way, or another process. */
-  private checkGeneration(): void {
-    if (this.src.stats.refresh()) this.src.pathCache.clear();
-  }
+  ) {}
 
   invalidate(): void {
-    this.src.stats.invalidate();
-    this.src.pathCache.clear();
+    this.src.invalidate();
   }
 
   /** BM25's idf of a term in `df` chunks of this index. */
-  idf(df: number): number {
-    this.checkGeneration();
+  async idf(df: number): Promise<number> {
+    await this.src.refresh();
     return this.src.stats.idf(df);
   }
 
   /** Ids of the indexed documents whose path matches a glob (for the vector side's pre-filter). */
-  docsMatching(glob: string): string[] {
-    this.checkGeneration();
+  async docsMatching(glob: string): Promise<string[]> {
+    await this.src.refresh();
     return this.src.pathDocIds(glob);
   }
 
   /** `exhaustive`: no candidate cut (ranking.ts), for measuring what the cut costs. */
-  search(q: ParsedQuery, filters: Filters, limit: number, exhaustive = false): LexicalResult {
-    this.checkGeneration();
+  async search(q: ParsedQuery, filters: Filters, limit: number, exhaustive = false): Promise<LexicalResult> {
+    await this.src.refresh();
     if (q.kind === 'empty') return NO_HITS;
     if (q.kind === 'raw') return this.raw(q.raw ?? '', q.words, filters, limit);
 
@@ -61,16 +52,25 @@ export class LexicalSearcher {
     if (q.terms.length > 0 || q.phrases.length > 0) {
       const s = this.config.search;
       const long = q.terms.filter((t) => !t.prefix).length >= s.feedback_min_terms;
-      fts = rankFts(this.src, this.config, q.terms, q.phrases, filters, limit, long && s.feedback && s.feedback_terms > 0, exhaustive);
+      fts = await rankFts(
+        this.src,
+        this.config,
+        q.terms,
+        q.phrases,
+        filters,
+        limit,
+        long && s.feedback && s.feedback_terms > 0,
+        exhaustive,
+      );
     }
     if (q.cjk.length > 0) {
-      const sub = substringSearch(this.src, q.cjk, filters, limit);
+      const sub = await substringSearch(this.src, q.cjk, filters, limit);
       return fts ? merge(fts, sub, limit) : sub;
     }
     if (fts && fts.total === 0) {
-      const stemmed = this.stemOfHalfWord(q);
+      const stemmed = await this.stemOfHalfWord(q);
       if (stemmed) {
-        const again = rankFts(this.src, this.config, stemmed, q.phrases, filters, limit, false);
+        const again = await rankFts(this.src, this.config, stemmed, q.phrases, filters, limit, false);
         if (again.total > 0) return again;
       }
       // Nothing by whole words: try the words as substrings (identifiers, partial words).
@@ -81,16 +81,17 @@ export class LexicalSearcher {
   }
 
   /** The words of a query the index does not hold, each with the indexed word most likely meant (spelling.ts). */
-  spelling(q: ParsedQuery): [string, string][] {
-    this.checkGeneration();
+  async spelling(q: ParsedQuery): Promise<[string, string][]> {
+    await this.src.refresh();
     const stats = this.src.stats;
     return corrections(q, {
       occurs: (w) => stats.occurs(w),
       // A word being typed is no typo while index words begin with it, or it begins with an indexed
       // word (typed past its stem: "deploym" for deployment, the index holding "deploy").
-      begins: (w) => {
-        if (stats.begins(w)) return true;
-        for (let k = w.length - 1; k >= Math.max(STEM_MIN, w.length - STEM_MAX_CUT); k--) if (stats.occurs(w.slice(0, k))) return true;
+      begins: async (w) => {
+        if (await stats.begins(w)) return true;
+        for (let k = w.length - 1; k >= Math.max(STEM_MIN, w.length - STEM_MAX_CUT); k--)
+          if (await stats.occurs(w.slice(0, k))) return true;
         return false;
       },
       written: (w) => stats.written(w),
@@ -104,23 +105,24 @@ export class LexicalSearcher {
    * correlation. The half-typed word is then replaced by the longest indexed stem it begins with
    * (five letters at least, at most five letters short of what was typed), matched as a whole word.
    */
-  private stemOfHalfWord(q: ParsedQuery): Term[] | null {
+  private async stemOfHalfWord(q: ParsedQuery): Promise<Term[] | null> {
     const half = q.terms.find((t) => t.prefix);
     if (!half || !/^[a-z]+$/.test(half.text)) return null;
     for (let k = half.text.length - 1; k >= Math.max(STEM_MIN, half.text.length - STEM_MAX_CUT); k--) {
       const beginning = half.text.slice(0, k);
-      if (stem(beginning) === beginning && this.src.stats.occurs(beginning)) {
+      if (stem(beginning) === beginning && (await this.src.stats.occurs(beginning))) {
         return [...q.terms.filter((t) => t !== half), { text: beginning, stem: beginning, prefix: false, count: 1 }];
       }
     }
     return null;
   }
 
-  private raw(expr: string, typed: string[], filters: Filters, limit: number): LexicalResult {
-    const cands = this.src.fetch(expr, filters, limit);
-    const total = cands.length < limit ? cands.length : this.src.count(expr, filters);
+  private async raw(expr: string, typed: string[], filters: Filters, limit: number): Promise<LexicalResult> {
+    const match = { raw: expr };
+    const cands = await this.src.fetch(match, filters, limit);
+    const total = cands.length < limit ? cands.length : await this.src.count(match, filters);
     const words: QueryWord[] = typed.filter((w) => !FTS_OPERATORS.has(w)).map((w) => ({ text: w, form: w, prefix: true, weight: 1 }));
-    const texts = this.src.texts(cands.map((c) => c.rowid));
+    const texts = await this.src.texts(cands.map((c) => c.rowid));
     const hits = cands.map((c, i) => {
       const t = texts[i]!;
       const a = analyze(words, t.title, t.heading, t.text, false);

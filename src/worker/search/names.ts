@@ -2,11 +2,10 @@
 // (documents_names, migration 6), for the documents whose text does not say it: a recording waiting for
 // a speech model, a scan waiting for OCR, `jfk.mp3` when nobody says "jfk" in it, a note tagged
 // #budget. Search adds them beside the passages (search.ts, withNames).
-import type { Db } from '../store/db.js';
 import type { Filters } from '../store/doc-filter.js';
-import { type DocWithFacts, Documents } from '../store/documents.js';
-import { NameIndex } from '../store/names.js';
-import { type ParsedQuery, ftsString } from './query.js';
+import type { Tables } from '../store/port.js';
+import type { DocWithFacts, NameWords } from '../store/rows.js';
+import type { ParsedQuery } from './query.js';
 
 export interface NameMatch {
   doc: DocWithFacts;
@@ -17,14 +16,13 @@ export interface NameMatch {
 }
 
 /** Every word must be in the name or title: a name match is a claim that this is the file meant. */
-export function namesExpression(q: ParsedQuery): string | null {
+export function nameWords(q: ParsedQuery): NameWords | null {
   if (q.kind !== 'terms') return null;
-  const parts = [
-    ...q.terms.filter((t) => !t.alternative).map((t) => (t.prefix ? `${ftsString(t.text)}*` : ftsString(t.text))),
-    ...q.phrases.map((p) => ftsString(p.join(' '))),
-    ...q.cjk.map(ftsString),
+  const words = [
+    ...q.terms.filter((t) => !t.alternative).map((t) => ({ text: t.text, prefix: t.prefix })),
+    ...q.cjk.map((text) => ({ text, prefix: false })),
   ];
-  return parts.length > 0 ? parts.join(' AND ') : null;
+  return words.length + q.phrases.length > 0 ? { words, phrases: q.phrases } : null;
 }
 
 function bare(s: string): string {
@@ -35,18 +33,12 @@ function bare(s: string): string {
 const NOT_DISTINCTIVE = 20;
 
 export class NameSearcher {
-  private readonly docs: Documents;
-  private readonly names: NameIndex;
-
-  constructor(db: Db) {
-    this.docs = new Documents(db);
-    this.names = new NameIndex(db);
-  }
+  constructor(private readonly tables: Tables) {}
 
   /** One document by its id, as a name match opens it (at its start); null when there is none. */
-  document(docId: string): NameMatch | null {
-    const doc = this.docs.withFacts(docId);
-    return doc ? { doc, firstChunk: this.names.firstChunk(docId), exact: true } : null;
+  async document(docId: string): Promise<NameMatch | null> {
+    const doc = await this.tables.documents.withFacts(docId);
+    return doc ? { doc, firstChunk: await this.tables.names.firstChunk(docId), exact: true } : null;
   }
 
   /**
@@ -55,28 +47,29 @@ export class NameSearcher {
    * by title twice). `skip`: documents the passages found already (unless named exactly). Costs well under a millisecond on
    * 13,000 documents: no ranking, a limit, and the title query only over the documents waiting.
    */
-  find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): NameMatch[] {
-    const expr = namesExpression(q);
+  async find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): Promise<NameMatch[]> {
+    const expr = nameWords(q);
     if (!expr) return [];
+    const names$ = this.tables.names;
     const typed = bare(query);
     const exactly = (r: { path: string; title: string }): boolean => {
       const name = bare(r.path.split(/[\\/]/).pop() ?? r.path);
       return typed === name || typed === name.replace(/\.[^.]+$/, '') || typed === bare(r.title);
     };
-    let names = this.names.matching(`name : (${expr})`, filters, NOT_DISTINCTIVE + 1);
+    let names = await names$.matching('name', expr, filters, NOT_DISTINCTIVE + 1);
     if (names.length > NOT_DISTINCTIVE) {
       // Words many file names share (note-0001.md … note-9999.md and "note") point at none of them,
       // unless the whole name was typed: look for that name as a phrase.
       const words = [...typed.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
-      names = words.length > 0 ? this.names.matching(`name : ${ftsString(words.join(' '))}`, filters, 5).filter(exactly) : [];
+      names = words.length > 0 ? (await names$.matching('name', { words: [], phrases: [words] }, filters, 5)).filter(exactly) : [];
     }
     // A word that is a tag finds the documents carrying it, as their names do (a tag on more than a
     // handful of documents is a filter's job: the Tags box).
     const tag = /^#?[\p{L}\p{N}_-]+$/u.test(typed) ? typed.replace(/^#/, '') : null;
-    const tagged = tag ? this.names.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
+    const tagged = tag ? await names$.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
-    const waiting = this.names.waiting();
-    const titles = waiting.length === 0 ? [] : this.names.matchingAmong(`title : (${expr})`, filters, waiting, limit);
+    const waiting = await names$.waiting();
+    const titles = waiting.length === 0 ? [] : await names$.matching('title', expr, filters, limit, waiting);
     const seen = new Set<string>();
     const out: NameMatch[] = [];
     for (const r of [...names, ...titles]) {
@@ -84,8 +77,8 @@ export class NameSearcher {
       // name typed means that file, which goes first (a page saying "BILLING" must not beat bill.png).
       if (seen.has(r.id) || (skip.has(r.id) && !exactly(r)) || out.length >= limit) continue;
       seen.add(r.id);
-      const doc = this.docs.withFacts(r.id);
-      if (doc) out.push({ doc, firstChunk: this.names.firstChunk(r.id), exact: exactly(r) });
+      const doc = await this.tables.documents.withFacts(r.id);
+      if (doc) out.push({ doc, firstChunk: await names$.firstChunk(r.id), exact: exactly(r) });
     }
     return out;
   }

@@ -54,7 +54,7 @@ async function reranked(deps: SearchDeps, p: ResolvedSearchParams): Promise<Sear
  * the result says so, keeping the query as typed. Not in vector mode: meaning has no typos to fix.
  */
 async function corrected(deps: SearchDeps, p: ResolvedSearchParams): Promise<SearchResult> {
-  const fix = !p.correct || p.mode === 'vector' || !p.query.trim() ? null : deps.searcher.correction(p.query, p.prefix);
+  const fix = !p.correct || p.mode === 'vector' || !p.query.trim() ? null : await deps.searcher.correction(p.query, p.prefix);
   if (!fix) return bothHalves(deps, p);
   const r = await bothHalves(deps, { ...p, query: fix.query });
   return { ...r, query: p.query, corrected: fix };

@@ -4,15 +4,14 @@
 // questions. docs/architecture.md ("Search") walks through the steps.
 import type { Config } from '../../shared/config.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
-import type { Candidate, Candidates } from './candidates.js';
 import { expansionModel, expansionScore } from './feedback.js';
 import type { Filters } from '../store/doc-filter.js';
-import type { IndexStats } from './index-stats.js';
 import { type LexicalHit, type LexicalResult, normalise } from './lexical-result.js';
-import { type Term, stem, toFtsExpression } from './query.js';
+import { type Term, stem } from './query.js';
 import { queryScorer } from './query-score.js';
 import { prefixUnit, wordUnit } from './tops.js';
 import { spellingVariants } from './variants.js';
+import { allOf, anyOf, type Candidate, type Match, type WordSource, type WordStats } from './word-source.js';
 
 /** Re-ranking looks this deep, so a chunk just below the cut can still rise into the results. */
 const RERANK_DEPTH = 20;
@@ -42,7 +41,7 @@ const DEEPEST = 4;
 const SPLIT_MAX = 4;
 
 /** Alternative spellings weigh nothing in coverage: a passage is not "missing" the spelling it does not use. */
-function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
+function queryWords(stats: WordStats, terms: Term[], phrases: string[][], df: Map<string, number>, firstSplit: number): QueryWord[] {
   const words: QueryWord[] = terms.map((t) => ({
     text: t.text,
     form: t.prefix ? t.text : t.stem,
@@ -57,8 +56,8 @@ function queryWords(stats: IndexStats, terms: Term[], phrases: string[][], df: M
   return words;
 }
 
-export function rankFts(
-  src: Candidates,
+export async function rankFts(
+  src: WordSource,
   config: Config,
   typedTerms: Term[],
   typedPhrases: string[][],
@@ -67,15 +66,15 @@ export function rankFts(
   feedback: boolean,
   /** Every chunk a word of the query matches is scored, with no candidate cut: what the cut is measured against (bench). */
   exhaustive = false,
-): LexicalResult {
+): Promise<LexicalResult> {
   const stats = src.stats;
   const n = stats.n();
-  const alt = spellingVariants(typedTerms, stats);
+  const alt = await spellingVariants(typedTerms, stats);
   const terms = [...typedTerms, ...alt.joined];
   const phrases = [...typedPhrases, ...alt.split];
   /** Phrases from this index on are another spelling of a typed word, not typed themselves. */
   const firstSplit = typedPhrases.length;
-  const df = stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
+  const df = await stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
   const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
   const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
   // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
@@ -102,25 +101,25 @@ export function rankFts(
     drivers = terms;
     deferred = [];
   }
-  const expr = toFtsExpression(drivers, phrases);
+  const match = anyOf(drivers, phrases);
   const multi = terms.length + phrases.length > 1;
   // One word: `limit` at first, deepened as it needs (kb's BM25F orders a word's chunks a little
   // otherwise than FTS5's bm25).
   const first = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
   // One word or prefix alone, held by thousands of chunks: its tops answer (tops.ts), not FTS5.
   const single = drivers.length === 1 && phrases.length === 0 && !exhaustive ? drivers[0]! : null;
-  const tops = single ? src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, first) : null;
+  const tops = single ? await src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, first) : null;
   const topIdf = tops ? stats.idf(single?.prefix ? tops.matches : (df.get(single?.stem ?? '') ?? tops.matches)) : 0;
   // FTS5 orders the candidates by its own bm25, not by the score kb gives them (candidateRanker), so
   // more are fetched than are scored at first (deepened): FTS5 scores every match whatever the
   // limit, and only the scoring here costs.
   const asked = tops ? first : exhaustive ? Number.MAX_SAFE_INTEGER : first * DEEPEST;
-  const split = !exhaustive && phrases.length === 0 ? splitSources(src, stats, filters, drivers, df, asked) : null;
+  const split = !exhaustive && phrases.length === 0 ? await splitSources(src, stats, filters, drivers, df, asked) : null;
   const fetched = tops
     ? tops.rowids.map((rowid, i) => ({ rowid, raw: -tops.scores[i]! * topIdf }))
     : split
       ? union(split)
-      : src.fetch(expr, filters, asked);
+      : await src.fetch(match, filters, asked);
   /** Every chunk a driver is in was fetched: what the drivers match is known, not estimated. */
   const fetchedAll = split ? split.every((l) => l.length < asked) : fetched.length < asked;
   const ranker = candidateRanker(src, config, { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi });
@@ -128,7 +127,7 @@ export function rankFts(
     ...(split ?? [fetched]),
     ...(exhaustive
       ? []
-      : deferredSources(src, filters, {
+      : await deferredSources(src, filters, {
           drivers,
           deferred,
           both: rarestDrives || deferred.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0) <= BOTH_POSTINGS,
@@ -137,12 +136,12 @@ export function rankFts(
           asked,
         })),
   ];
-  const hits = deepened(sources, exhaustive ? Number.MAX_SAFE_INTEGER : first, limit, ranker);
+  const hits = await deepened(sources, exhaustive ? Number.MAX_SAFE_INTEGER : first, limit, ranker);
   let total: number;
   let totalEstimated = false;
   if (tops && single?.prefix && fetched.length === asked) {
     // Counting every chunk a heavy prefix matches is what the tops spare: estimated from their count.
-    total = Math.max(fetched.length, Math.round(tops.matches * src.filterShare(filters)));
+    total = Math.max(fetched.length, Math.round(tops.matches * (await src.filterShare(filters))));
     totalEstimated = true;
   } else if (fetchedAll) {
     total = fetched.length;
@@ -156,26 +155,26 @@ export function rankFts(
     const searched = [...drivers.filter((t) => !t.prefix), ...deferred];
     const sumDf = searched.reduce((acc, t) => acc + (df.get(t.stem) ?? 0), 0);
     const exactOk = deferred.length === 0 && (sumDf <= EXACT_COUNT_MAX || drivers.some((t) => t.prefix) || phrases.length > 0);
-    if (exactOk) total = src.count(expr, filters);
+    if (exactOk) total = await src.count(match, filters);
     else {
       // Chunks holding at least one word, among those passing the filters; words and filters assumed
       // independent. Never below what was seen.
       const missAll = searched.reduce((p, t) => p * (1 - (df.get(t.stem) ?? 0) / n), 1);
-      total = Math.max(fetched.length, Math.round(n * (1 - missAll) * src.filterShare(filters)));
+      total = Math.max(fetched.length, Math.round(n * (1 - missAll) * (await src.filterShare(filters))));
       totalEstimated = true;
     }
   }
   // Explain says where the candidates came from: a unit's kept tops are not an FTS5 query.
-  const ftsQuery = tops ? `tops of ${expr}` : split ? `tops of each of ${expr}, and ${atLeastTwo(drivers)}` : expr;
+  const expr = src.show(match);
+  const ftsQuery = tops ? `tops of ${expr}` : split ? `tops of each of ${expr}, and ${src.show(atLeastTwo(drivers))}` : expr;
   return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery, strategy: 'fts' };
 }
 
 /** The chunks holding two or more of the words: every pair's AND. */
-function atLeastTwo(words: Term[]): string {
-  const pairs: string[] = [];
-  for (let i = 0; i < words.length; i++)
-    for (let j = i + 1; j < words.length; j++) pairs.push(`(${toFtsExpression([words[i]!, words[j]!], [], 'AND')})`);
-  return pairs.join(' OR ');
+function atLeastTwo(words: Term[]): Match {
+  const pairs: Match[] = [];
+  for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) pairs.push(allOf([words[i]!, words[j]!]));
+  return { or: pairs };
 }
 
 /** Each chunk once, in the order first met. */
@@ -193,24 +192,26 @@ function union(lists: Candidate[][]): Candidate[] {
  * two drivers or more (where the sum decides) from FTS5's AND of every pair. Null where the split
  * saves nothing (no driver has current tops) or the pairs would be many (long questions).
  */
-function splitSources(
-  src: Candidates,
-  stats: IndexStats,
+async function splitSources(
+  src: WordSource,
+  stats: WordStats,
   filters: Filters,
   drivers: Term[],
   df: Map<string, number>,
   asked: number,
-): Candidate[][] | null {
+): Promise<Candidate[][] | null> {
   if (drivers.length < 2 || drivers.length > SPLIT_MAX || drivers.some((t) => t.prefix)) return null;
-  const tops = drivers.map((t) => src.fromTops(wordUnit(t.stem), filters, asked));
+  const tops = await Promise.all(drivers.map((t) => src.fromTops(wordUnit(t.stem), filters, asked)));
   if (tops.every((t) => t === null)) return null;
-  const own = drivers.map((t, i) => {
-    const top = tops[i];
-    if (!top) return src.fetch(toFtsExpression([t], []), filters, asked);
-    const idf = stats.idf(df.get(t.stem) ?? top.matches);
-    return top.rowids.map((rowid, k) => ({ rowid, raw: -top.scores[k]! * idf }));
-  });
-  return [...own, src.fetch(atLeastTwo(drivers), filters, asked)];
+  const own = await Promise.all(
+    drivers.map(async (t, i) => {
+      const top = tops[i];
+      if (!top) return src.fetch(anyOf([t]), filters, asked);
+      const idf = stats.idf(df.get(t.stem) ?? top.matches);
+      return top.rowids.map((rowid, k) => ({ rowid, raw: -top.scores[k]! * idf }));
+    }),
+  );
+  return [...own, await src.fetch(atLeastTwo(drivers), filters, asked)];
 }
 
 /**
@@ -224,19 +225,19 @@ function splitSources(
  * where they are current — to fill it. Only for whole words: a half-typed driver keeps FTS5's own
  * score, which another query's is not comparable with.
  */
-function deferredSources(
-  src: Candidates,
+async function deferredSources(
+  src: WordSource,
   filters: Filters,
   q: { drivers: Term[]; deferred: Term[]; both: boolean; fetched: number; limit: number; asked: number },
-): Candidate[][] {
+): Promise<Candidate[][]> {
   if (q.deferred.length === 0 || q.drivers.length === 0 || q.drivers.some((t) => t.prefix)) return [];
   const out: Candidate[][] = [];
-  if (q.both) out.push(src.fetch(`(${toFtsExpression(q.drivers, [])}) AND (${toFtsExpression(q.deferred, [])})`, filters, q.asked));
+  if (q.both) out.push(await src.fetch({ and: [anyOf(q.drivers), anyOf(q.deferred)] }, filters, q.asked));
   if (q.fetched < q.limit) {
-    if (q.deferred.length > 1) out.push(src.fetch(toFtsExpression(q.deferred, [], 'AND'), filters, q.asked));
+    if (q.deferred.length > 1) out.push(await src.fetch(allOf(q.deferred), filters, q.asked));
     for (const t of q.deferred) {
-      const tops = src.fromTops(wordUnit(t.stem), filters, q.limit);
-      out.push(tops ? tops.rowids.map((rowid) => ({ rowid, raw: 0 })) : src.fetch(toFtsExpression([t], []), filters, q.asked));
+      const tops = await src.fromTops(wordUnit(t.stem), filters, q.limit);
+      out.push(tops ? tops.rowids.map((rowid) => ({ rowid, raw: 0 })) : await src.fetch(anyOf([t]), filters, q.asked));
     }
   }
   return out;
@@ -247,13 +248,18 @@ function deferredSources(
  * first. While the best `limit` reach into the last quarter of what was scored of a list, the cut was
  * near enough to have dropped one that belonged there: twice as many of that list are scored.
  */
-function deepened(sources: Candidate[][], first: number, limit: number, ranker: (cands: Candidate[]) => LexicalHit[]): LexicalHit[] {
+async function deepened(
+  sources: Candidate[][],
+  first: number,
+  limit: number,
+  ranker: (cands: Candidate[]) => Promise<LexicalHit[]>,
+): Promise<LexicalHit[]> {
   const shown = sources.map((s) => Math.min(s.length, first));
   const pool = (): Candidate[] => {
     const seen = new Set<number>();
     return sources.flatMap((s, i) => s.slice(0, shown[i]).filter((c) => !seen.has(c.rowid) && (seen.add(c.rowid), true)));
   };
-  let hits = ranker(pool());
+  let hits = await ranker(pool());
   for (;;) {
     let deeper = false;
     sources.forEach((s, i) => {
@@ -263,7 +269,7 @@ function deepened(sources: Candidate[][], first: number, limit: number, ranker: 
       }
     });
     if (!deeper) return hits;
-    hits = ranker(pool());
+    hits = await ranker(pool());
   }
 }
 
@@ -286,7 +292,7 @@ function reachesTail(hits: LexicalHit[], cands: { rowid: number }[], limit: numb
 }
 
 /** Scores candidates (in FTS5's order) into hits, best first; a chunk's analysis is made once however often it is asked. */
-function candidateRanker(src: Candidates, config: Config, q: Query): (cands: Candidate[]) => LexicalHit[] {
+function candidateRanker(src: WordSource, config: Config, q: Query): (cands: Candidate[]) => Promise<LexicalHit[]> {
   const { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi } = q;
   const stats = src.stats;
   const s = config.search;
@@ -301,9 +307,9 @@ function candidateRanker(src: Candidates, config: Config, q: Query): (cands: Can
   // Half-typed words keep FTS5's score (their expansions' counts are not ours to redo).
   const rescore = drivers.every((t) => !t.prefix);
   const analysed = new Map<number, Analysis>();
-  return (cands) => {
+  return async (cands) => {
     const fresh = cands.filter((c) => !analysed.has(c.rowid)).map((c) => c.rowid);
-    src.texts(fresh).forEach((t, i) => analysed.set(fresh[i]!, analyze(words, t.title, t.heading, t.text, feedback)));
+    (await src.texts(fresh)).forEach((t, i) => analysed.set(fresh[i]!, analyze(words, t.title, t.heading, t.text, feedback)));
     const analyses = cands.map((c) => analysed.get(c.rowid)!);
     const raws = rescore ? analyses.map((a) => -scorer.score(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
     const adjusted = raws.map((raw, i) =>
@@ -312,7 +318,7 @@ function candidateRanker(src: Candidates, config: Config, q: Query): (cands: Can
     let added: number[] | null = null;
     if (feedback && cands.length >= 3) {
       const order = cands.map((_, i) => i).sort((a, b) => adjusted[a]! - adjusted[b]! || cands[a]!.rowid - cands[b]!.rowid);
-      const model = expansionModel(
+      const model = await expansionModel(
         stats,
         order.slice(0, s.feedback_docs).map((i) => analyses[i]!),
         s.feedback_terms,

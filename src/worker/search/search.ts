@@ -4,9 +4,8 @@
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import type { ResolvedSearchParams, SearchHit, SearchResult } from '../../shared/wire.js';
-import type { Db } from '../store/db.js';
 import { docState } from '../store/doc-state.js';
-import { registerPathMatch } from '../store/doc-filter.js';
+import type { Tables } from '../store/port.js';
 import type { Semantic } from '../vectors/semantic.js';
 import { envelope } from './envelope.js';
 import { fusedHits, type HitIn, type MeaningHit, meaningHits, wordHits } from './fuse.js';
@@ -17,6 +16,7 @@ import { parseQuery } from './query.js';
 import { searchRequest } from './request.js';
 import { correctedQuery } from './spelling.js';
 import { nameHit, withNames } from './with-names.js';
+import type { WordSource } from './word-source.js';
 
 export const VECTOR_UNAVAILABLE = 'no embedding model installed — run: kb models pull all-MiniLM-L6-v2';
 
@@ -26,24 +26,25 @@ export class Searcher {
   private readonly hydrator: Hydrator;
 
   constructor(
-    db: Db,
+    /** The store's word index (candidates.ts on SQLite, pg-word-source.ts on PostgreSQL). */
+    words: WordSource,
+    tables: Tables,
     private readonly config: Config,
     /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
     blobPath: (sha256: string) => string = () => '',
   ) {
-    registerPathMatch(db);
-    this.lexical = new LexicalSearcher(db, config);
-    this.names = new NameSearcher(db);
-    this.hydrator = new Hydrator(db, config, blobPath);
+    this.lexical = new LexicalSearcher(words, config);
+    this.names = new NameSearcher(tables);
+    this.hydrator = new Hydrator(tables, config, blobPath);
   }
 
   /**
    * The query with the words the index does not hold corrected (spelling.ts), or null when every word
    * is held (or none has a correction one edit away).
    */
-  correction(query: string, prefix: boolean): NonNullable<SearchResult['corrected']> | null {
+  async correction(query: string, prefix: boolean): Promise<NonNullable<SearchResult['corrected']> | null> {
     const q = parseQuery(query, { prefix });
-    const fixes = this.lexical.spelling(q);
+    const fixes = await this.lexical.spelling(q);
     return fixes.length > 0 ? { query: correctedQuery(query, fixes), words: fixes.map(([from, to]) => ({ from, to })) } : null;
   }
 
@@ -60,9 +61,16 @@ export class Searcher {
     if ('unavailable' in meaning) {
       const why = { unavailable: meaning.unavailable };
       if (p.mode === 'vector') return envelope(p, [], { words: null, meaning: why }, started);
-      const lex = this.lexical.search(q, filters, p.top);
+      const lex = await this.lexical.search(q, filters, p.top);
       const kept = p.threshold === undefined ? lex.hits : lex.hits.filter((h) => h.score >= p.threshold!);
-      const results = withNames(this.names, this.hydrator, this.hydrator.hydrate(wordHits(kept, lex, p.explain)), p, q, filters);
+      const results = await withNames(
+        this.names,
+        this.hydrator,
+        await this.hydrator.hydrate(wordHits(kept, lex, p.explain)),
+        p,
+        q,
+        filters,
+      );
       return envelope(
         p,
         results,
@@ -79,29 +87,29 @@ export class Searcher {
           type: filters.type,
           lang: filters.lang?.toLowerCase(),
           tags: filters.tags,
-          pathDocs: filters.path ? this.lexical.docsMatching(filters.path) : undefined,
+          pathDocs: filters.path ? await this.lexical.docsMatching(filters.path) : undefined,
         })
       : Promise.resolve([]);
     nearest.catch(() => undefined); // awaited below; a lexical error must not leave it unhandled
-    const lex = p.mode === 'hybrid' ? this.lexical.search(q, filters, k) : null;
+    const lex = p.mode === 'hybrid' ? await this.lexical.search(q, filters, k) : null;
     const vec = await nearest;
     // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
-    const ids = this.hydrator.reader.rowidsOf(vec.map((v) => v.chunk_id));
+    const ids = await this.hydrator.reader.rowidsOf(vec.map((v) => v.chunk_id));
     const found: MeaningHit[] = vec.flatMap((v) =>
       ids.has(v.chunk_id) ? [{ rowid: ids.get(v.chunk_id)!, chunkId: v.chunk_id, similarity: v.similarity }] : [],
     );
     let items: HitIn[] =
       p.mode === 'vector'
         ? meaningHits(found)
-        : fusedHits(p, lex, found, this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)), {
+        : fusedHits(p, lex, found, await this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)), {
             rrfK: this.config.search.rrf_k,
             convexAlpha: this.config.search.convex_alpha,
           });
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
     // Names are words: a search by meaning alone (vector mode) does not add them.
-    const hydrated = this.hydrator.hydrate(items);
-    const results = p.mode === 'vector' ? hydrated : withNames(this.names, this.hydrator, hydrated, p, q, filters);
+    const hydrated = await this.hydrator.hydrate(items);
+    const results = p.mode === 'vector' ? hydrated : await withNames(this.names, this.hydrator, hydrated, p, q, filters);
     const lexRows = new Set((lex?.hits ?? []).map((h) => h.rowid));
     const words = lex ? { total: lex.total, estimated: lex.totalEstimated } : null;
     return envelope(p, results, { words, meaning: { only: found.filter((v) => !lexRows.has(v.rowid)).length } }, started);
@@ -112,8 +120,8 @@ export class Searcher {
    * none yet — the document itself, cited at its start with why it has none. A document that failed and
    * holds nothing says so.
    */
-  atStart(docId: string): SearchHit {
-    const m = this.names.document(docId);
+  async atStart(docId: string): Promise<SearchHit> {
+    const m = await this.names.document(docId);
     if (!m) throw new KbError('NOT_FOUND', `no document with id ${docId}`);
     if (m.firstChunk === null && m.doc.status === 'failed') {
       const reason = docState(m.doc).reason;

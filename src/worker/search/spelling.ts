@@ -8,12 +8,12 @@ import { isStopword, type ParsedQuery, stem } from './query.js';
 
 /** What the index is asked: does a word occur (as FTS5 stems it), and in how many passages. */
 export interface Vocabulary {
-  occurs(word: string): boolean;
+  occurs(word: string): Promise<boolean>;
   /** Some index term begins with these letters (a word still being typed). */
-  begins(prefix: string): boolean;
+  begins(prefix: string): Promise<boolean>;
   /** The letters are written somewhere in the text as they stand (not only their stem). */
-  written(word: string): boolean;
-  docFreq(stems: string[]): Map<string, number>;
+  written(word: string): Promise<boolean>;
+  docFreq(stems: string[]): Promise<Map<string, number>>;
 }
 
 /** Words shorter than this are left alone: one edit away from a short word is too many other words. */
@@ -45,7 +45,7 @@ export function oneEditAway(w: string): Candidate[] {
 }
 
 /** The word the index most likely meant by `w`, or null when none is one edit away. */
-export function bestCorrection(w: string, vocab: Vocabulary): string | null {
+export async function bestCorrection(w: string, vocab: Vocabulary): Promise<string | null> {
   const byStem = new Map<string, Candidate>();
   for (const c of oneEditAway(w)) {
     if (isStopword(c.word)) continue;
@@ -56,9 +56,10 @@ export function bestCorrection(w: string, vocab: Vocabulary): string | null {
   }
   // Held as a stem, and written as such in the text: "validely" shares the stem of "valid" but nobody
   // wrote it, so it is no correction of "validly".
-  const held = [...byStem.entries()].filter(([, c]) => vocab.occurs(c.word) && vocab.written(c.word));
+  const held: [string, Candidate][] = [];
+  for (const [s, c] of byStem) if ((await vocab.occurs(c.word)) && (await vocab.written(c.word))) held.push([s, c]);
   if (held.length === 0) return null;
-  const df = vocab.docFreq(held.map(([s]) => s));
+  const df = await vocab.docFreq(held.map(([s]) => s));
   const score = ([s, c]: [string, Candidate]): number => Math.log1p(df.get(s) ?? 0) + (c.firstKept ? 2 : 0) + (c.swap ? 1 : 0);
   held.sort((a, b) => score(b) - score(a) || a[1].word.localeCompare(b[1].word));
   return held[0]![1].word;
@@ -69,15 +70,15 @@ export function bestCorrection(w: string, vocab: Vocabulary): string | null {
  * hold. Quoted phrases are exact by intent and never corrected; a word still being typed (the last,
  * while typing) only when no index word begins with it.
  */
-export function corrections(q: ParsedQuery, vocab: Vocabulary): [string, string][] {
+export async function corrections(q: ParsedQuery, vocab: Vocabulary): Promise<[string, string][]> {
   if (q.kind !== 'terms') return [];
   const out: [string, string][] = [];
   let tried = 0;
   for (const t of q.terms) {
     if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH || t.text.length > MAX_LENGTH) continue;
-    if (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text)) continue;
+    if (await (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text))) continue;
     if (++tried > MAX_FIXES) break;
-    const meant = bestCorrection(t.text, vocab);
+    const meant = await bestCorrection(t.text, vocab);
     if (meant) out.push([t.text, meant]);
   }
   return out;

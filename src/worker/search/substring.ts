@@ -1,7 +1,7 @@
 // The substring path on the trigram index (CJK/Korean text, words inside identifiers), the spans of
 // its matches, and mixing its hits with whole-word hits.
 import type { Filters } from '../store/doc-filter.js';
-import type { Candidates } from './candidates.js';
+import type { WordSource } from './word-source.js';
 import type { LexicalHit, LexicalResult } from './lexical-result.js';
 
 /** Where the words occur in the text, case-insensitively, in order (at most 200 spans). */
@@ -33,10 +33,10 @@ export function merge(a: LexicalResult, b: LexicalResult, limit: number): Lexica
 }
 
 /** Substring matching on the trigram index: a hit scores the idf of the words it contains. */
-export function substringSearch(src: Candidates, words: string[], filters: Filters, limit: number): LexicalResult {
+export async function substringSearch(src: WordSource, words: string[], filters: Filters, limit: number): Promise<LexicalResult> {
   const byRow = new Map<number, { score: number; matched: string[] }>();
   for (const w of words.filter((x) => !/[%_\\]/.test(x))) {
-    const rows = src.index.substring(w, filters);
+    const rows = await src.substring(w, filters);
     const idf = src.stats.idf(rows.length);
     for (const rowid of rows) {
       const e = byRow.get(rowid) ?? { score: 0, matched: [] };
@@ -46,7 +46,7 @@ export function substringSearch(src: Candidates, words: string[], filters: Filte
     }
   }
   const ranked = [...byRow.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, limit);
-  const texts = src.texts(ranked.map(([rowid]) => rowid));
+  const texts = await src.texts(ranked.map(([rowid]) => rowid));
   const hits: LexicalHit[] = ranked.map(([rowid, e], i) => ({
     rowid,
     score: e.score / (1 + e.score),

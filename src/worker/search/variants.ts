@@ -11,27 +11,27 @@ const SPLIT_MIN_PART = 3;
 
 export interface VariantIndex {
   /** Whether some chunk holds this word, or these words one after the other. */
-  occurs(words: string): boolean;
-  docFreq(stems: string[]): Map<string, number>;
+  occurs(words: string): Promise<boolean>;
+  docFreq(stems: string[]): Promise<Map<string, number>>;
 }
 
-export function spellingVariants(terms: Term[], index: VariantIndex): { joined: Term[]; split: string[][] } {
+export async function spellingVariants(terms: Term[], index: VariantIndex): Promise<{ joined: Term[]; split: string[][] }> {
   const joined: Term[] = [];
   const split: string[][] = [];
   const whole = terms.filter((t) => !t.prefix && /^\p{L}+$/u.test(t.text));
   for (let i = 0; i + 1 < whole.length; i++) {
     const text = whole[i]!.text + whole[i + 1]!.text;
     const st = stem(text);
-    if (!terms.some((t) => t.stem === st) && index.occurs(text))
+    if (!terms.some((t) => t.stem === st) && (await index.occurs(text)))
       joined.push({ text, stem: st, prefix: false, count: 1, alternative: true });
   }
   for (const t of whole) {
-    if (t.text.length < 2 * SPLIT_MIN_PART || (index.docFreq([t.stem]).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;
+    if (t.text.length < 2 * SPLIT_MIN_PART || ((await index.docFreq([t.stem])).get(t.stem) ?? 0) > SPLIT_MAX_DF) continue;
     for (let k = SPLIT_MIN_PART; k <= t.text.length - SPLIT_MIN_PART; k++) {
       const a = t.text.slice(0, k);
       const b = t.text.slice(k);
       if (isStopword(a) || isStopword(b)) continue;
-      if (index.occurs(a) && index.occurs(b) && index.occurs(`${a} ${b}`)) split.push([a, b]);
+      if ((await index.occurs(a)) && (await index.occurs(b)) && (await index.occurs(`${a} ${b}`))) split.push([a, b]);
     }
   }
   return { joined, split };

@@ -12,16 +12,16 @@ import type { ParsedQuery } from './query.js';
  * first when the query is the name itself (`jfk.mp3`), else after the best passage. A document
  * with no passages yet (a recording waiting for a speech model) comes with the reason.
  */
-export function withNames(
+export async function withNames(
   names: NameSearcher,
   hydrator: Hydrator,
   results: SearchHit[],
   p: ResolvedSearchParams,
   q: ParsedQuery,
   filters: Filters,
-): SearchHit[] {
+): Promise<SearchHit[]> {
   const found = new Set(results.map((r) => r.doc_id));
-  const all = names.find(p.query, q, filters, p.top, found);
+  const all = await names.find(p.query, q, filters, p.top, found);
   if (all.length === 0) return results;
   // Named exactly and found by its passages too: its best passage goes first.
   const top = results[0]?.score ?? 1;
@@ -32,15 +32,15 @@ export function withNames(
   const others = results.filter((r) => !firsts.includes(r));
   const matches = all.filter((m) => !found.has(m.doc.id));
   const method = results[0]?.retrieval.method ?? (p.mode === 'hybrid' ? 'hybrid' : 'lexical');
-  const byName = (m: NameMatch, score: number): SearchHit => nameHit(hydrator, m, score, method);
-  const exact = matches.filter((m) => m.exact).map((m) => byName(m, top));
-  const rest = matches.filter((m) => !m.exact).map((m) => byName(m, top));
+  const byName = (m: NameMatch, score: number): Promise<SearchHit> => nameHit(hydrator, m, score, method);
+  const exact = await Promise.all(matches.filter((m) => m.exact).map((m) => byName(m, top)));
+  const rest = await Promise.all(matches.filter((m) => !m.exact).map((m) => byName(m, top)));
   const merged = [...lifted, ...exact, ...others.slice(0, 1), ...rest, ...others.slice(1)].slice(0, p.top);
   return merged.map((h, i) => ({ ...h, rank: i + 1 }));
 }
 
 /** A document found by name (or opened) as a hit: at its first passage, or — with none yet — at its start, with why. */
-export function nameHit(hydrator: Hydrator, m: NameMatch, score: number, method: Retrieval['method']): SearchHit {
+export async function nameHit(hydrator: Hydrator, m: NameMatch, score: number, method: Retrieval['method']): Promise<SearchHit> {
   const retrieval: Retrieval = {
     method,
     lexical_rank: null,
@@ -51,7 +51,7 @@ export function nameHit(hydrator: Hydrator, m: NameMatch, score: number, method:
     by_name: true,
   };
   if (m.firstChunk !== null) {
-    const [hit] = hydrator.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
+    const [hit] = await hydrator.hydrate([{ rowid: m.firstChunk, score, retrieval, matched: [], spans: [] }]);
     if (hit) return hit;
   }
   return hydrator.chunkless(m, score, retrieval);

@@ -1,25 +1,13 @@
 // What search reads to turn ranked chunk rowids into hits: the chunks with their documents, the
 // documents' tags and chunk counts, and chunk ids ↔ rowids (the vector side knows ids, FTS5 rowids).
 // One query per kind of fact, never one per hit.
-import type { DocType } from '../../shared/wire.js';
 import type { Db } from './db.js';
+import type { HitsPort, Sync } from './port.js';
+import type { HitRow } from './rows.js';
 
-export interface HitRow {
-  rowid: number;
-  id: string;
-  doc_id: string;
-  ordinal: number;
-  text: string;
-  heading: string;
-  /** JSON text of the chunk's anchor. */
-  anchor: string;
-  path: string;
-  title: string;
-  type: DocType;
-  original: 'copy' | 'reference';
-}
+export type { HitRow };
 
-export class HitReader {
+export class HitReader implements Sync<HitsPort> {
   private readonly rowsQ;
   private readonly tagsQ;
   private readonly totalsQ;

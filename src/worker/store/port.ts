@@ -8,7 +8,10 @@ import type {
   DocRow,
   DocStamp,
   DocWithFacts,
+  HitRow,
   IngestErrorRow,
+  NamedDoc,
+  NameWords,
   NewChunk,
   OcrJob,
   OcrPageRow,
@@ -17,6 +20,7 @@ import type {
   TranscriptJob,
   TranscriptRow,
 } from './rows.js';
+import type { Filters } from './doc-filter.js';
 
 export interface DocumentsPort {
   /** The types of the indexed documents. */
@@ -132,6 +136,31 @@ export interface LibraryPort {
   page(q: PageQuery): Promise<{ rows: DocWithFacts[]; total: number }>;
 }
 
+/** What a search reads to turn ranked chunks into hits: one query per kind of fact, never one per hit. */
+export interface HitsPort {
+  /** The chunks (with their documents) at these rowids, by rowid. */
+  rows(rowids: number[]): Promise<Map<number, HitRow>>;
+  /** Each document's tags, in name order. */
+  tagsOf(docIds: string[]): Promise<Map<string, string[]>>;
+  /** How many chunks each document has. */
+  chunkCounts(docIds: string[]): Promise<Map<string, number>>;
+  /** Chunk ids to rowids (the vector side knows ids) and back. */
+  rowidsOf(chunkIds: string[]): Promise<Map<string, number>>;
+  idsOf(rowids: number[]): Promise<Map<number, string>>;
+}
+
+/** Documents by their file name, title or tag (search/names.ts). */
+export interface NamesPort {
+  /** Documents whose file name (or title) holds every part of `q`, within the filters; `among`: only these documents. */
+  matching(field: 'name' | 'title', q: NameWords, filters: Filters, limit: number, among?: string[]): Promise<NamedDoc[]>;
+  /** Documents carrying this tag, within the filters. */
+  tagged(tag: string, filters: Filters, limit: number): Promise<NamedDoc[]>;
+  /** A document's first chunk (to open it at its start), or null when it has none yet. */
+  firstChunk(docId: string): Promise<number | null>;
+  /** Documents with no passages yet: audio waiting for a transcript, scans for OCR. */
+  waiting(): Promise<string[]>;
+}
+
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
 export interface Tables {
   readonly documents: DocumentsPort;
@@ -143,6 +172,8 @@ export interface Tables {
   readonly transcripts: TranscriptsPort;
   readonly collections: CollectionsPort;
   readonly library: LibraryPort;
+  readonly hits: HitsPort;
+  readonly names: NamesPort;
 }
 
 /**

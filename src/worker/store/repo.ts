@@ -4,6 +4,8 @@ import type { Db } from './db.js';
 import { Chunks } from './chunks.js';
 import { Collections } from './collections.js';
 import { Documents } from './documents.js';
+import { HitReader } from './hits.js';
+import { NameIndex } from './names.js';
 import { IngestErrors } from './ingest-errors.js';
 import { OcrPages } from './ocr-pages.js';
 import { Originals } from './originals.js';
@@ -28,6 +30,8 @@ export class Repo {
   readonly transcripts: Transcripts;
   readonly collections: Collections;
   readonly library: LibraryPages;
+  readonly hits: HitReader;
+  readonly names: NameIndex;
 
   constructor(readonly db: Db) {
     this.documents = new Documents(db);
@@ -39,5 +43,7 @@ export class Repo {
     this.transcripts = new Transcripts(db);
     this.collections = new Collections(db);
     this.library = new LibraryPages(db);
+    this.hits = new HitReader(db);
+    this.names = new NameIndex(db);
   }
 }

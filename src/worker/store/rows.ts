@@ -143,3 +143,32 @@ export interface IngestErrorRow {
   message: string;
   at: number;
 }
+
+/** A chunk with its document, as a search hit is made from it (search/hydrate.ts). */
+export interface HitRow {
+  rowid: number;
+  id: string;
+  doc_id: string;
+  ordinal: number;
+  text: string;
+  heading: string;
+  /** JSON text of the chunk's anchor. */
+  anchor: string;
+  path: string;
+  title: string;
+  type: DocType;
+  original: 'copy' | 'reference';
+}
+
+/** A document found by its name, title or tag. */
+export interface NamedDoc {
+  id: string;
+  path: string;
+  title: string;
+}
+
+/** What a name must hold, every part of it: words as typed (a half-typed one as a prefix), phrases as written. */
+export interface NameWords {
+  words: { text: string; prefix: boolean }[];
+  phrases: string[][];
+}

@@ -7,7 +7,9 @@ import type {
   ChunksPort,
   CollectionsPort,
   DocumentsPort,
+  HitsPort,
   IngestErrorsPort,
+  NamesPort,
   LibraryPort,
   OcrPagesPort,
   OriginalsPort,
@@ -63,6 +65,8 @@ export class SqliteStore implements Store {
       transcripts: promising<TranscriptsPort>(r.transcripts),
       collections: promising<CollectionsPort>(r.collections),
       library: promising<LibraryPort>(r.library),
+      hits: promising<HitsPort>(r.hits),
+      names: promising<NamesPort>(r.names),
     };
   }
 

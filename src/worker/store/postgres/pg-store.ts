@@ -7,8 +7,10 @@ import { type PgClient, type PgPool, shownUrl } from './connect.js';
 import { PgChunks } from './tables/chunks.js';
 import { PgCollections } from './tables/collections.js';
 import { PgDocuments } from './tables/documents.js';
+import { PgHits } from './tables/hits.js';
 import { PgIngestErrors } from './tables/ingest-errors.js';
 import { PgLibraryPages } from './tables/library-pages.js';
+import { PgNames } from './tables/names.js';
 import { PgOcrPages } from './tables/ocr-pages.js';
 import { PgOriginals } from './tables/originals.js';
 import type { Sql } from './tables/sql.js';
@@ -30,6 +32,8 @@ export function tablesOn(sql: Sql): Tables {
     transcripts: new PgTranscripts(sql),
     collections: new PgCollections(sql),
     library: new PgLibraryPages(sql),
+    hits: new PgHits(sql),
+    names: new PgNames(sql),
   };
 }
 

@@ -135,6 +135,23 @@ CREATE TRIGGER chunks_ad AFTER DELETE ON chunks REFERENCING OLD TABLE AS removed
 CREATE TRIGGER chunks_au AFTER UPDATE ON chunks REFERENCING OLD TABLE AS removed NEW TABLE AS added
   FOR EACH STATEMENT EXECUTE FUNCTION chunks_rewritten();
 
+-- BM25F of a chunk for the query's words, computed where the chunk is (search/bm25.ts says the same in
+-- JS): each field's count of a word weighted and normalised by that field's length, the counts added,
+-- saturated, times the word's weight (its idf times how often the query says it). A prefix word
+-- matches every word it begins.
+CREATE FUNCTION kb_bm25f(words tsvector, title_len integer, heading_len integer, body_len integer,
+  q text[], qw float8[], qp boolean[], fw float8[], avg float8[], k1 float8, b float8)
+RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(sum(x.w * (x.tf * (k1 + 1)) / (x.tf + k1)), 0) FROM (
+    SELECT qq.w,
+        fw[1] * (SELECT count(*) FROM unnest(u.weights) z WHERE z = 'A') / (1 - b + b * title_len / greatest(avg[1], 1))
+      + fw[2] * (SELECT count(*) FROM unnest(u.weights) z WHERE z = 'B') / (1 - b + b * heading_len / greatest(avg[2], 1))
+      + fw[3] * (SELECT count(*) FROM unnest(u.weights) z WHERE z = 'D') / (1 - b + b * body_len / greatest(avg[3], 1)) AS tf
+    FROM unnest(words) AS u
+    JOIN unnest(q, qw, qp) AS qq (word, w, p) ON CASE WHEN qq.p THEN starts_with(u.lexeme, qq.word) ELSE u.lexeme = qq.word END
+  ) x WHERE x.tf > 0
+$$;
+
 CREATE TABLE tags (
   id   integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name text NOT NULL UNIQUE

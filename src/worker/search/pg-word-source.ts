@@ -1,0 +1,231 @@
+// The PostgreSQL store's word source (word-source.ts): a match written as a tsquery of kb's stems,
+// candidates ordered by kb's BM25F computed in SQL (store/postgres/word-index.ts), the statistics
+// from the word_stats and chunk_totals the chunks' triggers keep, cached until their generation
+// moves. No kept tops yet: a heavy word's chunks are all scored by the database.
+import type { Config } from '../../shared/config.js';
+import { KbError } from '../../shared/errors.js';
+import { type Filters, pathMatcher } from '../store/doc-filter.js';
+import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
+import { type Match as PgMatch, type MatchWord as PgWord, type Part, tsquery } from '../store/postgres/tsquery.js';
+import { indexForm, WORD_TOKEN } from '../words.js';
+import { type FieldModel, idf as bm25Idf } from './bm25.js';
+import type { Candidate, ChunkText, FromTops, Match, MatchWord, WordSource, WordStats } from './word-source.js';
+
+/** How far the substring path looks for one word (as on SQLite). */
+const SUBSTRING_CAP = 5000;
+
+/** A typed word as the index holds it; a half-typed one also as its stem begins ("conside" → "consid"). */
+function forms(w: MatchWord): PgWord[] {
+  const folded = indexForm(w.text);
+  if (!w.prefix) return [{ form: folded.stem, prefix: false }];
+  return folded.stem === folded.folded
+    ? [{ form: folded.folded, prefix: true }]
+    : [
+        { form: folded.folded, prefix: true },
+        { form: folded.stem, prefix: true },
+      ];
+}
+
+const phraseOf = (words: string[]): PgWord[] => words.map((w) => ({ form: indexForm(w).stem, prefix: false }));
+
+/** A match as the tsquery text the index answers; null when it holds no word. */
+function pgMatch(m: Match): PgMatch | null {
+  if ('raw' in m) return null;
+  if ('and' in m || 'or' in m) {
+    const parts = ('and' in m ? m.and : m.or).map(pgMatch).filter((p): p is PgMatch => p !== null);
+    return parts.length === 0 ? null : 'and' in m ? { all: parts } : { any: parts };
+  }
+  const parts: Part[] = [];
+  for (const w of m.words) {
+    const f = forms(w);
+    parts.push(f.length === 1 ? f[0]! : { any: f });
+  }
+  for (const p of m.phrases) parts.push(phraseOf(p));
+  if (parts.length === 0) return null;
+  return m.join === 'AND' ? { all: parts } : { any: parts };
+}
+
+/** Every word a match holds, once, as its scoring needs it. */
+function scoredForms(m: Match, out = new Map<string, PgWord>()): Map<string, PgWord> {
+  if ('raw' in m) return out;
+  if ('and' in m || 'or' in m) {
+    for (const p of 'and' in m ? m.and : m.or) scoredForms(p, out);
+    return out;
+  }
+  for (const w of m.words) {
+    const f = forms(w).at(-1)!;
+    out.set(`${f.form}${f.prefix ? '*' : ''}`, f);
+  }
+  for (const p of m.phrases) for (const f of phraseOf(p)) out.set(f.form, f);
+  return out;
+}
+
+/** A raw expression's words stemmed as the index holds them; its operators left as typed. */
+function rawTsquery(expr: string): string {
+  return expr.replace(WORD_TOKEN, (w) => indexForm(w).stem);
+}
+
+class PgWordStats implements WordStats {
+  totals: PgTotals = { n: 0, avg: [1, 1, 1], generation: -1 };
+  readonly dfCache = new Map<string, number>();
+  readonly seen = new Map<string, boolean>();
+
+  constructor(
+    private readonly index: PgWordIndex,
+    private readonly config: Config,
+  ) {}
+
+  n(): number {
+    return this.totals.n;
+  }
+  idf(df: number): number {
+    return bm25Idf(this.totals.n, df);
+  }
+  fieldModel(): FieldModel {
+    const s = this.config.search;
+    return {
+      weights: [s.weights.title, s.weights.heading, s.weights.body],
+      avgLength: this.totals.avg,
+      n: this.totals.n,
+      k1: s.k1,
+      b: s.b,
+    };
+  }
+  async docFreq(stems: string[]): Promise<Map<string, number>> {
+    const missing = [...new Set(stems.filter((s) => !this.dfCache.has(s)))];
+    if (missing.length > 0) {
+      const got = await this.index.docFreq(missing);
+      for (const s of missing) this.dfCache.set(s, got.get(s) ?? 0);
+    }
+    const out = new Map<string, number>();
+    for (const s of stems) if ((this.dfCache.get(s) ?? 0) > 0) out.set(s, this.dfCache.get(s)!);
+    return out;
+  }
+  async occurs(words: string): Promise<boolean> {
+    const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
+    if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
+    return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ any: [phraseOf(parts)] })));
+  }
+  async begins(prefix: string): Promise<boolean> {
+    const f = indexForm(prefix);
+    return this.cached(`${prefix}*`, async () => (await this.index.begins(f.folded)) || (await this.index.begins(f.stem)));
+  }
+  async written(word: string): Promise<boolean> {
+    return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ any: [{ form: indexForm(word).stem, prefix: false }] }), word));
+  }
+  private async cached(key: string, ask: () => Promise<boolean>): Promise<boolean> {
+    let yes = this.seen.get(key);
+    if (yes === undefined) {
+      yes = await ask();
+      this.seen.set(key, yes);
+    }
+    return yes;
+  }
+}
+
+export class PgWordSource implements WordSource {
+  private readonly index: PgWordIndex;
+  readonly stats: PgWordStats;
+  private readonly globs = new Map<string, string[]>();
+
+  constructor(index: PgWordIndex, config: Config) {
+    this.index = index;
+    this.stats = new PgWordStats(index, config);
+  }
+
+  async refresh(): Promise<boolean> {
+    const generation = await this.index.generation();
+    if (generation === this.stats.totals.generation) return false;
+    this.invalidate();
+    this.stats.totals = await this.index.totals();
+    return true;
+  }
+
+  invalidate(): void {
+    this.stats.totals = { ...this.stats.totals, generation: -1 };
+    this.stats.dfCache.clear();
+    this.stats.seen.clear();
+    this.globs.clear();
+  }
+
+  show(m: Match): string {
+    if ('raw' in m) return rawTsquery(m.raw);
+    const q = pgMatch(m);
+    return q ? tsquery(q) : '';
+  }
+
+  private async docIds(filters: Filters): Promise<string[] | null> {
+    return filters.path ? this.pathDocIds(filters.path) : null;
+  }
+
+  async fetch(m: Match, filters: Filters, limit: number): Promise<Candidate[]> {
+    const text = this.show(m);
+    if (!text) return [];
+    const forms = [...scoredForms(m).values()];
+    const df = await this.stats.docFreq(forms.filter((f) => !f.prefix).map((f) => f.form));
+    const model = this.stats.fieldModel();
+    try {
+      const found = await this.index.candidates(
+        text,
+        {
+          words: forms.map((f) => ({ form: f.form, prefix: f.prefix, weight: f.prefix ? 1 : this.stats.idf(df.get(f.form) ?? 0) })),
+          fieldWeights: model.weights as [number, number, number],
+          avg: this.stats.totals.avg,
+          k1: model.k1,
+          b: model.b,
+        },
+        filters,
+        await this.docIds(filters),
+        limit,
+      );
+      return found.map((c) => ({ rowid: c.rowid, raw: -c.score }));
+    } catch (e) {
+      throw invalid(e);
+    }
+  }
+
+  async count(m: Match, filters: Filters): Promise<number> {
+    const text = this.show(m);
+    if (!text) return 0;
+    try {
+      return await this.index.count(text, filters, await this.docIds(filters));
+    } catch (e) {
+      throw invalid(e);
+    }
+  }
+
+  async texts(rowids: number[]): Promise<ChunkText[]> {
+    return this.index.texts(rowids);
+  }
+
+  async fromTops(): Promise<FromTops | null> {
+    return null;
+  }
+
+  async filterShare(filters: Filters): Promise<number> {
+    if (!filters.type && !filters.lang && !filters.path && filters.tags.length === 0) return 1;
+    return this.index.documentShare(filters, await this.docIds(filters));
+  }
+
+  async pathDocIds(glob: string): Promise<string[]> {
+    let ids = this.globs.get(glob);
+    if (!ids) {
+      const m = pathMatcher(glob);
+      ids = (await this.index.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
+      this.globs.set(glob, ids);
+    }
+    return ids;
+  }
+
+  async substring(letters: string, filters: Filters): Promise<number[]> {
+    return this.index.substring(letters, filters, await this.docIds(filters), SUBSTRING_CAP);
+  }
+}
+
+/** A tsquery PostgreSQL cannot read (a raw expression typed wrong) in the words kb uses for FTS5's. */
+function invalid(e: unknown): Error {
+  const code = (e as { code?: string }).code;
+  if (code === '42601' || code === '22023')
+    return new KbError('QUERY_INVALID', `the search expression is not valid: ${(e as Error).message}`);
+  return e as Error;
+}
