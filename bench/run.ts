@@ -54,7 +54,9 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
 
 /** Run only when named: the scale library takes most of an hour to build. */
 const ON_REQUEST = new Set(['scale']);
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+/** Flags that take a value: the value is not a bench's name. */
+const args = process.argv.slice(2);
+const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');
 const names = wanted.length > 0 ? wanted : Object.keys(ALL).filter((n) => !ON_REQUEST.has(n));
 let failed = 0;
 for (const name of names) {

@@ -19,6 +19,15 @@ export async function freshDir(name: string): Promise<string> {
   return dir;
 }
 
+/** `--store postgres`: the benches that can run on the PostgreSQL store do (ranking, latency). */
+export function storeArg(): 'sqlite' | 'postgres' {
+  const at = process.argv.indexOf('--store');
+  const v = at >= 0 ? process.argv[at + 1] : process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length);
+  if (v === undefined || v === 'sqlite') return 'sqlite';
+  if (v === 'postgres' || v === 'postgresql') return 'postgres';
+  throw new Error(`--store takes sqlite or postgres, not ${v}`);
+}
+
 export function benchDir(name: string): string {
   return join(repoRoot, '.bench', name);
 }

@@ -108,13 +108,14 @@ export function corporaDir(): string | null {
 export async function kbServe(
   dataDir: string,
   askedPort = 0,
+  env: Record<string, string> = {},
 ): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     [join(repoRoot, 'bin/kb.js'), 'serve', '--json', '--data-dir', dataDir, '--port', String(askedPort)],
     {
       cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml') },
+      env: { ...process.env, NO_COLOR: '1', KB_CONFIG: join(dataDir, '..', 'no-global-config.yaml'), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

@@ -4,6 +4,8 @@ import { EXIT, reportError } from './output.js';
 
 export interface GlobalOptions {
   dataDir?: string;
+  /** A postgresql:// URL: the index a team shares, instead of the data dir's own. */
+  store?: string;
   json?: boolean;
 }
 
@@ -23,7 +25,7 @@ export async function withEngine(
     if (!opts.lenientConfig) for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
     engine = await openEngine({
       dataDir: settings.dataDir,
-      config: settings.config,
+      config: g.store ? { ...settings.config, store: { ...settings.config.store, url: g.store } } : settings.config,
       fromEnv: settings.fromEnv,
       configProblems: settings.problems,
     });

@@ -31,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     )
     .version(KB_VERSION)
     .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
+    .option('--store <url>', 'a PostgreSQL database to keep the index in, postgresql://user@host/db (env KB_STORE; store.url)')
     .option('--json', 'machine-readable output (schema_version 1)')
     .showHelpAfterError('(run kb --help for usage)')
     .exitOverride();

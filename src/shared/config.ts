@@ -9,6 +9,25 @@ export const ConfigSchema = z
     /** Only honoured in the global config file: where the data dir lives. */
     data_dir: z.string().optional(),
     store_originals: z.enum(['copy', 'reference']).default('copy'),
+    /**
+     * Where the index lives. Unset: the data dir's own SQLite file (one person, one machine). A
+     * postgresql:// URL: a PostgreSQL database a team shares (kb connects as an ordinary role).
+     */
+    store: z
+      .object({
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//i, "must be a postgresql:// URL (or unset, for the data dir's own index)")
+          .nullable()
+          .default(null),
+        /** A streaming-replication standby: searches read from it, writes go to url. */
+        read_url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//i, 'must be a postgresql:// URL')
+          .nullable()
+          .default(null),
+      })
+      .prefault({}),
     ingest: z
       .object({
         /** Files up to this size are copied into the content-addressed store when store_originals is copy. */

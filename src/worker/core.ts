@@ -7,12 +7,12 @@ import type { Log } from './log.js';
 import type { InEffect } from './config/env.js';
 import { BlobStore } from './store/blobs.js';
 import type { Db } from './store/db.js';
-import type { Store } from './store/port.js';
-import { SqliteStore } from './store/sqlite-store.js';
+import type { PgStore } from './store/postgres/pg-store.js';
+import type { SqliteStore } from './store/sqlite-store.js';
 
 export class Core {
-  /** The engine's tables, wherever they live (store/port.ts). */
-  readonly store: Store;
+  /** The engine's tables, wherever they live (store/port.ts): this data dir's SQLite file, or PostgreSQL. */
+  readonly store: SqliteStore | PgStore;
   readonly blobs: BlobStore;
   readonly #wordsListeners: (() => void)[] = [];
 
@@ -21,13 +21,18 @@ export class Core {
     readonly config: Config,
     /** The settings an environment variable set, and which (config/env.ts). */
     readonly fromEnv: InEffect['fromEnv'],
-    readonly db: Db,
+    store: SqliteStore | PgStore,
     /** Set when the data dir cannot be written: searching works, changing the index does not. */
     readonly readOnly: boolean,
     readonly log: Log,
   ) {
-    this.store = new SqliteStore(db, join(dataDir, 'kb.sqlite'));
+    this.store = store;
     this.blobs = new BlobStore(join(dataDir, 'blobs'));
+  }
+
+  /** The SQLite store's database, for what only it has (FTS5 upkeep, upgrades, LanceDB's bindings); null on PostgreSQL. */
+  get sqlite(): Db | null {
+    return this.store.kind === 'sqlite' ? this.store.db : null;
   }
 
   assertWritable(what: string): void {

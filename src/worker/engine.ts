@@ -36,6 +36,10 @@ import { Core } from './core.js';
 import { errorFields, type Log, openLog, type Process } from './log.js';
 import { type InEffect, withEnvironment } from './config/env.js';
 import { openDb } from './store/db.js';
+import { SqliteStore } from './store/sqlite-store.js';
+import { PgWordIndex } from './store/postgres/word-index.js';
+import { PgWordSource } from './search/pg-word-source.js';
+import type { WordSource } from './search/word-source.js';
 import { SpeechService } from './ingest/speech/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
 import { removeDocuments } from './documents/remove.js';
@@ -109,8 +113,9 @@ export class Engine {
   readonly #core: Core;
   readonly #searcher: Searcher;
   readonly #vectors: VectorService;
-  readonly #tops: TopsUpkeep;
-  readonly #merge: MergeUpkeep;
+  /** The SQLite store's own upkeep (its FTS5 index's tops and merges); null on PostgreSQL. */
+  readonly #tops: TopsUpkeep | null;
+  readonly #merge: MergeUpkeep | null;
   readonly #reranker: RerankService;
   readonly #speech: SpeechService;
   readonly #ingest: IngestService;
@@ -131,12 +136,13 @@ export class Engine {
     this.#core = core;
     this.#ownLog = opts.log ? null : core.log;
     this.#configProblems = opts.configProblems ?? [];
-    registerPathMatch(core.db);
-    this.#searcher = new Searcher(new Candidates(core.db, core.config), core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
+    const db = core.sqlite;
+    if (db) registerPathMatch(db);
+    this.#searcher = new Searcher(wordSource(core), core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
-    this.#tops = new TopsUpkeep(core);
-    this.#merge = new MergeUpkeep(core, () => this.#tops.backgroundWork() !== null);
+    this.#tops = db ? new TopsUpkeep(core, db) : null;
+    this.#merge = db ? new MergeUpkeep(core, db, () => this.#tops?.backgroundWork() != null) : null;
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
@@ -160,13 +166,13 @@ export class Engine {
 
   // Documents in and out
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
-    this.#tops.hold();
+    this.#tops?.hold();
     try {
       return await this.#ingest.ingest(paths, opts);
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
-      this.#tops.release();
-      this.#merge.maintain();
+      this.#tops?.release();
+      this.#merge?.maintain();
     }
   };
   /**
@@ -178,9 +184,9 @@ export class Engine {
     this.#upkeep ??= new Upkeep((o) => this.#ingest.leftovers(o), this.#core.log);
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
-    this.#tops.maintain(); // an index from before the tops, or one another process grew
-    this.#merge.waitForQuiet(MERGE_QUIET_MS);
-    this.#merge.maintain();
+    this.#tops?.maintain(); // an index from before the tops, or one another process grew
+    this.#merge?.waitForQuiet(MERGE_QUIET_MS);
+    this.#merge?.maintain();
     this.#upgrading ??= upgradeIndex(
       this.#core,
       (p) => onEvent({ task: 'upgrading', phase: 'running', ...p }),
@@ -202,7 +208,7 @@ export class Engine {
   };
   /** Removes one document by id or path, or every document under a folder path, and their vectors. */
   remove = (idOrPath: string): Promise<RemoveResult> =>
-    removeDocuments(this.#core, this.#vectors, idOrPath).finally(() => this.#merge.maintain());
+    removeDocuments(this.#core, this.#vectors, idOrPath).finally(() => this.#merge?.maintain());
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
   transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
     this.#ingest.transcribePending(opts);
@@ -266,9 +272,12 @@ export class Engine {
   vectorIds = (): Promise<string[] | null> => this.#vectors.ids();
   /** Background work still running (building or updating the vector index), for a CLI about to exit. */
   backgroundWork = (): Promise<void> | null => {
-    const work = [this.#vectors.backgroundWork(), this.#tops.backgroundWork(), this.#merge.backgroundWork(), this.#upgrading].filter(
-      (w) => w !== null,
-    );
+    const work = [
+      this.#vectors.backgroundWork(),
+      this.#tops?.backgroundWork() ?? null,
+      this.#merge?.backgroundWork() ?? null,
+      this.#upgrading,
+    ].filter((w) => w !== null);
     return work.length > 0 ? Promise.all(work).then(() => undefined) : null;
   };
 
@@ -327,21 +336,29 @@ export class Engine {
     if (this.#closed) return;
     this.#closed = true;
     this.#upkeep?.stop();
-    this.#tops.stop();
-    this.#merge.stop();
+    this.#tops?.stop();
+    this.#merge?.stop();
     this.#ingest.close();
     this.#speech.release();
     this.#vectors.close();
     this.#reranker.close();
-    const { db } = this.#core;
-    try {
-      db.pragma('optimize');
-    } catch {
-      // optimize is advisory
-    }
-    db.close();
+    const { store } = this.#core;
+    if (store.kind === 'sqlite') {
+      try {
+        store.db.pragma('optimize');
+      } catch {
+        // optimize is advisory
+      }
+      store.db.close();
+    } else void store.close();
     void this.#ownLog?.close();
   }
+}
+
+/** The store's word index as the ranking reads it. */
+function wordSource(core: Core): WordSource {
+  const s = core.store;
+  return s.kind === 'sqlite' ? new Candidates(s.db, core.config) : new PgWordSource(new PgWordIndex(s.pool), core.config);
 }
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
@@ -355,6 +372,15 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   } catch (e) {
     throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
   }
+  const { config, fromEnv } = opts.fromEnv ? { config: parsed.data, fromEnv: opts.fromEnv } : withEnvironment(parsed.data);
+  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', config.log.level);
+  // A team's store: the data dir still holds this machine's config, logs and models.
+  if (config.store.url) {
+    const { openPostgres } = await import('./store/postgres/open.js'); // the driver loads only for PostgreSQL
+    const store = await openPostgres(config.store.url, log);
+    log.debug({ dataDir, store: store.where }, 'engine opened');
+    return new Engine(new Core(dataDir, config, fromEnv, store, false, log), opts);
+  }
   // A data dir kb may not write (permissions, a read-only mount) is opened for searching only.
   const file = join(dataDir, 'kb.sqlite');
   const writable = await access(dataDir, 2 /* W_OK */).then(
@@ -366,8 +392,6 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     () => false,
   );
   const db = openDb(file, { readonly: !writable && existsSync(file) });
-  const { config, fromEnv } = opts.fromEnv ? { config: parsed.data, fromEnv: opts.fromEnv } : withEnvironment(parsed.data);
-  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', config.log.level);
   log.debug({ dataDir, readOnly: !writable }, 'engine opened');
-  return new Engine(new Core(dataDir, config, fromEnv, db, !writable, log), opts);
+  return new Engine(new Core(dataDir, config, fromEnv, new SqliteStore(db, file), !writable, log), opts);
 }

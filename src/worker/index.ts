@@ -22,6 +22,7 @@ export type { FileProgress } from './embed/download.js';
 export { MODELS, DEFAULT_MODEL } from './embed/registry.js';
 export { workerProcessEntry } from './threads.js';
 export { KB_VERSION } from './version.js';
+export { shownUrl } from './store/postgres/url.js';
 export { openLog, logsDir, errorFields, silentLog } from './log.js';
 export type { Log } from './log.js';
 export type { ThreadEntry } from './threads.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openLog, resolveSettings } from '../../worker/index.js';
+import { openLog, resolveSettings, shownUrl } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
 
@@ -16,7 +16,13 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
     const settings = await resolveSettings(g.dataDir);
     const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
     const log = openLog(settings.dataDir, 'serve', settings.config.log.level);
-    const host = await startHost({ port, dataDir: settings.dataDir, rendererDir: rendererDir(), log });
+    const host = await startHost({
+      port,
+      dataDir: settings.dataDir,
+      rendererDir: rendererDir(),
+      log,
+      ...(g.store ? { store: g.store } : {}),
+    });
     log.info({ port: host.port, dataDir: settings.dataDir }, 'serving');
     // Listening for Ctrl-C before saying where it serves: whoever reads the URL may stop it at once.
     const stopped = new Promise<void>((resolve) => {
@@ -26,7 +32,9 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
     if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
     else {
       line(host.url);
-      line(dim(`kb serves ${settings.dataDir} on 127.0.0.1 only; the link carries its access token. Ctrl-C stops it.`));
+      const store = g.store ?? settings.config.store.url;
+      const what = store ? `the PostgreSQL index at ${shownUrl(store)}` : settings.dataDir;
+      line(dim(`kb serves ${what} on 127.0.0.1 only; the link carries its access token. Ctrl-C stops it.`));
     }
     await stopped;
     await host.close();

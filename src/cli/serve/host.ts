@@ -27,6 +27,8 @@ const VIEW_ROUTE = new RegExp(`^/doc/(${DOC_ID_CHARS})/view$`);
 export interface HostOptions {
   port: number;
   dataDir: string;
+  /** A postgresql:// URL given on the command line (kb serve --store): the worker's store. */
+  store?: string;
   /** The built renderer (index.html and assets), or null to serve the built-in fallback page. */
   rendererDir: string | null;
   /** Where the host logs its worker's restarts and failures (kb serve: logs/serve.log). */
@@ -55,11 +57,13 @@ const TYPES: Record<string, string> = {
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
 
-function spawnWorker(dataDir: string): WorkerHandle {
+function spawnWorker(dataDir: string, store: string | undefined): WorkerHandle {
   const entry = workerProcessEntry();
   if (!entry) throw new KbError('INTERNAL', 'the worker is not built: run npm run build');
   const child = fork(fileURLToPath(entry.url), ['--data-dir', dataDir], {
     execArgv: entry.execArgv,
+    // kb serve --store: the worker resolves its settings itself, the store among them.
+    ...(store ? { env: { ...process.env, KB_STORE: store } } : {}),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return {
@@ -86,7 +90,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   // The same token for this data dir across restarts: an open page reconnects without a new link.
   const token = serveToken(opts.dataDir);
   const log = opts.log ?? silentLog;
-  const supervisor = new Supervisor(() => spawnWorker(opts.dataDir), {
+  const supervisor = new Supervisor(() => spawnWorker(opts.dataDir, opts.store), {
     onEvent: (event, data) => {
       if (event === 'engine') log[data.state === 'ready' ? 'info' : 'warn']({ ...data }, 'engine state');
       broadcast({ type: 'event', event, data });

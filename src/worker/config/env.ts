@@ -9,6 +9,7 @@ export const ENV_SETTINGS = {
   KB_OLLAMA_MODEL: 'ask.model',
   KB_HF_ENDPOINT: 'models.hub_endpoint',
   KB_LOG_LEVEL: 'log.level',
+  KB_STORE: 'store.url',
 } as const;
 
 export type EnvSetting = (typeof ENV_SETTINGS)[keyof typeof ENV_SETTINGS];

@@ -7,6 +7,12 @@ export const CONFIG_TEMPLATE = `# kb configuration. Every setting is optional; t
 # still opens after the original is moved or deleted. "reference" keeps only the path and checksum.
 store_originals: copy
 
+# Where the index lives: unset, a SQLite file in this data dir. A PostgreSQL database a team shares:
+#   url: postgresql://kb:PASSWORD@db.example.org:5432/kb   (also KB_STORE, or kb --store URL)
+store:
+  url: null
+  read_url: null              # a hot standby searches are read from; writes go to url
+
 ingest:
   copy_max_bytes: 209715200   # 200 MB; bigger files are referenced by path + checksum
   max_text_bytes: 20971520    # text files above 20 MB fail with TOO_LARGE

@@ -6,15 +6,21 @@ import { SCHEMA_VERSION, type DoctorCheck, type DoctorReport } from '../../share
 import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
 import { schemaVersion } from '../store/db.js';
-import { countRows, quickCheck, wordIndexCounts } from '../store/integrity.js';
+import { quickCheck, wordIndexCounts } from '../store/integrity.js';
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import { pendingUpgrade } from './upgrade.js';
 import type { VectorService } from '../vectors/service.js';
+import type { PgStore } from '../store/postgres/pg-store.js';
 
 type Outcome = string | { status: 'warn' | 'fail'; detail: string };
 
-export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUpkeep, configProblems: string[]): Promise<DoctorReport> {
-  const { db, dataDir, store, blobs, config } = core;
+export async function runDoctor(
+  core: Core,
+  vectors: VectorService,
+  tops: TopsUpkeep | null,
+  configProblems: string[],
+): Promise<DoctorReport> {
+  const { dataDir, store, blobs, config } = core;
   const checks: DoctorCheck[] = [];
   const check = (name: string, fn: () => Outcome): void => {
     try {
@@ -35,15 +41,18 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
   } catch {
     checks.push({ name: 'data dir', status: 'fail', detail: `${dataDir} is not writable` });
   }
-  check('database integrity', () => {
-    const r = quickCheck(db);
-    return r === 'ok' ? `ok (schema ${schemaVersion(db)})` : { status: 'fail', detail: r };
-  });
-  check('full-text index', () => {
-    const { chunks, indexed } = wordIndexCounts(db);
-    if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
-    return 'words and trigram indexes agree with the chunks';
-  });
+  const db = core.sqlite;
+  if (db) {
+    check('database integrity', () => {
+      const r = quickCheck(db);
+      return r === 'ok' ? `ok (schema ${schemaVersion(db)})` : { status: 'fail', detail: r };
+    });
+    check('full-text index', () => {
+      const { chunks, indexed } = wordIndexCounts(db);
+      if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
+      return 'words and trigram indexes agree with the chunks';
+    });
+  } else if (store.kind === 'postgres') checks.push(...(await postgresChecks(store)));
   const docs = await store.tables.documents.list();
   const states = docs.map((d) => docState(d).status);
   const failed = states.filter((s) => s === 'failed').length;
@@ -77,13 +86,26 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
       status: 'warn',
       detail: `the index is being upgraded (passage ${upgrade.done.toLocaleString('en-US')} of ${upgrade.total.toLocaleString('en-US')}): the app and kb serve finish it in the background, kb doctor --fix now; searches work meanwhile`,
     });
-  checks.push(topsCheck(tops));
+  if (tops) checks.push(topsCheck(tops));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
   checks.push(...(await audioChecks(config.audio, dataDir, (await store.tables.transcripts.waiting()).size)));
   const { ollamaFor } = await import('../ollama.js');
   checks.push({ name: 'language model', ...(await ollamaFor(config.ask).status()) });
   return { schema_version: SCHEMA_VERSION, ok: checks.every((c) => c.status !== 'fail'), data_dir: dataDir, checks };
+}
+
+/** The PostgreSQL store: which server and schema, and whether the database can hold vectors. */
+async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
+  const { pgVersion } = await import('../store/postgres/migrate.js');
+  const { vectorSupport } = await import('../store/postgres/pgvector.js');
+  const [version, vectors] = await Promise.all([pgVersion(store.pool), vectorSupport(store.pool)]);
+  return [
+    { name: 'database', status: 'ok', detail: `PostgreSQL at ${store.where} (kb schema ${version})` },
+    vectors.ready
+      ? { name: 'pgvector', status: 'ok', detail: `pgvector ${vectors.version}` }
+      : { name: 'pgvector', status: 'warn', detail: `${vectors.howTo}; search is lexical only until then` },
+  ];
 }
 
 /** The best passages of common words and prefixes, ranked ahead of the search (search/tops.ts). */
@@ -139,7 +161,7 @@ async function vectorChecks(core: Core, vectors: VectorService): Promise<DoctorC
   const sem = await vectors.open().catch((e: unknown) => ({ unavailable: (e as Error).message }));
   if ('unavailable' in sem) return [{ name: 'embedding model', status: 'warn', detail: `${sem.unavailable}; search is lexical only` }];
   const model = vectors.model;
-  const chunks = countRows(core.db, 'chunks');
+  const chunks = await core.store.tables.chunks.total();
   const count = await sem.store.count();
   const index = await sem.store.indexStats();
   const min = core.config.embedding.ann_min_rows;

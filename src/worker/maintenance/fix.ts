@@ -20,21 +20,22 @@ export type FixResult = z.infer<typeof DoctorFixSchema>;
 export async function runFix(
   core: Core,
   vectors: VectorService,
-  tops: TopsUpkeep,
+  tops: TopsUpkeep | null,
   doctor: () => Promise<DoctorReport>,
   opts: { onProgress?: (p: ReindexProgress) => void } = {},
 ): Promise<FixResult> {
   core.assertWritable('repair it');
   const actions: FixResult['actions'] = [];
-  const quick = quickCheck(core.db);
+  const db = core.sqlite;
+  const quick = db ? quickCheck(db) : 'ok';
   if (quick !== 'ok') {
     throw new KbError(
       'DB_CORRUPT',
       `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(core.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`,
     );
   }
-  if (!wordIndexesSound(core.db)) {
-    rebuildWordIndexes(core.db);
+  if (db && !wordIndexesSound(db)) {
+    rebuildWordIndexes(db);
     core.wordsChanged();
     actions.push({ name: 'full-text index', detail: 'rebuilt both word indexes from the chunks' });
   }
@@ -56,7 +57,7 @@ export async function runFix(
       detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone`,
     });
   }
-  const t = await tops.catchUp();
+  const t = tops ? await tops.catchUp() : null;
   if (t && (t.kind === 'built' || t.kind === 'updated'))
     actions.push({
       name: 'common words',

@@ -14,7 +14,7 @@ export type GcResult = z.infer<typeof GcSchema>;
 
 export async function collectGarbage(core: Core, vectors: VectorService): Promise<GcResult> {
   const r = await core.blobs.gc(await core.store.tables.originals.liveBlobs());
-  const compacted = core.readOnly ? 0 : compactIndex(core.db);
+  const compacted = core.readOnly || !core.sqlite ? 0 : compactIndex(core.sqlite);
   let vectorBytes = 0;
   if (!core.readOnly) {
     const dir = join(core.dataDir, 'vectors');

@@ -6,6 +6,7 @@ import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { SerialJob } from '../serial-job.js';
 import { chunkMark, FTS_TABLES, markMerged, mergeDue, mergeStep } from '../store/fts-merge.js';
+import type { Db } from '../store/db.js';
 
 /** Pause after each step: a step of 100 pages takes ~6 ms at a million passages; searches go between. */
 const PAUSE_MS = 20;
@@ -25,6 +26,8 @@ export class MergeUpkeep {
 
   constructor(
     private readonly core: Core,
+    /** The SQLite store's database, whose FTS5 indexes are merged. */
+    private readonly db: Db,
     /**
      * Whether a long read is under way elsewhere (the tops' update, reading every chunk): a merge
      * then waits, as the WAL cannot be checkpointed past that reader and would grow by all the merge
@@ -64,18 +67,18 @@ export class MergeUpkeep {
       await sleep(this.quietMs - quiet);
     while (this.reading() && !this.job.isStopped) await sleep(QUIET_POLL_MS);
     if (this.job.isStopped) return;
-    const mark = chunkMark(this.core.db);
-    if (!mergeDue(this.core.db, mark)) return;
+    const mark = chunkMark(this.db);
+    if (!mergeDue(this.db, mark)) return;
     const started = Date.now();
     const steps = await this.mergeAll();
     if (steps === null) return;
-    markMerged(this.core.db, mark);
+    markMerged(this.db, mark);
     this.core.log.info({ steps, ms: Date.now() - started }, 'word indexes merged');
   }
 
   /** Every index merged whole; the steps it took, or null when the engine closed first. */
   private async mergeAll(): Promise<number | null> {
-    const { db } = this.core;
+    const db = this.db;
     let steps = 0;
     for (const table of FTS_TABLES) {
       for (;;) {

@@ -46,15 +46,17 @@ export interface UpgradeProgress {
 
 /** How far the pending upgrade is, or null when there is none. */
 export function pendingUpgrade(core: Core): UpgradeProgress | null {
-  const n = next(core.db);
+  if (!core.sqlite) return null;
+  const n = next(core.sqlite);
   return n ? { done: n.state.cursor, total: n.state.end } : null;
 }
 
 /** Finishes the pending upgrades at once if they are small (a new index has nothing to copy). */
 export function upgradeIfSmall(core: Core): void {
-  if (core.readOnly) return;
+  const db = core.sqlite;
+  if (core.readOnly || !db) return;
   try {
-    for (let n = next(core.db); n && n.state.end - n.state.cursor <= AT_OPEN; n = next(core.db)) n.step(core.db, AT_OPEN);
+    for (let n = next(db); n && n.state.end - n.state.cursor <= AT_OPEN; n = next(db)) n.step(db, AT_OPEN);
   } catch (e) {
     // A full disk, say: the index stays as it was (each batch is a transaction) and is searched as
     // it is; the next open tries again. Opening must not fail for it.
@@ -68,15 +70,17 @@ export async function upgradeIndex(
   onProgress: (p: UpgradeProgress) => void = () => undefined,
   stopped = () => false,
 ): Promise<boolean> {
-  if (core.readOnly || next(core.db) === null) return false;
+  // Upgrades rewrite the SQLite store's own index; PostgreSQL's schema only migrates.
+  const db = core.sqlite;
+  if (core.readOnly || !db || next(db) === null) return false;
   const started = Date.now();
   // Progress over every upgrade left, in rowids: each counts what was left of it when this began.
-  const left = UPGRADES.map((u) => u.state(core.db)).map((st) => (st ? st.end - st.cursor : 0));
+  const left = UPGRADES.map((u) => u.state(db)).map((st) => (st ? st.end - st.cursor : 0));
   const total = left.reduce((a, b) => a + b, 0);
-  for (let n = next(core.db); n; n = next(core.db)) {
+  for (let n = next(db); n; n = next(db)) {
     if (stopped()) return false;
-    const s = n.step(core.db, n.batch);
-    const now = UPGRADES.map((u) => u.state(core.db)).map((st) => (st ? st.end - st.cursor : 0));
+    const s = n.step(db, n.batch);
+    const now = UPGRADES.map((u) => u.state(db)).map((st) => (st ? st.end - st.cursor : 0));
     if (s)
       onProgress({
         done:

@@ -3,7 +3,6 @@ import { SCHEMA_VERSION, type KbStatus } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import type { SpeechService } from '../ingest/speech/speech.js';
 import type { CollectionService } from '../collections/service.js';
-import { countRows } from '../store/integrity.js';
 import { logsDir } from '../log.js';
 import { diskUsage } from './disk-usage.js';
 import type { VectorService } from '../vectors/service.js';
@@ -17,8 +16,8 @@ export async function indexStatus(
   return {
     schema_version: SCHEMA_VERSION,
     data_dir: core.dataDir,
-    documents: countRows(core.db, 'documents'),
-    chunks: countRows(core.db, 'chunks'),
+    documents: await core.store.tables.documents.count(),
+    chunks: await core.store.tables.chunks.total(),
     collections: (await parts.collections.list()).map(({ name, root, documents, failed, waiting }) => ({
       name,
       root,

@@ -147,6 +147,10 @@ export class IndexStats implements WordStats {
     return this.occursNow(words);
   }
 
+  async occurring(words: string[]): Promise<Set<string>> {
+    return new Set(words.filter((w) => this.occursNow(w)));
+  }
+
   occursNow(words: string): boolean {
     let yes = this.occursCache.get(words);
     if (yes === undefined) {

@@ -86,6 +86,7 @@ export class LexicalSearcher {
     const stats = this.src.stats;
     return corrections(q, {
       occurs: (w) => stats.occurs(w),
+      occurring: (ws) => stats.occurring(ws),
       // A word being typed is no typo while index words begin with it, or it begins with an indexed
       // word (typed past its stem: "deploym" for deployment, the index holding "deploy").
       begins: async (w) => {

@@ -106,6 +106,12 @@ class PgWordStats implements WordStats {
     if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
     return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ any: [phraseOf(parts)] })));
   }
+  /** One query for all of them: the word statistics hold every stem. */
+  async occurring(words: string[]): Promise<Set<string>> {
+    const stems = new Map(words.map((w) => [w, indexForm(w).stem]));
+    const df = await this.docFreq([...new Set(stems.values())]);
+    return new Set(words.filter((w) => df.has(stems.get(w)!)));
+  }
   async begins(prefix: string): Promise<boolean> {
     const f = indexForm(prefix);
     return this.cached(`${prefix}*`, async () => (await this.index.begins(f.folded)) || (await this.index.begins(f.stem)));

@@ -9,6 +9,8 @@ import { isStopword, type ParsedQuery, stem } from './query.js';
 /** What the index is asked: does a word occur (as FTS5 stems it), and in how many passages. */
 export interface Vocabulary {
   occurs(word: string): Promise<boolean>;
+  /** Which of these words some chunk holds. */
+  occurring(words: string[]): Promise<Set<string>>;
   /** Some index term begins with these letters (a word still being typed). */
   begins(prefix: string): Promise<boolean>;
   /** The letters are written somewhere in the text as they stand (not only their stem). */
@@ -56,8 +58,9 @@ export async function bestCorrection(w: string, vocab: Vocabulary): Promise<stri
   }
   // Held as a stem, and written as such in the text: "validely" shares the stem of "valid" but nobody
   // wrote it, so it is no correction of "validly".
+  const occurring = await vocab.occurring([...byStem.values()].map((c) => c.word));
   const held: [string, Candidate][] = [];
-  for (const [s, c] of byStem) if ((await vocab.occurs(c.word)) && (await vocab.written(c.word))) held.push([s, c]);
+  for (const [s, c] of byStem) if (occurring.has(c.word) && (await vocab.written(c.word))) held.push([s, c]);
   if (held.length === 0) return null;
   const df = await vocab.docFreq(held.map(([s]) => s));
   const score = ([s, c]: [string, Candidate]): number => Math.log1p(df.get(s) ?? 0) + (c.firstKept ? 2 : 0) + (c.swap ? 1 : 0);

@@ -12,6 +12,7 @@ import { threadEntry } from '../threads.js';
 import { IndexStats } from './index-stats.js';
 import { TOPS_INDEX_FACTOR, type TopsModel } from './tops.js';
 import { topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
+import type { Db } from '../store/db.js';
 
 export class TopsUpkeep {
   private failure: string | null = null;
@@ -22,7 +23,11 @@ export class TopsUpkeep {
   /** Ingests under way: an update waits for them all to end. */
   private holds = 0;
 
-  constructor(private readonly core: Core) {
+  constructor(
+    private readonly core: Core,
+    /** The SQLite store's database: the tops are its FTS5 index's. */
+    private readonly db: Db,
+  ) {
     this.job = new SerialJob(
       async () => {
         await this.once();
@@ -74,7 +79,7 @@ export class TopsUpkeep {
   /** What an update would do now, and how many units the tops hold (kb doctor). */
   status(): { work: TopsWork; units: number; minChunks: number } {
     const { work } = this.plan();
-    return { work, units: new WordTopsTable(this.core.db).units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
+    return { work, units: new WordTopsTable(this.db).units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
   }
 
   /** Brings the tops up to date now (kb doctor --fix); the error, if it failed. */
@@ -87,14 +92,15 @@ export class TopsUpkeep {
   }
 
   private plan(): { work: TopsWork; model: TopsModel; chunks: number; minDf: number } {
-    const { db, config } = this.core;
+    const { config } = this.core;
+    const db = this.db;
     const { n: chunks, ...model } = new IndexStats(new WordIndex(db), config).fieldModel();
     const minDf = config.search.tops_min_df;
     return { work: topsWork(new WordTopsTable(db), model, chunks, minDf), model, chunks, minDf };
   }
 
   private async once(): Promise<void> {
-    const { db } = this.core;
+    const db = this.db;
     if (this.holds > 0) return;
     const { work, model, chunks, minDf } = this.plan();
     this.last = null;

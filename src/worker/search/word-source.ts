@@ -57,6 +57,8 @@ export interface WordStats {
   docFreq(stems: string[]): Promise<Map<string, number>>;
   /** Whether some chunk holds this word, or these words one after the other. */
   occurs(words: string): Promise<boolean>;
+  /** Which of these single words some chunk holds: occurs() for many at once (a typo's candidates). */
+  occurring(words: string[]): Promise<Set<string>>;
   /** Whether some index word begins with these letters (a word still being typed). */
   begins(prefix: string): Promise<boolean>;
   /** Whether these letters are written somewhere in the text as they stand (not only their stem). */

@@ -33,11 +33,13 @@ export class Chunks implements Sync<ChunksPort> {
   private readonly maxOrdinalQ;
   private readonly refreshQ;
   private readonly maxRowidQ;
+  private readonly totalQ;
 
   constructor(private readonly db: Db) {
     this.insertQ = db.prepare<[InsertRow]>(`INSERT INTO chunks (rowid, id, doc_id, ordinal, heading, text, anchor, chunker_version, packed)
       VALUES (@rowid, @id, @doc_id, @ordinal, @heading, @text, @anchor, @chunker_version, @packed)`);
     this.maxRowidQ = db.prepare<[], { n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM chunks');
+    this.totalQ = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
     this.deleteOfDocQ = db.prepare<[string]>('DELETE FROM chunks WHERE doc_id = ?');
     this.byIdQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE id = ?`);
     this.ofDocQ = db.prepare<[string], ChunkRow>(`SELECT ${COLUMNS} FROM chunks WHERE doc_id = ? ORDER BY ordinal`);
@@ -82,6 +84,9 @@ export class Chunks implements Sync<ChunksPort> {
   }
   count(docId: string): number {
     return this.countQ.get(docId)!.n;
+  }
+  total(): number {
+    return this.totalQ.get()!.n;
   }
   nextOrdinal(docId: string): number {
     return this.maxOrdinalQ.get(docId)!.n + 1;

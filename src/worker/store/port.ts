@@ -62,6 +62,8 @@ export interface ChunksPort {
   byId(id: string): Promise<ChunkRow | undefined>;
   ofDoc(docId: string): Promise<ChunkRow[]>;
   count(docId: string): Promise<number>;
+  /** Chunks in the whole index. */
+  total(): Promise<number>;
   nextOrdinal(docId: string): Promise<number>;
   /** Indexes the document's chunks again with its current title and tags. */
   refreshWords(docId: string): Promise<void>;

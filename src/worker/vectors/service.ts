@@ -12,6 +12,10 @@ import { configOf, embeddingRef } from '../embed/spec.js';
 import type { EmbeddingChoice, Semantic, Unavailable } from './semantic.js';
 import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 
+/** Until the PostgreSQL store keeps its vectors with pgvector (issue 34), it searches by words. */
+const NOT_YET_ON_POSTGRES =
+  'search by meaning on the PostgreSQL store is not built yet (its vectors will live in pgvector); searching by words';
+
 export class VectorService {
   /** Loaded on first need, and only when the configured model is installed. */
   private semanticP?: Promise<Semantic | Unavailable>;
@@ -57,7 +61,9 @@ export class VectorService {
   open(): Promise<Semantic | Unavailable> {
     const resolved = resolveEmbedding(join(this.core.dataDir, 'models'), this.embeddingModel);
     if ('unavailable' in resolved) return Promise.resolve({ unavailable: resolved.unavailable });
-    const { db, dataDir } = this.core;
+    const { dataDir } = this.core;
+    const db = this.core.sqlite;
+    if (!db) return Promise.resolve({ unavailable: NOT_YET_ON_POSTGRES });
     const live = readBinding(db)?.table ?? null;
     if (this.semanticP && this.semanticTable !== undefined && this.semanticTable !== live) this.drop();
     if (!this.semanticP) {
@@ -191,7 +197,9 @@ export class VectorService {
   async reindex(opts: { model?: string; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
     const model = opts.model ?? this.embeddingModel;
     const { reindex } = await import('./reindex.js');
-    const { dataDir, db, config } = this.core;
+    const { dataDir, config } = this.core;
+    const db = this.core.sqlite;
+    if (!db) throw new KbError('UNSUPPORTED', NOT_YET_ON_POSTGRES);
     const { result, semantic } = await reindex(dataDir, db, this.choice(model), { ...opts, annMinRows: config.embedding.ann_min_rows });
     let configUpdated: string | null = null;
     if (semantic) {
@@ -214,7 +222,7 @@ export class VectorService {
    * are its (then only the config changes).
    */
   async use(ref: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
-    const live = readBinding(this.core.db);
+    const live = this.core.sqlite ? readBinding(this.core.sqlite) : null;
     if (live?.model !== ref) return this.reindex({ ...opts, model: ref });
     const unchanged = { schema_version: SCHEMA_VERSION, model: ref, previous: ref, embedded: 0, resumed: 0, cancelled: false, took_ms: 0 };
     if (ref === this.embeddingModel) return { ...unchanged, config_updated: null };
@@ -242,7 +250,7 @@ export class VectorService {
       return { ...(await syncAll()), rebuilt: null };
     } catch (e) {
       this.core.log.warn(errorFields(e), 'the vector table is unreadable: rebuilding it');
-      const binding = readBinding(this.core.db);
+      const binding = this.core.sqlite ? readBinding(this.core.sqlite) : null;
       this.drop();
       if (binding) {
         const { dropVectorTable } = await import('./store.js');

@@ -3,6 +3,9 @@
 // without rights, or a superuser (whose sessions would skip the row-level security a team relies on).
 import pg from 'pg';
 import { KbError } from '../../../shared/errors.js';
+import { shownUrl } from './url.js';
+
+export { isPostgresUrl, shownUrl } from './url.js';
 
 // bigint columns (rowids, sizes, counts) as numbers: kb's never reach 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -12,22 +15,6 @@ export const PG_SCHEMA = 'kb';
 
 export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
-
-/** The URL as it may be shown: the password, if any, left out. */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unreadable PostgreSQL URL)';
-  }
-}
-
-/** Whether a store setting names PostgreSQL rather than a data dir. */
-export function isPostgresUrl(s: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(s);
-}
 
 /** A server's refusal in words a person can act on, with the SQL or package that fixes it. */
 export function storeError(e: unknown, url: string): KbError {

@@ -20,6 +20,9 @@ import { PgTranscripts } from './tables/transcripts.js';
 /** Deadlock detected, serialisation failure: the transaction can simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
+/** A batch this big (and a tenth of the index) has the planner's statistics gathered at its end. */
+const ANALYZE_MIN = 200;
+const ANALYZED = ['documents', 'chunks', 'document_tags', 'tags', 'word_stats'];
 
 export function tablesOn(sql: Sql): Tables {
   return {
@@ -88,12 +91,27 @@ export class PgStore implements Store {
     }
   }
 
-  /** Each document commits on its own: a server has no cost per commit worth batching away. */
+  /**
+   * Each document commits on its own: a server has no cost per commit worth batching away. A batch
+   * that wrote a tenth of the documents or more gathers the planner's statistics at its end: the
+   * autovacuum does so within a minute or so, and a search meanwhile could be planned blind.
+   */
   batch(): WriteBatch {
+    let before: Promise<number> | null = null;
+    let written = 0;
     return {
-      document: (fn) => this.write(fn),
+      document: async (fn) => {
+        before ??= this.tables.documents.count();
+        const out = await this.write(fn);
+        written++;
+        return out;
+      },
       commitIfDue: async () => undefined,
-      commit: async () => undefined,
+      commit: async () => {
+        if (written >= ANALYZE_MIN && written >= ((await before) ?? 0) / 10) await this.pool.query(`ANALYZE ${ANALYZED.join(', ')}`);
+        written = 0;
+        before = null;
+      },
     };
   }
 

@@ -56,6 +56,10 @@ export class PgChunks implements ChunksPort {
   async count(docId: string): Promise<number> {
     return (await value<number>(this.sql, 'SELECT count(*) FROM chunks WHERE doc_id = $1', [docId])) ?? 0;
   }
+  /** Counted by the chunks' triggers (chunk_totals), not by scanning them. */
+  async total(): Promise<number> {
+    return (await value<number>(this.sql, 'SELECT chunks FROM chunk_totals')) ?? 0;
+  }
   async nextOrdinal(docId: string): Promise<number> {
     return ((await value<number>(this.sql, 'SELECT coalesce(max(ordinal), -1) FROM chunks WHERE doc_id = $1', [docId])) ?? -1) + 1;
   }
