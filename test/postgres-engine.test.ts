@@ -30,6 +30,7 @@ const NOTES = {
   'notes/rollback.md': '# Rolling back a deploy\n\nWhen a deploy goes wrong, run the rollback script and page the on-call engineer.\n',
   'notes/otters.md': '# Otters\n\nSea otters hold hands while they sleep so they do not drift apart.\n\n## Diet\n\nThey eat sea urchins.\n',
   'notes/budget-2024.txt': 'Quarterly budget review: travel costs rose, the zeppelin hangar lease was renewed.\n',
+  'notes/tokyo.md': '# 旅行\n\n東京の天気は晴れでした。exponentialBackoff retries the upload.\n',
 };
 
 describe.skipIf(!available)('kb on PostgreSQL', () => {
@@ -46,7 +47,7 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
     const engine = await openEngine({ dataDir: join(dir, 'data'), config: { store: { url } } });
     try {
       const s = await engine.ingest([join(dir, 'notes')]);
-      expect(s).toMatchObject({ added: 3, failed: 0 });
+      expect(s).toMatchObject({ added: 4, failed: 0 });
 
       const r = await engine.search({ query: 'otters sleep', mode: 'lexical', top: 5 });
       expect(r.results[0]?.citation.path).toBe(join(dir, 'notes/otters.md'));
@@ -67,6 +68,19 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
       expect(typo.corrected?.query).toBe('zeppelin');
       expect((await engine.search({ query: 'budget-2024.txt', mode: 'lexical', top: 5 })).results[0]?.doc_id).toBeTruthy();
 
+      // A raw expression is PostgreSQL's tsquery, its words stemmed as the index holds them; one that
+      // does not parse is a clear QUERY_INVALID.
+      const raw = await engine.search({ query: "'otters & sleeping'", mode: 'lexical', top: 5 });
+      expect(raw.results.map((h) => h.citation.path)).toEqual([join(dir, 'notes/otters.md')]);
+      await expect(engine.search({ query: "'otters & | sleep'", mode: 'lexical', top: 5 })).rejects.toMatchObject({
+        code: 'QUERY_INVALID',
+      });
+      // Text without spaces, and letters inside an identifier, are found as substrings.
+      expect((await engine.search({ query: '東京', mode: 'lexical', top: 5 })).results[0]?.citation.path).toBe(join(dir, 'notes/tokyo.md'));
+      expect((await engine.search({ query: 'backoff', mode: 'lexical', top: 5 })).results[0]?.citation.path).toBe(
+        join(dir, 'notes/tokyo.md'),
+      );
+
       const cited = r.results[0]!.citation.uri;
       expect((await engine.get(cited)).text).toContain('Sea otters hold hands');
       const list = await engine.list();
@@ -78,7 +92,7 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
       expect((await engine.status()).chunks).toBeGreaterThanOrEqual(3);
 
       // Ingesting the same folder again changes nothing; an edited file is read again.
-      expect(await engine.ingest([join(dir, 'notes')])).toMatchObject({ unchanged: 3 });
+      expect(await engine.ingest([join(dir, 'notes')])).toMatchObject({ unchanged: 4 });
       writeFileSync(join(dir, 'notes/otters.md'), '# Otters\n\nRiver otters slide down mud banks.\n');
       expect(await engine.ingest([join(dir, 'notes')])).toMatchObject({ updated: 1 });
       expect((await engine.search({ query: 'mud banks', mode: 'lexical', top: 5 })).results).toHaveLength(1);
@@ -105,7 +119,7 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
     expect(JSON.parse(found.stdout).results[0].citation.path).toBe(join(dir, 'notes/budget-2024.txt'));
     // Another process (KB_STORE, no flag) sees the same index.
     const ls = kb(['--data-dir', join(dir, 'other'), '--json', 'ls'], { env: { KB_STORE: url } });
-    expect(JSON.parse(ls.stdout).documents).toHaveLength(3);
+    expect(JSON.parse(ls.stdout).documents).toHaveLength(4);
 
     const down = kb(['--store', url.replace(`:${cluster.port}/`, ':1/'), '--data-dir', data, 'search', 'otters']);
     expect(down.code).not.toBe(0);
