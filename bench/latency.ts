@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { SearchParams } from '../src/shared/wire.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { Rng, TAGS, type TextModel, trainModel, writeCorpus } from './corpus.js';
-import { benchDir, corporaDir, freshDir, percentile, repoRoot, storeArg, type BenchResult } from './util.js';
+import { benchDir, corporaDir, freshDir, percentile, repoRoot, type BenchResult } from './util.js';
 
 const TARGET_CHUNKS = 100_000;
 const NOTE_BYTES = 5 * 1024;
@@ -91,7 +91,6 @@ async function timeQueries(engine: Engine, qs: SearchParams[]): Promise<number[]
 }
 
 export async function benchLatency(): Promise<BenchResult> {
-  if (storeArg() === 'postgres') return (await import('./latency-postgres.js')).benchLatencyPostgres();
   const model = trainModel(join(corporaDir(), 'ir', 'cranfield'));
   const { dataDir, chunks } = await corpusIndex(model);
   const engine = await openEngine({ dataDir });

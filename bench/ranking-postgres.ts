@@ -7,28 +7,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openEngine } from '../src/worker/index.js';
 import { startCluster } from '../test/support/postgres.js';
-import { type Prepared, prepare, type Scores, scoreRuns } from './ranking.js';
+import { type Prepared, prepare, runKb, type Scores, scoreRuns } from './ranking.js';
 import { smartCollections } from './smart.js';
 import { benchDir, corporaDir, type BenchResult, type Check } from './util.js';
 
 const CONFIG = { store_originals: 'reference', ocr: { enabled: false }, audio: { enabled: false } } as const;
-
-/** A hit's document id, from its path (`…/00042.txt`). */
-const ids = (paths: string[]): string[] => paths.map((path) => String(Number(path.slice(-9, -4))));
-
-async function kbRuns(dataDir: string, store: string | null, queries: string[]): Promise<string[][]> {
-  const engine = await openEngine({ dataDir, config: { ...CONFIG, ...(store ? { store: { url: store } } : {}) } });
-  try {
-    const runs: string[][] = [];
-    for (const q of queries) {
-      const r = await engine.search({ query: q, mode: 'lexical', top: 150 });
-      runs.push([...new Set(ids(r.results.map((h) => h.citation.path)))].slice(0, 100));
-    }
-    return runs;
-  } finally {
-    engine.close();
-  }
-}
 
 /** The seed's design: the records in a table of its own, english tsvectors, ts_rank_cd. */
 async function seedRuns(url: string, p: Prepared, queries: string[]): Promise<{ and: string[][]; or: string[][] }> {
@@ -85,9 +68,9 @@ export async function benchRankingPostgres(): Promise<BenchResult> {
           set.queries.map((q) => p.ref.search(q, 100)),
           p.c,
         );
-        const onSqlite = scoreRuns(await kbRuns(p.dataDir, null, set.queries), p.c);
+        const onSqlite = scoreRuns(await runKb(p, set.queries, {}), p.c);
         const t0 = performance.now();
-        const onPg = scoreRuns(await kbRuns(pgData, url, set.queries), p.c);
+        const onPg = scoreRuns(await runKb({ dataDir: pgData }, set.queries, { store: { url } }), p.c);
         const ms = (performance.now() - t0) / set.queries.length;
         const seed = await seedRuns(url, p, set.queries);
         const seedAnd = scoreRuns(seed.and, p.c);

@@ -14,7 +14,7 @@ import { averagePrecision, mean, ndcg, precisionAt, recallAt } from '../src/work
 import { candidateCut } from './candidate-cut.js';
 import { ReferenceBm25, queryStems } from './reference-bm25.js';
 import { type SmartCollection, loadSmart, smartCollections } from './smart.js';
-import { benchDir, corporaDir, storeArg, type BenchResult, type Check } from './util.js';
+import { benchDir, corporaDir, type BenchResult, type Check } from './util.js';
 
 export interface Scores {
   ndcg10: number;
@@ -98,9 +98,9 @@ export async function prepare(name: string, dir: string): Promise<Prepared> {
  * 100 documents with the reference's 100.
  */
 /** A hit's document id, from its path (`…/00042.txt`). */
-const ids = (paths: string[]): string[] => paths.map((path) => String(Number(path.slice(-9, -4))));
+export const ids = (paths: string[]): string[] => paths.map((path) => String(Number(path.slice(-9, -4))));
 
-async function runKb(p: Prepared, queries: string[], config: ConfigInput): Promise<string[][]> {
+export async function runKb(p: Pick<Prepared, 'dataDir'>, queries: string[], config: ConfigInput): Promise<string[][]> {
   const engine = await openEngine({ dataDir: p.dataDir, config: { store_originals: 'reference', ...config } });
   try {
     const runs: string[][] = [];
@@ -160,7 +160,6 @@ const fmt = (s: Scores): string =>
   `nDCG@10 ${s.ndcg10.toFixed(4)}  MAP ${s.map.toFixed(4)}  P@10 ${s.p10.toFixed(4)}  R@100 ${s.r100.toFixed(4)}`;
 
 export async function benchRanking(): Promise<BenchResult> {
-  if (storeArg() === 'postgres') return (await import('./ranking-postgres.js')).benchRankingPostgres();
   const collections = smartCollections(join(corporaDir(), 'ir'));
   const lines: string[] = [];
   const checks: Check[] = [];

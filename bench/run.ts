@@ -16,6 +16,8 @@ import { benchOffice } from './office.js';
 import { benchPdf } from './pdf.js';
 import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
+import { benchRankingPostgres } from './ranking-postgres.js';
+import { benchLatencyPostgres } from './latency-postgres.js';
 import { benchRerank } from './rerank.js';
 import { benchScale } from './scale.js';
 import { benchTui } from './tui.js';
@@ -23,7 +25,7 @@ import { benchTyping } from './typing.js';
 import { benchTypos } from './typos.js';
 import { benchUi } from './ui.js';
 import { benchWatch } from './watch.js';
-import type { BenchResult } from './util.js';
+import { type BenchResult, storeArg } from './util.js';
 
 const ALL: Record<string, () => Promise<BenchResult>> = {
   cranfield: benchCranfield,
@@ -52,17 +54,22 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   scale: benchScale,
 };
 
+/** `--store postgres`: the benches measured on the PostgreSQL store instead. */
+const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
+
 /** Run only when named: the scale library takes most of an hour to build. */
 const ON_REQUEST = new Set(['scale']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');
-const names = wanted.length > 0 ? wanted : Object.keys(ALL).filter((n) => !ON_REQUEST.has(n));
 let failed = 0;
+const postgres = storeArg() === 'postgres';
+const names = wanted.length > 0 ? wanted : Object.keys(postgres ? ON_POSTGRES : ALL).filter((n) => !ON_REQUEST.has(n));
 for (const name of names) {
-  const fn = ALL[name];
+  const fn = postgres ? ON_POSTGRES[name] : ALL[name];
   if (!fn) {
-    console.error(`unknown benchmark ${name}; have: ${Object.keys(ALL).join(', ')}`);
+    const have = Object.keys(postgres ? ON_POSTGRES : ALL).join(', ');
+    console.error(`unknown benchmark ${name}${postgres ? ' on PostgreSQL' : ''}; have: ${have}`);
     process.exit(2);
   }
   const r = await fn();

@@ -11,6 +11,7 @@ import { tsquery } from '../src/worker/store/postgres/tsquery.js';
 import type { DocRow, NewChunk } from '../src/worker/store/rows.js';
 import { bm25f, idf } from '../src/worker/search/bm25.js';
 import { indexForm, WORD_TOKEN } from '../src/worker/words.js';
+import { docRow } from './support/rows.js';
 
 const available = postgresAvailable();
 
@@ -23,25 +24,7 @@ const PASSAGES: [title: string, heading: string, text: string][] = [
 ];
 
 function doc(id: string, title: string, type: DocRow['type'] = 'markdown'): DocRow {
-  return {
-    id,
-    path: `/lib/${id}.md`,
-    root: null,
-    title,
-    type,
-    lang: 'en',
-    content_hash: id,
-    size: 1,
-    mtime: 1,
-    page_count: null,
-    duration: null,
-    parser_version: 1,
-    status: 'indexed',
-    error: null,
-    original: 'reference',
-    added_at: 1,
-    updated_at: 1,
-  };
+  return docRow(id, `/lib/${id}.md`, { title, type, original: 'reference' });
 }
 
 function counts(field: string, form: string): number {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/worker/store/port.js';
-import type { DocRow, NewChunk } from '../src/worker/store/rows.js';
+import type { NewChunk } from '../src/worker/store/rows.js';
 import { openDb } from '../src/worker/store/db.js';
 import { SqliteStore } from '../src/worker/store/sqlite-store.js';
 import { openPool } from '../src/worker/store/postgres/connect.js';
@@ -12,6 +12,7 @@ import { migratePg } from '../src/worker/store/postgres/migrate.js';
 import { PgStore } from '../src/worker/store/postgres/pg-store.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { tempDir } from './helpers.js';
+import { docRow } from './support/rows.js';
 
 const pgHere = postgresAvailable();
 let cluster: PgCluster | null = null;
@@ -50,30 +51,7 @@ const adapters: { name: string; skip: boolean; open: () => Promise<Store> }[] = 
   },
 ];
 
-function doc(id: string, path: string, over: Partial<DocRow> = {}): DocRow {
-  return {
-    id,
-    path,
-    root: null,
-    title: `Title of ${id}`,
-    type: 'markdown',
-    lang: 'en',
-    content_hash: `hash-${id}`,
-    size: 100,
-    mtime: 1_700_000_000_000,
-    page_count: null,
-    duration: null,
-    parser_version: 1,
-    status: 'indexed',
-    error: null,
-    original: 'copy',
-    added_at: 1,
-    updated_at: 1,
-    author: null,
-    created: null,
-    ...over,
-  };
-}
+const doc = docRow;
 
 function chunks(docId: string, texts: string[], from = 0): NewChunk[] {
   return texts.map((text, i) => ({

@@ -20,6 +20,7 @@ import { PgWordSource } from '../src/worker/search/pg-word-source.js';
 import { parseQuery } from '../src/worker/search/query.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { tempDir } from './helpers.js';
+import { docRow } from './support/rows.js';
 
 const available = postgresAvailable();
 
@@ -45,25 +46,12 @@ function library(): { doc: DocRow; tags: string[]; chunks: { heading: string; te
       for (let i = 0; i < len; i++) words.push(rnd() < 0.45 ? pick(topic) : rnd() < 0.5 ? pick(common) : pick(pick(topics)));
       chunks.push({ heading: `${pick(topic)} notes`, text: words.join(' ') + '.' });
     }
-    const doc: DocRow = {
-      id: `doc${String(d).padStart(3, '0')}`,
-      path: `/lib/${topic[0]}/${d}.md`,
-      root: null,
+    const doc = docRow(`doc${String(d).padStart(3, '0')}`, `/lib/${topic[0]}/${d}.md`, {
       title: `${pick(topic)} and ${pick(topic)}`,
       type: d % 3 === 0 ? 'note' : 'markdown',
-      lang: 'en',
       content_hash: `h${d}`,
-      size: 1,
-      mtime: 1,
-      page_count: null,
-      duration: null,
-      parser_version: 1,
-      status: 'indexed',
-      error: null,
       original: 'reference',
-      added_at: 1,
-      updated_at: 1,
-    };
+    });
     out.push({ doc, tags: d % 5 === 0 ? ['starred'] : [], chunks });
   }
   return out;

@@ -2,10 +2,11 @@
 // FTS5 (candidates.ts) or PostgreSQL's tsvectors (pg-word-source.ts). A search is described as a
 // Match — words as typed, phrases, AND and OR — and each store writes it in its own query language.
 import type { Filters } from '../store/doc-filter.js';
+import type { Candidate, ChunkText } from '../store/rows.js';
 import type { FieldModel } from './bm25.js';
 import type { FromTops } from './tops-reader.js';
 
-export type { FromTops };
+export type { Candidate, ChunkText, FromTops };
 
 /** A word of a match as typed (lowercased); a store matches it as its index holds it (stemmed, or as a prefix). */
 export interface MatchWord {
@@ -28,18 +29,6 @@ export function anyOf(words: MatchWord[], phrases: string[][] = []): Match {
 
 export function allOf(words: MatchWord[]): Match {
   return { words, phrases: [], join: 'AND' };
-}
-
-/** A chunk a match found, in the store's order; `raw` is the store's own score, lower is better. */
-export interface Candidate {
-  rowid: number;
-  raw: number;
-}
-
-export interface ChunkText {
-  title: string;
-  heading: string;
-  text: string;
 }
 
 /**

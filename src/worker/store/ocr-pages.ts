@@ -1,6 +1,6 @@
 // The OCR queue: pages (an image is page 1) waiting to be read from pixels, and how each went.
 import type { Db } from './db.js';
-import type { OcrJob, OcrPageRow } from './rows.js';
+import type { OcrJob, OcrPageRow, OcrOutcome } from './rows.js';
 import type { OcrPagesPort, Sync } from './port.js';
 
 export type { OcrJob, OcrPageRow } from './rows.js';
@@ -47,14 +47,7 @@ export class OcrPages implements Sync<OcrPagesPort> {
   pending(): OcrJob[] {
     return this.pendingQ.all();
   }
-  finish(r: {
-    doc_id: string;
-    page: number;
-    status: 'done' | 'failed';
-    confidence: number | null;
-    error: string | null;
-    unreadable_with?: string | null;
-  }): void {
+  finish(r: OcrOutcome): void {
     this.finishQ.run({ ...r, unreadable_with: r.unreadable_with ?? null });
   }
   /** Pages (and their documents) that need an OCR language which is not installed. */

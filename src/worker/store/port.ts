@@ -14,10 +14,12 @@ import type {
   NameWords,
   NewChunk,
   OcrJob,
+  OcrOutcome,
   OcrPageRow,
   OriginalRow,
   PageQuery,
   TranscriptJob,
+  TranscriptOutcome,
   TranscriptRow,
 } from './rows.js';
 import type { Filters } from './doc-filter.js';
@@ -97,14 +99,7 @@ export interface OcrPagesPort {
   queue(docId: string, pages: number[]): Promise<void>;
   clear(docId: string): Promise<void>;
   pending(): Promise<OcrJob[]>;
-  finish(r: {
-    doc_id: string;
-    page: number;
-    status: 'done' | 'failed';
-    confidence: number | null;
-    error: string | null;
-    unreadable_with?: string | null;
-  }): Promise<void>;
+  finish(r: OcrOutcome): Promise<void>;
   unreadable(): Promise<{ pages: number; docs: number }>;
   /** Queues again the pages the given languages have not tried; the documents they are in. */
   retryUnreadable(languages: string): Promise<string[]>;
@@ -117,14 +112,7 @@ export interface TranscriptsPort {
   waiting(): Promise<Set<string>>;
   /** What waited for a speech model is pending now. */
   wake(): Promise<void>;
-  finish(r: {
-    doc_id: string;
-    status: 'done' | 'failed';
-    model: string | null;
-    language: string | null;
-    segments: string | null;
-    error: string | null;
-  }): Promise<void>;
+  finish(r: TranscriptOutcome): Promise<void>;
   of(docId: string): Promise<TranscriptRow | undefined>;
 }
 

@@ -172,3 +172,37 @@ export interface NameWords {
   words: { text: string; prefix: boolean }[];
   phrases: string[][];
 }
+
+/** How one page's OCR went. */
+export interface OcrOutcome {
+  doc_id: string;
+  page: number;
+  status: 'done' | 'failed';
+  confidence: number | null;
+  error: string | null;
+  /** The OCR languages the page was too unreadable with (it needs another). */
+  unreadable_with?: string | null;
+}
+
+/** How one recording's transcription went. */
+export interface TranscriptOutcome {
+  doc_id: string;
+  status: 'done' | 'failed';
+  model: string | null;
+  language: string | null;
+  segments: string | null;
+  error: string | null;
+}
+
+/** A chunk a word search found, in the store's order; `raw` is the store's own score, lower is better. */
+export interface Candidate {
+  rowid: number;
+  raw: number;
+}
+
+/** A chunk's title (its document's), heading and text, as the ranking reads a candidate. */
+export interface ChunkText {
+  title: string;
+  heading: string;
+  text: string;
+}

@@ -1,7 +1,7 @@
 // The transcription queue: audio and video waiting for a speech model ('waiting'), queued
 // ('pending'), read ('done', with its timed segments) or failed.
 import type { Db } from './db.js';
-import type { TranscriptJob, TranscriptRow } from './rows.js';
+import type { TranscriptJob, TranscriptRow, TranscriptOutcome } from './rows.js';
 import type { TranscriptsPort, Sync } from './port.js';
 
 export type { TranscriptJob, TranscriptRow } from './rows.js';
@@ -50,14 +50,7 @@ export class Transcripts implements Sync<TranscriptsPort> {
       this.wakeQ.run();
     })();
   }
-  finish(r: {
-    doc_id: string;
-    status: 'done' | 'failed';
-    model: string | null;
-    language: string | null;
-    segments: string | null;
-    error: string | null;
-  }): void {
+  finish(r: TranscriptOutcome): void {
     this.finishQ.run(r);
   }
   of(docId: string): TranscriptRow | undefined {

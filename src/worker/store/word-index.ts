@@ -8,18 +8,9 @@ import { SPACELESS } from './index-functions.js';
 import { StatementCache } from './statement-cache.js';
 import { textFirst } from './upgrades/fts-order.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
+import type { Candidate, ChunkText } from './rows.js';
 
-export interface Candidate {
-  rowid: number;
-  /** FTS5's bm25 (lower is better). */
-  raw: number;
-}
-
-export interface ChunkText {
-  title: string;
-  heading: string;
-  text: string;
-}
+export type { Candidate, ChunkText } from './rows.js';
 
 /** How far the substring path looks for one word. */
 export const SUBSTRING_CAP = 5000;

@@ -4,6 +4,7 @@
 // query, counts, the vocabulary, and chunk texts. What a search asks of it is the ranking's
 // (search/); every statement is here.
 import type { Filters } from '../doc-filter.js';
+import type { ChunkText } from '../rows.js';
 import { rows, type Sql, value } from './tables/sql.js';
 
 /**
@@ -41,12 +42,8 @@ export interface PgCandidate {
   score: number;
 }
 
-export interface ChunkText {
-  rowid: number;
-  title: string;
-  heading: string;
-  text: string;
-}
+/** A chunk's texts with its rowid. */
+export type RowText = ChunkText & { rowid: number };
 
 /** Filters as SQL over `d` (the chunk's document), numbered from `$from`; the values to pass. */
 export function filterWhere(f: Filters, docIds: string[] | null, from: number): { sql: string; values: unknown[] } {
@@ -148,9 +145,9 @@ export class PgWordIndex {
   }
 
   /** Title, heading and text of many chunks, in the order asked. */
-  async texts(rowids: number[]): Promise<ChunkText[]> {
+  async texts(rowids: number[]): Promise<RowText[]> {
     if (rowids.length === 0) return [];
-    const r = await rows<ChunkText>(
+    const r = await rows<RowText>(
       this.sql,
       `SELECT c.rowid, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ANY ($1::bigint[])`,
       [rowids],

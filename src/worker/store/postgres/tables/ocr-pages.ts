@@ -1,6 +1,6 @@
 // The OCR queue on PostgreSQL (see store/ocr-pages.ts).
 import type { OcrPagesPort } from '../../port.js';
-import type { OcrJob, OcrPageRow } from '../../rows.js';
+import type { OcrJob, OcrPageRow, OcrOutcome } from '../../rows.js';
 import { first, rows, type Sql } from './sql.js';
 
 export class PgOcrPages implements OcrPagesPort {
@@ -24,14 +24,7 @@ export class PgOcrPages implements OcrPagesPort {
        WHERE o.status = 'pending' ORDER BY d.path, o.page`,
     );
   }
-  async finish(r: {
-    doc_id: string;
-    page: number;
-    status: 'done' | 'failed';
-    confidence: number | null;
-    error: string | null;
-    unreadable_with?: string | null;
-  }): Promise<void> {
+  async finish(r: OcrOutcome): Promise<void> {
     await this.sql.query(
       'UPDATE ocr_pages SET status = $1, confidence = $2, error = $3, unreadable_with = $4 WHERE doc_id = $5 AND page = $6',
       [r.status, r.confidence, r.error, r.unreadable_with ?? null, r.doc_id, r.page],

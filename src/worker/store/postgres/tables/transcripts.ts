@@ -1,6 +1,6 @@
 // The transcription queue on PostgreSQL (see store/transcripts.ts).
 import type { TranscriptsPort } from '../../port.js';
-import type { TranscriptJob, TranscriptRow } from '../../rows.js';
+import type { TranscriptJob, TranscriptRow, TranscriptOutcome } from '../../rows.js';
 import { first, rows, type Sql } from './sql.js';
 
 export class PgTranscripts implements TranscriptsPort {
@@ -33,14 +33,7 @@ export class PgTranscripts implements TranscriptsPort {
       [Date.now()],
     );
   }
-  async finish(r: {
-    doc_id: string;
-    status: 'done' | 'failed';
-    model: string | null;
-    language: string | null;
-    segments: string | null;
-    error: string | null;
-  }): Promise<void> {
+  async finish(r: TranscriptOutcome): Promise<void> {
     await this.sql.query('UPDATE transcripts SET status = $1, model = $2, language = $3, segments = $4, error = $5 WHERE doc_id = $6', [
       r.status,
       r.model,
