@@ -3,7 +3,7 @@
 // database in the chunks' own transactions; and what kb says when the server cannot be used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
-import { inTransaction, openPool, type PgPool } from '../src/worker/store/postgres/connect.js';
+import { inTransaction, openPool, type PgPool, storeError } from '../src/worker/store/postgres/connect.js';
 import { migratePg, pgVersion } from '../src/worker/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../src/worker/store/postgres/migrations/index.js';
 import { vectorSupport } from '../src/worker/store/postgres/pgvector.js';
@@ -101,6 +101,22 @@ describe.skipIf(!available)('the PostgreSQL store', () => {
     } finally {
       await without.end();
       await withIt.end();
+    }
+  });
+
+  it('says which right the role lacks when it may not create its tables', async () => {
+    const url = await cluster.database();
+    const db = url.replace(/^.*\//, '');
+    // An administrator's database kb's role may connect to but not create anything in.
+    const theirs = `${db}_theirs`;
+    await cluster.admin('postgres', `CREATE DATABASE ${theirs}`);
+    const pool = await openPool(url.replace(/\/[^/]+$/, `/${theirs}`));
+    try {
+      await expect(migratePg(pool).catch((e: unknown) => Promise.reject(storeError(e, url)))).rejects.toThrow(
+        /lacks a right kb needs.*CREATE DATABASE .* OWNER kb_test/s,
+      );
+    } finally {
+      await pool.end();
     }
   });
 
