@@ -89,7 +89,9 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
           .map((p) => join(dir, p))
           .sort(),
       );
-      expect((await engine.status()).chunks).toBeGreaterThanOrEqual(3);
+      const status = await engine.status();
+      expect(status.chunks).toBeGreaterThanOrEqual(3);
+      expect(status.store).toEqual({ kind: 'postgres', where: url });
 
       // Ingesting the same folder again changes nothing; an edited file is read again.
       expect(await engine.ingest([join(dir, 'notes')])).toMatchObject({ unchanged: 4 });
@@ -115,6 +117,9 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
     const data = join(dir, 'data');
     const ingest = kb(['--store', url, '--data-dir', data, '--json', 'ingest', join(dir, 'notes')]);
     expect(ingest.code, ingest.stderr).toBe(0);
+    expect(kb(['--store', url, '--data-dir', data, 'status']).stdout).toMatch(
+      /documents?, \d+ chunks? in the PostgreSQL index at postgresql:\/\/kb_test@127\.0\.0\.1/,
+    );
     const found = kb(['--store', url, '--data-dir', data, '--json', 'search', 'zeppelin hangar']);
     expect(JSON.parse(found.stdout).results[0].citation.path).toBe(join(dir, 'notes/budget-2024.txt'));
     // Another process (KB_STORE, no flag) sees the same index.

@@ -345,6 +345,8 @@ export type Facets = z.infer<typeof FacetsSchema>;
 
 export const KbStatusSchema = versioned({
   data_dir: z.string(),
+  /** Where the index lives: the data dir's SQLite file, or a PostgreSQL database (its URL without a password). */
+  store: z.object({ kind: z.enum(['sqlite', 'postgres']), where: z.string() }),
   documents: z.number().int().nonnegative(),
   chunks: z.number().int().nonnegative(),
   collections: z.array(

@@ -18,7 +18,8 @@ export async function statusCommand(g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
     const s = await kb['index.status']({});
     if (g.json) return void printJson(s);
-    line(`${plural(s.documents, 'document')}, ${plural(s.chunks, 'chunk')} in ${s.data_dir}`);
+    const where = s.store.kind === 'postgres' ? `the PostgreSQL index at ${s.store.where}` : s.data_dir;
+    line(`${plural(s.documents, 'document')}, ${plural(s.chunks, 'chunk')} in ${where}`);
     for (const c of s.collections) line(`  collection ${c.name}: ${plural(c.documents, 'document')} (${c.root})`);
     line(`embedding model ${s.embedding.model}: ${s.embedding.installed ? 'installed' : dim('not installed')}`);
     line(`speech model ${s.speech.model}: ${s.speech.installed ? 'installed' : dim('not installed')}`);

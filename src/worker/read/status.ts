@@ -16,6 +16,7 @@ export async function indexStatus(
   return {
     schema_version: SCHEMA_VERSION,
     data_dir: core.dataDir,
+    store: { kind: core.store.kind, where: core.store.where },
     documents: await core.store.tables.documents.count(),
     chunks: await core.store.tables.chunks.total(),
     collections: (await parts.collections.list()).map(({ name, root, documents, failed, waiting }) => ({
