@@ -7,6 +7,8 @@ import { inTransaction, openPool, type PgPool, storeError } from '../src/worker/
 import { migratePg, pgVersion } from '../src/worker/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../src/worker/store/postgres/migrations/index.js';
 import { vectorSupport } from '../src/worker/store/postgres/pgvector.js';
+import { tablesOn } from '../src/worker/store/postgres/pg-store.js';
+import { docRow } from './support/rows.js';
 
 const available = postgresAvailable();
 
@@ -87,6 +89,33 @@ describe.skipIf(!available)('the PostgreSQL store', () => {
       expect((await pool.query('SELECT chunks, body_len FROM chunk_totals')).rows[0]).toEqual({ chunks: 1, body_len: 5 });
     } finally {
       await pool.end();
+    }
+  });
+
+  it('gives waiting work to one process only: a page or a recording claimed is no other’s until queued again', async () => {
+    const url = await cluster.database();
+    const [a, b] = await Promise.all([openPool(url), openPool(url)]);
+    try {
+      await migratePg(a);
+      const one = tablesOn(a);
+      const other = tablesOn(b);
+      await one.documents.upsert(docRow('scan', '/scan.pdf', { type: 'pdf' }));
+      await one.documents.upsert(docRow('talk', '/talk.mp3', { type: 'audio' }));
+      await one.ocr.queue('scan', [1, 2]);
+      await one.transcripts.queue('talk', 'pending');
+      // Both processes ask for every page at once: each page goes to exactly one of them.
+      const claims = await Promise.all([1, 2].flatMap((p) => [one.ocr.claim('scan', p), other.ocr.claim('scan', p)]));
+      expect(claims.filter(Boolean)).toHaveLength(2);
+      expect(await Promise.all([one.transcripts.claim('talk'), other.transcripts.claim('talk')])).toEqual(
+        expect.arrayContaining([true, false]),
+      );
+      // Queued again (new OCR languages, a new speech model): free to claim.
+      await one.ocr.queue('scan', [1]);
+      expect(await other.ocr.claim('scan', 1)).toBe(true);
+      await one.transcripts.queue('talk', 'pending');
+      expect(await other.transcripts.claim('talk')).toBe(true);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
     }
   });
 

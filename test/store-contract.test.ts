@@ -170,6 +170,9 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
     expect(await t.ocr.retryUnreadable('eng')).toEqual([]); // the same languages would fail the same way
     expect(await t.ocr.retryUnreadable('eng+jpn')).toEqual(['p']);
     expect((await t.ocr.pending()).map((j) => j.page)).toEqual([5]);
+    // A pending page is claimed by the process reading it; a page done is no one's to claim.
+    expect(await t.ocr.claim('p', 5)).toBe(true);
+    expect(await t.ocr.claim('p', 2)).toBe(false);
     await t.ocr.clear('p');
     expect(await t.ocr.of('p')).toEqual([]);
 
@@ -179,7 +182,9 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
     await t.transcripts.wake();
     expect((await t.transcripts.pending()).map((j) => [j.doc_id, j.path, j.title])).toEqual([['v', '/talk.mp3', 'Title of v']]);
     expect((await t.documents.byId('v'))?.error).toBeNull(); // it waits for nothing now
+    expect(await t.transcripts.claim('v')).toBe(true);
     await t.transcripts.finish({ doc_id: 'v', status: 'done', model: 'tiny', language: 'en', segments: '[]', error: null });
+    expect(await t.transcripts.claim('v')).toBe(false);
     expect(await t.transcripts.of('v')).toEqual({ status: 'done', model: 'tiny', language: 'en', segments: '[]', error: null });
   });
 

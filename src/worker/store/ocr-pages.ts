@@ -13,12 +13,16 @@ export class OcrPages implements Sync<OcrPagesPort> {
   private readonly ofQ;
   private readonly retryQ;
   private readonly unreadableQ;
+  private readonly waitsQ;
 
   constructor(db: Db) {
     this.queueQ = db.prepare<[string, number]>(
       "INSERT INTO ocr_pages (doc_id, page, status) VALUES (?, ?, 'pending') ON CONFLICT(doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL",
     );
     this.clearQ = db.prepare<[string]>('DELETE FROM ocr_pages WHERE doc_id = ?');
+    this.waitsQ = db.prepare<[string, number], { one: number }>(
+      "SELECT 1 AS one FROM ocr_pages WHERE doc_id = ? AND page = ? AND status = 'pending'",
+    );
     this.pendingQ = db.prepare<
       [],
       OcrJob
@@ -49,6 +53,10 @@ export class OcrPages implements Sync<OcrPagesPort> {
   }
   finish(r: OcrOutcome): void {
     this.finishQ.run({ ...r, unreadable_with: r.unreadable_with ?? null });
+  }
+  /** Whether the page still waits. One process writes a SQLite index at a time: no claim to record. */
+  claim(docId: string, page: number): boolean {
+    return this.waitsQ.get(docId, page) !== undefined;
   }
   /** Pages (and their documents) that need an OCR language which is not installed. */
   unreadable(): { pages: number; docs: number } {

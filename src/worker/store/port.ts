@@ -101,6 +101,11 @@ export interface OcrPagesPort {
   pending(): Promise<OcrJob[]>;
   finish(r: OcrOutcome): Promise<void>;
   unreadable(): Promise<{ pages: number; docs: number }>;
+  /**
+   * Takes a pending page for this process to read; false when it no longer waits, or another process
+   * took it less than CLAIM_MS ago (a store one process writes at a time records no claims).
+   */
+  claim(docId: string, page: number): Promise<boolean>;
   /** Queues again the pages the given languages have not tried; the documents they are in. */
   retryUnreadable(languages: string): Promise<string[]>;
   of(docId: string): Promise<OcrPageRow[]>;
@@ -112,6 +117,8 @@ export interface TranscriptsPort {
   waiting(): Promise<Set<string>>;
   /** What waited for a speech model is pending now. */
   wake(): Promise<void>;
+  /** Takes a pending recording for this process to transcribe (as OcrPagesPort.claim). */
+  claim(docId: string): Promise<boolean>;
   finish(r: TranscriptOutcome): Promise<void>;
   of(docId: string): Promise<TranscriptRow | undefined>;
 }
@@ -150,6 +157,12 @@ export interface NamesPort {
   /** Documents with no passages yet: audio waiting for a transcript, scans for OCR. */
   waiting(): Promise<string[]>;
 }
+
+/**
+ * How long a claim on waiting work holds: past this, the work is taken as abandoned (its process died)
+ * and another may claim it. A long recording is transcribed in less.
+ */
+export const CLAIM_MS = 60 * 60_000;
 
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
 export interface Tables {

@@ -14,6 +14,7 @@ export class Transcripts implements Sync<TranscriptsPort> {
   private readonly clearWaitingErrorsQ;
   private readonly finishQ;
   private readonly ofQ;
+  private readonly waitsQ;
 
   constructor(private readonly db: Db) {
     this.queueQ = db.prepare<[string, 'waiting' | 'pending']>(`INSERT INTO transcripts (doc_id, status) VALUES (?, ?)
@@ -24,6 +25,7 @@ export class Transcripts implements Sync<TranscriptsPort> {
     >(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
       WHERE t.status = 'pending' ORDER BY d.path`);
     this.waitingQ = db.prepare<[], { doc_id: string }>("SELECT doc_id FROM transcripts WHERE status = 'waiting'");
+    this.waitsQ = db.prepare<[string], { one: number }>("SELECT 1 AS one FROM transcripts WHERE doc_id = ? AND status = 'pending'");
     this.wakeQ = db.prepare<[]>("UPDATE transcripts SET status = 'pending' WHERE status = 'waiting'");
     this.clearWaitingErrorsQ = db.prepare<[number]>(
       "UPDATE documents SET error = NULL, updated_at = ? WHERE id IN (SELECT doc_id FROM transcripts WHERE status = 'waiting')",
@@ -42,6 +44,10 @@ export class Transcripts implements Sync<TranscriptsPort> {
   }
   waiting(): Set<string> {
     return new Set(this.waitingQ.all().map((r) => r.doc_id));
+  }
+  /** Whether the recording still waits. One process writes a SQLite index at a time: no claim to record. */
+  claim(docId: string): boolean {
+    return this.waitsQ.get(docId) !== undefined;
   }
   /** A speech model is installed: everything waiting for one is queued (and says so no more). */
   wake(): void {

@@ -180,6 +180,8 @@ export async function runOcr(
       break;
     }
     opts.onProgress?.({ phase: 'ocr', done: i, total: jobs.length, path: job.path });
+    // Another process sharing the store may be reading this page already (or has read it since).
+    if (!(await tables.ocr.claim(job.doc_id, job.page))) continue;
     try {
       const { chunks, confidence, unreadable } = await readPage(ctx, job);
       if (unreadable) {

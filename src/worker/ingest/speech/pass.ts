@@ -90,6 +90,8 @@ export async function runTranscription(
     const report = (s: number): void =>
       opts.onProgress?.({ phase: 'transcribe', done: Math.min(total, Math.round(before + s)), total, path: job.path });
     report(0);
+    // Another process sharing the store may be transcribing it already (or has since).
+    if (!(await tables.transcripts.claim(job.doc_id))) continue;
     try {
       const t = await transcribeOne(ctx, job, ffmpeg, report, opts.signal);
       const chunks = transcriptChunks(t.segments, ctx.config.audio.chunk_min_s, ctx.config.audio.chunk_max_s);

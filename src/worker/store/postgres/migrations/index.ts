@@ -1,5 +1,6 @@
 // The PostgreSQL migrations in order. Never edit a shipped one: add the next file and list it here.
 import type { Migration } from '../../migrations/migration.js';
 import { migration as m1 } from './001-schema.js';
+import { migration as m2 } from './002-work-claims.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2];

@@ -1,5 +1,5 @@
 // The OCR queue on PostgreSQL (see store/ocr-pages.ts).
-import type { OcrPagesPort } from '../../port.js';
+import { CLAIM_MS, type OcrPagesPort } from '../../port.js';
 import type { OcrJob, OcrPageRow, OcrOutcome } from '../../rows.js';
 import { first, rows, type Sql } from './sql.js';
 
@@ -10,7 +10,7 @@ export class PgOcrPages implements OcrPagesPort {
     if (pages.length === 0) return;
     await this.sql.query(
       `INSERT INTO ocr_pages (doc_id, page, status) SELECT $1, unnest($2::int[]), 'pending'
-       ON CONFLICT (doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL`,
+       ON CONFLICT (doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL, claimed_at = NULL`,
       [docId, pages],
     );
   }
@@ -29,6 +29,16 @@ export class PgOcrPages implements OcrPagesPort {
       'UPDATE ocr_pages SET status = $1, confidence = $2, error = $3, unreadable_with = $4 WHERE doc_id = $5 AND page = $6',
       [r.status, r.confidence, r.error, r.unreadable_with ?? null, r.doc_id, r.page],
     );
+  }
+  /** One statement: of two processes claiming a page at once, the second waits for the first's row and finds it taken. */
+  async claim(docId: string, page: number): Promise<boolean> {
+    const now = Date.now();
+    const r = await this.sql.query(
+      `UPDATE ocr_pages SET claimed_at = $3 WHERE doc_id = $1 AND page = $2 AND status = 'pending'
+         AND (claimed_at IS NULL OR claimed_at < $4)`,
+      [docId, page, now, now - CLAIM_MS],
+    );
+    return r.rowCount === 1;
   }
   async unreadable(): Promise<{ pages: number; docs: number }> {
     return (

@@ -1,5 +1,5 @@
 // The transcription queue on PostgreSQL (see store/transcripts.ts).
-import type { TranscriptsPort } from '../../port.js';
+import { CLAIM_MS, type TranscriptsPort } from '../../port.js';
 import type { TranscriptJob, TranscriptRow, TranscriptOutcome } from '../../rows.js';
 import { first, rows, type Sql } from './sql.js';
 
@@ -9,7 +9,8 @@ export class PgTranscripts implements TranscriptsPort {
   async queue(docId: string, status: 'waiting' | 'pending'): Promise<void> {
     await this.sql.query(
       `INSERT INTO transcripts (doc_id, status) VALUES ($1, $2)
-       ON CONFLICT (doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL`,
+       ON CONFLICT (doc_id) DO UPDATE SET status = excluded.status, model = NULL, language = NULL, segments = NULL, error = NULL,
+         claimed_at = NULL`,
       [docId, status],
     );
   }
@@ -24,6 +25,15 @@ export class PgTranscripts implements TranscriptsPort {
     return new Set(
       (await rows<{ doc_id: string }>(this.sql, "SELECT doc_id FROM transcripts WHERE status = 'waiting'")).map((r) => r.doc_id),
     );
+  }
+  /** As PgOcrPages.claim. */
+  async claim(docId: string): Promise<boolean> {
+    const now = Date.now();
+    const r = await this.sql.query(
+      `UPDATE transcripts SET claimed_at = $2 WHERE doc_id = $1 AND status = 'pending' AND (claimed_at IS NULL OR claimed_at < $3)`,
+      [docId, now, now - CLAIM_MS],
+    );
+    return r.rowCount === 1;
   }
   /** One statement: the documents say they wait no more, and their transcripts are queued. */
   async wake(): Promise<void> {
