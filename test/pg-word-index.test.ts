@@ -80,7 +80,7 @@ describe.skipIf(!available)('the PostgreSQL word index', () => {
     const df = await index.docFreq(query);
     const words = query.map((form) => ({ form, weight: idf(t.n, df.get(form) ?? 0), prefix: false }));
     const got = await index.candidates(
-      tsquery({ any: words }),
+      tsquery({ either: words }),
       { words, fieldWeights: model.weights, avg: t.avg, k1: model.k1, b: model.b },
       { tags: [] },
       null,
@@ -111,17 +111,17 @@ describe.skipIf(!available)('the PostgreSQL word index', () => {
     };
     const texts = async (m: Parameters<typeof tsquery>[0], f = { tags: [] as string[] }): Promise<string[]> =>
       (await index.texts((await index.candidates(tsquery(m), scored, f, null, 10)).map((c) => c.rowid))).map((x) => x.title).sort();
-    expect(await texts({ any: [[w('zebra'), w('herd')]] })).toEqual(['Zebra notes']); // "zebra herd" as written
-    expect(await texts({ any: [[w('herd'), w('zebra')]] })).toEqual([]);
-    expect(await texts({ any: [w('migr', true)] })).toEqual(['Migration of zebras']);
-    expect(await texts({ any: [w("o'reilli")] })).toEqual([]); // the index holds "o" and "reilli": the apostrophe cuts
-    expect(await texts({ any: [[w('o'), w('reilli')]] })).toEqual(['Notes']);
-    expect(await texts({ any: [w('cafe')] })).toEqual(['Notes']); // diacritics folded, as unicode61 folds them
-    expect(await texts({ all: [w('zebra'), w('lion')] })).toEqual(['Lions']);
-    expect(await texts({ any: [w('zebra')] }, { tags: ['travel'] })).toEqual(['Migration of zebras']);
-    expect(await texts({ any: [w('zebra')] }, { tags: ['nobody'] })).toEqual([]);
-    expect((await index.candidates(tsquery({ any: [w('zebra')] }), scored, { tags: [], type: 'note' }, null, 10)).length).toBe(1);
-    expect(await index.count(tsquery({ any: [w('zebra')] }), { tags: [] }, null)).toBe(3);
+    expect(await texts({ either: [[w('zebra'), w('herd')]] })).toEqual(['Zebra notes']); // "zebra herd" as written
+    expect(await texts({ either: [[w('herd'), w('zebra')]] })).toEqual([]);
+    expect(await texts({ either: [w('migr', true)] })).toEqual(['Migration of zebras']);
+    expect(await texts({ either: [w("o'reilli")] })).toEqual([]); // the index holds "o" and "reilli": the apostrophe cuts
+    expect(await texts({ either: [[w('o'), w('reilli')]] })).toEqual(['Notes']);
+    expect(await texts({ either: [w('cafe')] })).toEqual(['Notes']); // diacritics folded, as unicode61 folds them
+    expect(await texts({ every: [w('zebra'), w('lion')] })).toEqual(['Lions']);
+    expect(await texts({ either: [w('zebra')] }, { tags: ['travel'] })).toEqual(['Migration of zebras']);
+    expect(await texts({ either: [w('zebra')] }, { tags: ['nobody'] })).toEqual([]);
+    expect((await index.candidates(tsquery({ either: [w('zebra')] }), scored, { tags: [], type: 'note' }, null, 10)).length).toBe(1);
+    expect(await index.count(tsquery({ either: [w('zebra')] }), { tags: [] }, null)).toBe(3);
   });
 
   it('follows the chunks as documents go: frequencies, totals and what matches', async () => {

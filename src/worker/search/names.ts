@@ -50,26 +50,26 @@ export class NameSearcher {
   async find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): Promise<NameMatch[]> {
     const expr = nameWords(q);
     if (!expr) return [];
-    const names$ = this.tables.names;
+    const byName = this.tables.names;
     const typed = bare(query);
     const exactly = (r: { path: string; title: string }): boolean => {
       const name = bare(r.path.split(/[\\/]/).pop() ?? r.path);
       return typed === name || typed === name.replace(/\.[^.]+$/, '') || typed === bare(r.title);
     };
-    let names = await names$.matching('name', expr, filters, NOT_DISTINCTIVE + 1);
+    let names = await byName.matching('name', expr, filters, NOT_DISTINCTIVE + 1);
     if (names.length > NOT_DISTINCTIVE) {
       // Words many file names share (note-0001.md … note-9999.md and "note") point at none of them,
       // unless the whole name was typed: look for that name as a phrase.
       const words = [...typed.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
-      names = words.length > 0 ? (await names$.matching('name', { words: [], phrases: [words] }, filters, 5)).filter(exactly) : [];
+      names = words.length > 0 ? (await byName.matching('name', { words: [], phrases: [words] }, filters, 5)).filter(exactly) : [];
     }
     // A word that is a tag finds the documents carrying it, as their names do (a tag on more than a
     // handful of documents is a filter's job: the Tags box).
     const tag = /^#?[\p{L}\p{N}_-]+$/u.test(typed) ? typed.replace(/^#/, '') : null;
-    const tagged = tag ? await names$.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
+    const tagged = tag ? await byName.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
-    const waiting = await names$.waiting();
-    const titles = waiting.length === 0 ? [] : await names$.matching('title', expr, filters, limit, waiting);
+    const waiting = await byName.waiting();
+    const titles = waiting.length === 0 ? [] : await byName.matching('title', expr, filters, limit, waiting);
     const seen = new Set<string>();
     const out: NameMatch[] = [];
     for (const r of [...names, ...titles]) {
@@ -78,7 +78,7 @@ export class NameSearcher {
       if (seen.has(r.id) || (skip.has(r.id) && !exactly(r)) || out.length >= limit) continue;
       seen.add(r.id);
       const doc = await this.tables.documents.withFacts(r.id);
-      if (doc) out.push({ doc, firstChunk: await names$.firstChunk(r.id), exact: exactly(r) });
+      if (doc) out.push({ doc, firstChunk: await byName.firstChunk(r.id), exact: exactly(r) });
     }
     return out;
   }

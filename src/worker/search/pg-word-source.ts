@@ -33,16 +33,16 @@ function pgMatch(m: Match): PgMatch | null {
   if ('raw' in m) return null;
   if ('and' in m || 'or' in m) {
     const parts = ('and' in m ? m.and : m.or).map(pgMatch).filter((p): p is PgMatch => p !== null);
-    return parts.length === 0 ? null : 'and' in m ? { all: parts } : { any: parts };
+    return parts.length === 0 ? null : 'and' in m ? { every: parts } : { either: parts };
   }
   const parts: Part[] = [];
   for (const w of m.words) {
     const f = forms(w);
-    parts.push(f.length === 1 ? f[0]! : { any: f });
+    parts.push(f.length === 1 ? f[0]! : { either: f });
   }
   for (const p of m.phrases) parts.push(phraseOf(p));
   if (parts.length === 0) return null;
-  return m.join === 'AND' ? { all: parts } : { any: parts };
+  return m.join === 'AND' ? { every: parts } : { either: parts };
 }
 
 /** Every word a match holds, once, as its scoring needs it. */
@@ -104,7 +104,7 @@ class PgWordStats implements WordStats {
   async occurs(words: string): Promise<boolean> {
     const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
     if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
-    return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ any: [phraseOf(parts)] })));
+    return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
   }
   /** One query for all of them: the word statistics hold every stem. */
   async occurring(words: string[]): Promise<Set<string>> {
@@ -117,7 +117,7 @@ class PgWordStats implements WordStats {
     return this.cached(`${prefix}*`, async () => (await this.index.begins(f.folded)) || (await this.index.begins(f.stem)));
   }
   async written(word: string): Promise<boolean> {
-    return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ any: [{ form: indexForm(word).stem, prefix: false }] }), word));
+    return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ either: [{ form: indexForm(word).stem, prefix: false }] }), word));
   }
   private async cached(key: string, ask: () => Promise<boolean>): Promise<boolean> {
     let yes = this.seen.get(key);

@@ -10,7 +10,7 @@ export interface MatchWord {
 
 /** A word, a phrase (its words in order), or a group. */
 export type Part = MatchWord | MatchWord[] | Match;
-export type Match = { any: Part[] } | { all: Part[] };
+export type Match = { either: Part[] } | { every: Part[] };
 
 const lexeme = (w: MatchWord): string => {
   const flags = `${w.prefix ? '*' : ''}${w.only ?? ''}`;
@@ -25,6 +25,6 @@ function part(p: Part): string {
 
 /** The text form of a match; '' when it holds nothing. */
 export function tsquery(m: Match): string {
-  const parts = 'any' in m ? m.any : m.all;
-  return parts.map(part).join('any' in m ? ' | ' : ' & ');
+  const parts = 'either' in m ? m.either : m.every;
+  return parts.map(part).join('either' in m ? ' | ' : ' & ');
 }

@@ -24,7 +24,7 @@ function nameQuery(field: 'name' | 'title', q: NameWords): string | null {
     pieces.forEach((p, i) => parts.push(word(p, w.prefix && i === pieces.length - 1)));
   }
   for (const p of q.phrases) parts.push(p.flatMap((w) => [...w.matchAll(WORD_TOKEN)].map((m) => word(m[0], false))));
-  return parts.length === 0 ? null : tsquery({ all: parts });
+  return parts.length === 0 ? null : tsquery({ every: parts });
 }
 
 export class PgNames implements NamesPort {
