@@ -14,6 +14,7 @@ import { openPool } from '../src/worker/store/postgres/connect.js';
 import { migratePg } from '../src/worker/store/postgres/migrate.js';
 import { PgStore } from '../src/worker/store/postgres/pg-store.js';
 import { PgWordIndex } from '../src/worker/store/postgres/word-index.js';
+import { PgWordTops } from '../src/worker/store/postgres/word-tops.js';
 import { Candidates } from '../src/worker/search/candidates.js';
 import { LexicalSearcher } from '../src/worker/search/lexical.js';
 import { PgWordSource } from '../src/worker/search/pg-word-source.js';
@@ -97,7 +98,7 @@ describe.skipIf(!available)('one ranking on both stores', () => {
     await fill(sqlite);
     await fill(pg);
     onSqlite = new LexicalSearcher(new Candidates(db, config), config);
-    onPg = new LexicalSearcher(new PgWordSource(new PgWordIndex(pool), config), config);
+    onPg = new LexicalSearcher(new PgWordSource(new PgWordIndex(pool), config, new PgWordTops(pool)), config);
   });
   afterAll(async () => {
     db?.close();

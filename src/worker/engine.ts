@@ -38,6 +38,10 @@ import { type InEffect, withEnvironment } from './config/env.js';
 import { openDb } from './store/db.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import { PgWordIndex } from './store/postgres/word-index.js';
+import { PgWordTops } from './store/postgres/word-tops.js';
+import type { TopsPort } from './store/port.js';
+import { WordTopsTable } from './store/word-tops.js';
+import type { TopsStoreAt } from './search/tops-update.js';
 import { PgWordSource } from './search/pg-word-source.js';
 import type { WordSource } from './search/word-source.js';
 import { SpeechService } from './ingest/speech/speech.js';
@@ -113,8 +117,9 @@ export class Engine {
   readonly #core: Core;
   readonly #searcher: Searcher;
   readonly #vectors: VectorService;
-  /** The SQLite store's own upkeep (its FTS5 index's tops and merges); null on PostgreSQL. */
-  readonly #tops: TopsUpkeep | null;
+  /** The heavy units' tops, kept up with the word index. */
+  readonly #tops: TopsUpkeep;
+  /** The SQLite store's own upkeep (its FTS5 index's merges); null on PostgreSQL. */
   readonly #merge: MergeUpkeep | null;
   readonly #reranker: RerankService;
   readonly #speech: SpeechService;
@@ -138,11 +143,12 @@ export class Engine {
     this.#configProblems = opts.configProblems ?? [];
     const db = core.sqlite;
     if (db) registerPathMatch(db);
-    this.#searcher = new Searcher(wordSource(core), core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
+    const words = wordIndexOf(core);
+    this.#searcher = new Searcher(words.source, core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
-    this.#tops = db ? new TopsUpkeep(core, db) : null;
-    this.#merge = db ? new MergeUpkeep(core, db, () => this.#tops?.backgroundWork() != null) : null;
+    this.#tops = new TopsUpkeep(core, words.source, words.tops, words.at);
+    this.#merge = db ? new MergeUpkeep(core, db, () => this.#tops.backgroundWork() !== null) : null;
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
@@ -166,12 +172,12 @@ export class Engine {
 
   // Documents in and out
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
-    this.#tops?.hold();
+    this.#tops.hold();
     try {
       return await this.#ingest.ingest(paths, opts);
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
-      this.#tops?.release();
+      this.#tops.release();
       this.#merge?.maintain();
     }
   };
@@ -184,7 +190,7 @@ export class Engine {
     this.#upkeep ??= new Upkeep((o) => this.#ingest.leftovers(o), this.#core.log);
     this.#upkeep.listen(onEvent);
     this.#upkeep.kick();
-    this.#tops?.maintain(); // an index from before the tops, or one another process grew
+    this.#tops.maintain(); // an index from before the tops, or one another process grew
     this.#merge?.waitForQuiet(MERGE_QUIET_MS);
     this.#merge?.maintain();
     this.#upgrading ??= upgradeIndex(
@@ -274,7 +280,7 @@ export class Engine {
   backgroundWork = (): Promise<void> | null => {
     const work = [
       this.#vectors.backgroundWork(),
-      this.#tops?.backgroundWork() ?? null,
+      this.#tops.backgroundWork() ?? null,
       this.#merge?.backgroundWork() ?? null,
       this.#upgrading,
     ].filter((w) => w !== null);
@@ -336,7 +342,7 @@ export class Engine {
     if (this.#closed) return;
     this.#closed = true;
     this.#upkeep?.stop();
-    this.#tops?.stop();
+    this.#tops.stop();
     this.#merge?.stop();
     this.#ingest.close();
     this.#speech.release();
@@ -356,9 +362,15 @@ export class Engine {
 }
 
 /** The store's word index as the ranking reads it. */
-function wordSource(core: Core): WordSource {
+/** The store's word index as the search reads it, where its heavy units' tops are kept, and where a thread opens it. */
+function wordIndexOf(core: Core): { source: WordSource; tops: TopsPort; at: TopsStoreAt } {
   const s = core.store;
-  return s.kind === 'sqlite' ? new Candidates(s.db, core.config) : new PgWordSource(new PgWordIndex(s.pool), core.config);
+  if (s.kind === 'sqlite') {
+    const tops = new WordTopsTable(s.db);
+    return { source: new Candidates(s.db, core.config, tops), tops, at: { kind: 'sqlite', file: s.db.name } };
+  }
+  const tops = new PgWordTops(s.pool);
+  return { source: new PgWordSource(new PgWordIndex(s.pool), core.config, tops), tops, at: { kind: 'postgres', url: s.connectionUrl() } };
 }
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {

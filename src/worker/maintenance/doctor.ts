@@ -14,12 +14,7 @@ import type { PgStore } from '../store/postgres/pg-store.js';
 
 type Outcome = string | { status: 'warn' | 'fail'; detail: string };
 
-export async function runDoctor(
-  core: Core,
-  vectors: VectorService,
-  tops: TopsUpkeep | null,
-  configProblems: string[],
-): Promise<DoctorReport> {
+export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUpkeep, configProblems: string[]): Promise<DoctorReport> {
   const { dataDir, store, blobs, config } = core;
   const checks: DoctorCheck[] = [];
   const check = (name: string, fn: () => Outcome): void => {
@@ -86,7 +81,7 @@ export async function runDoctor(
       status: 'warn',
       detail: `the index is being upgraded (passage ${upgrade.done.toLocaleString('en-US')} of ${upgrade.total.toLocaleString('en-US')}): the app and kb serve finish it in the background, kb doctor --fix now; searches work meanwhile`,
     });
-  if (tops) checks.push(topsCheck(tops));
+  checks.push(await topsCheck(tops));
   checks.push(...(await vectorChecks(core, vectors)));
   const { audioChecks } = await import('../audio/checks.js');
   checks.push(...(await audioChecks(config.audio, dataDir, (await store.tables.transcripts.waiting()).size)));
@@ -109,7 +104,7 @@ async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
 }
 
 /** The best passages of common words and prefixes, ranked ahead of the search (search/tops.ts). */
-function topsCheck(tops: TopsUpkeep): DoctorCheck {
+async function topsCheck(tops: TopsUpkeep): Promise<DoctorCheck> {
   const name = 'common words';
   if (tops.error) {
     return {
@@ -118,7 +113,7 @@ function topsCheck(tops: TopsUpkeep): DoctorCheck {
       detail: `ranking their best passages failed: ${tops.error}; searches of common words are slower (kb doctor --fix tries again)`,
     };
   }
-  const { work, units, minChunks } = tops.status();
+  const { work, units, minChunks } = await tops.status();
   if (work === 'none' || work === 'clear')
     return { name, status: 'ok', detail: `none needed below ${minChunks} passages: every search scores all it matches` };
   if (work === 'current')

@@ -20,7 +20,7 @@ export type FixResult = z.infer<typeof DoctorFixSchema>;
 export async function runFix(
   core: Core,
   vectors: VectorService,
-  tops: TopsUpkeep | null,
+  tops: TopsUpkeep,
   doctor: () => Promise<DoctorReport>,
   opts: { onProgress?: (p: ReindexProgress) => void } = {},
 ): Promise<FixResult> {
@@ -57,7 +57,7 @@ export async function runFix(
       detail: `embedded ${plural(v.embedded, 'chunk')} that had none, deleted ${plural(v.deleted, 'vector')} of chunks that are gone`,
     });
   }
-  const t = tops ? await tops.catchUp() : null;
+  const t = await tops.catchUp();
   if (t && (t.kind === 'built' || t.kind === 'updated'))
     actions.push({
       name: 'common words',

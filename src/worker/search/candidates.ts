@@ -7,7 +7,9 @@ import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type Filters, filterFts, pathMatcher } from '../store/doc-filter.js';
 import { Tags } from '../store/tags.js';
+import type { TopsPort } from '../store/port.js';
 import { WordIndex } from '../store/word-index.js';
+import { WordTopsTable } from '../store/word-tops.js';
 import { IndexStats } from './index-stats.js';
 import { ftsString } from './query.js';
 import { TopsReader } from './tops-reader.js';
@@ -34,11 +36,12 @@ export class Candidates implements WordSource {
   constructor(
     readonly db: Db,
     private readonly config: Config,
+    tops: TopsPort = new WordTopsTable(db),
   ) {
     this.index = new WordIndex(db);
     this.tags = new Tags(db);
     this.stats = new IndexStats(this.index, config);
-    this.tops = new TopsReader(db);
+    this.tops = new TopsReader(tops);
   }
 
   async refresh(): Promise<boolean> {

@@ -1,14 +1,16 @@
 // The PostgreSQL store's word source (word-source.ts): a match written as a tsquery of kb's stems,
 // candidates ordered by kb's BM25F computed in SQL (store/postgres/word-index.ts), the statistics
 // from the word_stats and chunk_totals the chunks' triggers keep, cached until their generation
-// moves. No kept tops yet: a heavy word's chunks are all scored by the database.
+// moves. A heavy word's or prefix's best chunks come from its kept tops (tops.ts), as on SQLite.
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import { type Filters, pathMatcher } from '../store/doc-filter.js';
 import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
 import { type Match as PgMatch, type MatchWord as PgWord, type Part, tsquery } from '../store/postgres/tsquery.js';
 import { indexForm, WORD_TOKEN } from '../words.js';
+import type { TopsPort } from '../store/port.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
+import { TopsReader } from './tops-reader.js';
 import type { Candidate, ChunkText, FromTops, Match, MatchWord, WordSource, WordStats } from './word-source.js';
 
 /** How far the substring path looks for one word (as on SQLite). */
@@ -134,9 +136,12 @@ export class PgWordSource implements WordSource {
   readonly stats: PgWordStats;
   private readonly globs = new Map<string, string[]>();
 
-  constructor(index: PgWordIndex, config: Config) {
+  private readonly tops: TopsReader;
+
+  constructor(index: PgWordIndex, config: Config, tops: TopsPort) {
     this.index = index;
     this.stats = new PgWordStats(index, config);
+    this.tops = new TopsReader(tops);
   }
 
   async refresh(): Promise<boolean> {
@@ -204,8 +209,10 @@ export class PgWordSource implements WordSource {
     return this.index.texts(rowids);
   }
 
-  async fromTops(): Promise<FromTops | null> {
-    return null;
+  /** A one-unit search's best `depth` chunks from the unit's tops (tops.ts); null: ask the word index. */
+  async fromTops(unit: string, filters: Filters, depth: number): Promise<FromTops | null> {
+    const { n: _n, ...model } = this.stats.fieldModel();
+    return this.tops.best(unit, model, filters, depth);
   }
 
   async filterShare(filters: Filters): Promise<number> {

@@ -1,12 +1,11 @@
 // The search's side of the heavy units' tops (tops.ts): a one-unit search takes its best chunks
-// from them when they are current (they have seen the last chunk, and were ranked with the weights
-// in use) and hold enough chunks that pass the filters; otherwise it goes to FTS5 as before.
+// from them when they are current (they have seen every chunk written, and were ranked with the
+// weights in use) and hold enough chunks that pass the filters; otherwise it asks the word index as before.
 import type { Filters } from '../store/doc-filter.js';
-import { WordTopsTable } from '../store/word-tops.js';
-import type { Db } from '../store/db.js';
+import type { TopsPort } from '../store/port.js';
 import type { TopsModel, TopsState } from './tops.js';
 import { complete, decodeTop, type Top } from './tops.js';
-import { readTopsState } from './tops-update.js';
+import { caughtUp, parseTopsState } from './tops-update.js';
 
 export interface FromTops {
   rowids: number[];
@@ -17,30 +16,27 @@ export interface FromTops {
 }
 
 export class TopsReader {
-  private readonly table: WordTopsTable;
   private stateText: string | null = null;
   private state: TopsState | null = null;
   private readonly loaded = new Map<string, Top | null>();
 
-  constructor(db: Db) {
-    this.table = new WordTopsTable(db);
-  }
+  constructor(private readonly port: TopsPort) {}
 
-  /** The state, read again each search (one row): another process may have updated the tops. */
-  private current(): TopsState | null {
-    const text = this.table.state();
-    if (text !== this.stateText) {
-      this.stateText = text;
-      this.state = text === null ? null : readTopsState(this.table);
+  /** The state, read again each search (one row): another process may have updated the tops. Null unless current. */
+  private async current(): Promise<TopsState | null> {
+    const head = await this.port.head();
+    if (head.state !== this.stateText) {
+      this.stateText = head.state;
+      this.state = parseTopsState(head.state);
       this.loaded.clear();
     }
-    return this.state;
+    return this.state && caughtUp(this.state, head) ? this.state : null;
   }
 
-  private load(unit: string): Top | null {
+  private async load(unit: string): Promise<Top | null> {
     let top = this.loaded.get(unit);
     if (top === undefined) {
-      const row = this.table.get(unit);
+      const row = await this.port.get(unit);
       top = row ? decodeTop(row.entries, row.matches) : null;
       if (this.loaded.size > 5000) this.loaded.clear();
       this.loaded.set(unit, top);
@@ -49,12 +45,12 @@ export class TopsReader {
   }
 
   /** The unit's `depth` best chunks that pass the filters, best first; null when the tops cannot say. */
-  best(unit: string, model: TopsModel, filters: Filters, depth: number): FromTops | null {
-    const state = this.current();
-    if (!state || !sameRanking(state.model, model) || state.upto < this.table.lastRowid()) return null;
-    const top = this.load(unit);
+  async best(unit: string, model: TopsModel, filters: Filters, depth: number): Promise<FromTops | null> {
+    const state = await this.current();
+    if (!state || !sameRanking(state.model, model)) return null;
+    const top = await this.load(unit);
     if (!top) return null;
-    const passing = this.table.passing(top.rowids, filters);
+    const passing = await this.port.passing(top.rowids, filters);
     const rowids: number[] = [];
     const scores: number[] = [];
     for (let i = 0; i < top.rowids.length && rowids.length < depth; i++) {

@@ -5,14 +5,12 @@ import { Worker } from 'node:worker_threads';
 import { KbError, type ErrorCode } from '../../shared/errors.js';
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
-import { WordIndex } from '../store/word-index.js';
-import { WordTopsTable } from '../store/word-tops.js';
+import type { TopsPort } from '../store/port.js';
 import { SerialJob } from '../serial-job.js';
 import { threadEntry } from '../threads.js';
-import { IndexStats } from './index-stats.js';
 import { TOPS_INDEX_FACTOR, type TopsModel } from './tops.js';
-import { topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
-import type { Db } from '../store/db.js';
+import { type TopsStoreAt, topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
+import type { WordSource } from './word-source.js';
 
 export class TopsUpkeep {
   private failure: string | null = null;
@@ -25,8 +23,11 @@ export class TopsUpkeep {
 
   constructor(
     private readonly core: Core,
-    /** The SQLite store's database: the tops are its FTS5 index's. */
-    private readonly db: Db,
+    /** The word index whose statistics the tops are ranked with. */
+    private readonly words: WordSource,
+    /** Where the tops are kept, and where the update thread opens the store. */
+    private readonly port: TopsPort,
+    private readonly at: TopsStoreAt,
   ) {
     this.job = new SerialJob(
       async () => {
@@ -77,9 +78,9 @@ export class TopsUpkeep {
   }
 
   /** What an update would do now, and how many units the tops hold (kb doctor). */
-  status(): { work: TopsWork; units: number; minChunks: number } {
-    const { work } = this.plan();
-    return { work, units: new WordTopsTable(this.db).units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
+  async status(): Promise<{ work: TopsWork; units: number; minChunks: number }> {
+    const { work } = await this.plan();
+    return { work, units: await this.port.units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
   }
 
   /** Brings the tops up to date now (kb doctor --fix); the error, if it failed. */
@@ -91,18 +92,16 @@ export class TopsUpkeep {
     return this.last;
   }
 
-  private plan(): { work: TopsWork; model: TopsModel; chunks: number; minDf: number } {
-    const { config } = this.core;
-    const db = this.db;
-    const { n: chunks, ...model } = new IndexStats(new WordIndex(db), config).fieldModel();
-    const minDf = config.search.tops_min_df;
-    return { work: topsWork(new WordTopsTable(db), model, chunks, minDf), model, chunks, minDf };
+  private async plan(): Promise<{ work: TopsWork; model: TopsModel; chunks: number; minDf: number }> {
+    await this.words.refresh();
+    const { n: chunks, ...model } = this.words.stats.fieldModel();
+    const minDf = this.core.config.search.tops_min_df;
+    return { work: await topsWork(this.port, model, chunks, minDf), model, chunks, minDf };
   }
 
   private async once(): Promise<void> {
-    const db = this.db;
     if (this.holds > 0) return;
-    const { work, model, chunks, minDf } = this.plan();
+    const { work, model, chunks, minDf } = await this.plan();
     this.last = null;
     if (work === 'none' || work === 'current') return;
     const started = Date.now();
@@ -110,8 +109,8 @@ export class TopsUpkeep {
     try {
       result =
         work === 'clear'
-          ? updateTops(db, model, chunks, minDf)
-          : await onThread(db.name, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
+          ? await updateTops(this.port, model, chunks, minDf)
+          : await onThread(this.at, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
     } catch (e) {
       if (this.holds > 0) return; // dropped for an ingest: not a failure
       throw e;
@@ -121,11 +120,17 @@ export class TopsUpkeep {
   }
 }
 
-function onThread(file: string, model: TopsModel, chunks: number, minDf: number, started: (w: Worker) => void): Promise<TopsUpdateResult> {
+function onThread(
+  store: TopsStoreAt,
+  model: TopsModel,
+  chunks: number,
+  minDf: number,
+  started: (w: Worker) => void,
+): Promise<TopsUpdateResult> {
   const entry = threadEntry('search/tops-thread');
   if (!entry) return Promise.reject(new KbError('INTERNAL', 'the tops thread is not in this build'));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { file, model, chunks, minDf } });
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { store, model, chunks, minDf } });
     started(worker);
     worker.once('message', (m: { result?: TopsUpdateResult; error?: { code: ErrorCode; message: string } }) => {
       if (m.result) resolve(m.result);

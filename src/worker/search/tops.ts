@@ -3,10 +3,10 @@
 // terms), costs hundreds of milliseconds. Yet one word's ranking of the chunks is its BM25F
 // saturation alone (bm25.ts): the idf scales every chunk alike. So for each heavy unit — a stem
 // ('w:') or a typed prefix ('p:') in at least search.tops_min_df chunks — the TOPS_K chunks it ranks first are
-// kept ahead of the search (store/word-tops.ts), and a one-unit search reads them instead of FTS5.
+// kept ahead of the search (the store's TopsPort), and a one-unit search reads them instead of the word index.
 //
 // Entries are [rowid, saturation] pairs, best first. Chunks only ever come and go (a changed file
-// gets new rows), so an update adds the chunks written since `upto` and drops the deleted ones: what
+// gets new rows), so an update adds the chunks written since it last read and drops the deleted ones: what
 // is left is still the true head of the ranking. Field averages drift as the index grows; the update
 // starts over when they moved (or the weights changed) enough to reorder it.
 import { indexForm, WORD_TOKEN } from './analyze.js';
@@ -50,6 +50,11 @@ export interface TopsState {
   model: TopsModel;
   /** The thresholds the units were chosen with (absent before words had their own). */
   heavy?: Heavy;
+  /**
+   * Counts the updates: a reader's cached tops are stale when it moves. (On PostgreSQL an update can
+   * leave `upto` as it was: the chunk it added committed after one with a higher rowid.)
+   */
+  version?: number;
 }
 
 export interface Top {
@@ -89,11 +94,11 @@ const META_TOKEN = /^kb(type|lang|tag)[0-9a-f]*\d$/;
 
 /**
  * The heavy units of an index, from its vocabulary (stems and how many chunks hold each) in term
- * order (SQLite's, by UTF-8 bytes: any order in which the terms sharing a prefix come together). A
+ * order (by UTF-8 bytes, as SQLite's and PostgreSQL's "C" collation sort: any order in which the terms sharing a prefix come together). A
  * prefix's count is the sum of its terms', so only the prefixes of the current term are kept: a map
  * of every prefix of every term held 560 MB at a million passages, and took 7.5 s rather than 3.
  */
-export function heavyUnits(vocabulary: Iterable<{ term: string; doc: number }>, heavy: Heavy): Set<string> {
+export async function heavyUnits(vocabulary: AsyncIterable<{ term: string; doc: number }>, heavy: Heavy): Promise<Set<string>> {
   const units = new Set<string>();
   /** The current term's prefixes, shortest first (MIN_PREFIX letters, then one more each), with their counts so far. */
   const open: { prefix: string; chunks: number }[] = [];
@@ -103,7 +108,7 @@ export function heavyUnits(vocabulary: Iterable<{ term: string; doc: number }>, 
       if (p.chunks >= heavy.prefix) units.add(prefixUnit(p.prefix));
     }
   };
-  for (const { term, doc } of vocabulary) {
+  for await (const { term, doc } of vocabulary) {
     if (META_TOKEN.test(term)) continue;
     if (doc >= heavy.word) units.add(wordUnit(term));
     // A prefix costs FTS5 the chunks of every term it expands to.

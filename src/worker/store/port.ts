@@ -164,6 +164,71 @@ export interface NamesPort {
  */
 export const CLAIM_MS = 60 * 60_000;
 
+/** One unit's kept tops as stored (search/tops.ts encodes and reads the entries). */
+export interface StoredTop {
+  unit: string;
+  /** Chunks the unit was seen in while the entries were kept. */
+  matches: number;
+  entries: Buffer;
+}
+
+/** A chunk as a tops update scores it: its document's title, its heading and text. */
+export interface TopsChunk {
+  rowid: number;
+  title: string;
+  heading: string;
+  text: string;
+}
+
+/** What a search must know before it trusts the tops: the last update's state, and what was written since. */
+export interface TopsHead {
+  /** The state the last update recorded (search/tops.ts writes it as JSON), or null before the first. */
+  state: string | null;
+  /** The newest chunk's rowid. */
+  lastRowid: number;
+  /**
+   * Chunks are waiting that the tops have not seen, whatever their rowid. On PostgreSQL a chunk can
+   * commit after one with a higher rowid (two writers), so "the rowids past the last update" would miss
+   * it; each new chunk is queued instead. SQLite writes one at a time: rowids are the order.
+   */
+  pending: boolean;
+}
+
+/** The index read at one moment (one transaction), for a tops update. */
+export interface TopsReading {
+  /** Every unit's stored tops. */
+  all(): Promise<StoredTop[]>;
+  /** Every word of the index with the number of chunks holding it, in byte order. */
+  vocabulary(): AsyncIterable<{ term: string; doc: number }>;
+  /**
+   * The chunks the tops have not seen, in rowid order: every chunk when `upto` is null; else those
+   * written since the update that read up to `upto` (SQLite: the rowids past it; PostgreSQL: its queue).
+   */
+  unseen(upto: number | null): AsyncIterable<TopsChunk>;
+  /** Which of these chunks still exist. */
+  existing(rowids: number[]): Promise<Set<number>>;
+}
+
+/** The heavy units' kept tops (search/tops.ts): what a search reads, what an update reads and writes. */
+export interface TopsPort {
+  head(): Promise<TopsHead>;
+  get(unit: string): Promise<StoredTop | null>;
+  /** How many units are kept. */
+  units(): Promise<number>;
+  /** Which of these chunks exist in a searchable document that passes the filters. */
+  passing(rowids: number[], filters: Filters): Promise<Set<number>>;
+  /** Runs an update's reads at one moment; null when another process is updating them now. */
+  reading<T>(fn: (r: TopsReading) => Promise<T>): Promise<T | null>;
+  /**
+   * Replaces every unit's tops (`replace`) or the given units', records the state and that the
+   * `seen` chunks were read, in one transaction; unless another update recorded a state since
+   * `expected` was read (false then).
+   */
+  write(tops: StoredTop[], state: string, replace: boolean, expected: string | null, seen: number[]): Promise<boolean>;
+  /** Forgets every top (the index shrank below where they pay, or its word index is rebuilt). */
+  clear(): Promise<void>;
+}
+
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
 export interface Tables {
   readonly documents: DocumentsPort;

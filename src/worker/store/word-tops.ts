@@ -1,29 +1,17 @@
-// The statements of the heavy units' tops (migration 10; search/tops.ts says what they hold): one
-// unit's entries for a search, all of them for an update, the vocabulary and the chunks an update
-// reads, and its state in meta.
+// The SQLite store's side of the heavy units' tops (migration 10; search/tops.ts says what they
+// hold): one unit's entries for a search, the vocabulary and the chunks an update reads, and its
+// state in meta. SQLite writes one chunk at a time, so the chunks an update has not seen are the
+// rowids past the last one it read.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
 import { readMeta, writeMeta } from './meta.js';
+import type { StoredTop, TopsChunk, TopsHead, TopsPort, TopsReading } from './port.js';
 import { StatementCache } from './statement-cache.js';
-
-export interface StoredTop {
-  unit: string;
-  /** Chunks the unit was seen in while the entries were kept. */
-  matches: number;
-  entries: Buffer;
-}
-
-export interface TopsChunk {
-  rowid: number;
-  title: string;
-  heading: string;
-  text: string;
-}
 
 const STATE_KEY = 'word_tops';
 
-export class WordTopsTable {
+export class WordTopsTable implements TopsPort {
   private readonly stmts: StatementCache;
 
   constructor(readonly db: Db) {
@@ -34,51 +22,27 @@ export class WordTopsTable {
     return this.stmts.get(sql);
   }
 
-  /** The state an update left (search/tops.ts reads and writes it as JSON), or null before the first. */
-  state(): string | null {
+  private state(): string | null {
     return readMeta(this.db, STATE_KEY);
   }
 
-  get(unit: string): StoredTop | null {
-    return (this.prep('SELECT unit, matches, entries FROM word_tops WHERE unit = ?').get(unit) as StoredTop | undefined) ?? null;
-  }
-
-  units(): number {
-    return (this.prep('SELECT count(*) AS n FROM word_tops').get() as { n: number }).n;
-  }
-
-  all(): StoredTop[] {
-    return this.prep('SELECT unit, matches, entries FROM word_tops').all() as StoredTop[];
-  }
-
-  /** Every index term with the number of chunks holding it (fts5vocab walks the whole index). */
-  vocabulary(): Iterable<{ term: string; doc: number }> {
-    return this.prep('SELECT term, doc FROM chunks_vocab ORDER BY term').iterate() as Iterable<{ term: string; doc: number }>;
-  }
-
-  /** The chunks after this rowid, in rowid order, with their document's title. */
-  chunksAfter(rowid: number): Iterable<TopsChunk> {
-    return this.prep(
-      `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
-       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? ORDER BY c.rowid`,
-    ).iterate(rowid) as Iterable<TopsChunk>;
-  }
-
-  lastRowid(): number {
+  private lastRowid(): number {
     return (this.prep('SELECT max(rowid) AS hi FROM chunks').get() as { hi: number | null }).hi ?? 0;
   }
 
-  /** Which of these chunks still exist. */
-  existing(rowids: number[]): Set<number> {
-    if (rowids.length === 0) return new Set();
-    const rows = this.prep('SELECT rowid FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(rowids)) as {
-      rowid: number;
-    }[];
-    return new Set(rows.map((r) => r.rowid));
+  async head(): Promise<TopsHead> {
+    return { state: this.state(), lastRowid: this.lastRowid(), pending: false };
   }
 
-  /** Which of these chunks exist in a searchable document that passes the filters. */
-  passing(rowids: number[], filters: Filters): Set<number> {
+  async get(unit: string): Promise<StoredTop | null> {
+    return (this.prep('SELECT unit, matches, entries FROM word_tops WHERE unit = ?').get(unit) as StoredTop | undefined) ?? null;
+  }
+
+  async units(): Promise<number> {
+    return (this.prep('SELECT count(*) AS n FROM word_tops').get() as { n: number }).n;
+  }
+
+  async passing(rowids: number[], filters: Filters): Promise<Set<number>> {
     if (rowids.length === 0) return new Set();
     const f = filterSql(filters);
     const rows = this.prep(
@@ -89,10 +53,43 @@ export class WordTopsTable {
   }
 
   /**
-   * Replaces every unit's tops (`replace`) or the given units', and records the state, in one
-   * transaction; unless another update recorded a state since `expected` was read (false then).
+   * One read transaction on this connection. Only the tops thread, whose connection nothing else
+   * uses, reads this way: its awaits let no other statement in.
    */
-  write(tops: StoredTop[], state: string, replace: boolean, expected: string | null): boolean {
+  async reading<T>(fn: (r: TopsReading) => Promise<T>): Promise<T> {
+    this.db.exec('BEGIN');
+    try {
+      return await fn(this.reader());
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  private reader(): TopsReading {
+    const prep = (sql: string): Statement => this.prep(sql);
+    return {
+      all: async () => prep('SELECT unit, matches, entries FROM word_tops').all() as StoredTop[],
+      // fts5vocab walks the whole index, in SQLite's term order (UTF-8 bytes).
+      async *vocabulary() {
+        yield* prep('SELECT term, doc FROM chunks_vocab ORDER BY term').iterate() as Iterable<{ term: string; doc: number }>;
+      },
+      async *unseen(upto: number | null) {
+        yield* prep(
+          `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
+           FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? ORDER BY c.rowid`,
+        ).iterate(upto ?? 0) as Iterable<TopsChunk>;
+      },
+      existing: async (rowids: number[]) => {
+        if (rowids.length === 0) return new Set<number>();
+        const rows = prep('SELECT rowid FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(rowids)) as {
+          rowid: number;
+        }[];
+        return new Set(rows.map((r) => r.rowid));
+      },
+    };
+  }
+
+  async write(tops: StoredTop[], state: string, replace: boolean, expected: string | null): Promise<boolean> {
     const put = this.prep('INSERT OR REPLACE INTO word_tops(unit, matches, entries) VALUES (?, ?, ?)');
     return this.db
       .transaction(() => {
@@ -105,8 +102,7 @@ export class WordTopsTable {
       .immediate();
   }
 
-  /** Forgets every top (kb doctor --fix rebuilds the word index; the tops are built again after). */
-  clear(): void {
+  async clear(): Promise<void> {
     this.db.transaction(() => {
       this.prep('DELETE FROM word_tops').run();
       writeMeta(this.db, STATE_KEY, null);

@@ -46,6 +46,8 @@ export class PgStore implements Store {
   readonly where: string;
   /** The transaction a write runs in, for the writes nested in it. */
   readonly #open = new AsyncLocalStorage<{ client: PgClient; tables: Tables; depth: number }>();
+  /** With its password: kept out of anything shown or logged. */
+  readonly #url: string;
 
   constructor(
     readonly pool: PgPool,
@@ -53,6 +55,12 @@ export class PgStore implements Store {
   ) {
     this.tables = tablesOn(pool);
     this.where = shownUrl(url);
+    this.#url = url;
+  }
+
+  /** The URL to connect with, for a thread that opens its own pool. */
+  connectionUrl(): string {
+    return this.#url;
   }
 
   async write<T>(fn: (t: Tables) => Promise<T>): Promise<T> {

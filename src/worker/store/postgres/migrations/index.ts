@@ -2,5 +2,6 @@
 import type { Migration } from '../../migrations/migration.js';
 import { migration as m1 } from './001-schema.js';
 import { migration as m2 } from './002-work-claims.js';
+import { migration as m3 } from './003-word-tops.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3];
