@@ -94,7 +94,8 @@ describe.skipIf(!available)('the PostgreSQL word index', () => {
         (sum, form) => sum + bm25f([counts(title, form), counts(heading, form), counts(text, form)], lengths, df.get(form) ?? 0, model),
         0,
       );
-      expect(c.score).toBeCloseTo(expected, 9);
+      // ts_rank_cd sums the weights in single precision: the same score to seven digits.
+      expect(Math.abs(c.score - expected) / expected).toBeLessThan(1e-6);
     }
     // Best first: the chunk about zebras' migration, whose title holds both.
     expect((await index.texts([got[0]!.rowid]))[0]!.title).toBe('Migration of zebras');

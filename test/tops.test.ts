@@ -9,13 +9,14 @@ import type { SearchParams, SearchResult } from '../src/shared/wire.js';
 import { openEngine, type Engine } from '../src/worker/index.js';
 import pg from 'pg';
 import type { Config } from '../src/shared/config.js';
-import { heavyAt, heavyUnits, stillValid, TopsBuilder } from '../src/worker/search/tops.js';
+import { heavyAt, heavyUnits, stillValid, TOPS_K, TopsBuilder } from '../src/worker/search/tops.js';
 import { TopsReader } from '../src/worker/search/tops-reader.js';
 import { topsWork, updateTops } from '../src/worker/search/tops-update.js';
 import { openPool } from '../src/worker/store/postgres/connect.js';
 import { migratePg } from '../src/worker/store/postgres/migrate.js';
 import { PgStore } from '../src/worker/store/postgres/pg-store.js';
 import { PgWordTops } from '../src/worker/store/postgres/word-tops.js';
+import { PG_SCORING_COST } from '../src/worker/search/pg-word-source.js';
 import type { NewChunk } from '../src/worker/store/rows.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { docRow } from './support/rows.js';
@@ -45,6 +46,8 @@ async function settle(e: Engine): Promise<void> {
 /** A store the tops live in, and what the tests read or change of it directly. */
 interface Side {
   store: Partial<Config['store']>;
+  /** search.tops_min_df that makes the units of MIN_DF: PostgreSQL's word index takes an eighth of it (WordSource.scoringCost). */
+  minDf: number;
   units(): Promise<string[]>;
   /** As if the tops were never built (an index from a kb that kept none). */
   forget(): Promise<void>;
@@ -61,6 +64,7 @@ const sides: { name: string; skip: boolean; side: (dataDir: string) => Promise<S
       const file = join(dataDir, 'kb.sqlite');
       return {
         store: {},
+        minDf: MIN_DF,
         async units() {
           const db = new Database(file, { readonly: true });
           try {
@@ -94,6 +98,7 @@ const sides: { name: string; skip: boolean; side: (dataDir: string) => Promise<S
       };
       return {
         store: { url },
+        minDf: MIN_DF * PG_SCORING_COST,
         units: async () => (await sql<{ unit: string }>('SELECT unit FROM word_tops ORDER BY unit')).map((r) => r.unit),
         forget: async () => void (await sql("DELETE FROM meta WHERE key = 'word_tops'")),
       };
@@ -116,7 +121,7 @@ describe.each(sides)('the tops of heavy words and prefixes on $name', ({ skip, s
     side = await open(join(dir, 'data'));
     engine = await openEngine({
       dataDir: join(dir, 'data'),
-      config: { chunking: CHUNKING, search: { tops_min_df: MIN_DF }, store: side.store },
+      config: { chunking: CHUNKING, search: { tops_min_df: side.minDf }, store: side.store },
     });
     await engine.ingest([dir]);
     await settle(engine);
@@ -227,7 +232,7 @@ describe('the tops on PostgreSQL', () => {
           await t.chunks.replace(`d${i}`, [text(i)]);
         });
       }
-      expect((await updateTops(port, model, 8, 1)).kind).toBe('built');
+      expect((await updateTops(port, model, 8, 1, TOPS_K)).kind).toBe('built');
       // A writer takes its rowid, then commits after another writer's chunk and an update that read it.
       const late = await pool.connect();
       await late.query('BEGIN');
@@ -236,7 +241,7 @@ describe('the tops on PostgreSQL', () => {
         await t.documents.upsert(docRow('d8', '/n/d8.md'));
         await t.chunks.replace('d8', [text(8)]);
       });
-      expect((await updateTops(port, model, 9, 1)).kind).toBe('updated');
+      expect((await updateTops(port, model, 9, 1, TOPS_K)).kind).toBe('updated');
       await late.query(
         "INSERT INTO documents (id, path, title, type, content_hash, size, mtime, parser_version, status, original, added_at, updated_at) VALUES ('best', '/n/best.md', '', 'markdown', 'h', 1, 1, 1, 'indexed', 'copy', 1, 1)",
       );
@@ -248,9 +253,9 @@ describe('the tops on PostgreSQL', () => {
       await late.query('COMMIT');
       late.release();
       // Its rowid is below what the last update read, yet the tops know they have not seen it.
-      expect(await topsWork(port, model, 10, 1)).toBe('update');
+      expect(await topsWork(port, model, 10, 1, TOPS_K)).toBe('update');
       expect(await new TopsReader(port).best('w:walru', model, { tags: [] }, 5)).toBeNull();
-      expect((await updateTops(port, model, 10, 1)).kind).toBe('updated');
+      expect((await updateTops(port, model, 10, 1, TOPS_K)).kind).toBe('updated');
       const best = await new TopsReader(port).best('w:walru', model, { tags: [] }, 5);
       expect(best?.rowids[0]).toBe(rowid);
       expect(best?.matches).toBe(10);

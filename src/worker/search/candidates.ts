@@ -31,6 +31,8 @@ export class Candidates implements WordSource {
   /** Cleared with the index statistics. */
   private readonly pathCache = new Map<string, string[]>();
   readonly stats: IndexStats;
+  /** FTS5 is the measure (word-source.ts). */
+  readonly scoringCost = 1;
   private readonly tops: TopsReader;
 
   constructor(

@@ -4,8 +4,15 @@
 // #budget. Search adds them beside the passages (search.ts, withNames).
 import type { Filters } from '../store/doc-filter.js';
 import type { Tables } from '../store/port.js';
-import type { DocWithFacts, NameWords } from '../store/rows.js';
+import type { DocWithFacts, NamedDoc, NameWords } from '../store/rows.js';
 import type { ParsedQuery } from './query.js';
+
+/** A document a query names, before its facts are read. */
+export interface Named {
+  id: string;
+  /** The query is the file name (with or without its extension) or the title, as typed. */
+  exact: boolean;
+}
 
 export interface NameMatch {
   doc: DocWithFacts;
@@ -44,10 +51,12 @@ export class NameSearcher {
   /**
    * Documents whose file name holds every word typed, and documents with no passages yet whose title
    * does (a title with passages is searched as part of them already: counting it again here would rank
-   * by title twice). `skip`: documents the passages found already (unless named exactly). Costs well under a millisecond on
-   * 13,000 documents: no ranking, a limit, and the title query only over the documents waiting.
+   * by title twice), best first, with whether the query is that name exactly. Costs well under a
+   * millisecond on 13,000 documents: no ranking, a limit, and the title query only over the documents
+   * waiting. Started beside the passages' search (its three look-ups at once): on a server each is a
+   * round trip.
    */
-  async find(query: string, q: ParsedQuery, filters: Filters, limit: number, skip: ReadonlySet<string>): Promise<NameMatch[]> {
+  async lookup(query: string, q: ParsedQuery, filters: Filters, limit: number): Promise<Named[]> {
     const expr = nameWords(q);
     if (!expr) return [];
     const byName = this.tables.names;
@@ -56,29 +65,41 @@ export class NameSearcher {
       const name = bare(r.path.split(/[\\/]/).pop() ?? r.path);
       return typed === name || typed === name.replace(/\.[^.]+$/, '') || typed === bare(r.title);
     };
-    let names = await byName.matching('name', expr, filters, NOT_DISTINCTIVE + 1);
+    // A word that is a tag finds the documents carrying it, as their names do (a tag on more than a
+    // handful of documents is a filter's job: the Tags box).
+    const tag = /^#?[\p{L}\p{N}_-]+$/u.test(typed) ? typed.replace(/^#/, '') : null;
+    const titlesOfWaiting = async (): Promise<NamedDoc[]> => {
+      const waiting = await byName.waiting();
+      return waiting.length === 0 ? [] : byName.matching('title', expr, filters, limit, waiting);
+    };
+    const [byWords, tagged, titles] = await Promise.all([
+      byName.matching('name', expr, filters, NOT_DISTINCTIVE + 1),
+      tag ? byName.tagged(tag, filters, NOT_DISTINCTIVE + 1) : Promise.resolve([]),
+      titlesOfWaiting(),
+    ]);
+    let names = byWords;
     if (names.length > NOT_DISTINCTIVE) {
       // Words many file names share (note-0001.md … note-9999.md and "note") point at none of them,
       // unless the whole name was typed: look for that name as a phrase.
       const words = [...typed.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
       names = words.length > 0 ? (await byName.matching('name', { words: [], phrases: [words] }, filters, 5)).filter(exactly) : [];
     }
-    // A word that is a tag finds the documents carrying it, as their names do (a tag on more than a
-    // handful of documents is a filter's job: the Tags box).
-    const tag = /^#?[\p{L}\p{N}_-]+$/u.test(typed) ? typed.replace(/^#/, '') : null;
-    const tagged = tag ? await byName.tagged(tag, filters, NOT_DISTINCTIVE + 1) : [];
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
-    const waiting = await byName.waiting();
-    const titles = waiting.length === 0 ? [] : await byName.matching('title', expr, filters, limit, waiting);
     const seen = new Set<string>();
+    return [...names, ...titles].flatMap((r) => (seen.has(r.id) || !seen.add(r.id) ? [] : [{ id: r.id, exact: exactly(r) }]));
+  }
+
+  /**
+   * The named documents to show beside the passages, with their facts. `skip`: documents the passages
+   * found already — one comes back only when the query is its very name: that name typed means that
+   * file, which goes first (a page saying "BILLING" must not beat bill.png).
+   */
+  async matches(named: Named[], skip: ReadonlySet<string>, limit: number): Promise<NameMatch[]> {
     const out: NameMatch[] = [];
-    for (const r of [...names, ...titles]) {
-      // A document the passages found already comes back only when the query is its very name: that
-      // name typed means that file, which goes first (a page saying "BILLING" must not beat bill.png).
-      if (seen.has(r.id) || (skip.has(r.id) && !exactly(r)) || out.length >= limit) continue;
-      seen.add(r.id);
+    for (const r of named) {
+      if ((skip.has(r.id) && !r.exact) || out.length >= limit) continue;
       const doc = await this.tables.documents.withFacts(r.id);
-      if (doc) out.push({ doc, firstChunk: await byName.firstChunk(r.id), exact: exactly(r) });
+      if (doc) out.push({ doc, firstChunk: await this.tables.names.firstChunk(r.id), exact: r.exact });
     }
     return out;
   }

@@ -131,10 +131,16 @@ class PgWordStats implements WordStats {
   }
 }
 
+/** A chunk costs a search a few µs a word (store/postgres/word-index.ts, ts_rank_cd); FTS5 under one. */
+export const PG_SCORING_COST = 8;
+
 export class PgWordSource implements WordSource {
+  readonly scoringCost = PG_SCORING_COST;
   private readonly index: PgWordIndex;
   readonly stats: PgWordStats;
   private readonly globs = new Map<string, string[]>();
+  /** The indexed documents' paths, read once per generation of the chunks for every glob asked. */
+  private paths: Promise<{ id: string; path: string }[]> | null = null;
 
   private readonly tops: TopsReader;
 
@@ -157,6 +163,7 @@ export class PgWordSource implements WordSource {
     this.stats.dfCache.clear();
     this.stats.seen.clear();
     this.globs.clear();
+    this.paths = null;
   }
 
   show(m: Match): string {
@@ -198,6 +205,12 @@ export class PgWordSource implements WordSource {
   async count(m: Match, filters: Filters): Promise<number> {
     const text = this.show(m);
     if (!text) return 0;
+    // One whole word, unfiltered: the statistics hold its count (counting visits each chunk's page).
+    const single = 'words' in m && m.phrases.length === 0 && m.words.length === 1 && !m.words[0]!.prefix ? m.words[0]! : null;
+    if (single && !filters.type && !filters.lang && !filters.path && filters.tags.length === 0) {
+      const stem = indexForm(single.text).stem;
+      return (await this.stats.docFreq([stem])).get(stem) ?? 0;
+    }
     try {
       return await this.index.count(text, filters, await this.docIds(filters));
     } catch (e) {
@@ -217,14 +230,25 @@ export class PgWordSource implements WordSource {
 
   async filterShare(filters: Filters): Promise<number> {
     if (!filters.type && !filters.lang && !filters.path && filters.tags.length === 0) return 1;
+    if (filters.path && !filters.type && !filters.lang && filters.tags.length === 0) {
+      // A path alone: the documents it leaves are known already.
+      const all = (await this.indexedPaths()).length;
+      return all > 0 ? (await this.pathDocIds(filters.path)).length / all : 0;
+    }
     return this.index.documentShare(filters, await this.docIds(filters));
+  }
+
+  private indexedPaths(): Promise<{ id: string; path: string }[]> {
+    this.paths ??= this.index.indexedPaths();
+    this.paths.catch(() => (this.paths = null));
+    return this.paths;
   }
 
   async pathDocIds(glob: string): Promise<string[]> {
     let ids = this.globs.get(glob);
     if (!ids) {
       const m = pathMatcher(glob);
-      ids = (await this.index.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
+      ids = (await this.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
       this.globs.set(glob, ids);
     }
     return ids;

@@ -31,9 +31,9 @@ const FEEDBACK_DEPTH = 50;
  */
 const COMMON_MIN = 1000;
 const COMMON_SHARE = 0.01;
-/** Counting more rows than this for total_matches costs more than the search: estimate instead. */
+/** Counting more rows than this for total_matches costs more than the search: estimate instead (fewer where scoring costs more: WordSource.scoringCost). */
 const EXACT_COUNT_MAX = 5000;
-/** Postings of the common words up to which the chunks holding a driver and one of them are fetched too. */
+/** Postings of the common words up to which the chunks holding a driver and one of them are fetched too (fewer where scoring costs more). */
 const BOTH_POSTINGS = 50_000;
 /** The candidates grow at most to this many times the first fetch (two doublings). */
 const DEEPEST = 4;
@@ -130,7 +130,7 @@ export async function rankFts(
       : await deferredSources(src, filters, {
           drivers,
           deferred,
-          both: rarestDrives || deferred.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0) <= BOTH_POSTINGS,
+          both: rarestDrives || deferred.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0) <= BOTH_POSTINGS / src.scoringCost,
           fetched: fetched.length,
           limit,
           asked,
@@ -154,7 +154,8 @@ export async function rankFts(
   } else {
     const searched = [...drivers.filter((t) => !t.prefix), ...deferred];
     const sumDf = searched.reduce((acc, t) => acc + (df.get(t.stem) ?? 0), 0);
-    const exactOk = deferred.length === 0 && (sumDf <= EXACT_COUNT_MAX || drivers.some((t) => t.prefix) || phrases.length > 0);
+    const exactOk =
+      deferred.length === 0 && (sumDf <= EXACT_COUNT_MAX / src.scoringCost || drivers.some((t) => t.prefix) || phrases.length > 0);
     if (exactOk) total = await src.count(match, filters);
     else {
       // Chunks holding at least one word, among those passing the filters; words and filters assumed

@@ -4,6 +4,7 @@
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import type { ResolvedSearchParams, SearchHit, SearchResult } from '../../shared/wire.js';
+import type { Filters } from '../store/doc-filter.js';
 import { docState } from '../store/doc-state.js';
 import type { Tables } from '../store/port.js';
 import type { Semantic } from '../vectors/semantic.js';
@@ -11,8 +12,8 @@ import { envelope } from './envelope.js';
 import { fusedHits, type HitIn, type MeaningHit, meaningHits, wordHits } from './fuse.js';
 import { Hydrator } from './hydrate.js';
 import { LexicalSearcher } from './lexical.js';
-import { NameSearcher } from './names.js';
-import { parseQuery } from './query.js';
+import { type Named, NameSearcher } from './names.js';
+import { type ParsedQuery, parseQuery } from './query.js';
 import { searchRequest } from './request.js';
 import { correctedQuery } from './spelling.js';
 import { nameHit, withNames } from './with-names.js';
@@ -61,16 +62,10 @@ export class Searcher {
     if ('unavailable' in meaning) {
       const why = { unavailable: meaning.unavailable };
       if (p.mode === 'vector') return envelope(p, [], { words: null, meaning: why }, started);
+      const named = this.namesLookup(p, q, filters);
       const lex = await this.lexical.search(q, filters, p.top);
       const kept = p.threshold === undefined ? lex.hits : lex.hits.filter((h) => h.score >= p.threshold!);
-      const results = await withNames(
-        this.names,
-        this.hydrator,
-        await this.hydrator.hydrate(wordHits(kept, lex, p.explain)),
-        p,
-        q,
-        filters,
-      );
+      const results = await withNames(this.names, this.hydrator, await this.hydrator.hydrate(wordHits(kept, lex, p.explain)), p, named);
       return envelope(
         p,
         results,
@@ -91,6 +86,8 @@ export class Searcher {
         })
       : Promise.resolve([]);
     nearest.catch(() => undefined); // awaited below; a lexical error must not leave it unhandled
+    // Names are words: a search by meaning alone (vector mode) does not add them.
+    const named = p.mode === 'vector' ? null : this.namesLookup(p, q, filters);
     const lex = p.mode === 'hybrid' ? await this.lexical.search(q, filters, k) : null;
     const vec = await nearest;
     // Vectors are keyed by chunk id; a vector whose chunk is gone (not yet reconciled) is dropped.
@@ -107,12 +104,18 @@ export class Searcher {
           });
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
-    // Names are words: a search by meaning alone (vector mode) does not add them.
     const hydrated = await this.hydrator.hydrate(items);
-    const results = p.mode === 'vector' ? hydrated : await withNames(this.names, this.hydrator, hydrated, p, q, filters);
+    const results = named ? await withNames(this.names, this.hydrator, hydrated, p, named) : hydrated;
     const lexRows = new Set((lex?.hits ?? []).map((h) => h.rowid));
     const words = lex ? { total: lex.total, estimated: lex.totalEstimated } : null;
     return envelope(p, results, { words, meaning: { only: found.filter((v) => !lexRows.has(v.rowid)).length } }, started);
+  }
+
+  /** The documents the query names, looked up while the passages are searched (withNames adds them). */
+  private namesLookup(p: ResolvedSearchParams, q: ParsedQuery, filters: Filters): Promise<Named[]> {
+    const named = this.names.lookup(p.query, q, filters, p.top);
+    named.catch(() => undefined); // awaited later; a failing passage search must not leave it unhandled
+    return named;
   }
 
   /**

@@ -77,6 +77,8 @@ export async function corrections(q: ParsedQuery, vocab: Vocabulary): Promise<[s
   if (q.kind !== 'terms') return [];
   const out: [string, string][] = [];
   let tried = 0;
+  // The whole words' look-ups at once (the answers are cached for occurs).
+  await vocab.occurring(q.terms.filter((t) => !t.prefix && !t.alternative).map((t) => t.text));
   for (const t of q.terms) {
     if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH || t.text.length > MAX_LENGTH) continue;
     if (await (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text))) continue;

@@ -50,13 +50,18 @@ export class TopsReader {
     if (!state || !sameRanking(state.model, model)) return null;
     const top = await this.load(unit);
     if (!top) return null;
-    const passing = await this.port.passing(top.rowids, filters);
     const rowids: number[] = [];
     const scores: number[] = [];
-    for (let i = 0; i < top.rowids.length && rowids.length < depth; i++) {
-      if (!passing.has(top.rowids[i]!)) continue;
-      rowids.push(top.rowids[i]!);
-      scores.push(top.scores[i]!);
+    // Entries are checked a slice at a time (most pass): a search of ten hits asks about a few dozen
+    // chunks, not all the entries.
+    for (let from = 0, size = depth + 8; from < top.rowids.length && rowids.length < depth; from += size, size *= 2) {
+      const slice = top.rowids.slice(from, from + size);
+      const passing = await this.port.passing(slice, filters);
+      for (let i = 0; i < slice.length && rowids.length < depth; i++) {
+        if (!passing.has(slice[i]!)) continue;
+        rowids.push(slice[i]!);
+        scores.push(top.scores[from + i]!);
+      }
     }
     // Fewer than asked: the whole answer only if every chunk holding the unit is among the entries.
     if (rowids.length < depth && !complete(top)) return null;

@@ -6,7 +6,13 @@ import { toErrorPayload } from '../../shared/errors.js';
 import type { TopsModel } from './tops.js';
 import { type TopsStoreAt, updateTops } from './tops-update.js';
 
-const { store, model, chunks, minDf } = workerData as { store: TopsStoreAt; model: TopsModel; chunks: number; minDf: number };
+const { store, model, chunks, minDf, depth } = workerData as {
+  store: TopsStoreAt;
+  model: TopsModel;
+  chunks: number;
+  minDf: number;
+  depth: number;
+};
 
 async function run(): Promise<void> {
   if (store.kind === 'sqlite') {
@@ -14,7 +20,7 @@ async function run(): Promise<void> {
     const { WordTopsTable } = await import('../store/word-tops.js');
     const db = openDb(store.file);
     try {
-      parentPort?.postMessage({ result: await updateTops(new WordTopsTable(db), model, chunks, minDf) });
+      parentPort?.postMessage({ result: await updateTops(new WordTopsTable(db), model, chunks, minDf, depth) });
     } finally {
       db.close();
     }
@@ -23,7 +29,7 @@ async function run(): Promise<void> {
     const { PgWordTops } = await import('../store/postgres/word-tops.js');
     const pool = await openPool(store.url, { max: 2 });
     try {
-      parentPort?.postMessage({ result: await updateTops(new PgWordTops(pool), model, chunks, minDf) });
+      parentPort?.postMessage({ result: await updateTops(new PgWordTops(pool), model, chunks, minDf, depth) });
     } finally {
       await pool.end();
     }

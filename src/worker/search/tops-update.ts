@@ -38,11 +38,11 @@ export function parseTopsState(raw: string | null): TopsState | null {
 export type TopsWork = 'none' | 'clear' | 'build' | 'update' | 'current';
 
 /** What an update would do now: cheap (one read), so a host asks before it starts a thread. */
-export async function topsWork(port: TopsPort, model: TopsModel, chunks: number, minDf: number): Promise<TopsWork> {
+export async function topsWork(port: TopsPort, model: TopsModel, chunks: number, minDf: number, depth: number): Promise<TopsWork> {
   const head = await port.head();
   const prior = parseTopsState(head.state);
   if (chunks < TOPS_INDEX_FACTOR * minDf) return head.state === null ? 'none' : 'clear';
-  if (prior === null || !stillValid(prior, model, chunks, heavyAt(minDf))) return 'build';
+  if (prior === null || !stillValid(prior, model, chunks, heavyAt(minDf), depth)) return 'build';
   return caughtUp(prior, head) ? 'current' : 'update';
 }
 
@@ -51,10 +51,17 @@ export function caughtUp(state: TopsState, head: { lastRowid: number; pending: b
   return !head.pending && state.upto >= head.lastRowid;
 }
 
-export async function updateTops(port: TopsPort, model: TopsModel, chunks: number, minDf: number): Promise<TopsUpdateResult> {
+/** `minDf` and `depth`: the tops' shape on this store (tops-upkeep.ts: search.tops_min_df and topsDepth for its scoring cost). */
+export async function updateTops(
+  port: TopsPort,
+  model: TopsModel,
+  chunks: number,
+  minDf: number,
+  depth: number,
+): Promise<TopsUpdateResult> {
   const before = (await port.head()).state;
   const prior = parseTopsState(before);
-  const work = await topsWork(port, model, chunks, minDf);
+  const work = await topsWork(port, model, chunks, minDf, depth);
   if (work === 'none' || work === 'current') return { kind: work, units: 0, scanned: 0 };
   if (work === 'clear') {
     await port.clear();
@@ -66,7 +73,7 @@ export async function updateTops(port: TopsPort, model: TopsModel, chunks: numbe
     const stored = full ? [] : await r.all();
     const decoded = stored.map((t): [string, Top] => [t.unit, decodeTop(t.entries, t.matches)]);
     const units = full ? await heavyUnits(r.vocabulary(), heavyAt(minDf)) : new Set(stored.map((t) => t.unit));
-    const builder = new TopsBuilder(units, used, decoded);
+    const builder = new TopsBuilder(units, used, decoded, depth);
     let upto = full ? 0 : prior.upto;
     const seen: number[] = [];
     for await (const c of r.unseen(full ? null : prior.upto)) {
@@ -85,6 +92,7 @@ export async function updateTops(port: TopsPort, model: TopsModel, chunks: numbe
       chunks: full ? chunks : prior.chunks,
       model: used,
       heavy: heavyAt(minDf),
+      depth,
       version: (prior?.version ?? 0) + 1,
     };
     return { tops: builder.tops(), state, seen };

@@ -8,7 +8,7 @@ import { errorFields } from '../log.js';
 import type { TopsPort } from '../store/port.js';
 import { SerialJob } from '../serial-job.js';
 import { threadEntry } from '../threads.js';
-import { TOPS_INDEX_FACTOR, type TopsModel } from './tops.js';
+import { TOPS_INDEX_FACTOR, topsDepth, type TopsModel } from './tops.js';
 import { type TopsStoreAt, topsWork, type TopsUpdateResult, type TopsWork, updateTops } from './tops-update.js';
 import type { WordSource } from './word-source.js';
 
@@ -80,7 +80,7 @@ export class TopsUpkeep {
   /** What an update would do now, and how many units the tops hold (kb doctor). */
   async status(): Promise<{ work: TopsWork; units: number; minChunks: number }> {
     const { work } = await this.plan();
-    return { work, units: await this.port.units(), minChunks: TOPS_INDEX_FACTOR * this.core.config.search.tops_min_df };
+    return { work, units: await this.port.units(), minChunks: TOPS_INDEX_FACTOR * this.minDf() };
   }
 
   /** Brings the tops up to date now (kb doctor --fix); the error, if it failed. */
@@ -92,16 +92,21 @@ export class TopsUpkeep {
     return this.last;
   }
 
-  private async plan(): Promise<{ work: TopsWork; model: TopsModel; chunks: number; minDf: number }> {
+  /** search.tops_min_df as this store's word index feels it. */
+  private minDf(): number {
+    return Math.max(1, Math.round(this.core.config.search.tops_min_df / this.words.scoringCost));
+  }
+
+  private async plan(): Promise<{ work: TopsWork; shape: TopsShape }> {
     await this.words.refresh();
     const { n: chunks, ...model } = this.words.stats.fieldModel();
-    const minDf = this.core.config.search.tops_min_df;
-    return { work: await topsWork(this.port, model, chunks, minDf), model, chunks, minDf };
+    const shape = { model, chunks, minDf: this.minDf(), depth: topsDepth(this.words.scoringCost) };
+    return { work: await topsWork(this.port, shape.model, chunks, shape.minDf, shape.depth), shape };
   }
 
   private async once(): Promise<void> {
     if (this.holds > 0) return;
-    const { work, model, chunks, minDf } = await this.plan();
+    const { work, shape } = await this.plan();
     this.last = null;
     if (work === 'none' || work === 'current') return;
     const started = Date.now();
@@ -109,8 +114,8 @@ export class TopsUpkeep {
     try {
       result =
         work === 'clear'
-          ? await updateTops(this.port, model, chunks, minDf)
-          : await onThread(this.at, model, chunks, minDf, (w) => (this.thread = w)).finally(() => (this.thread = null));
+          ? await updateTops(this.port, shape.model, shape.chunks, shape.minDf, shape.depth)
+          : await onThread(this.at, shape, (w) => (this.thread = w)).finally(() => (this.thread = null));
     } catch (e) {
       if (this.holds > 0) return; // dropped for an ingest: not a failure
       throw e;
@@ -120,17 +125,19 @@ export class TopsUpkeep {
   }
 }
 
-function onThread(
-  store: TopsStoreAt,
-  model: TopsModel,
-  chunks: number,
-  minDf: number,
-  started: (w: Worker) => void,
-): Promise<TopsUpdateResult> {
+/** What an update is asked for: the model and chunk count it ranks with, the units' threshold, the entries per unit. */
+interface TopsShape {
+  model: TopsModel;
+  chunks: number;
+  minDf: number;
+  depth: number;
+}
+
+function onThread(store: TopsStoreAt, shape: TopsShape, started: (w: Worker) => void): Promise<TopsUpdateResult> {
   const entry = threadEntry('search/tops-thread');
   if (!entry) return Promise.reject(new KbError('INTERNAL', 'the tops thread is not in this build'));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { store, model, chunks, minDf } });
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { store, ...shape } });
     started(worker);
     worker.once('message', (m: { result?: TopsUpdateResult; error?: { code: ErrorCode; message: string } }) => {
       if (m.result) resolve(m.result);

@@ -21,6 +21,15 @@ export const TOPS_INDEX_FACTOR = 5;
 /** Entries per unit: deeper than a page of hits and its re-ranking, small enough to read in one row. */
 export const TOPS_K = 128;
 
+/**
+ * Entries per unit on a store whose word index scores chunks `scoringCost` times as slowly as FTS5:
+ * twice as deep, so a long question's drivers (each asked for 200 chunks: ranking.ts, FEEDBACK_DEPTH
+ * × DEEPEST) come from their tops rather than from scoring every chunk holding them.
+ */
+export function topsDepth(scoringCost: number): number {
+  return scoringCost > 1 ? 2 * TOPS_K : TOPS_K;
+}
+
 export const wordUnit = (stem: string): string => `w:${stem}`;
 export const prefixUnit = (letters: string): string => `p:${letters}`;
 
@@ -50,6 +59,8 @@ export interface TopsState {
   model: TopsModel;
   /** The thresholds the units were chosen with (absent before words had their own). */
   heavy?: Heavy;
+  /** Entries kept per unit (absent: TOPS_K). */
+  depth?: number;
   /**
    * Counts the updates: a reader's cached tops are stale when it moves. (On PostgreSQL an update can
    * leave `upto` as it was: the chunk it added committed after one with a higher rowid.)
@@ -122,20 +133,26 @@ export async function heavyUnits(vocabulary: AsyncIterable<{ term: string; doc: 
   return units;
 }
 
-/** Whether tops built with `built` still rank as `now` would, close enough to keep updating them, over the units `heavy` names. */
-export function stillValid(state: TopsState, now: TopsModel, chunks: number, heavy: Heavy): boolean {
+/**
+ * Whether tops built with `built` still rank as `now` would, close enough to keep updating them, over
+ * the units `heavy` names, `depth` entries deep.
+ */
+export function stillValid(state: TopsState, now: TopsModel, chunks: number, heavy: Heavy, depth = TOPS_K): boolean {
   if (state.heavy?.word !== heavy.word || state.heavy.prefix !== heavy.prefix) return false;
+  if ((state.depth ?? TOPS_K) !== depth) return false;
   const m = state.model;
   if (m.k1 !== now.k1 || m.b !== now.b || m.weights.some((w, i) => w !== now.weights[i])) return false;
   if (chunks > state.chunks * 1.25 || chunks < state.chunks * 0.8) return false;
   return m.avgLength.every((a, i) => Math.abs(a - now.avgLength[i]!) <= 0.1 * Math.max(1, now.avgLength[i]!));
 }
 
-/** The TOPS_K best (rowid, score) of one unit: the worst at the root, to be pushed out first. */
+/** The `depth` best (rowid, score) of one unit: the worst at the root, to be pushed out first. */
 class Heap {
   readonly rowids: number[] = [];
   readonly scores: number[] = [];
   matches = 0;
+
+  constructor(private readonly depth: number) {}
 
   private worse(i: number, j: number): boolean {
     const a = this.scores[i]!;
@@ -149,7 +166,7 @@ class Heap {
   }
 
   push(rowid: number, score: number): void {
-    if (this.rowids.length < TOPS_K) {
+    if (this.rowids.length < this.depth) {
       this.rowids.push(rowid);
       this.scores.push(score);
       for (let i = this.rowids.length - 1; i > 0;) {
@@ -196,6 +213,7 @@ export class TopsBuilder {
     private readonly units: ReadonlySet<string>,
     private readonly model: TopsModel,
     seed: Iterable<[string, Top]> = [],
+    private readonly depth = TOPS_K,
   ) {
     for (const [unit, top] of seed) {
       if (!units.has(unit)) continue;
@@ -207,7 +225,7 @@ export class TopsBuilder {
 
   private heap(unit: string): Heap {
     let h = this.heaps.get(unit);
-    if (!h) this.heaps.set(unit, (h = new Heap()));
+    if (!h) this.heaps.set(unit, (h = new Heap(this.depth)));
     return h;
   }
 
@@ -256,7 +274,7 @@ export class TopsBuilder {
       const top = h.top();
       const keep = top.rowids.map((r, i) => [r, top.scores[i]!] as const).filter(([r]) => alive(r));
       if (keep.length === top.rowids.length) continue;
-      const fresh = new Heap();
+      const fresh = new Heap(this.depth);
       for (const [r, s] of keep) fresh.push(r, s);
       fresh.matches = Math.max(keep.length, h.matches - (top.rowids.length - keep.length));
       this.heaps.set(u, fresh);

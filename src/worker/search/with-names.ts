@@ -1,10 +1,8 @@
 // The stage that adds documents found by their file name, tag, or title (while they have no passages)
 // to the passages a search found: first when the query is the name itself, else after the best passage.
 import type { ResolvedSearchParams, Retrieval, SearchHit } from '../../shared/wire.js';
-import type { Filters } from '../store/doc-filter.js';
 import type { Hydrator } from './hydrate.js';
-import type { NameMatch, NameSearcher } from './names.js';
-import type { ParsedQuery } from './query.js';
+import type { Named, NameMatch, NameSearcher } from './names.js';
 
 /**
  * Adds the documents whose file name (or tag, or title while they have no passages) holds every word
@@ -17,16 +15,16 @@ export async function withNames(
   hydrator: Hydrator,
   results: SearchHit[],
   p: ResolvedSearchParams,
-  q: ParsedQuery,
-  filters: Filters,
+  /** names.lookup(), started beside the passages' search. */
+  named: Promise<Named[]>,
 ): Promise<SearchHit[]> {
   const found = new Set(results.map((r) => r.doc_id));
-  const all = await names.find(p.query, q, filters, p.top, found);
+  const all = await names.matches(await named, found, p.top);
   if (all.length === 0) return results;
   // Named exactly and found by its passages too: its best passage goes first.
   const top = results[0]?.score ?? 1;
-  const named = new Set(all.filter((m) => m.exact && found.has(m.doc.id)).map((m) => m.doc.id));
-  const firsts = results.filter((r, i) => named.has(r.doc_id) && results.findIndex((x) => x.doc_id === r.doc_id) === i);
+  const namedExactly = new Set(all.filter((m) => m.exact && found.has(m.doc.id)).map((m) => m.doc.id));
+  const firsts = results.filter((r, i) => namedExactly.has(r.doc_id) && results.findIndex((x) => x.doc_id === r.doc_id) === i);
   // Found by its passages as well: not a name-only hit (total_matches counts it once already).
   const lifted = firsts.map((h) => ({ ...h, score: Math.max(h.score, top) }));
   const others = results.filter((r) => !firsts.includes(r));

@@ -57,6 +57,12 @@ export interface WordStats {
 export interface WordSource {
   readonly stats: WordStats;
   /**
+   * What scoring a chunk a search matches costs this store's word index, against FTS5's: units are
+   * heavy that many times sooner (their tops kept: search.tops_min_df is FTS5's), and counting every
+   * match or fetching a second list of candidates stops that much sooner.
+   */
+  readonly scoringCost: number;
+  /**
    * Brings the statistics up to date with the chunks (this process's writes, or another's); true
    * when they had changed. Called first by every search.
    */

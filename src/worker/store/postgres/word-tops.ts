@@ -43,7 +43,9 @@ export class PgWordTops implements TopsPort {
     const f = filterWhere({ ...filters, path: undefined }, null, 2);
     const r = await rows<{ rowid: number; path: string }>(
       this.pool,
-      `SELECT c.rowid, d.path FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid = ANY ($1::bigint[]) AND ${f.sql}`,
+      // Joined from the list: = ANY over the primary key took three times as long for 256 chunks.
+      `SELECT c.rowid, d.path FROM unnest($1::bigint[]) r (rowid) JOIN chunks c ON c.rowid = r.rowid
+       JOIN documents d ON d.id = c.doc_id WHERE ${f.sql}`,
       [rowids, ...f.values],
     );
     const inPath = filters.path ? pathMatcher(filters.path) : () => true;
