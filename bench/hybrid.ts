@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { SearchParams } from '../src/shared/wire.js';
 import { modelSpec } from '../src/worker/embed/registry.js';
 import { openDb } from '../src/worker/store/db.js';
-import { chunksGeneration, writeBinding } from '../src/worker/vectors/binding.js';
+import { SqliteVectorSide } from '../src/worker/store/vector-side.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
-import { dropVectorTable, tableName, VectorStore } from '../src/worker/vectors/store.js';
+import { dropVectorTable, VectorStore } from '../src/worker/vectors/store.js';
+import { tableName } from '../src/worker/vectors/table-name.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { Rng, trainModel } from './corpus.js';
 import { testModel } from './embed.js';
@@ -92,7 +93,8 @@ export async function withVectors(dataDir: string): Promise<void> {
       })),
     );
   }
-  writeBinding(db, 'live', { model: MODEL, fingerprint: fingerprintOf(spec), table, synced_generation: chunksGeneration(db) });
+  const side = new SqliteVectorSide(db);
+  await side.setBinding('live', { model: MODEL, fingerprint: fingerprintOf(spec), table, synced_generation: await side.generation() });
   db.close();
   writeFileSync(stampFile, JSON.stringify({ v: VECTORS_STAMP }));
 }

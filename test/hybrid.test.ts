@@ -1,43 +1,100 @@
 // The vector half with the random-weight minilm-l6 test model: plumbing, fusion arithmetic, filters
-// and reconciliation. Its vectors mean nothing, so nothing here judges relevance.
+// and reconciliation, on both stores (LanceDB beside SQLite; pgvector on PostgreSQL). Its vectors mean
+// nothing, so nothing here judges relevance.
 import { rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import type { ConfigInput } from '../src/shared/config.js';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { makeTestModel } from './support/make-test-model.js';
+import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { corporaDir, kbAsync, writeTree } from './helpers.js';
 
 const hasCorpora = corporaDir() !== null;
 if (!hasCorpora) console.warn('hybrid tests skipped: ../shared/corpora (the real tokenizer) is not here; set KB_CORPORA');
 
-let work: string;
-let engine: Engine;
-let chunks: number;
+/** A store the vectors live in, and what a test does to it behind kb's back. */
+interface Side {
+  config: ConfigInput;
+  /** The environment a CLI process needs to open the same store. */
+  env: Record<string, string>;
+  /** The vectors lost (a crash, a table deleted by hand): LanceDB's folder, or pgvector's tables. */
+  loseVectors(dataDir: string): Promise<void>;
+}
 
-beforeAll(async () => {
-  if (!hasCorpora) return;
-  work = await mkdtemp(join(tmpdir(), 'kb-hybrid-'));
-  await writeTree(work, {
-    'notes/git.md': '# Git\n\nInstalling git on Debian: apt-get install git.\n\n## Branches\n\nCreate branches with git switch.\n',
-    'notes/bread.md': '---\ntags: [kitchen]\n---\n# Bread\n\nKnead the dough and let it rise.\n',
-    'notes/trip.txt': 'Train tickets to Lyon, leaving at eight.',
-    'code/tool.py': 'def install_tool(name):\n    """Install a tool by name."""\n    return name\n',
+let cluster: PgCluster | null = null;
+afterAll(() => cluster?.stop());
+
+const sides: { name: string; skip: boolean; open: () => Promise<Side> }[] = [
+  {
+    name: 'LanceDB beside SQLite',
+    skip: false,
+    open: async () => ({
+      config: {},
+      env: {},
+      loseVectors: async (dataDir) => rmSync(join(dataDir, 'vectors'), { recursive: true, force: true }),
+    }),
+  },
+  {
+    name: 'pgvector on PostgreSQL',
+    skip: !postgresAvailable(),
+    open: async () => {
+      cluster ??= await startCluster();
+      const url = await cluster.database();
+      return {
+        config: { store: { url } },
+        env: { KB_STORE: url },
+        loseVectors: async () => {
+          const c = new pg.Client({ connectionString: url, options: '-c search_path=kb' });
+          await c.connect();
+          try {
+            const t = await c.query<{ relname: string }>(
+              "SELECT relname FROM pg_class WHERE relname ~ '^chunks_[0-9a-f]{16}$' AND relkind = 'r'",
+            );
+            for (const { relname } of t.rows) await c.query(`DROP TABLE "${relname}"`);
+          } finally {
+            await c.end();
+          }
+        },
+      };
+    },
+  },
+];
+
+describe.each(sides)('vector and hybrid search on $name', ({ name, skip, open }) => {
+  let work: string;
+  let engine: Engine;
+  let chunks: number;
+  let side: Side;
+  const onPg = name.includes('PostgreSQL');
+
+  beforeAll(async () => {
+    if (!hasCorpora || skip) return;
+    side = await open();
+    work = await mkdtemp(join(tmpdir(), 'kb-hybrid-'));
+    await writeTree(work, {
+      'notes/git.md': '# Git\n\nInstalling git on Debian: apt-get install git.\n\n## Branches\n\nCreate branches with git switch.\n',
+      'notes/bread.md': '---\ntags: [kitchen]\n---\n# Bread\n\nKnead the dough and let it rise.\n',
+      'notes/trip.txt': 'Train tickets to Lyon, leaving at eight.',
+      'code/tool.py': 'def install_tool(name):\n    """Install a tool by name."""\n    return name\n',
+    });
+    engine = await openEngine({ dataDir: join(work, 'data'), config: side.config });
+    await engine.importModel(makeTestModel({ arch: 'minilm-l6', out: join(work, 'model') }), 'all-MiniLM-L6-v2');
+    const s = await engine.ingest([join(work, 'notes'), join(work, 'code')]);
+    chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
+    expect(s.embedded).toBe(chunks);
   });
-  engine = await openEngine({ dataDir: join(work, 'data') });
-  await engine.importModel(makeTestModel({ arch: 'minilm-l6', out: join(work, 'model') }), 'all-MiniLM-L6-v2');
-  const s = await engine.ingest([join(work, 'notes'), join(work, 'code')]);
-  chunks = (await engine.list()).reduce((n, d) => n + d.chunks, 0);
-  expect(s.embedded).toBe(chunks);
-});
-afterAll(async () => {
-  engine?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    engine?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  const it = (title: string, fn: () => Promise<void>, only?: 'sqlite'): void =>
+    void vitestIt.skipIf(!hasCorpora || skip || (only === 'sqlite' && onPg))(title, fn);
 
-describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
   it('answers in vector mode with ranked cosine similarities', async () => {
     const r = await engine.search({ query: 'how do I set up version control', mode: 'vector', top: 10 });
     expect(SearchResultSchema.safeParse(r).success).toBe(true);
@@ -124,8 +181,8 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
   });
 
   it('rebuilds a vector table deleted behind its back', async () => {
-    rmSync(join(work, 'data', 'vectors'), { recursive: true, force: true });
-    const fresh = await openEngine({ dataDir: join(work, 'data') });
+    await side.loseVectors(join(work, 'data'));
+    const fresh = await openEngine({ dataDir: join(work, 'data'), config: side.config });
     try {
       expect((await fresh.search({ query: 'git', mode: 'vector' })).results).toHaveLength(0);
       expect(await fresh.syncVectors()).toEqual({ embedded: chunks - 1, deleted: 0 });
@@ -140,8 +197,8 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
   });
 
   it('reconciles on open in a long-lived host: vectors lost in a crash come back in the background', async () => {
-    rmSync(join(work, 'data', 'vectors'), { recursive: true, force: true });
-    const host = await openEngine({ dataDir: join(work, 'data'), reconcile: true });
+    await side.loseVectors(join(work, 'data'));
+    const host = await openEngine({ dataDir: join(work, 'data'), config: side.config, reconcile: true });
     try {
       const first = await host.search({ query: 'git', mode: 'vector', top: 50 });
       expect(first.vector).toEqual({ status: 'ok' });
@@ -179,29 +236,33 @@ describe.skipIf(!hasCorpora)('vector and hybrid search', () => {
     await engine.syncVectors();
   });
 
-  it('keeps the words, and says why, when the vector store cannot be opened', async () => {
-    const dataDir = join(work, 'data-broken');
-    const broken = await openEngine({ dataDir });
-    try {
-      await broken.importModel(join(work, 'model'), 'all-MiniLM-L6-v2');
-      writeFileSync(join(dataDir, 'vectors'), 'a file where the LanceDB folder should be');
-      const s = await broken.ingest([join(work, 'notes')]);
-      expect(s).toMatchObject({
-        added: 3,
-        failed: 0,
-        vector: { status: 'unavailable', reason: expect.stringMatching(/vectors not updated/) },
-      });
-      const r = await broken.search({ query: 'install git' });
-      expect(r.vector).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/vector store failed/) });
-      expect(r.results[0]!.citation.path).toBe(join(work, 'notes/git.md'));
-    } finally {
-      broken.close();
-    }
-  });
+  it(
+    'keeps the words, and says why, when the vector store cannot be opened',
+    async () => {
+      const dataDir = join(work, 'data-broken');
+      const broken = await openEngine({ dataDir });
+      try {
+        await broken.importModel(join(work, 'model'), 'all-MiniLM-L6-v2');
+        writeFileSync(join(dataDir, 'vectors'), 'a file where the LanceDB folder should be');
+        const s = await broken.ingest([join(work, 'notes')]);
+        expect(s).toMatchObject({
+          added: 3,
+          failed: 0,
+          vector: { status: 'unavailable', reason: expect.stringMatching(/vectors not updated/) },
+        });
+        const r = await broken.search({ query: 'install git' });
+        expect(r.vector).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/vector store failed/) });
+        expect(r.results[0]!.citation.path).toBe(join(work, 'notes/git.md'));
+      } finally {
+        broken.close();
+      }
+    },
+    'sqlite',
+  );
 
   it('searches hybrid from a fresh CLI process', async () => {
     const r = await kbAsync(['search', 'install', 'git', '--json'], {
-      env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml') },
+      env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml'), ...side.env },
     });
     expect(r.code).toBe(0);
     const res = SearchResultSchema.parse(r.json());

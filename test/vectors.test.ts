@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as lancedb from '@lancedb/lancedb';
-import { indexWanted } from '../src/worker/vectors/semantic.js';
-import { type VectorRow, VectorStore } from '../src/worker/vectors/store.js';
+import type { VectorRow } from '../src/worker/store/rows.js';
+import { indexWanted, VectorStore } from '../src/worker/vectors/store.js';
 import { tempDir } from './helpers.js';
 
 const DIM = 384;

@@ -66,7 +66,8 @@ export interface PgCluster {
 
 let databases = 0;
 
-export async function startCluster(): Promise<PgCluster> {
+/** `settings`: server settings beyond the defaults (a bench gives shared_buffers what a server would have). */
+export async function startCluster(settings: Record<string, string> = {}): Promise<PgCluster> {
   const bin = pgBinDir();
   if (!bin) throw new Error('no PostgreSQL server here');
   const dir = mkdtempSync(join(tmpdir(), 'kb-pg-'));
@@ -74,7 +75,10 @@ export async function startCluster(): Promise<PgCluster> {
   const data = join(dir, 'data');
   runAsOwner(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
-  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200`;
+  const extra = Object.entries(settings)
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join('');
+  const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200${extra}`;
   runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', opts, 'start']);
   const url = (db: string, user: string): string => `postgresql://${user}@127.0.0.1:${port}/${db}`;
   const admin = async (db: string, sql: string): Promise<void> => {

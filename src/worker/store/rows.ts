@@ -206,3 +206,57 @@ export interface ChunkText {
   heading: string;
   text: string;
 }
+
+/** Which embedding model's table holds the index's vectors (the vector half records it in meta). */
+export interface Binding {
+  model: string;
+  fingerprint: string;
+  table: string;
+  /** The chunk generation when the table last held exactly the chunks' vectors. */
+  synced_generation?: number;
+}
+
+/** `live`: the table searches read; `pending`: the one `kb reindex` is building (kept across an interruption, to resume). */
+export type BindingSlot = 'live' | 'pending';
+
+/** The meta keys the bindings are kept under, in either store. */
+export const BINDING_KEY: Record<BindingSlot, string> = { live: 'embedding.binding', pending: 'embedding.pending' };
+
+/** A chunk as the vector half embeds it, with its document's filter columns. */
+export interface FeedRow {
+  id: string;
+  doc_id: string;
+  heading: string;
+  text: string;
+  type: string;
+  lang: string;
+  path: string;
+  /** `|a|b|`: every tag between bars, so a filter can ask for `%|a|%`. */
+  tags: string;
+}
+
+/** A chunk's vector with the filter columns a vector search narrows by. */
+export interface VectorRow {
+  chunk_id: string;
+  doc_id: string;
+  vector: Float32Array;
+  type: string;
+  lang: string;
+  /** Tags as `|a|b|`, so a tag filter is a LIKE '%|a|%'. */
+  tags: string;
+  path: string;
+}
+
+export interface VectorFilter {
+  type?: string | undefined;
+  lang?: string | undefined;
+  tags: string[];
+  /** Documents allowed by a path glob (resolved by the caller). */
+  pathDocs?: string[] | undefined;
+}
+
+export interface VectorHit {
+  chunk_id: string;
+  /** Cosine similarity, -1..1. */
+  similarity: number;
+}

@@ -1,21 +1,20 @@
 // `kb reindex`: embeds every chunk with a model into a new table beside the live one, then switches
-// the live binding to it in one SQLite transaction. Searches keep reading the old table until the
+// the live binding to it in one transaction of the store. Searches keep reading the old table until the
 // switch. An interrupted reindex leaves its table as the pending binding; the next run resumes it.
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { ReindexResult } from '../../shared/wire.js';
 import { openEmbedder, resolveEmbedding } from '../embed/resolve.js';
-import type { Db } from '../store/db.js';
-import { readBinding, writeBinding } from './binding.js';
+import type { VectorSidePort, VectorTables } from '../store/port.js';
 import { type EmbeddingChoice, fingerprintOf, Semantic, type SyncProgress } from './semantic.js';
-import { dropVectorTable, tableName, VectorStore } from './store.js';
-import { inTransaction } from '../store/tx.js';
+import { tableName } from './table-name.js';
 
 export type ReindexOutcome = Omit<ReindexResult, 'schema_version' | 'config_updated'>;
 
 export async function reindex(
   dataDir: string,
-  db: Db,
+  side: VectorSidePort,
+  tables: VectorTables,
   choice: EmbeddingChoice,
   opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; annMinRows: number },
 ): Promise<{ result: ReindexOutcome; semantic: Semantic | null }> {
@@ -25,21 +24,20 @@ export async function reindex(
   // A broken model, or an Ollama that is not running, fails here, before anything changes.
   const embedder = await openEmbedder(resolved, choice.ollamaHost);
   const spec = embedder.spec;
-  const vectorsDir = join(dataDir, 'vectors');
   const fingerprint = fingerprintOf(spec);
 
-  let pending = readBinding(db, 'pending');
+  let pending = await side.binding('pending');
   if (pending && pending.fingerprint !== fingerprint) {
-    await dropVectorTable(vectorsDir, pending.table); // an abandoned reindex to another model
+    await tables.drop(pending.table); // an abandoned reindex to another model
     pending = null;
   }
   if (!pending) {
     pending = { model: spec.id, fingerprint, table: `${tableName(fingerprint)}_${Date.now().toString(36)}` };
-    writeBinding(db, 'pending', pending);
+    await side.setBinding('pending', pending);
   }
-  const store = await VectorStore.open(vectorsDir, pending.table);
+  const store = await tables.open(pending.table);
   const resumed = await store.count();
-  const building = new Semantic(db, spec, embedder, store, 'pending');
+  const building = new Semantic(side, spec, embedder, store, 'pending');
   const { embedded } = await building
     .sync(opts)
     .catch(async (e: unknown) => {
@@ -47,7 +45,7 @@ export async function reindex(
       throw e;
     })
     .finally(() => building.closePassageThread());
-  const previous = readBinding(db);
+  const previous = await side.binding();
   const result = (cancelled: boolean): ReindexOutcome => ({
     model: spec.id,
     previous: previous?.model ?? null,
@@ -62,12 +60,9 @@ export async function reindex(
   }
 
   await building.maintain(opts.annMinRows); // the new table goes live with its index, not before it
-  const built = readBinding(db, 'pending') ?? pending; // now with the generation it was synced at
-  inTransaction(db, () => {
-    writeBinding(db, 'live', built);
-    writeBinding(db, 'pending', null);
-  });
+  const built = (await side.binding('pending')) ?? pending; // now with the generation it was synced at
+  await side.promote(built);
   // Other processes notice the new live table on their next search and reopen.
-  if (previous && previous.table !== pending.table) await dropVectorTable(vectorsDir, previous.table);
-  return { result: result(false), semantic: new Semantic(db, spec, embedder, store, 'live') };
+  if (previous && previous.table !== pending.table) await tables.drop(previous.table);
+  return { result: result(false), semantic: new Semantic(side, spec, embedder, store, 'live') };
 }

@@ -1,17 +1,15 @@
-// The vector half of the engine: the installed embedding model and its LanceDB table, kept in step with
-// SQLite's chunks. sync() embeds chunks that have no vector and deletes vectors whose chunk is gone, so
-// it serves ingest (lexical chunks are committed first and searchable at once), removal, and recovery
-// after a crash or a table deleted behind kb's back.
+// The vector half of the engine: the installed embedding model and its vector table (LanceDB beside
+// SQLite, pgvector on PostgreSQL), kept in step with the store's chunks. sync() embeds chunks that have
+// no vector and deletes vectors whose chunk is gone, so it serves ingest (lexical chunks are committed
+// first and searchable at once), removal, and recovery after a crash or a table deleted behind kb's back.
 import { join } from 'node:path';
-import type { Db } from '../store/db.js';
-import { countRows } from '../store/integrity.js';
-import { VectorFeed } from '../store/vector-feed.js';
+import type { VectorSidePort, VectorTable, VectorTables } from '../store/port.js';
+import type { Binding, BindingSlot, VectorFilter, VectorHit, VectorRow } from '../store/rows.js';
 import type { PassageEmbedder, TextEmbedder } from '../embed/provider.js';
 import { openEmbedder, resolveEmbedding, type Unavailable } from '../embed/resolve.js';
 import type { EmbeddingSpec } from '../embed/spec.js';
 import { CHUNKER_VERSION } from '../version.js';
-import { type Binding, type BindingSlot, chunksGeneration, markSynced, readBinding, writeBinding } from './binding.js';
-import { INDEX_TYPE, type VectorFilter, type VectorHit, type VectorRow, VectorStore, tableName } from './store.js';
+import { tableName } from './table-name.js';
 
 /** Chunks embedded per round; between rounds the engine's message loop runs (searches answer). */
 const SYNC_BATCH = 128;
@@ -50,14 +48,6 @@ export function fingerprintOf(spec: EmbeddingSpec): string {
 /** Query vectors kept (a few KB each). */
 const RECENT_QUERIES = 64;
 
-/**
- * Whether the approximate index must be built: past annMinRows with none yet, or one of a kind kb no
- * longer builds (an older kb's IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size).
- */
-export function indexWanted(rows: number, index: { type: string } | null, annMinRows: number): boolean {
-  return index ? index.type !== INDEX_TYPE : rows >= annMinRows;
-}
-
 export class Semantic {
   private inflight = 0;
   private readonly recent = new Map<string, Float32Array>();
@@ -66,10 +56,10 @@ export class Semantic {
   private passages?: PassageEmbedder;
 
   constructor(
-    private readonly db: Db,
+    private readonly side: VectorSidePort,
     readonly spec: EmbeddingSpec,
     readonly embedder: TextEmbedder,
-    readonly store: VectorStore,
+    readonly store: VectorTable,
     /** Which binding this table is: the live one, or the one a reindex is building. */
     private readonly slot: BindingSlot,
   ) {}
@@ -78,7 +68,7 @@ export class Semantic {
    * The configured model over the live table, binding the index to it if nothing is bound yet.
    * Otherwise why there are no vectors: no model, or vectors that belong to another model.
    */
-  static async open(dataDir: string, db: Db, choice: EmbeddingChoice): Promise<Semantic | Unavailable> {
+  static async open(dataDir: string, side: VectorSidePort, tables: VectorTables, choice: EmbeddingChoice): Promise<Semantic | Unavailable> {
     const resolved = resolveEmbedding(join(dataDir, 'models'), choice.ref, choice.overrides);
     if ('unavailable' in resolved) return resolved;
     const loading = openEmbedder(resolved, choice.ollamaHost);
@@ -91,9 +81,9 @@ export class Semantic {
       spec = e.spec;
     }
     const fingerprint = fingerprintOf(spec);
-    let live = readBinding(db);
+    let live = await side.binding();
     if (live && live.fingerprint !== fingerprint) {
-      const chunks = countRows(db, 'chunks');
+      const chunks = await side.chunkCount();
       if (chunks > 0) {
         void loading.then(
           (e) => e.close(),
@@ -105,13 +95,13 @@ export class Semantic {
     }
     if (!live) {
       live = { model: spec.id, fingerprint, table: tableName(fingerprint) };
-      writeBinding(db, 'live', live);
+      await side.setBinding('live', live);
     }
-    const store = await VectorStore.open(join(dataDir, 'vectors'), live.table);
+    const store = await tables.open(live.table);
     const warm = store.prewarm(); // on LanceDB's threads, while the model loads on this one
     const embedder = await loading;
     await warm;
-    return new Semantic(db, embedder.spec, embedder, store, 'live');
+    return new Semantic(side, embedder.spec, embedder, store, 'live');
   }
 
   /**
@@ -121,16 +111,22 @@ export class Semantic {
   async sync(
     opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; ifChanged?: boolean } = {},
   ): Promise<{ embedded: number; deleted: number }> {
-    const generation = chunksGeneration(this.db);
-    const chunkCount = (): number => countRows(this.db, 'chunks');
+    return this.side.embedding(() => this.syncNow(opts));
+  }
+
+  private async syncNow(opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; ifChanged?: boolean }): Promise<{
+    embedded: number;
+    deleted: number;
+  }> {
+    const side = this.side;
+    const generation = await side.generation();
     if (opts.ifChanged) {
-      const b = readBinding(this.db, this.slot);
-      if (b?.table === this.store.name && b.synced_generation === generation && (await this.store.count()) === chunkCount()) {
+      const b = await side.binding(this.slot);
+      if (b?.table === this.store.name && b.synced_generation === generation && (await this.store.count()) === (await side.chunkCount())) {
         return { embedded: 0, deleted: 0 };
       }
     }
-    const feed = new VectorFeed(this.db);
-    const inDb = feed.chunkIds();
+    const inDb = await side.chunkIds();
     const inStore = await this.store.ids();
     const stale = [...inStore].filter((id) => !inDb.has(id));
     await this.store.delete(stale);
@@ -146,7 +142,7 @@ export class Semantic {
     try {
       for (let i = 0; i < missing.length; i += SYNC_BATCH) {
         if (opts.signal?.aborted) break;
-        const rows = feed.rows(missing.slice(i, i + SYNC_BATCH));
+        const rows = await side.feed(missing.slice(i, i + SYNC_BATCH));
         // The heading path says what the passage is about; it is embedded with it.
         this.passages ??= await this.embedder.passages();
         const vectors = await this.passages.embed(
@@ -173,35 +169,18 @@ export class Semantic {
       throw e;
     }
     await flush(); // also after an abort: what was embedded is kept
-    if (!opts.signal?.aborted) markSynced(this.db, this.slot, this.store.name, generation);
+    if (!opts.signal?.aborted) await side.markSynced(this.slot, this.store.name, generation);
     return { embedded: done, deleted: stale.length };
   }
 
-  /**
-   * Keeps vector search fast as the table grows: past annMinRows, builds the approximate index; later,
-   * merges small data files and folds rows added since into the index. LanceDB does the work on its own
-   * threads, so the message loop stays free.
-   */
-  async maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
-    const rows = await this.store.count();
-    const index = await this.store.indexStats();
-    if (indexWanted(rows, index, annMinRows)) {
-      await this.store.optimize();
-      await this.store.buildIndex();
-      return 'indexed';
-    }
-    const files = await this.store.fragments();
-    if (files.small > 16 || (index && index.unindexed > Math.max(1000, rows * 0.05))) {
-      await this.store.optimize();
-      return 'optimized';
-    }
-    return null;
+  /** Keeps vector search fast as the table grows (the table's own upkeep: its approximate index). */
+  maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
+    return this.store.maintain(annMinRows);
   }
 
   /** Copies documents' current tags onto their vectors. */
   async retag(docIds: string[]): Promise<void> {
-    const feed = new VectorFeed(this.db);
-    for (const id of docIds) await this.store.setTags(id, feed.tagsOf(id));
+    for (const id of docIds) await this.store.setTags(id, await this.side.tagsOf(id));
   }
 
   /**
@@ -229,7 +208,7 @@ export class Semantic {
     }
   }
 
-  /** The nearest chunks to a vector; LanceDB searches on its own threads. */
+  /** The nearest chunks to a vector (LanceDB searches on its own threads; PostgreSQL on its server). */
   nearest(vector: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]> {
     return this.store.search(vector, k, filter);
   }

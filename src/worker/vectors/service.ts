@@ -1,20 +1,26 @@
-// The vector half as the engine uses it: the bound model and its LanceDB table, opened on first need
-// (never loading onnxruntime without a model), reopened when another process switched the table or
-// LanceDB failed, and its index kept up in the background while searches go on.
+// The vector half as the engine uses it: the bound model and its vector table (LanceDB beside SQLite,
+// pgvector on PostgreSQL), opened on first need (never loading onnxruntime without a model), reopened
+// when another process switched the table or the table failed, and its index kept up in the background
+// while searches go on.
 import { join } from 'node:path';
 import { firstLine, KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
-import { readBinding } from './binding.js';
+import type { VectorSidePort, VectorTables } from '../store/port.js';
+import { PgVectorSide } from '../store/postgres/vector-side.js';
+import { PgVectorTables } from '../store/postgres/vectors.js';
+import { SqliteVectorSide } from '../store/vector-side.js';
 import { embeddingAvailable, resolveEmbedding } from '../embed/resolve.js';
 import { configOf, embeddingRef } from '../embed/spec.js';
 import type { EmbeddingChoice, Semantic, Unavailable } from './semantic.js';
 import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 
-/** Until the PostgreSQL store keeps its vectors with pgvector (issue 34), it searches by words. */
-const NOT_YET_ON_POSTGRES =
-  'search by meaning on the PostgreSQL store is not built yet (its vectors will live in pgvector); searching by words';
+/** Where the store keeps the vector half. */
+interface VectorHome {
+  side: VectorSidePort;
+  tables: VectorTables;
+}
 
 export class VectorService {
   /** Loaded on first need, and only when the configured model is installed. */
@@ -27,6 +33,8 @@ export class VectorService {
   private upkeep: Promise<void> | null = null;
   private upkeepFailure: string | null = null;
   private oldVersionsTimer: NodeJS.Timeout | null = null;
+  /** What the store says of its vectors, asked once: PostgreSQL without pgvector has none. */
+  private homeP?: Promise<VectorHome | Unavailable>;
 
   constructor(
     private readonly core: Core,
@@ -57,18 +65,43 @@ export class VectorService {
     return embeddingAvailable(join(this.core.dataDir, 'models'), this.embeddingModel);
   }
 
+  /**
+   * The store's vector side and tables: LanceDB's folder beside the SQLite file, or pgvector's tables
+   * in the PostgreSQL database — unless pgvector is missing there (then what an administrator runs).
+   */
+  private home(): Promise<VectorHome | Unavailable> {
+    this.homeP ??= (async (): Promise<VectorHome | Unavailable> => {
+      const store = this.core.store;
+      if (store.kind === 'sqlite') {
+        const { lanceTables } = await import('./store.js');
+        return { side: new SqliteVectorSide(store.db), tables: lanceTables(join(this.core.dataDir, 'vectors')) };
+      }
+      const { vectorSupport } = await import('../store/postgres/pgvector.js');
+      const support = await vectorSupport(store.pool);
+      if (!support.ready) return { unavailable: `${support.howTo}; searching by words` };
+      return { side: new PgVectorSide(store.pool), tables: new PgVectorTables(store.pool) };
+    })();
+    this.homeP.then(
+      (h) => {
+        if ('unavailable' in h) this.homeP = undefined; // pgvector may be added while kb runs
+      },
+      () => (this.homeP = undefined),
+    );
+    return this.homeP;
+  }
+
   /** The embedding model and vector table, or why there are none. */
-  open(): Promise<Semantic | Unavailable> {
+  async open(): Promise<Semantic | Unavailable> {
     const resolved = resolveEmbedding(join(this.core.dataDir, 'models'), this.embeddingModel);
-    if ('unavailable' in resolved) return Promise.resolve({ unavailable: resolved.unavailable });
+    if ('unavailable' in resolved) return { unavailable: resolved.unavailable };
+    const home = await this.home();
+    if ('unavailable' in home) return home;
     const { dataDir } = this.core;
-    const db = this.core.sqlite;
-    if (!db) return Promise.resolve({ unavailable: NOT_YET_ON_POSTGRES });
-    const live = readBinding(db)?.table ?? null;
+    const live = (await home.side.binding())?.table ?? null;
     if (this.semanticP && this.semanticTable !== undefined && this.semanticTable !== live) this.drop();
     if (!this.semanticP) {
       this.semanticTable = undefined;
-      const p = import('./semantic.js').then((m) => m.Semantic.open(dataDir, db, this.choice()));
+      const p = import('./semantic.js').then((m) => m.Semantic.open(dataDir, home.side, home.tables, this.choice()));
       this.semanticP = p;
       // Opening may bind the index to the model; remember the table it actually opened.
       void p.then(
@@ -78,8 +111,11 @@ export class VectorService {
             this.semanticP = undefined; // e.g. Ollama not running yet: ask again next time
             return;
           }
-          this.semanticTable = readBinding(db)?.table ?? null;
-          if (this.reconcileOnOpen && 'sync' in s) this.maintain(s, true);
+          void home.side.binding().then((b) => {
+            if (this.semanticP !== p) return;
+            this.semanticTable = b?.table ?? null;
+            if (this.reconcileOnOpen && 'sync' in s) this.maintain(s, true);
+          });
         },
         () => {
           if (this.semanticP === p) this.semanticP = undefined; // a broken model: try again next time
@@ -198,9 +234,12 @@ export class VectorService {
     const model = opts.model ?? this.embeddingModel;
     const { reindex } = await import('./reindex.js');
     const { dataDir, config } = this.core;
-    const db = this.core.sqlite;
-    if (!db) throw new KbError('UNSUPPORTED', NOT_YET_ON_POSTGRES);
-    const { result, semantic } = await reindex(dataDir, db, this.choice(model), { ...opts, annMinRows: config.embedding.ann_min_rows });
+    const home = await this.home();
+    if ('unavailable' in home) throw new KbError('UNSUPPORTED', home.unavailable);
+    const { result, semantic } = await reindex(dataDir, home.side, home.tables, this.choice(model), {
+      ...opts,
+      annMinRows: config.embedding.ann_min_rows,
+    });
     let configUpdated: string | null = null;
     if (semantic) {
       this.drop();
@@ -222,7 +261,8 @@ export class VectorService {
    * are its (then only the config changes).
    */
   async use(ref: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexResult> {
-    const live = this.core.sqlite ? readBinding(this.core.sqlite) : null;
+    const home = await this.home();
+    const live = 'unavailable' in home ? null : await home.side.binding();
     if (live?.model !== ref) return this.reindex({ ...opts, model: ref });
     const unchanged = { schema_version: SCHEMA_VERSION, model: ref, previous: ref, embedded: 0, resumed: 0, cancelled: false, took_ms: 0 };
     if (ref === this.embeddingModel) return { ...unchanged, config_updated: null };
@@ -250,12 +290,10 @@ export class VectorService {
       return { ...(await syncAll()), rebuilt: null };
     } catch (e) {
       this.core.log.warn(errorFields(e), 'the vector table is unreadable: rebuilding it');
-      const binding = this.core.sqlite ? readBinding(this.core.sqlite) : null;
+      const home = await this.home();
+      const binding = 'unavailable' in home ? null : await home.side.binding();
       this.drop();
-      if (binding) {
-        const { dropVectorTable } = await import('./store.js');
-        await dropVectorTable(join(this.core.dataDir, 'vectors'), binding.table).catch(() => undefined);
-      }
+      if (binding && !('unavailable' in home)) await home.tables.drop(binding.table).catch(() => undefined);
       return { ...(await syncAll()), rebuilt: firstLine(e) };
     }
   }

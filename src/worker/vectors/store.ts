@@ -1,9 +1,11 @@
-// Chunk vectors in LanceDB: one table per embedding fingerprint (model, dimension, pooling, prefixes,
-// chunker version), rows keyed by chunk id and carrying the filter columns, so filters are a pre-filter.
-import { createHash } from 'node:crypto';
+// Chunk vectors in LanceDB, beside the SQLite store: one table per embedding fingerprint (model,
+// dimension, pooling, prefixes, chunker version; table-name.ts), rows keyed by chunk id and carrying the
+// filter columns, so filters are a pre-filter.
 import * as lancedb from '@lancedb/lancedb';
 import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
+import type { VectorTable, VectorTables } from '../store/port.js';
+import type { VectorFilter, VectorHit, VectorRow } from '../store/rows.js';
 import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 
 // The CommonJS build, the one LanceDB itself requires: importing the ES build would load Arrow a
@@ -12,38 +14,9 @@ const { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vector
   'apache-arrow',
 ) as typeof Arrow;
 
-export interface VectorRow {
-  chunk_id: string;
-  doc_id: string;
-  vector: Float32Array;
-  type: string;
-  lang: string;
-  /** Tags as `|a|b|`, so a tag filter is a LIKE '%|a|%'. */
-  tags: string;
-  path: string;
-}
-
-export interface VectorFilter {
-  type?: string | undefined;
-  lang?: string | undefined;
-  tags: string[];
-  /** Documents allowed by a path glob (resolved by the caller). */
-  pathDocs?: string[] | undefined;
-}
-
-export interface VectorHit {
-  chunk_id: string;
-  /** Cosine similarity, -1..1. */
-  similarity: number;
-}
-
 const INDEX_NAME = 'vector_idx';
 
 const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
-export function tableName(fingerprint: string): string {
-  return `chunks_${createHash('sha256').update(fingerprint).digest('hex').slice(0, 16)}`;
-}
 
 /** The index's kind, as LanceDB names it; an index of another kind (an older kb's) is built again. */
 export const INDEX_TYPE = 'IVF_PQ';
@@ -55,7 +28,23 @@ export const INDEX_TYPE = 'IVF_PQ';
 const NPROBES = 100;
 const REFINE_FACTOR = 10;
 
-export class VectorStore {
+/**
+ * Whether the approximate index must be built: past annMinRows with none yet, or one of a kind kb no
+ * longer builds (an older kb's IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size).
+ */
+export function indexWanted(rows: number, index: { type: string } | null, annMinRows: number): boolean {
+  return index ? index.type !== INDEX_TYPE : rows >= annMinRows;
+}
+
+/** The data dir's LanceDB folder of vector tables. */
+export function lanceTables(dir: string): VectorTables {
+  return {
+    open: (name) => VectorStore.open(dir, name),
+    drop: (name) => dropVectorTable(dir, name),
+  };
+}
+
+export class VectorStore implements VectorTable {
   private constructor(
     private readonly db: lancedb.Connection,
     readonly name: string,
@@ -118,6 +107,27 @@ export class VectorStore {
     if (!this.table) return { total: 0, small: 0 };
     const f = (await this.table.stats()).fragmentStats;
     return { total: f.numFragments, small: f.numSmallFragments };
+  }
+
+  /**
+   * Keeps vector search fast as the table grows: past annMinRows, builds the approximate index; later,
+   * merges small data files and folds rows added since into the index. LanceDB does the work on its own
+   * threads, so the message loop stays free.
+   */
+  async maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
+    const rows = await this.count();
+    const index = await this.indexStats();
+    if (indexWanted(rows, index, annMinRows)) {
+      await this.optimize();
+      await this.buildIndex();
+      return 'indexed';
+    }
+    const files = await this.fragments();
+    if (files.small > 16 || (index && index.unindexed > Math.max(1000, rows * 0.05))) {
+      await this.optimize();
+      return 'optimized';
+    }
+    return null;
   }
 
   /**
