@@ -1,7 +1,7 @@
 // The engine on the PostgreSQL store, end to end on a real server: files ingested, found, cited,
 // read back, listed, removed; `kb --store URL …` does the same from the command line; what kb says
 // when the server cannot be used.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/index.js';
@@ -107,6 +107,33 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
       expect(doctor.checks.find((c) => c.name === 'pgvector')).toMatchObject({ status: 'ok' });
     } finally {
       engine.close();
+    }
+  });
+
+  it('keeps the originals in the database: another machine opens a document whose file is gone, and gc frees what no document holds', async () => {
+    const url = await cluster.database();
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/otters.md': NOTES['notes/otters.md'], 'notes/tokyo.md': NOTES['notes/tokyo.md'] });
+    const here = await openEngine({ dataDir: join(dir, 'here'), config: { store: { url } } });
+    const there = await openEngine({ dataDir: join(dir, 'there'), config: { store: { url } } });
+    try {
+      await here.ingest([join(dir, 'notes')]);
+      const otters = (await here.list()).find((d) => d.path.endsWith('otters.md'))!;
+      rmSync(join(dir, 'notes/otters.md'));
+      rmSync(join(dir, 'here', 'blobs'), { recursive: true, force: true });
+      // A data dir that never saw the file: the bytes come from the database.
+      const src = await there.source(otters.doc_id);
+      expect(src.file.startsWith(join(dir, 'there'))).toBe(true);
+      expect(readFileSync(src.file, 'utf8')).toBe(NOTES['notes/otters.md']);
+      expect((await there.get(`${join(dir, 'notes/otters.md')}#L3-L3`)).text).toContain('Sea otters hold hands');
+      // Removed, its original is no one's: gc deletes it from the database and from the copies here.
+      await here.remove(join(dir, 'notes/otters.md'));
+      const gc = await there.gc();
+      expect(gc.removed_blobs).toBe(1);
+      await expect(there.source(otters.doc_id)).rejects.toThrow(/no indexed document/);
+    } finally {
+      here.close();
+      there.close();
     }
   });
 

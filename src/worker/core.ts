@@ -6,6 +6,8 @@ import { KbError } from '../shared/errors.js';
 import type { Log } from './log.js';
 import type { InEffect } from './config/env.js';
 import { BlobStore } from './store/blobs.js';
+import type { BlobsPort } from './store/port.js';
+import { PgBlobs } from './store/postgres/blobs.js';
 import type { Db } from './store/db.js';
 import type { PgStore } from './store/postgres/pg-store.js';
 import type { SqliteStore } from './store/sqlite-store.js';
@@ -13,7 +15,8 @@ import type { SqliteStore } from './store/sqlite-store.js';
 export class Core {
   /** The engine's tables, wherever they live (store/port.ts): this data dir's SQLite file, or PostgreSQL. */
   readonly store: SqliteStore | PgStore;
-  readonly blobs: BlobStore;
+  /** The originals' bytes: beside the SQLite file, or in the PostgreSQL database (a copy here of each one opened). */
+  readonly blobs: BlobsPort;
   readonly #wordsListeners: (() => void)[] = [];
 
   constructor(
@@ -27,7 +30,7 @@ export class Core {
     readonly log: Log,
   ) {
     this.store = store;
-    this.blobs = new BlobStore(join(dataDir, 'blobs'));
+    this.blobs = store.kind === 'sqlite' ? new BlobStore(join(dataDir, 'blobs')) : new PgBlobs(store.pool, join(dataDir, 'blobs'));
   }
 
   /** The SQLite store's database, for what only it has (FTS5 upkeep, upgrades, LanceDB's bindings); null on PostgreSQL. */

@@ -144,7 +144,7 @@ export class Engine {
     const db = core.sqlite;
     if (db) registerPathMatch(db);
     const words = wordIndexOf(core);
-    this.#searcher = new Searcher(words.source, core.store.tables, core.config, (sha) => core.blobs.pathOf(sha));
+    this.#searcher = new Searcher(words.source, core.store.tables, core.config, (sha) => core.blobs.file(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core, words.source, words.tops, words.at);

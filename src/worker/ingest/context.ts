@@ -1,13 +1,13 @@
 // What every step of an ingest is handed, and what preparing one file yields: apart from prepare.ts so
 // the preparers of each kind of file (binary.ts) need not import the dispatcher that calls them.
 import type { Config } from '../../shared/config.js';
-import type { BlobStore } from '../store/blobs.js';
+import type { BlobsPort } from '../store/port.js';
 import type { Store, Tables } from '../store/port.js';
 import type { ParsePool } from './parse-pool.js';
 
 export interface IngestContext {
   store: Store;
-  blobs: BlobStore;
+  blobs: BlobsPort;
   config: Config;
   parser: ParsePool;
   dataDir: string;

@@ -2,17 +2,17 @@
 // transcription): the stored copy, else the file itself only if it still holds those bytes. A file
 // edited since is not read under the old document's hash: the next ingest indexes the new version.
 import { KbError } from '../../shared/errors.js';
-import type { BlobStore } from '../store/blobs.js';
-import type { Store } from '../store/port.js';
+import type { BlobsPort, Store } from '../store/port.js';
 import { sha256File } from './read-file.js';
 
 export async function indexedOriginal(
   store: Store,
-  blobs: BlobStore,
+  blobs: BlobsPort,
   doc: { doc_id: string; path: string; content_hash: string },
 ): Promise<string> {
   const orig = await store.tables.originals.of(doc.doc_id);
-  if (orig?.blob && (await blobs.has(orig.blob))) return blobs.pathOf(orig.blob);
+  const copy = orig?.blob ? await blobs.file(orig.blob) : null;
+  if (copy) return copy;
   let hash: string;
   try {
     hash = await sha256File(doc.path);

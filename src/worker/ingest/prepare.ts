@@ -180,7 +180,7 @@ export async function prepareFile(
         })
       : await parse(ctx, detected, decodeText(bytes).text, path);
   if (facts.copy) {
-    if (bytes.length <= SMALL_FILE) blobs.putSync(hash, bytes);
+    if (bytes.length <= SMALL_FILE && blobs.putSync) blobs.putSync(hash, bytes);
     else await blobs.put(hash, bytes);
   }
   const doc = docRow(facts, {

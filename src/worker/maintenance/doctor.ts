@@ -62,7 +62,15 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
   for (const d of docs) {
     const o = await store.tables.originals.of(d.id);
     if (!o) continue;
-    await stat(o.blob ? blobs.pathOf(o.blob) : d.path).catch(() => missing++);
+    if (
+      o.blob
+        ? !(await blobs.has(o.blob))
+        : !(await stat(d.path).then(
+            () => true,
+            () => false,
+          ))
+    )
+      missing++;
   }
   checks.push(
     missing === 0

@@ -63,7 +63,7 @@ export async function inspectDocument(core: Core, idOrPath: string): Promise<Ins
   const doc = (await t.documents.byId(idOrPath)) ?? (await t.documents.byPath(resolve(idOrPath)));
   if (!doc) throw new KbError('NOT_FOUND', `no document with id or path ${idOrPath}`);
   const orig = await t.originals.of(doc.id);
-  const blobPath = orig?.blob ? blobs.pathOf(orig.blob) : null;
+  const blobPath = orig?.blob ? await blobs.file(orig.blob) : null;
   return {
     schema_version: SCHEMA_VERSION,
     document: { ...(await rowWithState(core, doc.id)), tags: await t.tags.of(doc.id) },
@@ -93,7 +93,7 @@ export async function documentSource(core: Core, docId: string): Promise<Documen
   const doc = await store.tables.documents.byId(docId);
   if (!doc || doc.status !== 'indexed') throw new KbError('NOT_FOUND', `no indexed document ${docId}`);
   const orig = await store.tables.originals.of(doc.id);
-  const blob = orig?.blob ? blobs.pathOf(orig.blob) : null;
+  const blob = orig?.blob ? await blobs.file(orig.blob) : null;
   const base = {
     schema_version: SCHEMA_VERSION,
     doc_id: doc.id,

@@ -23,8 +23,8 @@ export class Hydrator {
   constructor(
     private readonly tables: Tables,
     private readonly config: Config,
-    /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
-    private readonly blobPath: (sha256: string) => string,
+    /** A file holding a stored copy's bytes (a waiting scan's frame is read from them). */
+    private readonly blobPath: (sha256: string) => Promise<string | null>,
   ) {
     this.reader = tables.hits;
   }
@@ -32,7 +32,8 @@ export class Hydrator {
   /** A waiting scan is cited as its whole frame, read from the file or its stored copy; never an empty region. */
   private async wholeImage(d: { id: string; path: string }): Promise<Anchor> {
     const blob = (await this.tables.originals.of(d.id))?.blob;
-    const box = imageBox(blob ? [this.blobPath(blob), d.path] : [d.path]);
+    const copy = blob ? await this.blobPath(blob) : null;
+    const box = imageBox(copy ? [copy, d.path] : [d.path]);
     return box ? { kind: 'region', x: 0, y: 0, w: box.w, h: box.h } : { kind: 'page', page: 1 };
   }
 

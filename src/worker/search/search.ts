@@ -32,7 +32,7 @@ export class Searcher {
     tables: Tables,
     private readonly config: Config,
     /** Where a stored copy's bytes are (a waiting scan's frame is read from them). */
-    blobPath: (sha256: string) => string = () => '',
+    blobPath: (sha256: string) => Promise<string | null> = async () => null,
   ) {
     this.lexical = new LexicalSearcher(words, config);
     this.names = new NameSearcher(tables);

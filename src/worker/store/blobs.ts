@@ -6,12 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { constants, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BlobsPort } from './port.js';
 
-export class BlobStore {
+export class BlobStore implements BlobsPort {
   constructor(readonly dir: string) {}
 
   pathOf(sha256: string): string {
     return join(this.dir, sha256.slice(0, 2), sha256);
+  }
+
+  async file(sha256: string): Promise<string | null> {
+    return (await this.has(sha256)) ? this.pathOf(sha256) : null;
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -33,6 +38,24 @@ export class BlobStore {
     } finally {
       await fh.close();
     }
+    await rename(tmp, final);
+  }
+
+  /** Writes a blob from its pieces as they come (a server's copy fetched a part at a time). */
+  async putStream(sha256: string, pieces: AsyncIterable<Uint8Array>): Promise<void> {
+    if (await this.has(sha256)) return;
+    const final = this.pathOf(sha256);
+    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
+    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      for await (const piece of pieces) await fh.write(piece);
+    } catch (e) {
+      await fh.close();
+      await rm(tmp, { force: true });
+      throw e;
+    }
+    await fh.close();
     await rename(tmp, final);
   }
 

@@ -288,6 +288,24 @@ export interface VectorTables {
   drop(name: string): Promise<void>;
 }
 
+/**
+ * The originals' bytes, content-addressed by SHA-256: a folder beside the SQLite file (store/blobs.ts),
+ * or the PostgreSQL database with this machine's copies of what it opened (store/postgres/blobs.ts),
+ * so any server process can serve any document.
+ */
+export interface BlobsPort {
+  has(sha256: string): Promise<boolean>;
+  put(sha256: string, bytes: Uint8Array): Promise<void>;
+  /** Copies a file in, streamed: a long recording is never held in memory. */
+  putFile(sha256: string, source: string): Promise<void>;
+  /** A small blob written without a trip through the thread pool per step (an in-process store only). */
+  putSync?(sha256: string, bytes: Uint8Array): void;
+  /** A file on this machine holding the blob (fetched from the server first if need be); null when there is none. */
+  file(sha256: string): Promise<string | null>;
+  /** Deletes every blob not in `keep`; how many, and how many bytes were freed. */
+  gc(keep: Set<string>): Promise<{ removed: number; bytes: number }>;
+}
+
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
 export interface Tables {
   readonly documents: DocumentsPort;

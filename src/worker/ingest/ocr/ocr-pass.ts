@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { indexedOriginal } from '../original.js';
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
-import type { BlobStore } from '../../store/blobs.js';
+import type { BlobsPort } from '../../store/port.js';
 import type { Store } from '../../store/port.js';
 import type { OcrJob } from '../../store/rows.js';
 import type { Config } from '../../../shared/config.js';
@@ -18,7 +18,7 @@ import type { ChunkingOptions, ParsedChunk } from '../types.js';
 
 export interface OcrContext {
   store: Store;
-  blobs: BlobStore;
+  blobs: BlobsPort;
   config: Config;
   parser: ParsePool;
   /** The tesseract worker, started on first need. */

@@ -5,7 +5,7 @@
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { Config } from '../../../shared/config.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
-import type { BlobStore } from '../../store/blobs.js';
+import type { BlobsPort } from '../../store/port.js';
 import type { Store } from '../../store/port.js';
 import type { TranscriptJob } from '../../store/rows.js';
 import { chunkIdsFrom } from '../chunk/chunk-ids.js';
@@ -16,7 +16,7 @@ import type { Segment, Transcriber } from '../../audio/transcriber.js';
 
 export interface TranscribeContext {
   store: Store;
-  blobs: BlobStore;
+  blobs: BlobsPort;
   config: Config;
   /** The speech model, started on first need; throws MODEL_MISSING when none is installed. */
   transcriber: () => Promise<Transcriber>;

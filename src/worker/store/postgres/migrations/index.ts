@@ -4,5 +4,6 @@ import { migration as m1 } from './001-schema.js';
 import { migration as m2 } from './002-work-claims.js';
 import { migration as m3 } from './003-word-tops.js';
 import { migration as m4 } from './004-bm25f-in-builtins.js';
+import { migration as m5 } from './005-blob-parts.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5];
