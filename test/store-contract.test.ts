@@ -188,6 +188,31 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
     expect(await t.transcripts.of('v')).toEqual({ status: 'done', model: 'tiny', language: 'en', segments: '[]', error: null });
   });
 
+  it.skipIf(skip)('restores OCR pages and a transcript as another store recorded them (kb migrate)', async () => {
+    const s = await open();
+    const t = s.tables;
+    await t.documents.upsert(doc('scan', '/n/scan.pdf', { type: 'pdf' }));
+    await t.documents.upsert(doc('talk', '/n/talk.mp3', { type: 'audio' }));
+    const pages = [
+      { page: 1, status: 'done', confidence: 91.5, error: null, unreadable_with: null },
+      { page: 2, status: 'failed', confidence: 12, error: 'OCR_FAILED: too blurred', unreadable_with: 'eng' },
+    ];
+    await t.ocr.restore('scan', pages);
+    expect(await t.ocr.of('scan')).toEqual(pages);
+    expect(await t.ocr.pending()).toEqual([]);
+    const transcript = {
+      status: 'done',
+      model: 'whisper-base.en',
+      language: 'en',
+      segments: '[{"start":0,"end":1,"text":"hi"}]',
+      error: null,
+    };
+    await t.transcripts.restore('talk', transcript);
+    expect(await t.transcripts.of('talk')).toEqual(transcript);
+    await t.transcripts.restore('talk', { ...transcript, status: 'waiting', segments: null });
+    expect(await t.transcripts.waiting()).toEqual(new Set(['talk']));
+  });
+
   it.skipIf(skip)('records why a path failed, keeps originals and collections', async () => {
     const s = await open();
     const t = s.tables;

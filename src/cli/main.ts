@@ -5,7 +5,7 @@ import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
 import { getCommand, statusCommand } from './commands/get.js';
 import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './commands/collections.js';
-import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, removeCommand } from './commands/documents.js';
+import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, migrateCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
 import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand, modelsUseCommand } from './commands/models.js';
@@ -165,6 +165,14 @@ export async function main(argv: string[]): Promise<number> {
   ).alias('rm');
 
   simple('gc', 'delete stored originals that no document refers to', gcCommand);
+
+  program
+    .command('migrate')
+    .description(
+      "copy this data dir's index (documents, passages, vectors, tags, collections, originals) into a PostgreSQL database; resumes",
+    )
+    .requiredOption('--to <url>', 'the database: postgresql://user@host:port/db')
+    .action((flags: { to: string }) => run(() => migrateCommand(flags, globals()))());
 
   program
     .command('doctor')

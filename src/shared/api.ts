@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DocIdSchema } from './doc-id.js';
 import { ErrorPayloadSchema } from './errors.js';
-import { DoctorFixSchema, GcSchema, InspectChunkSchema, InspectDocSchema } from './cli-output.js';
+import { DoctorFixSchema, GcSchema, InspectChunkSchema, InspectDocSchema, MigrateSchema } from './cli-output.js';
 import type { MethodName } from './methods.js';
 import {
   AskParamsSchema,
@@ -113,6 +113,12 @@ export const API = {
   'inspect.chunk': { params: z.object({ chunk_id: z.string().min(1) }).strict(), result: InspectChunkSchema, progress: null },
   /** Stored originals nothing refers to any more, deleted (kb gc). */
   gc: { params: none, result: GcSchema, progress: null },
+  /** kb migrate: this data dir's SQLite index copied into a PostgreSQL database; resumed by the next run. */
+  'store.migrate': {
+    params: z.object({ to: z.string().min(1).max(4000) }).strict(),
+    result: MigrateSchema,
+    progress: ReindexProgressSchema,
+  },
   /** The types and tags a search can be narrowed to, and the documents' counts (the filters, the footer). */
   facets: { params: none, result: FacetsSchema, progress: null },
   'document.view': {

@@ -131,6 +131,22 @@ export const GcSchema = z.object({
   /** What the vector table's replaced versions took (an index build leaves the table twice on disk for a while). */
   vector_bytes: z.number().int(),
 });
+/** kb migrate: what was copied into the PostgreSQL database, and what was there already (an earlier, interrupted run). */
+export const MigrateSchema = z.object({
+  schema_version: V,
+  /** The database, as it may be shown (no password). */
+  to: z.string(),
+  documents: z.number().int(),
+  /** Documents an earlier run copied already. */
+  skipped: z.number().int(),
+  chunks: z.number().int(),
+  originals: z.number().int(),
+  vectors: z.number().int(),
+  /** Why no vectors were copied, when the index has some. */
+  vectors_skipped: z.string().nullable(),
+  cancelled: z.boolean(),
+  took_ms: z.number().int(),
+});
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 
 const metric = z.number();
@@ -198,6 +214,7 @@ export const CLI_OUTPUTS = {
   'inspect-chunk': InspectChunkSchema,
   remove: RemoveResultSchema,
   gc: GcSchema,
+  migrate: MigrateSchema,
   doctor: DoctorReportSchema,
   'doctor-fix': DoctorFixSchema,
   reindex: ReindexResultSchema,

@@ -15,6 +15,7 @@ export const METHOD_NAMES = [
   'inspect.document',
   'inspect.chunk',
   'gc',
+  'store.migrate',
   'facets',
   'document.view',
   'reindex',

@@ -54,6 +54,7 @@ import { MergeUpkeep } from './maintenance/merge-upkeep.js';
 import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
+import type { MigrateResult } from './maintenance/migrate-store.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
 import { ModelService } from './models/service.js';
@@ -337,6 +338,9 @@ export class Engine {
   fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> =>
     runFix(this.#core, this.#vectors, this.#tops, () => this.doctor(), opts);
   gc = (): Promise<GcResult> => collectGarbage(this.#core, this.#vectors);
+  /** kb migrate: this data dir's SQLite index copied into a PostgreSQL database (kept here as it is). */
+  migrateTo = async (url: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<MigrateResult> =>
+    (await import('./maintenance/migrate-store.js')).migrateStore(this.#core, url, opts);
 
   close(): void {
     if (this.#closed) return;

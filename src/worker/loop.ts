@@ -62,6 +62,7 @@ function handlers(
     'inspect.document': async (p) => engine.inspectDoc(p.target),
     'inspect.chunk': async (p) => engine.inspectChunk(p.chunk_id),
     gc: () => engine.gc(),
+    'store.migrate': (p, c) => engine.migrateTo(p.to, { signal: c.signal, onProgress: c.progress }),
     facets: async () => ({ schema_version: SCHEMA_VERSION, ...(await engine.facets()), ...(await engine.documentCounts()) }),
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),

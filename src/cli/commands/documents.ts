@@ -9,6 +9,7 @@ import { plural } from '../../shared/words.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/index.js';
 import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
+import { countBar } from '../progress.js';
 
 /** Documents asked for at a time: kb ls prints each page as it comes, never holding every document. */
 const LS_PAGE = 500;
@@ -81,6 +82,39 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
           (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : '') +
           (r.vector_bytes > 0 ? `; the vectors' replaced versions ${(r.vector_bytes / 1048576).toFixed(1)} MB` : ''),
       );
+  });
+}
+
+/** kb migrate --to URL: this data dir's index copied into PostgreSQL, with a progress bar; Ctrl-C stops it, the next run resumes. */
+export async function migrateCommand(flags: { to: string }, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const bar = await countBar(g);
+    const ctl = new AbortController();
+    const onSigint = (): void => ctl.abort();
+    process.once('SIGINT', onSigint);
+    let r;
+    try {
+      r = await kb['store.migrate']({ to: flags.to }, { signal: ctl.signal, onProgress: (p) => bar?.update('copying', p.done, p.total) });
+    } finally {
+      process.off('SIGINT', onSigint);
+      bar?.stop();
+    }
+    if (g.json) printJson(r);
+    else {
+      const before = r.skipped > 0 ? `, ${plural(r.skipped, 'document')} copied by an earlier run` : '';
+      line(
+        `${r.cancelled ? yellow('Interrupted: ') : ''}Copied ${plural(r.documents, 'document')} (${plural(r.chunks, 'passage')}, ` +
+          `${plural(r.originals, 'original')}, ${plural(r.vectors, 'vector')}) into ${r.to}${before}` +
+          dim(` in ${(r.took_ms / 1000).toFixed(1)} s`),
+      );
+      if (r.vectors_skipped) line(yellow(`Vectors not copied: ${r.vectors_skipped}`));
+      line(
+        r.cancelled
+          ? 'Run the same command again to go on where it stopped.'
+          : dim(`Use it with: kb --store ${r.to} … (or store.url in config.yaml)`),
+      );
+    }
+    return r.cancelled ? EXIT.partial : EXIT.ok;
   });
 }
 

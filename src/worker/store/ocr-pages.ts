@@ -14,12 +14,16 @@ export class OcrPages implements Sync<OcrPagesPort> {
   private readonly retryQ;
   private readonly unreadableQ;
   private readonly waitsQ;
+  private readonly restoreQ;
 
   constructor(db: Db) {
     this.queueQ = db.prepare<[string, number]>(
       "INSERT INTO ocr_pages (doc_id, page, status) VALUES (?, ?, 'pending') ON CONFLICT(doc_id, page) DO UPDATE SET status = 'pending', confidence = NULL, error = NULL",
     );
     this.clearQ = db.prepare<[string]>('DELETE FROM ocr_pages WHERE doc_id = ?');
+    this.restoreQ = db.prepare<[string, number, string, number | null, string | null, string | null]>(
+      'INSERT OR REPLACE INTO ocr_pages (doc_id, page, status, confidence, error, unreadable_with) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.waitsQ = db.prepare<[string, number], { one: number }>(
       "SELECT 1 AS one FROM ocr_pages WHERE doc_id = ? AND page = ? AND status = 'pending'",
     );
@@ -68,5 +72,8 @@ export class OcrPages implements Sync<OcrPagesPort> {
   }
   of(docId: string): OcrPageRow[] {
     return this.ofQ.all(docId);
+  }
+  restore(docId: string, pages: OcrPageRow[]): void {
+    for (const p of pages) this.restoreQ.run(docId, p.page, p.status, p.confidence, p.error, p.unreadable_with);
   }
 }

@@ -115,6 +115,8 @@ export interface OcrPagesPort {
   /** Queues again the pages the given languages have not tried; the documents they are in. */
   retryUnreadable(languages: string): Promise<string[]>;
   of(docId: string): Promise<OcrPageRow[]>;
+  /** A document's pages as another store recorded them (kb migrate): written as they are. */
+  restore(docId: string, pages: OcrPageRow[]): Promise<void>;
 }
 
 export interface TranscriptsPort {
@@ -127,6 +129,8 @@ export interface TranscriptsPort {
   claim(docId: string): Promise<boolean>;
   finish(r: TranscriptOutcome): Promise<void>;
   of(docId: string): Promise<TranscriptRow | undefined>;
+  /** A document's transcript as another store recorded it (kb migrate): written as it is. */
+  restore(docId: string, t: TranscriptRow): Promise<void>;
 }
 
 export interface CollectionsPort {
@@ -267,6 +271,8 @@ export interface VectorTable {
   /** Rewrites one document's tags column (tags changed, vectors did not). */
   setTags(docId: string, tags: string): Promise<void>;
   delete(chunkIds: string[]): Promise<void>;
+  /** These chunks' rows, vectors and all (kb migrate copies them to another store). */
+  rows(chunkIds: string[]): Promise<VectorRow[]>;
   /** The approximate index, if built: its kind, how many rows it covers and how many were added since. */
   indexStats(): Promise<{ type: string; indexed: number; unindexed: number } | null>;
   /** Keeps searches fast as the table grows (the approximate index past annMinRows, and its upkeep); what it did. */

@@ -15,6 +15,7 @@ export class Transcripts implements Sync<TranscriptsPort> {
   private readonly finishQ;
   private readonly ofQ;
   private readonly waitsQ;
+  private readonly restoreQ;
 
   constructor(private readonly db: Db) {
     this.queueQ = db.prepare<[string, 'waiting' | 'pending']>(`INSERT INTO transcripts (doc_id, status) VALUES (?, ?)
@@ -24,6 +25,9 @@ export class Transcripts implements Sync<TranscriptsPort> {
       TranscriptJob
     >(`SELECT t.doc_id, d.path, d.content_hash, d.title FROM transcripts t JOIN documents d ON d.id = t.doc_id
       WHERE t.status = 'pending' ORDER BY d.path`);
+    this.restoreQ = db.prepare<[string, string, string | null, string | null, string | null, string | null]>(
+      'INSERT OR REPLACE INTO transcripts (doc_id, status, model, language, segments, error) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.waitingQ = db.prepare<[], { doc_id: string }>("SELECT doc_id FROM transcripts WHERE status = 'waiting'");
     this.waitsQ = db.prepare<[string], { one: number }>("SELECT 1 AS one FROM transcripts WHERE doc_id = ? AND status = 'pending'");
     this.wakeQ = db.prepare<[]>("UPDATE transcripts SET status = 'pending' WHERE status = 'waiting'");
@@ -61,5 +65,8 @@ export class Transcripts implements Sync<TranscriptsPort> {
   }
   of(docId: string): TranscriptRow | undefined {
     return this.ofQ.get(docId);
+  }
+  restore(docId: string, t: TranscriptRow): void {
+    this.restoreQ.run(docId, t.status, t.model, t.language, t.segments, t.error);
   }
 }

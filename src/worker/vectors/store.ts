@@ -83,6 +83,25 @@ export class VectorStore implements VectorTable {
     await this.table.update({ where: `doc_id = ${sqlString(docId)}`, values: { tags } });
   }
 
+  async rows(chunkIds: string[]): Promise<VectorRow[]> {
+    if (!this.table || chunkIds.length === 0) return [];
+    const out: VectorRow[] = [];
+    for (let i = 0; i < chunkIds.length; i += 500) {
+      const found = (await this.table
+        .query()
+        .where(
+          `chunk_id IN (${chunkIds
+            .slice(i, i + 500)
+            .map(sqlString)
+            .join(', ')})`,
+        )
+        .select(['chunk_id', 'doc_id', 'vector', 'type', 'lang', 'tags', 'path'])
+        .toArray()) as (Omit<VectorRow, 'vector'> & { vector: { toArray(): Float32Array } })[];
+      for (const r of found) out.push({ ...r, chunk_id: String(r.chunk_id), vector: Float32Array.from(r.vector.toArray()) });
+    }
+    return out;
+  }
+
   async delete(chunkIds: string[]): Promise<void> {
     if (!this.table || chunkIds.length === 0) return;
     for (let i = 0; i < chunkIds.length; i += 500) {

@@ -107,6 +107,16 @@ class PgVectorTable implements VectorTable {
     }
   }
 
+  async rows(chunkIds: string[]): Promise<VectorRow[]> {
+    if (chunkIds.length === 0 || !(await this.exists())) return [];
+    const r = await rows<Omit<VectorRow, 'vector'> & { v: string }>(
+      this.pool,
+      `SELECT chunk_id, doc_id, embedding::text AS v, type, lang, tags, path FROM ${this.table} WHERE chunk_id = ANY ($1::text[])`,
+      [chunkIds],
+    );
+    return r.map(({ v, ...x }) => ({ ...x, vector: Float32Array.from(JSON.parse(v) as number[]) }));
+  }
+
   async setTags(docId: string, tags: string): Promise<void> {
     if (!(await this.exists())) return;
     await this.pool.query(`UPDATE ${this.table} SET tags = $2 WHERE doc_id = $1`, [docId, tags]);

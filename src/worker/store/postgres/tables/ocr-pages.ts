@@ -57,6 +57,24 @@ export class PgOcrPages implements OcrPagesPort {
     );
     return [...new Set(r.map((x) => x.doc_id))];
   }
+  async restore(docId: string, pages: OcrPageRow[]): Promise<void> {
+    if (pages.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO ocr_pages (doc_id, page, status, confidence, error, unreadable_with)
+       SELECT $1, u.page, u.status, u.confidence, u.error, u.unreadable_with
+       FROM unnest($2::int[], $3::text[], $4::float8[], $5::text[], $6::text[]) AS u (page, status, confidence, error, unreadable_with)
+       ON CONFLICT (doc_id, page) DO UPDATE SET status = excluded.status, confidence = excluded.confidence, error = excluded.error,
+         unreadable_with = excluded.unreadable_with`,
+      [
+        docId,
+        pages.map((p) => p.page),
+        pages.map((p) => p.status),
+        pages.map((p) => p.confidence),
+        pages.map((p) => p.error),
+        pages.map((p) => p.unreadable_with),
+      ],
+    );
+  }
   of(docId: string): Promise<OcrPageRow[]> {
     return rows<OcrPageRow>(
       this.sql,

@@ -53,6 +53,14 @@ export class PgTranscripts implements TranscriptsPort {
       r.doc_id,
     ]);
   }
+  async restore(docId: string, t: TranscriptRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO transcripts (doc_id, status, model, language, segments, error) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (doc_id) DO UPDATE SET status = excluded.status, model = excluded.model, language = excluded.language,
+         segments = excluded.segments, error = excluded.error`,
+      [docId, t.status, t.model, t.language, t.segments, t.error],
+    );
+  }
   of(docId: string): Promise<TranscriptRow | undefined> {
     return first<TranscriptRow>(this.sql, 'SELECT status, model, language, segments, error FROM transcripts WHERE doc_id = $1', [docId]);
   }
