@@ -145,7 +145,7 @@ export class Engine {
     const db = core.sqlite;
     if (db) registerPathMatch(db);
     const words = wordIndexOf(core);
-    this.#searcher = new Searcher(words.source, core.store.tables, core.config, (sha) => core.blobs.file(sha));
+    this.#searcher = new Searcher(words.source, core.store.reads, core.config, (sha) => core.blobs.file(sha));
     core.onWordsChanged(() => this.#searcher.lexical.invalidate());
     this.#vectors = new VectorService(core, opts.reconcile === true);
     this.#tops = new TopsUpkeep(core, words.source, words.tops, words.at);
@@ -373,8 +373,9 @@ function wordIndexOf(core: Core): { source: WordSource; tops: TopsPort; at: Tops
     const tops = new WordTopsTable(s.db);
     return { source: new Candidates(s.db, core.config, tops), tops, at: { kind: 'sqlite', file: s.db.name } };
   }
-  const tops = new PgWordTops(s.pool);
-  return { source: new PgWordSource(new PgWordIndex(s.pool), core.config, tops), tops, at: { kind: 'postgres', url: s.connectionUrl() } };
+  // Searches read the standby when there is one; the tops are kept up on the primary.
+  const source = new PgWordSource(new PgWordIndex(s.readPool), core.config, new PgWordTops(s.readPool));
+  return { source, tops: new PgWordTops(s.pool), at: { kind: 'postgres', url: s.connectionUrl() } };
 }
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
@@ -393,7 +394,7 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   // A team's store: the data dir still holds this machine's config, logs and models.
   if (config.store.url) {
     const { openPostgres } = await import('./store/postgres/open.js'); // the driver loads only for PostgreSQL
-    const store = await openPostgres(config.store.url, log);
+    const store = await openPostgres(config.store.url, log, config.store.read_url ?? null);
     log.debug({ dataDir, store: store.where }, 'engine opened');
     return new Engine(new Core(dataDir, config, fromEnv, store, false, log), opts);
   }

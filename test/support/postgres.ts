@@ -61,6 +61,17 @@ export interface PgCluster {
   database(opts?: { vector?: boolean }): Promise<string>;
   /** Runs SQL as the superuser in a database (the administrator's part of a set-up). */
   admin(db: string, sql: string): Promise<void>;
+  /** A hot standby streaming from this cluster (pg_basebackup -R), on a port of its own. */
+  standby(): Promise<PgStandby>;
+  stop(): void;
+}
+
+export interface PgStandby {
+  port: number;
+  /** The same database's URL on the standby. */
+  urlOf(primaryUrl: string): string;
+  /** Resolves once the standby has replayed everything the primary had written when asked. */
+  caughtUp(): Promise<void>;
   stop(): void;
 }
 
@@ -91,10 +102,47 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
     }
   };
   await admin('postgres', `CREATE ROLE ${KB_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS`);
+  const standby = async (): Promise<PgStandby> => {
+    const sdata = join(dir, `standby-${Date.now()}`);
+    runAsOwner(join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', sdata, '-R', '-X', 'stream']);
+    const sport = await freePort();
+    // A hot standby needs at least the primary's max_connections (and its other settings).
+    const sopts = `-p ${sport} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200${extra} -c hot_standby=on`;
+    runAsOwner(join(bin, 'pg_ctl'), ['-D', sdata, '-l', join(dir, `log-${sport}`), '-w', '-o', sopts, 'start']);
+    const lsnOf = async (p: number, sql: string): Promise<string> => {
+      const c = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${p}/postgres` });
+      await c.connect();
+      try {
+        return (await c.query<{ lsn: string }>(sql)).rows[0]!.lsn;
+      } finally {
+        await c.end();
+      }
+    };
+    return {
+      port: sport,
+      urlOf: (primaryUrl) => primaryUrl.replace(`:${port}/`, `:${sport}/`),
+      async caughtUp() {
+        const target = await lsnOf(port, 'SELECT pg_current_wal_lsn()::text AS lsn');
+        for (let i = 0; i < 200; i++) {
+          const c = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${sport}/postgres` });
+          await c.connect();
+          const done = (await c.query<{ ok: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [target])).rows[0]!.ok;
+          await c.end();
+          if (done) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error('the standby did not catch up in 10 s');
+      },
+      stop() {
+        runAsOwner(join(bin, 'pg_ctl'), ['-D', sdata, '-m', 'immediate', '-w', 'stop']);
+      },
+    };
+  };
   return {
     port,
     dir,
     admin,
+    standby,
     async database(o = {}) {
       const name = `kb_${process.pid}_${++databases}`;
       await admin('postgres', `CREATE DATABASE ${name} OWNER ${KB_ROLE}`);

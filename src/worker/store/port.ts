@@ -346,6 +346,11 @@ export interface Store {
   readonly where: string;
   /** Reads, and writes that stand alone (each its own transaction). */
   readonly tables: Tables;
+  /**
+   * What a search reads: on PostgreSQL with store.read_url, a streaming-replication standby's (a few
+   * milliseconds behind the primary); otherwise `tables`. Never written.
+   */
+  readonly reads: Tables;
   /** Runs fn's writes in one transaction: all of them or none. */
   write<T>(fn: (t: Tables) => Promise<T>): Promise<T>;
   /** Documents written together, each all-or-nothing, committed every `maxMs`. */

@@ -44,6 +44,8 @@ export function promising<T extends object>(sync: Sync<T>): T {
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly tables: Tables;
+  /** One file: searches read what writes wrote. */
+  readonly reads: Tables;
   readonly repo: Repo;
   /** Set while a write runs: a write inside it nests; another waits its turn. */
   readonly #inWrite = new AsyncLocalStorage<true>();
@@ -68,6 +70,7 @@ export class SqliteStore implements Store {
       hits: promising<HitsPort>(r.hits),
       names: promising<NamesPort>(r.names),
     };
+    this.reads = this.tables;
   }
 
   write<T>(fn: (t: Tables) => Promise<T>): Promise<T> {

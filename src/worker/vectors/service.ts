@@ -79,7 +79,7 @@ export class VectorService {
       const { vectorSupport } = await import('../store/postgres/pgvector.js');
       const support = await vectorSupport(store.pool);
       if (!support.ready) return { unavailable: `${support.howTo}; searching by words` };
-      return { side: new PgVectorSide(store.pool), tables: new PgVectorTables(store.pool) };
+      return { side: new PgVectorSide(store.pool), tables: new PgVectorTables(store.pool, store.readPool) };
     })();
     this.homeP.then(
       (h) => {

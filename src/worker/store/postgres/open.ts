@@ -1,7 +1,7 @@
 // Opening the PostgreSQL store for the engine: connected, migrated, and pgvector looked for.
 import { KbError } from '../../../shared/errors.js';
 import type { Log } from '../../log.js';
-import { isPostgresUrl, openPool, storeError } from './connect.js';
+import { isPostgresUrl, openPool, type PgPool, storeError } from './connect.js';
 import { migratePg } from './migrate.js';
 import { PgStore } from './pg-store.js';
 import { vectorSupport } from './pgvector.js';
@@ -10,17 +10,21 @@ import { vectorSupport } from './pgvector.js';
  * The PostgreSQL store at `url`: connected as an ordinary role, its schema migrated. Without pgvector
  * it searches by words, and the log says how to add it.
  */
-export async function openPostgres(url: string, log: Log): Promise<PgStore> {
+export async function openPostgres(url: string, log: Log, readUrl: string | null = null): Promise<PgStore> {
   if (!isPostgresUrl(url)) throw new KbError('CONFIG_INVALID', `store.url must be a postgresql:// URL, not ${url}`);
+  if (readUrl !== null && !isPostgresUrl(readUrl)) throw new KbError('CONFIG_INVALID', `store.read_url must be a postgresql:// URL, not ${readUrl}`);
   const pool = await openPool(url);
+  let readPool: PgPool | null = null;
   try {
     const { from, to } = await migratePg(pool);
     if (from !== to) log.info({ from, to }, 'PostgreSQL schema migrated');
     const vectors = await vectorSupport(pool);
     if (!vectors.ready) log.warn({ howTo: vectors.howTo }, 'pgvector is missing: searching by words only');
-    return new PgStore(pool, url);
+    // The standby replays the primary's schema: nothing is migrated there.
+    if (readUrl) readPool = await openPool(readUrl).catch((e: unknown) => Promise.reject(storeError(e, readUrl)));
+    return new PgStore(pool, url, readPool ?? pool);
   } catch (e) {
     await pool.end().catch(() => undefined);
-    throw storeError(e, url);
+    throw e instanceof KbError ? e : storeError(e, url);
   }
 }

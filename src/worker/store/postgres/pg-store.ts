@@ -48,12 +48,16 @@ export class PgStore implements Store {
   readonly #open = new AsyncLocalStorage<{ client: PgClient; tables: Tables; depth: number }>();
   /** With its password: kept out of anything shown or logged. */
   readonly #url: string;
+  readonly reads: Tables;
 
   constructor(
     readonly pool: PgPool,
     url: string,
+    /** A hot standby's pool that searches read from (store.read_url); the primary's when there is none. */
+    readonly readPool: PgPool = pool,
   ) {
     this.tables = tablesOn(pool);
+    this.reads = readPool === pool ? this.tables : tablesOn(readPool);
     this.where = shownUrl(url);
     this.#url = url;
   }
@@ -123,7 +127,8 @@ export class PgStore implements Store {
     };
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    if (this.readPool !== this.pool) await this.readPool.end();
+    await this.pool.end();
   }
 }

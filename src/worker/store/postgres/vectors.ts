@@ -26,10 +26,14 @@ function ident(name: string): string {
 const vectorText = (v: Float32Array): string => `[${Array.from(v, (x) => x.toPrecision(9)).join(',')}]`;
 
 export class PgVectorTables implements VectorTables {
-  constructor(private readonly pool: PgPool) {}
+  constructor(
+    private readonly pool: PgPool,
+    /** Where searches read (a hot standby's pool, store.read_url). */
+    private readonly readPool: PgPool = pool,
+  ) {}
 
   async open(name: string): Promise<VectorTable> {
-    return new PgVectorTable(this.pool, name);
+    return new PgVectorTable(this.pool, name, this.readPool);
   }
 
   async drop(name: string): Promise<void> {
@@ -41,6 +45,7 @@ class PgVectorTable implements VectorTable {
   constructor(
     private readonly pool: PgPool,
     readonly name: string,
+    private readonly readPool: PgPool,
   ) {}
 
   private get table(): string {
@@ -51,8 +56,8 @@ class PgVectorTable implements VectorTable {
     return ident(`${this.name}_hnsw`);
   }
 
-  private async exists(): Promise<boolean> {
-    return (await value<string | null>(this.pool, 'SELECT to_regclass($1)::text', [this.name])) != null;
+  private async exists(pool = this.pool): Promise<boolean> {
+    return (await value<string | null>(pool, 'SELECT to_regclass($1)::text', [this.name])) != null;
   }
 
   async count(): Promise<number> {
@@ -171,7 +176,7 @@ class PgVectorTable implements VectorTable {
   async optimize(): Promise<void> {}
 
   async search(vector: Float32Array, k: number, f: VectorFilter, opts: { exact?: boolean } = {}): Promise<VectorHit[]> {
-    if (!(await this.exists())) return [];
+    if (!(await this.exists(this.readPool))) return [];
     const where: string[] = [];
     const values: unknown[] = [vectorText(vector), k];
     const next = (v: unknown): string => {
@@ -185,7 +190,7 @@ class PgVectorTable implements VectorTable {
       if (f.pathDocs.length === 0) return [];
       where.push(`doc_id IN (SELECT unnest(${next(f.pathDocs)}::text[]))`);
     }
-    const client = await this.pool.connect();
+    const client = await this.readPool.connect();
     try {
       await client.query('BEGIN');
       if (opts.exact) await client.query('SET LOCAL enable_indexscan = off');
