@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from './support/make-test-pdf.js';
 import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
+import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, repoRoot, tempDir, writeTree } from './helpers.js';
 
@@ -47,6 +48,9 @@ if (!hasCorpora) console.warn('SKIPPED: the README commands test needs ../shared
 let home: string;
 let env: NodeJS.ProcessEnv;
 let ollama: OllamaStub;
+/** The README's team section runs against "$KB_DB": a throwaway database here, when a server is installed. */
+let cluster: PgCluster | null = null;
+const onPostgres = (cmd: string): boolean => cmd.includes('$KB_DB');
 
 beforeAll(async () => {
   if (!hasCorpora) return;
@@ -85,9 +89,14 @@ beforeAll(async () => {
     KB_OLLAMA_HOST: ollama.url,
     KB_HF_ENDPOINT: 'http://127.0.0.1:1', // nothing listens there: "without internet"
   };
+  if (postgresAvailable()) {
+    cluster = await startCluster();
+    env.KB_DB = await cluster.database();
+  }
 }, 120_000);
 afterAll(async () => {
   await ollama?.close();
+  cluster?.stop();
 });
 
 /** A command that runs until stopped: it must start, print `ready`, and stop cleanly on Ctrl-C. */
@@ -131,7 +140,9 @@ describe.skipIf(!hasCorpora)('the README', () => {
     expect(commands.length).toBeGreaterThan(20);
     expect(commands).toContain('kb search "\'NEAR(git branch, 5)\'"');
     const ran: string[] = [];
+    expect(commands.filter(onPostgres).length).toBeGreaterThanOrEqual(3);
     for (const cmd of commands) {
+      if (onPostgres(cmd) && !cluster) continue; // no PostgreSQL server here (postgresAvailable said so)
       if (cmd === 'kb serve') {
         const r = await runUntil(cmd, /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/, async (out) => {
           const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out)![0];
