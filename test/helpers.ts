@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import WebSocket from 'ws';
 import type { ConfigInput } from '../src/shared/config.js';
 import type { IngestProgress, IngestSummary, SearchParams } from '../src/shared/wire.js';
 import { type Engine, type OpenEngineOptions, openEngine } from '../src/worker/index.js';
@@ -169,4 +170,17 @@ export async function searchDuringIngest(
   if (!asked) throw new Error('the ingest never reached the point the search waits for');
   const found = await asked;
   return { summary, found, answeredFirst: order[0] === 'search', progress };
+}
+
+/** Resolves when a running kb serve tells its windows `event` (over the WebSocket the app keeps open). */
+export async function heard(port: number, token: string, event: string): Promise<{ close: () => void; event: Promise<unknown> }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
+  await new Promise((r, j) => ws.once('open', r).once('error', j));
+  const got = new Promise((resolve) =>
+    ws.on('message', (m) => {
+      const msg = JSON.parse(String(m)) as { type: string; event?: string; data?: unknown };
+      if (msg.type === 'event' && msg.event === event) resolve(msg.data);
+    }),
+  );
+  return { close: () => ws.close(), event: got };
 }

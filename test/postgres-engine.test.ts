@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/index.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import WebSocket from 'ws';
-import { kb, kbServe, tempDir, writeTree } from './helpers.js';
+import { heard, kb, kbServe, tempDir, writeTree } from './helpers.js';
 
 const available = postgresAvailable();
 
@@ -160,14 +160,18 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
     expect(bad.stderr).toMatch(/postgresql:\/\/ URL/);
   });
 
-  it('serves one database from two kb serve processes: what one adds, the other finds', async () => {
+  it('serves one database from two kb serve processes: what one adds, the other finds, and its windows hear of it', async () => {
     const url = await cluster.database();
     const dir = await tempDir();
     await writeTree(dir, NOTES);
     const a = await kbServe(join(dir, 'a'), 0, { KB_STORE: url });
     const b = await kbServe(join(dir, 'b'), 0, { KB_STORE: url });
+    // A window open on b hears that a changed the index (LISTEN/NOTIFY), and asks again.
+    const window = await heard(b.port, b.token, 'changed');
     const added = await rpc(a.port, a.token, 'ingest', { paths: [join(dir, 'notes')] });
     expect(added.error).toBeUndefined();
+    expect(await window.event).toEqual({});
+    window.close();
     const found = await rpc(b.port, b.token, 'search', { query: 'sea urchins', mode: 'lexical', top: 5 });
     expect((found.result as { results: { citation: { path: string } }[] }).results[0]?.citation.path).toBe(join(dir, 'notes/otters.md'));
     await a.stop();

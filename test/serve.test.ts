@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SearchResultSchema, IngestSummarySchema } from '../src/shared/wire.js';
-import { kbServe, tempDir, writeTree } from './helpers.js';
+import { heard, kbAsync, kbServe, tempDir, writeTree } from './helpers.js';
 
 interface Client {
   call: (
@@ -175,6 +175,19 @@ describe('kb serve', () => {
     const part = await fetch(`${base}/doc/${documents[0]!.doc_id}`, { headers: { cookie: `kb_token=${host.token}`, range: 'bytes=2-8' } });
     expect(part.status).toBe(206);
     expect(await part.text()).toBe('Dropped');
+  });
+
+  it('tells its windows when another process (a kb ingest beside it) changed the index', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'notes/heron.md': '# Heron\n\nThe heron came back to the pond.\n' });
+    const data = join(dir, 'data');
+    const host = await kbServe(data);
+    const window = await heard(host.port, host.token, 'changed');
+    const r = await kbAsync(['ingest', join(dir, 'notes')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } });
+    expect(r.code).toBe(0);
+    expect(await window.event).toEqual({});
+    window.close();
+    await host.stop();
   });
 
   it('answers only its own page: token, Host and Origin are checked', async () => {

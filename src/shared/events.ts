@@ -50,6 +50,8 @@ export const EVENTS = {
   engine: EngineStateSchema,
   collections: WatchEventSchema,
   background: BackgroundEventSchema,
+  /** Another process changed the index's documents (the store's own notice): every view asks again. */
+  changed: z.object({}).strict(),
   /** The desktop app's main process to its main window: show this hit (chosen in the ask panel). */
   'app:show-hit': SearchHitSchema,
   /** …open Settings (the app menu's Preferences). */

@@ -134,6 +134,8 @@ export class Engine {
   #closed = false;
   /** Set by keepUp(): the left-over work of ingests, done by itself. */
   #upkeep: Upkeep | null = null;
+  /** Set by watchStore(): what stops hearing of other processes' changes. */
+  #stopWatching: (() => Promise<void>) | null = null;
   /** Set by keepUp(): the upgrade of an index a migration left work in (maintenance/upgrade.ts). */
   #upgrading: Promise<void> | null = null;
 
@@ -181,6 +183,15 @@ export class Engine {
       this.#tops.release();
       this.#merge?.maintain();
     }
+  };
+  /**
+   * For long-lived hosts: tells `onChange` when another process changed the index's documents (on a
+   * shared store, another machine), at most once a second. Stops with the engine.
+   */
+  watchStore = async (onChange: () => void): Promise<void> => {
+    const stop = await this.#core.store.watch(onChange);
+    this.#stopWatching = stop;
+    if (this.#closed) await stop();
   };
   /**
    * For long-lived hosts (the app's worker, kb serve, kb watch): do the work ingests left behind (OCR
@@ -353,19 +364,20 @@ export class Engine {
     this.#vectors.close();
     this.#reranker.close();
     const { store } = this.#core;
+    const stopWatching = this.#stopWatching ?? (async () => undefined);
     if (store.kind === 'sqlite') {
+      void stopWatching();
       try {
         store.db.pragma('optimize');
       } catch {
         // optimize is advisory
       }
       store.db.close();
-    } else void store.close();
+    } else void stopWatching().finally(() => store.close()); // the watch's connection first: the pool waits for it
     void this.#ownLog?.close();
   }
 }
 
-/** The store's word index as the ranking reads it. */
 /** The store's word index as the search reads it, where its heavy units' tops are kept, and where a thread opens it. */
 function wordIndexOf(core: Core): { source: WordSource; tops: TopsPort; at: TopsStoreAt } {
   const s = core.store;

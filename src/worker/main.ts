@@ -42,6 +42,13 @@ try {
     log,
   });
   serveEngine(engine, t, KB_VERSION, log);
+  // Another process's changes (a kb ingest beside the app; another server on a shared database): heard
+  // from the moment the engine is ready, so a window never misses one.
+  await engine
+    .watchStore(() => t.send(eventMessage('changed', {})))
+    .catch((e: unknown) =>
+      log.warn(errorFields(e), 'watching the store for other processes failed: views refresh on their own actions only'),
+    );
   t.send(eventMessage('ready', { data_dir: settings.dataDir }));
   // Collections: what changed while kb was closed, then watched. Work left over last (a pass
   // interrupted, or a speech model installed while kb was closed). Searches answer meanwhile. Each

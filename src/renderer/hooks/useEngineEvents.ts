@@ -31,6 +31,8 @@ export function useEngineEvents(kb: KbBridge, react: EngineReactions): { engine:
       kb.on('app:ingest', ({ paths }) => addPaths(paths)),
       // A watched folder changed: counts, the library and the current results follow.
       kb.on('collections', refresh),
+      // Another process (a kb ingest beside the app, another server on a shared store) changed the index.
+      kb.on('changed', refresh),
       // A model arrived: its background work (embedding every passage, transcribing) is shown as it goes.
       kb.on('background', (e) => {
         setBackground(e);

@@ -355,6 +355,11 @@ export interface Store {
   write<T>(fn: (t: Tables) => Promise<T>): Promise<T>;
   /** Documents written together, each all-or-nothing, committed every `maxMs`. */
   batch(maxMs: number): WriteBatch;
+  /**
+   * Calls onChange, at most once a second, when another process may have changed the documents (a
+   * long-lived host tells its windows to ask again). Resolves to what stops watching.
+   */
+  watch(onChange: () => void): Promise<() => Promise<void>>;
 }
 
 /** A port's synchronous twin: what an adapter whose database answers in-process implements. */

@@ -81,6 +81,24 @@ export class SqliteStore implements Store {
     return mine;
   }
 
+  /**
+   * SQLite's data_version moves when another connection commits: looked at every two seconds (a
+   * pragma read, no I/O) while a long-lived host runs.
+   */
+  async watch(onChange: () => void): Promise<() => Promise<void>> {
+    const version = (): number => this.db.pragma('data_version', { simple: true }) as number;
+    let seen = version();
+    const timer = setInterval(() => {
+      const now = version();
+      if (now !== seen) {
+        seen = now;
+        onChange();
+      }
+    }, 2000);
+    timer.unref();
+    return async () => clearInterval(timer);
+  }
+
   batch(maxMs: number): WriteBatch {
     const b = new SqliteBatch(this.db, maxMs);
     return {

@@ -12,7 +12,8 @@ import { vectorSupport } from './pgvector.js';
  */
 export async function openPostgres(url: string, log: Log, readUrl: string | null = null): Promise<PgStore> {
   if (!isPostgresUrl(url)) throw new KbError('CONFIG_INVALID', `store.url must be a postgresql:// URL, not ${url}`);
-  if (readUrl !== null && !isPostgresUrl(readUrl)) throw new KbError('CONFIG_INVALID', `store.read_url must be a postgresql:// URL, not ${readUrl}`);
+  if (readUrl !== null && !isPostgresUrl(readUrl))
+    throw new KbError('CONFIG_INVALID', `store.read_url must be a postgresql:// URL, not ${readUrl}`);
   const pool = await openPool(url);
   let readPool: PgPool | null = null;
   try {

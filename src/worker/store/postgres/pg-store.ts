@@ -127,6 +127,12 @@ export class PgStore implements Store {
     };
   }
 
+  /** LISTEN on kb_changed (migration 6), on a connection of its own; a lost connection is opened again. */
+  async watch(onChange: () => void): Promise<() => Promise<void>> {
+    const { watchChanges } = await import('./change-watch.js');
+    return watchChanges(this.pool, onChange);
+  }
+
   async close(): Promise<void> {
     if (this.readPool !== this.pool) await this.readPool.end();
     await this.pool.end();
