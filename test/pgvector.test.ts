@@ -167,6 +167,38 @@ describe.skipIf(!available)('vectors on PostgreSQL (pgvector)', () => {
     }
   });
 
+  it.skipIf(!hasCorpora)('reindexes into a new table beside the live one, switches to it, and drops the old', async () => {
+    const url = await cluster.database();
+    const dir = await tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nThe heron came back to pond ${i}.\n`;
+    await writeTree(dir, files);
+    const engine = await openEngine({ dataDir: join(dir, 'data'), config: { store: { url } } });
+    const pool = await openPool(url);
+    const tablesNow = async (): Promise<string[]> =>
+      (
+        await pool.query<{ t: string }>(
+          "SELECT relname AS t FROM pg_class WHERE relname ~ '^chunks_[0-9a-f]{16}' AND relkind = 'r' ORDER BY 1",
+        )
+      ).rows.map((r) => r.t);
+    try {
+      await engine.importModel(makeTestModel({ arch: 'minilm-l6', out: join(dir, 'model') }), 'all-MiniLM-L6-v2');
+      await engine.ingest([join(dir, 'notes')]);
+      const before = await tablesNow();
+      expect(before).toHaveLength(1);
+      const r = await engine.reindex();
+      expect(r).toMatchObject({ model: 'all-MiniLM-L6-v2', embedded: 20, cancelled: false });
+      const after = await tablesNow();
+      expect(after).toHaveLength(1);
+      expect(after[0]).not.toBe(before[0]);
+      expect((await engine.search({ query: 'heron', mode: 'vector', top: 50 })).results).toHaveLength(20);
+      expect(await engine.syncVectors()).toEqual({ embedded: 0, deleted: 0 });
+    } finally {
+      engine.close();
+      await pool.end();
+    }
+  });
+
   it.skipIf(!hasCorpora)('searches by words in a database without pgvector, and says what an administrator runs', async () => {
     const url = await cluster.database({ vector: false });
     const dir = await tempDir();
