@@ -27,26 +27,22 @@ export class BlobStore implements BlobsPort {
     }
   }
 
-  async put(sha256: string, bytes: Uint8Array): Promise<void> {
-    if (await this.has(sha256)) return;
+  /** The blob's final path and a fresh temp path beside it (its shard folder made). */
+  private async slot(sha256: string): Promise<{ final: string; tmp: string }> {
     const final = this.pathOf(sha256);
     await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
-    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
-    const fh = await open(tmp, 'wx', 0o600);
-    try {
-      await fh.writeFile(bytes);
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, final);
+    return { final, tmp: `${final}.${randomBytes(6).toString('hex')}.tmp` };
+  }
+
+  async put(sha256: string, bytes: Uint8Array): Promise<void> {
+    if (await this.has(sha256)) return;
+    await this.putStream(sha256, [bytes]);
   }
 
   /** Writes a blob from its pieces as they come (a server's copy fetched a part at a time). */
-  async putStream(sha256: string, pieces: AsyncIterable<Uint8Array>): Promise<void> {
+  async putStream(sha256: string, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void> {
     if (await this.has(sha256)) return;
-    const final = this.pathOf(sha256);
-    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
-    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    const { final, tmp } = await this.slot(sha256);
     const fh = await open(tmp, 'wx', 0o600);
     try {
       for await (const piece of pieces) await fh.write(piece);
@@ -62,9 +58,7 @@ export class BlobStore implements BlobsPort {
   /** Copies a file in (streamed: a long recording is never held in memory). */
   async putFile(sha256: string, source: string): Promise<void> {
     if (await this.has(sha256)) return;
-    const final = this.pathOf(sha256);
-    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
-    const tmp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    const { final, tmp } = await this.slot(sha256);
     try {
       await copyFile(source, tmp, constants.COPYFILE_EXCL);
       await chmod(tmp, 0o600);
