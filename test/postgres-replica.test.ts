@@ -37,6 +37,7 @@ describe.skipIf(!available)('kb on a primary and a hot standby', () => {
   it('searches the standby and writes to the primary', async () => {
     const url = await cluster.database();
     const readUrl = standby.urlOf(url);
+    await standby.caughtUp(); // the database itself, created on the primary, reaches the standby
     const dir = await tempDir();
     await writeTree(dir, {
       'notes/otters.md': '# Otters\n\nSea otters hold hands while they sleep.\n',
