@@ -5,6 +5,7 @@ import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
 import { getCommand, statusCommand } from './commands/get.js';
 import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './commands/collections.js';
+import { auditCommand, grantCommand, usersAddCommand, usersListCommand, usersRemoveCommand, usersTokenCommand } from './commands/users.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, migrateCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
@@ -129,7 +130,36 @@ export async function main(argv: string[]): Promise<number> {
     .option('--glob <glob>', "only files matching this glob, e.g. '**/*.md'")
     .action((folder: string, flags: { name?: string; tags?: string; glob?: string }) => run(() => addCommand(folder, flags, globals()))());
 
-  simple('collections', 'list the collections', collectionsCommand);
+  const collections = program.command('collections').description('the collections (folders kept in sync), and who may read them');
+  simple('list', 'list the collections', collectionsCommand, collections);
+  for (const kind of ['grant', 'revoke'] as const) {
+    collections
+      .command(kind)
+      .description(kind === 'grant' ? 'let a user (or @all, everyone) read a collection (a shared store)' : 'take a grant back')
+      .argument('<collection>')
+      .argument('<user>', 'a user name, or @all')
+      .action((c: string, u: string) => run(() => grantCommand(kind, c, u, globals()))());
+  }
+  collections.action(() => run(() => collectionsCommand(globals()))());
+
+  const users = program
+    .command('users')
+    .description("a team's accounts on a shared store (PostgreSQL), run with the database's own credentials");
+  users
+    .command('add')
+    .description('add a user and print their token (once)')
+    .argument('<name>')
+    .addOption(new Option('--role <role>', 'what they may do (default reader)').choices(['admin', 'editor', 'reader']))
+    .action((name: string, flags: { role?: 'admin' | 'editor' | 'reader' }) => run(() => usersAddCommand(name, flags, globals()))());
+  simple('list', 'the users, their roles, and what they may read', usersListCommand, users);
+  oneArg('remove', 'remove a user: their token stops working at once', ['<name>'], usersRemoveCommand, users);
+  oneArg('token', 'give a user a new token (the old one stops working)', ['<name>'], usersTokenCommand, users);
+
+  program
+    .command('audit')
+    .description('who changed users, grants and collections (a shared store)')
+    .addOption(new Option('--limit <n>', 'how many, newest first (default 100)').argParser(wholeNumber(1, 10_000)))
+    .action((flags: { limit?: number }) => run(() => auditCommand(flags, globals()))());
 
   oneArg('forget', 'stop syncing a collection and remove its documents from the index (the files stay)', ['<name>'], forgetCommand);
 

@@ -4,7 +4,19 @@
 import { z } from 'zod';
 import { DocIdSchema } from './doc-id.js';
 import { ErrorPayloadSchema } from './errors.js';
-import { DoctorFixSchema, GcSchema, InspectChunkSchema, InspectDocSchema, MigrateSchema } from './cli-output.js';
+import {
+  AuditSchema,
+  DoctorFixSchema,
+  GcSchema,
+  GrantSchema,
+  InspectChunkSchema,
+  InspectDocSchema,
+  MigrateSchema,
+  RoleSchema,
+  UserRemovedSchema,
+  UsersSchema,
+  UserTokenSchema,
+} from './cli-output.js';
 import type { MethodName } from './methods.js';
 import {
   AskParamsSchema,
@@ -173,6 +185,28 @@ export const API = {
     progress: IngestProgressSchema,
   },
   'collections.forget': { params: z.object({ name: z.string().min(1) }).strict(), result: ForgotSchema, progress: null },
+  /** A team's accounts (a shared store's): a user and their token, shown once. */
+  'users.add': {
+    params: z.object({ name: z.string().min(1).max(63), role: RoleSchema.optional() }).strict(),
+    result: UserTokenSchema,
+    progress: null,
+  },
+  'users.list': { params: none, result: UsersSchema, progress: null },
+  'users.remove': { params: z.object({ name: z.string().min(1) }).strict(), result: UserRemovedSchema, progress: null },
+  /** A new token for a user; the old one stops working at once. */
+  'users.token': { params: z.object({ name: z.string().min(1) }).strict(), result: UserTokenSchema, progress: null },
+  'collections.grant': {
+    params: z.object({ collection: z.string().min(1), grantee: z.string().min(1) }).strict(),
+    result: GrantSchema,
+    progress: null,
+  },
+  'collections.revoke': {
+    params: z.object({ collection: z.string().min(1), grantee: z.string().min(1) }).strict(),
+    result: GrantSchema,
+    progress: null,
+  },
+  /** Who changed users, grants and collections (kb audit). */
+  audit: { params: z.object({ limit: z.number().int().positive().max(10_000).optional() }).strict(), result: AuditSchema, progress: null },
   'settings.get': { params: none, result: SettingsSchema, progress: null },
   /** Writes config.yaml (comments kept), after checking the value; says whether it is in effect now. */
   'settings.set': { params: SettingsSetParamsSchema, result: SettingSetSchema, progress: null },

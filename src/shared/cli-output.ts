@@ -147,6 +147,22 @@ export const MigrateSchema = z.object({
   cancelled: z.boolean(),
   took_ms: z.number().int(),
 });
+export const RoleSchema = z.enum(['admin', 'editor', 'reader']);
+/** kb users add / kb users token: the token, shown this once (only its hash is kept). */
+export const UserTokenSchema = z.object({ schema_version: V, name: z.string(), role: RoleSchema, token: z.string() });
+export const UsersSchema = z.object({
+  schema_version: V,
+  users: z.array(z.object({ name: z.string(), role: RoleSchema, created_at: z.string() })),
+  /** Who may read each collection: user names, or @all. */
+  grants: z.array(z.object({ collection: z.string(), grantee: z.string() })),
+});
+export const UserRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+export const GrantSchema = z.object({ schema_version: V, collection: z.string(), grantee: z.string(), changed: z.boolean() });
+/** kb audit: who changed users, grants and collections, newest first. */
+export const AuditSchema = z.object({
+  schema_version: V,
+  entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), target: z.string(), detail: z.string().nullable() })),
+});
 export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
 
 const metric = z.number();
@@ -215,6 +231,11 @@ export const CLI_OUTPUTS = {
   remove: RemoveResultSchema,
   gc: GcSchema,
   migrate: MigrateSchema,
+  'users-token': UserTokenSchema,
+  'users-list': UsersSchema,
+  'users-remove': UserRemovedSchema,
+  grant: GrantSchema,
+  audit: AuditSchema,
   doctor: DoctorReportSchema,
   'doctor-fix': DoctorFixSchema,
   reindex: ReindexResultSchema,

@@ -29,6 +29,13 @@ export const METHOD_NAMES = [
   'collections.list',
   'collections.add',
   'collections.forget',
+  'users.add',
+  'users.list',
+  'users.remove',
+  'users.token',
+  'collections.grant',
+  'collections.revoke',
+  'audit',
   'settings.get',
   'settings.set',
 ] as const;

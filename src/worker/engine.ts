@@ -53,6 +53,7 @@ import { TopsUpkeep } from './search/tops-upkeep.js';
 import { MergeUpkeep } from './maintenance/merge-upkeep.js';
 import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
+import { AccountService } from './accounts/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import type { MigrateResult } from './maintenance/migrate-store.js';
 import { runDoctor } from './maintenance/doctor.js';
@@ -128,6 +129,7 @@ export class Engine {
   readonly #collections: CollectionService;
   readonly #models: ModelService;
   readonly #settings: SettingsService;
+  readonly #accounts: AccountService;
   readonly #configProblems: string[];
   /** The log this engine opened itself (closed with it); a host's log stays the host's. */
   readonly #ownLog: Log | null;
@@ -154,6 +156,7 @@ export class Engine {
     this.#merge = db ? new MergeUpkeep(core, db, () => this.#tops.backgroundWork() !== null) : null;
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
+    this.#accounts = new AccountService(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
     this.#collections = new CollectionService(
@@ -298,6 +301,11 @@ export class Engine {
     ].filter((w) => w !== null);
     return work.length > 0 ? Promise.all(work).then(() => undefined) : null;
   };
+
+  // A team's accounts (a shared store's): users, grants, the audit trail
+  get accounts(): AccountService {
+    return this.#accounts;
+  }
 
   // Models
   listModels = (): ReturnType<ModelService['list']> => this.#models.list();

@@ -98,6 +98,27 @@ function handlers(
       return { schema_version: SCHEMA_VERSION, collection, reconciled };
     },
     'collections.forget': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.forgetCollection(p.name)) }),
+    'users.add': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.accounts.addUser(p.name, p.role ?? 'reader')) }),
+    'users.list': async () => ({
+      schema_version: SCHEMA_VERSION,
+      users: (await engine.accounts.listUsers()).map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })),
+      grants: await engine.accounts.grants(),
+    }),
+    'users.remove': async (p) => {
+      await engine.accounts.removeUser(p.name);
+      return { schema_version: SCHEMA_VERSION, removed: p.name };
+    },
+    'users.token': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.accounts.newToken(p.name)) }),
+    'collections.grant': async (p) => ({ schema_version: SCHEMA_VERSION, ...p, ...(await engine.accounts.grant(p.collection, p.grantee)) }),
+    'collections.revoke': async (p) => ({
+      schema_version: SCHEMA_VERSION,
+      ...p,
+      ...(await engine.accounts.revoke(p.collection, p.grantee)),
+    }),
+    audit: async (p) => ({
+      schema_version: SCHEMA_VERSION,
+      entries: (await engine.accounts.trail(p.limit)).map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+    }),
     'settings.get': () => engine.settings(),
     'settings.set': (p) => engine.setSetting(p.key, p.value),
   };

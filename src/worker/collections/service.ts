@@ -59,6 +59,7 @@ export class CollectionService {
     validateNewCollection(await this.core.store.tables.collections.list(), root, name, this.core.dataDir);
     const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
     await this.core.store.tables.collections.add(row);
+    await this.audit('collection.add', name, root);
     const reconciled = await reconcile(this.syncContext(), row, opts);
     await this.watcher?.add(row);
     return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
@@ -97,7 +98,13 @@ export class CollectionService {
     const removed =
       (await t.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep)).length > 0 ? (await this.remove(c.root)).removed.length : 0;
     await t.collections.forget(name);
+    await this.audit('collection.forget', name, `${removed} documents removed`);
     return { collection: name, removed };
+  }
+
+  /** On a shared store, who added or forgot a collection is on the audit trail (the database's own credentials: @admin). */
+  private async audit(action: string, name: string, detail: string): Promise<void> {
+    await this.core.store.accounts?.record({ at: Date.now(), actor: '@admin', action, target: name, detail });
   }
 
   /** Reconciles every collection with the disk (on start): what changed while kb was closed. */

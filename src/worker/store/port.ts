@@ -24,6 +24,8 @@ import type {
   TranscriptJob,
   TranscriptOutcome,
   TranscriptRow,
+  UserRow,
+  AuditRow,
   VectorFilter,
   VectorHit,
   VectorRow,
@@ -312,6 +314,29 @@ export interface BlobsPort {
   gc(keep: Set<string>): Promise<{ removed: number; bytes: number }>;
 }
 
+/** A team's accounts, grants and audit trail (a shared store's: PostgreSQL). */
+export interface AccountsPort {
+  /** False when the name is taken. */
+  addUser(u: UserRow): Promise<boolean>;
+  users(): Promise<UserRow[]>;
+  user(name: string): Promise<UserRow | undefined>;
+  /** The user a token's public half names. */
+  byTokenId(tokenId: string): Promise<UserRow | undefined>;
+  /** Removes a user and every grant to them; false when there is none. */
+  removeUser(name: string): Promise<boolean>;
+  setToken(name: string, tokenId: string, tokenHash: string): Promise<boolean>;
+  /** False when it was granted already. */
+  grant(collection: string, grantee: string): Promise<boolean>;
+  /** False when it was not granted. */
+  revoke(collection: string, grantee: string): Promise<boolean>;
+  grants(): Promise<{ collection: string; grantee: string }[]>;
+  record(entry: AuditRow): Promise<void>;
+  /** The newest entries first. */
+  trail(limit: number): Promise<AuditRow[]>;
+  /** Runs a change and its audit entry in one transaction. */
+  write<T>(fn: (a: AccountsPort) => Promise<T>): Promise<T>;
+}
+
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */
 export interface Tables {
   readonly documents: DocumentsPort;
@@ -346,6 +371,8 @@ export interface Store {
   readonly where: string;
   /** Reads, and writes that stand alone (each its own transaction). */
   readonly tables: Tables;
+  /** Users, grants and the audit trail: a shared store's only (null on SQLite). */
+  readonly accounts: AccountsPort | null;
   /**
    * What a search reads: on PostgreSQL with store.read_url, a streaming-replication standby's (a few
    * milliseconds behind the primary); otherwise `tables`. Never written.

@@ -260,3 +260,23 @@ export interface VectorHit {
   /** Cosine similarity, -1..1. */
   similarity: number;
 }
+
+export type Role = 'admin' | 'editor' | 'reader';
+
+/** A team member's account (the token itself is never stored: its public half and a hash of the rest). */
+export interface UserRow {
+  name: string;
+  role: Role;
+  token_id: string;
+  token_hash: string;
+  created_at: number;
+}
+
+/** One change of users, grants or collections, and who made it. */
+export interface AuditRow {
+  at: number;
+  actor: string;
+  action: string;
+  target: string;
+  detail: string | null;
+}

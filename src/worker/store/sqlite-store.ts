@@ -46,6 +46,8 @@ export class SqliteStore implements Store {
   readonly tables: Tables;
   /** One file: searches read what writes wrote. */
   readonly reads: Tables;
+  /** Accounts belong to a shared store: one person's file has none. */
+  readonly accounts = null;
   readonly repo: Repo;
   /** Set while a write runs: a write inside it nests; another waits its turn. */
   readonly #inWrite = new AsyncLocalStorage<true>();

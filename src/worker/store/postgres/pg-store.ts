@@ -4,6 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store, Tables, WriteBatch } from '../port.js';
 import { type PgClient, type PgPool, shownUrl } from './connect.js';
+import { PgAccounts } from './tables/accounts.js';
 import { PgChunks } from './tables/chunks.js';
 import { PgCollections } from './tables/collections.js';
 import { PgDocuments } from './tables/documents.js';
@@ -49,6 +50,7 @@ export class PgStore implements Store {
   /** With its password: kept out of anything shown or logged. */
   readonly #url: string;
   readonly reads: Tables;
+  readonly accounts: PgAccounts;
 
   constructor(
     readonly pool: PgPool,
@@ -58,6 +60,7 @@ export class PgStore implements Store {
   ) {
     this.tables = tablesOn(pool);
     this.reads = readPool === pool ? this.tables : tablesOn(readPool);
+    this.accounts = new PgAccounts(pool, pool);
     this.where = shownUrl(url);
     this.#url = url;
   }

@@ -1,0 +1,71 @@
+// kb users, kb collections grant / revoke, kb audit: a team's accounts on a shared store (PostgreSQL),
+// run with the database's own credentials (an administrator). A token is printed once: only its hash
+// is kept.
+import { type GlobalOptions, withClient } from '../context.js';
+import { bold, dim, line, printJson, yellow } from '../output.js';
+
+type Role = 'admin' | 'editor' | 'reader';
+
+function tokenLines(r: { name: string; role: string; token: string }, what: string): void {
+  line(`${what} ${bold(r.name)} (${r.role}). Their token, shown this once — give it to them:`);
+  line(r.token);
+  line(dim('They use it with kb --server URL --token … or in the app (Settings → Connect to a kb server).'));
+}
+
+export async function usersAddCommand(name: string, flags: { role?: Role }, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb['users.add']({ name, ...(flags.role ? { role: flags.role } : {}) });
+    if (g.json) printJson(r);
+    else tokenLines(r, 'Added');
+  });
+}
+
+export async function usersListCommand(g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb['users.list']({});
+    if (g.json) return void printJson(r);
+    if (r.users.length === 0) return void line('No users yet. Add one with: kb users add NAME --role reader');
+    for (const u of r.users) {
+      const reads = r.grants.filter((x) => x.grantee === u.name || x.grantee === '@all').map((x) => x.collection);
+      line(
+        `${bold(u.name.padEnd(20))} ${u.role.padEnd(7)} ${dim(reads.length ? `reads ${[...new Set(reads)].join(', ')}` : 'reads no collection yet')}`,
+      );
+    }
+  });
+}
+
+export async function usersRemoveCommand(name: string, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb['users.remove']({ name });
+    if (g.json) printJson(r);
+    else line(`Removed ${bold(name)}: their token no longer works, and their grants are gone`);
+  });
+}
+
+export async function usersTokenCommand(name: string, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb['users.token']({ name });
+    if (g.json) printJson(r);
+    else tokenLines(r, 'A new token for');
+  });
+}
+
+export async function grantCommand(kind: 'grant' | 'revoke', collection: string, grantee: string, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb[kind === 'grant' ? 'collections.grant' : 'collections.revoke']({ collection, grantee });
+    if (g.json) return void printJson(r);
+    const who = grantee === '@all' ? 'everyone' : bold(grantee);
+    if (!r.changed) line(yellow(kind === 'grant' ? `${who} could read ${collection} already` : `${who} was not granted ${collection}`));
+    else line(kind === 'grant' ? `${who} may now read ${bold(collection)}` : `${who} may no longer read ${bold(collection)}`);
+  });
+}
+
+export async function auditCommand(flags: { limit?: number }, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb.audit(flags.limit ? { limit: flags.limit } : {});
+    if (g.json) return void printJson(r);
+    if (r.entries.length === 0) return void line('No changes to users, grants or collections yet.');
+    for (const e of r.entries)
+      line(`${dim(e.at)}  ${e.actor.padEnd(14)} ${e.action.padEnd(18)} ${e.target}${e.detail ? dim(`  ${e.detail}`) : ''}`);
+  });
+}

@@ -1,0 +1,143 @@
+// A team's accounts (issue 35): users with a role and a token, collections granted to users or to
+// everyone (@all), and the trail of who changed which. They live in the shared store (PostgreSQL);
+// one person's SQLite index has none. Whoever holds the database's own credentials (the CLI run
+// with them) acts as an administrator, named @admin in the trail.
+import { timingSafeEqual } from 'node:crypto';
+import { KbError } from '../../shared/errors.js';
+import type { Core } from '../core.js';
+import type { AccountsPort } from '../store/port.js';
+import type { AuditRow, Role } from '../store/rows.js';
+import { digestOf, hashSecret, newToken, parseToken, secretMatches } from './tokens.js';
+
+/** Who made a change from the database's own credentials. */
+export const DATABASE_ADMIN = '@admin';
+/** The grantee that means every user. */
+export const EVERYONE = '@all';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/** Tokens checked once, remembered by their account's stored hash: scrypt is paid at the first request, not each. */
+const KNOWN_MAX = 1000;
+
+export interface Account {
+  name: string;
+  role: Role;
+}
+
+export class AccountService {
+  private readonly known = new Map<string, { hash: string; digest: Buffer }>();
+
+  constructor(private readonly core: Core) {}
+
+  private get port(): AccountsPort {
+    const a = this.core.store.accounts;
+    if (!a)
+      throw new KbError(
+        'UNSUPPORTED',
+        'accounts live in a shared store: run this with --store postgresql://… (one data dir’s own index has no users: whoever holds the machine is its one user)',
+      );
+    return a;
+  }
+
+  private static name(name: string): string {
+    if (!NAME.test(name))
+      throw new KbError('INVALID_ARGUMENT', `"${name}" is not a user name: letters, digits, dots, dashes and underscores, up to 63`);
+    return name;
+  }
+
+  private static entry(actor: string, action: string, target: string, detail: string | null = null): AuditRow {
+    return { at: Date.now(), actor, action, target, detail };
+  }
+
+  /** A new user; its token is returned once and never stored. */
+  async addUser(name: string, role: Role, actor = DATABASE_ADMIN): Promise<Account & { token: string }> {
+    AccountService.name(name);
+    const t = newToken();
+    const hash = await hashSecret(t.secret);
+    const added = await this.port.write(async (a) => {
+      if (!(await a.addUser({ name, role, token_id: t.id, token_hash: hash, created_at: Date.now() }))) return false;
+      await a.record(AccountService.entry(actor, 'user.add', name, role));
+      return true;
+    });
+    if (!added)
+      throw new KbError('INVALID_ARGUMENT', `there is a user named ${name} already (kb users token ${name} gives them a new token)`);
+    return { name, role, token: t.token };
+  }
+
+  async listUsers(): Promise<(Account & { created_at: number })[]> {
+    return (await this.port.users()).map(({ name, role, created_at }) => ({ name, role, created_at }));
+  }
+
+  /** The user and every grant to them go; their token stops working at once. */
+  async removeUser(name: string, actor = DATABASE_ADMIN): Promise<void> {
+    const removed = await this.port.write(async (a) => {
+      if (!(await a.removeUser(name))) return false;
+      await a.record(AccountService.entry(actor, 'user.remove', name));
+      return true;
+    });
+    if (!removed) throw new KbError('NOT_FOUND', `no user named ${name}`);
+  }
+
+  /** A new token for a user; the old one stops working at once. */
+  async newToken(name: string, actor = DATABASE_ADMIN): Promise<Account & { token: string }> {
+    const t = newToken();
+    const hash = await hashSecret(t.secret);
+    const user = await this.port.write(async (a) => {
+      const u = await a.user(name);
+      if (!u || !(await a.setToken(name, t.id, hash))) return null;
+      await a.record(AccountService.entry(actor, 'user.token', name));
+      return u;
+    });
+    if (!user) throw new KbError('NOT_FOUND', `no user named ${name}`);
+    return { name, role: user.role, token: t.token };
+  }
+
+  /** Lets a user (or @all) read a collection. */
+  async grant(collection: string, grantee: string, actor = DATABASE_ADMIN): Promise<{ changed: boolean }> {
+    return this.changeGrant('grant', collection, grantee, actor);
+  }
+
+  async revoke(collection: string, grantee: string, actor = DATABASE_ADMIN): Promise<{ changed: boolean }> {
+    return this.changeGrant('revoke', collection, grantee, actor);
+  }
+
+  private async changeGrant(kind: 'grant' | 'revoke', collection: string, grantee: string, actor: string): Promise<{ changed: boolean }> {
+    if (!(await this.core.store.tables.collections.list()).some((c) => c.name === collection))
+      throw new KbError('NOT_FOUND', `no collection named ${collection} (kb collections lists them)`);
+    if (grantee !== EVERYONE && !(await this.port.user(grantee)))
+      throw new KbError('NOT_FOUND', `no user named ${grantee} (kb users list)`);
+    const changed = await this.port.write(async (a) => {
+      const did = kind === 'grant' ? await a.grant(collection, grantee) : await a.revoke(collection, grantee);
+      if (did) await a.record(AccountService.entry(actor, `collection.${kind}`, collection, grantee));
+      return did;
+    });
+    return { changed };
+  }
+
+  async grants(): Promise<{ collection: string; grantee: string }[]> {
+    return this.port.grants();
+  }
+
+  /** Who changed users, grants and collections, newest first. */
+  async trail(limit = 100): Promise<AuditRow[]> {
+    return this.port.trail(limit);
+  }
+
+  /**
+   * The account a token belongs to, or null. The account is read each time — a removed user or a
+   * replaced token stops working at once, on every server — but scrypt is paid only the first time
+   * a token is seen (then its SHA-256 is compared, in constant time).
+   */
+  async authenticate(token: string): Promise<Account | null> {
+    const parts = parseToken(token);
+    if (!parts) return null;
+    const u = await this.port.byTokenId(parts.id);
+    if (!u) return null;
+    const digest = digestOf(parts.secret);
+    const seen = this.known.get(parts.id);
+    if (seen && seen.hash === u.token_hash) return timingSafeEqual(seen.digest, digest) ? { name: u.name, role: u.role } : null;
+    if (!(await secretMatches(parts.secret, u.token_hash))) return null;
+    if (this.known.size >= KNOWN_MAX) this.known.clear();
+    this.known.set(parts.id, { hash: u.token_hash, digest });
+    return { name: u.name, role: u.role };
+  }
+}
