@@ -2,6 +2,8 @@
 // hashes, a token that stops working at once (on every server) when replaced or its user removed,
 // grants of collections to users or @all, and the trail of who changed what. One data dir's SQLite
 // index has none, and says so.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,7 @@ describe.skipIf(!available)('accounts on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startCluster();
     url = await cluster.database();
-    dir = await tempDir();
+    dir = await mkdtemp(join(tmpdir(), 'kb-accounts-'));
     await writeTree(dir, { 'team/plan.md': '# Plan\n\nShip it.\n', 'private/diary.md': '# Diary\n\nQuiet day.\n' });
     // Two servers on one database.
     one = await openEngine({ dataDir: join(dir, 'one'), config: { store: { url } } });
@@ -28,10 +30,11 @@ describe.skipIf(!available)('accounts on PostgreSQL', () => {
     await one.addCollection(join(dir, 'team'), { name: 'team' });
     await one.addCollection(join(dir, 'private'), { name: 'private' });
   });
-  afterAll(() => {
+  afterAll(async () => {
     one?.close();
     two?.close();
     cluster?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('keeps a token only as a salted hash, and knows its user by it on every server', async () => {

@@ -49,7 +49,7 @@ const sides: { name: string; skip: boolean; open: () => Promise<Side> }[] = [
         config: { store: { url } },
         env: { KB_STORE: url },
         loseVectors: async () => {
-          const c = new pg.Client({ connectionString: url, options: '-c search_path=kb' });
+          const c = new pg.Client({ connectionString: url, options: '-c search_path=kb -c kb.user=@admin' });
           await c.connect();
           try {
             const t = await c.query<{ relname: string }>(

@@ -15,7 +15,8 @@ const KB = resolve(import.meta.dirname, '../bin/kb.js');
 const KILLS = 30;
 
 async function query<R extends pg.QueryResultRow>(url: string, sql: string): Promise<R[]> {
-  const c = new pg.Client({ connectionString: url, options: '-c search_path=kb,public' });
+  // As the database's own credentials (kb.user @admin): row-level security shows a session naming nobody nothing.
+  const c = new pg.Client({ connectionString: url, options: '-c search_path=kb,public -c kb.user=@admin' });
   await c.connect();
   try {
     return (await c.query<R>(sql)).rows;

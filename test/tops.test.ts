@@ -88,7 +88,7 @@ const sides: { name: string; skip: boolean; side: (dataDir: string) => Promise<S
       cluster ??= await startCluster();
       const url = await cluster.database();
       const sql = async <R extends pg.QueryResultRow>(text: string): Promise<R[]> => {
-        const c = new pg.Client({ connectionString: url, options: '-c search_path=kb' });
+        const c = new pg.Client({ connectionString: url, options: '-c search_path=kb -c kb.user=@admin' });
         await c.connect();
         try {
           return (await c.query<R>(text)).rows;

@@ -57,8 +57,12 @@ function runAsOwner(program: string, args: string[]): string {
 export interface PgCluster {
   port: number;
   dir: string;
-  /** A new empty database owned by the kb role; pgvector created in it unless `vector: false`. Its URL for kb. */
-  database(opts?: { vector?: boolean }): Promise<string>;
+  /**
+   * A new empty database owned by the kb role, set up as the README's administrator does: pgvector
+   * created in it unless `vector: false`, the word-match function marked leakproof unless
+   * `leakproof: false`. Its URL for kb.
+   */
+  database(opts?: { vector?: boolean; leakproof?: boolean }): Promise<string>;
   /** Runs SQL as the superuser in a database (the administrator's part of a set-up). */
   admin(db: string, sql: string): Promise<void>;
   /** A hot standby streaming from this cluster (pg_basebackup -R), on a port of its own. */
@@ -147,6 +151,7 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
       const name = `kb_${process.pid}_${++databases}`;
       await admin('postgres', `CREATE DATABASE ${name} OWNER ${KB_ROLE}`);
       if (o.vector !== false) await admin(name, 'CREATE EXTENSION vector');
+      if (o.leakproof !== false) await admin(name, 'ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF');
       return url(name, KB_ROLE);
     },
     stop() {

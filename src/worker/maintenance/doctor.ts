@@ -101,13 +101,16 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
 /** The PostgreSQL store: which server and schema, and whether the database can hold vectors. */
 async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
   const { pgVersion } = await import('../store/postgres/migrate.js');
-  const { vectorSupport } = await import('../store/postgres/pgvector.js');
-  const [version, vectors] = await Promise.all([pgVersion(store.pool), vectorSupport(store.pool)]);
+  const { vectorSupport, wordIndexBlocked } = await import('../store/postgres/pgvector.js');
+  const [version, vectors, blocked] = await Promise.all([pgVersion(store.pool), vectorSupport(store.pool), wordIndexBlocked(store.pool)]);
   return [
     { name: 'database', status: 'ok', detail: `PostgreSQL at ${store.where} (kb schema ${version})` },
     vectors.ready
       ? { name: 'pgvector', status: 'ok', detail: `pgvector ${vectors.version}` }
       : { name: 'pgvector', status: 'warn', detail: `${vectors.howTo}; search is lexical only until then` },
+    blocked
+      ? { name: 'word index', status: 'warn', detail: blocked }
+      : { name: 'word index', status: 'ok', detail: 'word searches use the word index under row-level security' },
   ];
 }
 

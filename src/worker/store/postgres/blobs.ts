@@ -3,6 +3,7 @@
 // dir's blobs/ folder (the SQLite store's own layout, store/blobs.ts) and read from there after. A
 // blob and its parts are written in one transaction: another process sees the whole blob or none.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { BlobStore } from '../blobs.js';
 import type { BlobsPort } from '../port.js';
 import { inTransaction, type PgClient, type PgPool } from './connect.js';
@@ -50,17 +51,13 @@ export class PgBlobs implements BlobsPort {
 
   async putFile(sha256: string, source: string): Promise<void> {
     if (await this.has(sha256)) return;
+    // Its size first: the row is written before its parts (they refer to it), and never updated.
+    const { size } = await stat(source);
     await inTransaction(this.pool, async (c) => {
-      if (!(await this.claim(c, sha256, 0))) return;
+      if (!(await this.claim(c, sha256, size))) return;
       let n = 0;
-      let size = 0;
-      for await (const chunk of createReadStream(source, { highWaterMark: PART })) {
-        const b = chunk as Buffer;
-        await this.part(c, sha256, n++, b);
-        size += b.byteLength;
-      }
+      for await (const chunk of createReadStream(source, { highWaterMark: PART })) await this.part(c, sha256, n++, chunk as Buffer);
       if (n === 0) await this.part(c, sha256, 0, new Uint8Array(0));
-      await c.query('UPDATE blobs SET size = $2 WHERE sha256 = $1', [sha256, size]);
     });
   }
 

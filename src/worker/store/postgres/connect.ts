@@ -62,11 +62,16 @@ export function storeError(e: unknown, url: string): KbError {
  * A pool on the store's URL. Checked before anything is written: the server answers, and the role is
  * not a superuser nor one that bypasses row-level security (kb is for ordinary roles).
  */
-export async function openPool(url: string, opts: { max?: number } = {}): Promise<PgPool> {
+/** The session's `kb.user` for whoever holds the database's own credentials: they see and change everything. */
+export const DATABASE_ACTOR = '@admin';
+
+export async function openPool(url: string, opts: { max?: number; actor?: string } = {}): Promise<PgPool> {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 8,
-    options: `-c search_path=${PG_SCHEMA},public`,
+    // Who the session acts for (row-level security, migration 8): the database's own credentials
+    // unless the caller serves a user (then every statement says whom).
+    options: `-c search_path=${PG_SCHEMA},public -c kb.user=${opts.actor ?? DATABASE_ACTOR}`,
     connectionTimeoutMillis: 10_000,
   });
   // An idle connection the server drops (a restart) must not crash the process: the next query reconnects.

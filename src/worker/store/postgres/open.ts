@@ -4,7 +4,7 @@ import type { Log } from '../../log.js';
 import { isPostgresUrl, openPool, type PgPool, storeError } from './connect.js';
 import { migratePg } from './migrate.js';
 import { PgStore } from './pg-store.js';
-import { vectorSupport } from './pgvector.js';
+import { vectorSupport, wordIndexBlocked } from './pgvector.js';
 
 /**
  * The PostgreSQL store at `url`: connected as an ordinary role, its schema migrated. Without pgvector
@@ -21,6 +21,8 @@ export async function openPostgres(url: string, log: Log, readUrl: string | null
     if (from !== to) log.info({ from, to }, 'PostgreSQL schema migrated');
     const vectors = await vectorSupport(pool);
     if (!vectors.ready) log.warn({ howTo: vectors.howTo }, 'pgvector is missing: searching by words only');
+    const blocked = await wordIndexBlocked(pool);
+    if (blocked) log.warn({ howTo: blocked }, 'word searches cannot use the word index');
     // The standby replays the primary's schema: nothing is migrated there.
     if (readUrl) readPool = await openPool(readUrl).catch((e: unknown) => Promise.reject(storeError(e, readUrl)));
     return new PgStore(pool, url, readPool ?? pool);

@@ -7,5 +7,6 @@ import { migration as m4 } from './004-bm25f-in-builtins.js';
 import { migration as m5 } from './005-blob-parts.js';
 import { migration as m6 } from './006-change-notice.js';
 import { migration as m7 } from './007-accounts.js';
+import { migration as m8 } from './008-row-security.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8];
