@@ -10,7 +10,7 @@ import { MIGRATIONS } from '../src/worker/store/migrations/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine } from '../src/worker/engine.js';
+import { openEngine } from '../src/worker/open-engine.js';
 import * as F from './support/format-fixtures.js';
 import { makeCitation } from '../src/shared/citation.js';
 import type { Anchor } from '../src/shared/wire.js';

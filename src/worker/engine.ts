@@ -1,11 +1,7 @@
 // The engine facade: the only entry point into storage, ingest and search. The CLI, the worker's
 // message loop and the tests all go through it; each method hands the call to the service that does
 // that one job. Nothing behind it (the database, the stores, the services) is reachable from outside.
-import { access, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { type Config, ConfigSchema, type ConfigInput } from '../shared/config.js';
-import { KbError } from '../shared/errors.js';
+import type { Config, ConfigInput } from '../shared/config.js';
 import type {
   AskProgress,
   AskResult,
@@ -32,18 +28,10 @@ import type { SpeechModelInfo } from './models/speech-store.js';
 import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
-import { Core } from './core.js';
-import { errorFields, type Log, openLog, type Process } from './log.js';
-import { type InEffect, withEnvironment } from './config/env.js';
-import { openDb } from './store/db.js';
-import { SqliteStore } from './store/sqlite-store.js';
-import { PgWordIndex } from './store/postgres/word-index.js';
-import { PgWordTops } from './store/postgres/word-tops.js';
-import type { TopsPort } from './store/port.js';
-import { WordTopsTable } from './store/word-tops.js';
-import type { TopsStoreAt } from './search/tops-update.js';
-import { PgWordSource } from './search/pg-word-source.js';
-import type { WordSource } from './search/word-source.js';
+import type { Core } from './core.js';
+import { errorFields, type Log, type Process } from './log.js';
+import type { InEffect } from './config/env.js';
+import { wordIndexOf } from './search/word-sources.js';
 import { SpeechService } from './ingest/speech/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
 import { removeDocuments } from './documents/remove.js';
@@ -73,14 +61,12 @@ import { libraryPage } from './read/library.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/pipeline.js';
 import { Searcher } from './search/search.js';
-import { Candidates } from './search/candidates.js';
 import { registerPathMatch } from './store/doc-filter.js';
 import { VectorService } from './vectors/service.js';
 import { RerankService } from './rerank/service.js';
 import { defaultImportName } from './embed/spec.js';
 import { SettingsService } from './settings/service.js';
 import type { SettingKey, SettingSet, Settings } from '../shared/settings.js';
-import { describeIssues } from '../shared/issues.js';
 
 export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument };
 
@@ -384,51 +370,4 @@ export class Engine {
     } else void stopWatching().finally(() => store.close()); // the watch's connection first: the pool waits for it
     void this.#ownLog?.close();
   }
-}
-
-/** The store's word index as the search reads it, where its heavy units' tops are kept, and where a thread opens it. */
-function wordIndexOf(core: Core): { source: WordSource; tops: TopsPort; at: TopsStoreAt } {
-  const s = core.store;
-  if (s.kind === 'sqlite') {
-    const tops = new WordTopsTable(s.db);
-    return { source: new Candidates(s.db, core.config, tops), tops, at: { kind: 'sqlite', file: s.db.name } };
-  }
-  // Searches read the standby when there is one; the tops are kept up on the primary.
-  const source = new PgWordSource(new PgWordIndex(s.readPool), core.config, new PgWordTops(s.readPool));
-  return { source, tops: new PgWordTops(s.pool), at: { kind: 'postgres', url: s.connectionUrl() } };
-}
-
-export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
-  const parsed = ConfigSchema.safeParse(opts.config ?? {});
-  if (!parsed.success) {
-    throw new KbError('CONFIG_INVALID', describeIssues(parsed.error));
-  }
-  const dataDir = resolve(opts.dataDir);
-  try {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  } catch (e) {
-    throw new KbError('DATA_DIR', `cannot create the data dir ${dataDir}: ${(e as Error).message}`);
-  }
-  const { config, fromEnv } = opts.fromEnv ? { config: parsed.data, fromEnv: opts.fromEnv } : withEnvironment(parsed.data);
-  const log = opts.log ?? openLog(dataDir, opts.process ?? 'cli', config.log.level);
-  // A team's store: the data dir still holds this machine's config, logs and models.
-  if (config.store.url) {
-    const { openPostgres } = await import('./store/postgres/open.js'); // the driver loads only for PostgreSQL
-    const store = await openPostgres(config.store.url, log, config.store.read_url ?? null);
-    log.debug({ dataDir, store: store.where }, 'engine opened');
-    return new Engine(new Core(dataDir, config, fromEnv, store, false, log), opts);
-  }
-  // A data dir kb may not write (permissions, a read-only mount) is opened for searching only.
-  const file = join(dataDir, 'kb.sqlite');
-  const writable = await access(dataDir, 2 /* W_OK */).then(
-    () =>
-      access(file, 2).then(
-        () => true,
-        (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
-      ),
-    () => false,
-  );
-  const db = openDb(file, { readonly: !writable && existsSync(file) });
-  log.debug({ dataDir, readOnly: !writable }, 'engine opened');
-  return new Engine(new Core(dataDir, config, fromEnv, new SqliteStore(db, file), !writable, log), opts);
 }

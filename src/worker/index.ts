@@ -1,5 +1,6 @@
 // The engine's public face: the only module outside src/worker may import (lint-enforced).
-export { Engine, openEngine } from './engine.js';
+export { Engine } from './engine.js';
+export { openEngine } from './open-engine.js';
 export { type LocalClient, localClient } from './loop.js';
 export type {
   CollectionInfo,

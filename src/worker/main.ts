@@ -1,7 +1,7 @@
 // The worker process: opens the engine and serves it over whichever channel its parent gave it: an
 // Electron utilityProcess port (process.parentPort) or a Node child-process channel (process.send).
 // `--data-dir DIR` (or KB_DATA_DIR) says which index. It announces `ready` once it can answer.
-import { openEngine } from './engine.js';
+import { openEngine } from './open-engine.js';
 import { errorFields, openLog } from './log.js';
 import { KB_VERSION } from './version.js';
 import type { CollectionWatcher } from './collections/watcher.js';
