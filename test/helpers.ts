@@ -105,11 +105,15 @@ export function corporaDir(): string | null {
   return null;
 }
 
-/** A running `kb serve`: its URL (token included), and a stop that waits for it to exit. */
+/**
+ * A running `kb serve`: its URL (token included), and a stop that waits for it to exit. Stopped
+ * after the test, unless `forFile` (a server a whole file's tests share: its afterAll stops it).
+ */
 export async function kbServe(
   dataDir: string,
   askedPort = 0,
   env: Record<string, string> = {},
+  forFile = false,
 ): Promise<{ url: string; port: number; token: string; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
@@ -135,7 +139,7 @@ export async function kbServe(
     child.kill('SIGTERM');
     await exited;
   };
-  cleanups.push(stop);
+  if (!forFile) cleanups.push(stop);
   return { url, port, token: new URL(url).searchParams.get('token')!, stop };
 }
 

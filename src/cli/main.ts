@@ -12,7 +12,7 @@ import { ingestCommand } from './commands/ingest.js';
 import { modelsImportCommand, modelsListCommand, modelsPullCommand, modelsRemoveCommand, modelsUseCommand } from './commands/models.js';
 import { reindexCommand } from './commands/reindex.js';
 import { type SearchFlags, searchCommand } from './commands/search.js';
-import { serveCommand } from './commands/serve.js';
+import { type ServeFlags, serveCommand } from './commands/serve.js';
 import { logsCommand } from './commands/logs.js';
 import { aNumber, wholeNumber } from './flags.js';
 import type { GlobalOptions } from './context.js';
@@ -212,9 +212,14 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('serve')
-    .description('serve the kb UI and its API on 127.0.0.1 (prints the URL, access token included)')
+    .description(
+      "serve the kb UI and its API on 127.0.0.1 (prints the URL, access token included); with --store, a team's users sign in with their own tokens",
+    )
     .addOption(new Option('--port <n>', 'port to listen on (default 0: any free port)').argParser(wholeNumber(0, 65535)))
-    .action((flags: { port?: number }) => run(() => serveCommand(flags, globals()))());
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; another needs a TLS proxy in front, or --insecure)')
+    .option('--public-url <url>', 'the https:// address people reach it by through a proxy (serve.public_url)')
+    .option('--insecure', 'listen on an address other machines reach with no TLS in front (a network you trust)')
+    .action((flags: ServeFlags) => run(() => serveCommand(flags, globals()))());
 
   program
     .command('reindex')

@@ -13,6 +13,7 @@ import {
   InspectDocSchema,
   MigrateSchema,
   RoleSchema,
+  type Role,
   UserRemovedSchema,
   UsersSchema,
   UserTokenSchema,
@@ -63,6 +64,13 @@ export const StatusSchema = z.object({
 
 const none = z.object({}).strict();
 
+export const WhoAmISchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  /** The user's name, or null for the machine's owner (the app, the CLI, the link kb serve printed). */
+  user: z.string().nullable(),
+  role: RoleSchema,
+});
+
 /** A model pull's progress: the file being fetched, bytes so far and its size (null when the hub does not say). */
 export const ModelPullProgressSchema = z.object({
   model: z.string(),
@@ -84,6 +92,8 @@ const modelName = z
 /** Every method: what it takes, what it answers, and what its `progress` events carry while it runs. */
 export const API = {
   status: { params: none, result: StatusSchema, progress: null },
+  /** Who the caller is to this engine: a team server's user, or the machine's owner. */
+  whoami: { params: none, result: WhoAmISchema, progress: null },
   search: { params: SearchCallSchema, result: SearchResultSchema, progress: null },
   ingest: {
     params: z
@@ -214,6 +224,59 @@ export const API = {
 
 export type Method = keyof typeof API;
 export const METHODS = Object.keys(API) as Method[];
+
+/**
+ * Who may call each method on a team server: readers `read`, editors `read` and `write` (in the
+ * collections granted them: the database checks each row), admins everything. The person at their
+ * own machine, and whoever holds the database's credentials, is an admin.
+ */
+export type Access = 'read' | 'write' | 'admin';
+export const ACCESS: { readonly [M in Method]: Access } = {
+  status: 'read',
+  whoami: 'read',
+  search: 'read',
+  ingest: 'write',
+  'documents.page': 'read',
+  'documents.paths': 'read',
+  remove: 'write',
+  doctor: 'admin',
+  'doctor.fix': 'admin',
+  source: 'read',
+  // Opens a file on the machine kb runs on: the server's own desktop, not the person's.
+  'document.open': 'admin',
+  get: 'read',
+  'inspect.document': 'read',
+  'inspect.chunk': 'read',
+  gc: 'admin',
+  'store.migrate': 'admin',
+  facets: 'read',
+  'document.view': 'read',
+  reindex: 'admin',
+  ask: 'read',
+  'index.status': 'read',
+  'models.list': 'read',
+  'models.pull': 'admin',
+  'models.import': 'admin',
+  'models.remove': 'admin',
+  'models.use': 'admin',
+  'collections.list': 'read',
+  'collections.add': 'admin',
+  'collections.forget': 'admin',
+  'users.add': 'admin',
+  'users.list': 'admin',
+  'users.remove': 'admin',
+  'users.token': 'admin',
+  'collections.grant': 'admin',
+  'collections.revoke': 'admin',
+  audit: 'admin',
+  'settings.get': 'read',
+  'settings.set': 'admin',
+};
+const GRANTED: Record<Role, readonly Access[]> = { reader: ['read'], editor: ['read', 'write'], admin: ['read', 'write', 'admin'] };
+/** Whether a user of `role` may call `method`. */
+export function mayCall(role: Role, method: Method): boolean {
+  return GRANTED[role].includes(ACCESS[method]);
+}
 // The dependency-free list in methods.ts must name exactly the contract's methods.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _methodsMatch: Same<Method, MethodName> = true;
@@ -224,9 +287,27 @@ type ProgressOf<M extends Method> = (typeof API)[M]['progress'];
 /** What a method's progress events carry (never, for a method that sends none). */
 export type Progress<M extends Method> = ProgressOf<M> extends z.ZodTypeAny ? z.output<ProgressOf<M>> : never;
 
+/**
+ * For whom a host asks the worker (a team server's request): a user's token, checked on every
+ * request so a replaced token or a removed user stops at once; or a user the host itself vouches
+ * for (a viewer's link it signed for them). A UI never sets it: its host does, from how the UI
+ * signed in. Absent, the call is the machine's owner's (the app, the CLI, kb serve's own link).
+ */
+export const CallerSchema = z.union([
+  z.object({ token: z.string().min(1).max(256) }).strict(),
+  z.object({ user: z.string().min(1).max(63) }).strict(),
+]);
+export type Caller = z.infer<typeof CallerSchema>;
+
 /** UI → worker. */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.string(), params: z.unknown() }),
+  z.object({
+    type: z.literal('request'),
+    id: z.number().int().nonnegative(),
+    method: z.string(),
+    params: z.unknown(),
+    caller: CallerSchema.optional(),
+  }),
   z.object({ type: z.literal('cancel'), id: z.number().int().nonnegative() }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;

@@ -2,7 +2,7 @@
 // (IPC from a window) share. Each incoming message is checked against the contract — its shape, its
 // method and that method's params — before it is forwarded; the UI's own request ids are mapped to
 // the supervisor's, progress is relayed, and closing the connection cancels what it left running.
-import { API, ClientMessageSchema, type Method, type Params, type ServerMessage } from './api.js';
+import { API, type Caller, ClientMessageSchema, type Method, type Params, type ServerMessage } from './api.js';
 import { toErrorPayload } from './errors.js';
 import type { Supervisor } from './supervisor.js';
 import { describeIssues } from './issues.js';
@@ -14,7 +14,15 @@ export interface BridgeSession {
   close(): void;
 }
 
-export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'cancel'>, send: (m: ServerMessage) => void): BridgeSession {
+/**
+ * `caller` is whom the host signed this connection in as (a team server's user); every request is
+ * sent for them, whatever the UI's message says — a UI cannot name its own caller.
+ */
+export function openBridgeSession(
+  supervisor: Pick<Supervisor, 'request' | 'cancel'>,
+  send: (m: ServerMessage) => void,
+  caller?: Caller,
+): BridgeSession {
   const mine = new Map<number, number>(); // the UI's id → the supervisor's
   const idOf = (raw: unknown): number => {
     const id = (raw as { id?: unknown } | null)?.id;
@@ -51,8 +59,11 @@ export function openBridgeSession(supervisor: Pick<Supervisor, 'request' | 'canc
         send({ type: 'response', id: m.id, error: { code: 'INVALID_ARGUMENT', message: `request id ${m.id} is already running` } });
         return;
       }
-      const call = supervisor.request(method, params.data as Params<Method>, (data) =>
-        send({ type: 'event', id: m.id, event: 'progress', data }),
+      const call = supervisor.request(
+        method,
+        params.data as Params<Method>,
+        (data) => send({ type: 'event', id: m.id, event: 'progress', data }),
+        caller,
       );
       mine.set(m.id, call.id);
       call.result

@@ -148,6 +148,7 @@ export const MigrateSchema = z.object({
   took_ms: z.number().int(),
 });
 export const RoleSchema = z.enum(['admin', 'editor', 'reader']);
+export type Role = z.infer<typeof RoleSchema>;
 /** kb users add / kb users token: the token, shown this once (only its hash is kept). */
 export const UserTokenSchema = z.object({ schema_version: V, name: z.string(), role: RoleSchema, token: z.string() });
 export const UsersSchema = z.object({

@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 const MB = 1024 * 1024;
 
+/** kb serve's public address (serve.public_url, --public-url): an origin, no path. */
+export const PUBLIC_URL = /^https?:\/\/[^/?#\s]+\/?$/i;
+
 export const ConfigSchema = z
   .object({
     /** Only honoured in the global config file: where the data dir lives. */
@@ -300,6 +303,19 @@ export const ConfigSchema = z
           .string()
           .regex(/\{path\}/, 'the command must hold {path}')
           .optional(),
+      })
+      .prefault({}),
+    serve: z
+      .object({
+        /**
+         * The address people type to reach this kb serve (https://kb.example.com behind a TLS proxy):
+         * the only Host and Origin it answers besides loopback, and the URL it prints.
+         */
+        public_url: z
+          .string()
+          .regex(PUBLIC_URL, 'an origin: https://host[:port], no path')
+          .nullable()
+          .default(null),
       })
       .prefault({}),
     log: z

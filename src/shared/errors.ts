@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   'TRANSCRIPTION_FAILED',
   /** The shared store (PostgreSQL) cannot be used: down, refusing the role, or lacking rights. */
   'STORE_UNAVAILABLE',
+  /** A team server did not know the token (wrong, replaced, or its user removed). */
+  'UNAUTHENTICATED',
+  /** The user's role or grants do not allow this (a reader adding, an editor outside their collections). */
+  'FORBIDDEN',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

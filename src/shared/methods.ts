@@ -2,6 +2,7 @@
 // list (one window.kb function per method) but must stay tiny. api.ts checks it matches the contract.
 export const METHOD_NAMES = [
   'status',
+  'whoami',
   'search',
   'ingest',
   'documents.page',

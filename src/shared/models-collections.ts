@@ -55,6 +55,8 @@ export const CollectionSchema = z.object({
   failed: z.number().int(),
   waiting: z.number().int(),
   added_at: z.string(),
+  /** Whether the caller may add to it and remove from it (an admin, the owner, or an editor granted it). */
+  writable: z.boolean(),
 });
 export const ReconcileSchema = z.object({
   collection: z.string(),

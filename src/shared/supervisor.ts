@@ -2,7 +2,7 @@
 // back to their callers, restart with backoff when it dies (in-flight calls fail with a clear error
 // and everyone hears `engine: restarting`). Pure logic over a small handle interface, so Electron's
 // main (utilityProcess) and the web host (child_process) share it, and tests drive it under Node.
-import { type ClientMessage, type Method, type Params, type Result, ServerMessageSchema } from './api.js';
+import { type Caller, type ClientMessage, type Method, type Params, type Result, ServerMessageSchema } from './api.js';
 import { KbError, type ErrorCode } from './errors.js';
 import { RpcCalls } from './rpc-client.js';
 import { type EventArgs, parseEvent } from './events.js';
@@ -92,17 +92,21 @@ export class Supervisor {
     }, wait);
   }
 
-  /** Calls a method; progress events of this call go to onProgress. Returns the id (for cancel) and the answer. */
+  /**
+   * Calls a method; progress events of this call go to onProgress; `caller` is the team server's user
+   * it is for (none: the machine's owner). Returns the id (for cancel) and the answer.
+   */
   request<M extends Method>(
     method: M,
     params: Params<M>,
     onProgress?: (data: unknown) => void,
+    caller?: Caller,
   ): { id: number; result: Promise<Result<M>> } {
     const { id, result } = this.calls.open(onProgress);
     const w = this.worker;
     if (!w) this.calls.fail(id, new KbError('INTERNAL', 'the engine is restarting; try again in a moment'));
     else {
-      const msg: ClientMessage = { type: 'request', id, method, params };
+      const msg: ClientMessage = { type: 'request', id, method, params, ...(caller ? { caller } : {}) };
       if (this.isReady) w.send(msg);
       else this.queued.push(msg);
     }

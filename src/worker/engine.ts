@@ -164,6 +164,7 @@ export class Engine {
 
   // Documents in and out
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
+    await this.#accounts.assertMayAdd(paths);
     this.#tops.hold();
     try {
       return await this.#ingest.ingest(paths, opts);

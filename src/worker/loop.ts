@@ -5,7 +5,9 @@
 import type { BackgroundEvent, EventArgs, EventData, EventName } from '../shared/events.js';
 import {
   API,
+  type Caller,
   type CallOptions,
+  mayCall,
   ClientMessageSchema,
   type KbClient,
   METHODS,
@@ -21,6 +23,8 @@ import { SCHEMA_VERSION } from '../shared/wire.js';
 import type { Engine } from './engine.js';
 import { errorFields, type Log, silentLog } from './log.js';
 import { describeIssues } from '../shared/issues.js';
+import { actingFor } from './acting.js';
+import type { Account } from './accounts/service.js';
 
 export interface Transport {
   send(msg: ServerMessage): void;
@@ -30,6 +34,8 @@ export interface Transport {
 interface Call {
   signal: AbortSignal;
   progress: (data: unknown) => void;
+  /** The team server's user the call is for, or null for the machine's owner. */
+  who: Account | null;
 }
 
 type Handlers = { [M in Method]: (params: Params<M>, call: Call) => Promise<unknown> };
@@ -48,6 +54,7 @@ function handlers(
 ): Handlers {
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
+    whoami: async (_p, c) => ({ schema_version: SCHEMA_VERSION, user: c.who?.name ?? null, role: c.who?.role ?? 'admin' }),
     search: (p) => engine.search(p),
     ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress }),
     'documents.page': async (p) => engine.libraryPage(p),
@@ -222,7 +229,7 @@ export function localClient(engine: Engine, version: string, log: Log = silentLo
       if (!checked.success) throw new KbError('INVALID_ARGUMENT', `${method}: ${describeIssues(checked.error)}`);
       // Each handler takes its own method's params; the map is indexed by the method name.
       const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
-      return run(checked.data, { signal: opts.signal ?? never, progress: opts.onProgress ?? (() => undefined) });
+      return run(checked.data, { signal: opts.signal ?? never, progress: opts.onProgress ?? (() => undefined), who: null });
     };
   const on: LocalClient['on'] = (event, handler) => {
     const set = listeners.get(event) ?? new Set();
@@ -242,6 +249,13 @@ export function localClient(engine: Engine, version: string, log: Log = silentLo
   // One function per method, each answering with its method's result type (api.ts).
   const methods = Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as KbClient;
   return Object.assign(methods, { on, settled });
+}
+
+/** The account a host asks for: by token (checked on every call), or a user it vouches for. */
+async function callerOf(engine: Engine, caller: Caller): Promise<Account> {
+  const who = 'token' in caller ? await engine.accounts.authenticate(caller.token) : await engine.accounts.account(caller.user);
+  if (!who) throw new KbError('UNAUTHENTICATED', 'this kb server does not know that token: ask its admin for a new one (kb users token NAME)');
+  return who;
 }
 
 /** Serves `engine` over `transport` until the process ends. */
@@ -274,11 +288,19 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
     }
     const ctl = new AbortController();
     running.set(id, ctl);
-    const call: Call = { signal: ctl.signal, progress: (data) => transport.send({ type: 'event', id, event: 'progress', data }) };
     // Each handler takes its own method's params; the map is indexed by the checked method name.
     const run = handle[method] as (p: unknown, c: Call) => Promise<unknown>;
     const started = performance.now();
-    run(params.data, call)
+    const progress = (data: unknown): void => transport.send({ type: 'event', id, event: 'progress', data });
+    const answer = msg.caller
+      ? callerOf(engine, msg.caller).then((who) => {
+          if (!mayCall(who.role, method))
+            throw new KbError('FORBIDDEN', `${method} is not for a${who.role === 'admin' ? 'n' : ''} ${who.role}: ask an admin of this kb server`);
+          // Every statement this call sends, however deep, is the user's (acting.ts).
+          return actingFor(who.name, () => run(params.data, { signal: ctl.signal, progress, who }));
+        })
+      : run(params.data, { signal: ctl.signal, progress, who: null });
+    answer
       .then(
         (result) => {
           log.debug({ method, id, took_ms: Math.round(performance.now() - started) }, 'request answered');

@@ -1,5 +1,8 @@
 // A background job run one at a time (the tops' updates, the word indexes' whole merges): asked again
 // while it runs, it runs once more after, so the last ask is always answered and never twice at once.
+// It runs as the engine itself, whichever user's request asked for it: it serves everyone.
+import { asEngine } from './acting.js';
+
 export class SerialJob {
   private running: Promise<void> | null = null;
   private again = false;
@@ -26,7 +29,7 @@ export class SerialJob {
       this.again = true;
       return;
     }
-    this.running = this.loop().finally(() => {
+    this.running = asEngine(() => this.loop()).finally(() => {
       this.running = null;
     });
   }

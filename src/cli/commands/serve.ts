@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { openLog, resolveSettings, shownUrl } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
+import { KbError } from '../../shared/errors.js';
+import { PUBLIC_URL } from '../../shared/config.js';
 
 /** The built web UI beside the CLI bundle (dist/renderer), if this copy has one. */
 function rendererDir(): string | null {
@@ -10,14 +12,27 @@ function rendererDir(): string | null {
   return existsSync(`${dir}/index.html`) ? dir : null;
 }
 
-export async function serveCommand(flags: { port?: number }, g: GlobalOptions): Promise<number> {
+export interface ServeFlags {
+  port?: number;
+  host?: string;
+  publicUrl?: string;
+  insecure?: boolean;
+}
+
+export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise<number> {
   try {
     const port = flags.port ?? 0;
     const settings = await resolveSettings(g.dataDir);
     const { startHost } = await import('../serve/host.js'); // ws and the bridge load only for serve
     const log = openLog(settings.dataDir, 'serve', settings.config.log.level);
+    const publicUrl = flags.publicUrl ?? settings.config.serve.public_url;
+    if (publicUrl && !PUBLIC_URL.test(publicUrl))
+      throw new KbError('INVALID_ARGUMENT', `--public-url ${publicUrl}: an origin is needed, https://host[:port], with no path`);
     const host = await startHost({
       port,
+      ...(flags.host ? { host: flags.host } : {}),
+      publicUrl,
+      insecure: flags.insecure === true,
       dataDir: settings.dataDir,
       rendererDir: rendererDir(),
       log,
@@ -34,7 +49,9 @@ export async function serveCommand(flags: { port?: number }, g: GlobalOptions): 
       line(host.url);
       const store = g.store ?? settings.config.store.url;
       const what = store ? `the PostgreSQL index at ${shownUrl(store)}` : settings.dataDir;
-      line(dim(`kb serves ${what} on 127.0.0.1 only; the link carries its access token. Ctrl-C stops it.`));
+      const where = flags.host && flags.host !== '127.0.0.1' ? `on ${flags.host}` : 'on 127.0.0.1 only';
+      const who = store ? ' (yours, as admin: a team signs in with kb users add … tokens)' : '';
+      line(dim(`kb serves ${what} ${where}; the link carries its access token${who}. Ctrl-C stops it.`));
     }
     await stopped;
     await host.close();

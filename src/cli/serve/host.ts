@@ -1,9 +1,11 @@
 // The web host behind `kb serve`: the UI and a WebSocket bridge to a supervised worker process, on
-// 127.0.0.1 only. Every request needs the data dir's token (from the printed URL, then a SameSite cookie);
-// Host and Origin must name this loopback address, so a web page elsewhere (DNS rebinding included)
-// can neither read the UI nor open the socket.
+// 127.0.0.1 unless told otherwise. Every request signs in (sign-in.ts): the data dir's token (from
+// the printed URL, then a SameSite cookie) is the machine's owner; on a shared store a team's users
+// bring their own, and every call is the engine's for that user. Host and Origin must name this
+// address or the configured public URL, so a web page elsewhere (DNS rebinding included) can neither
+// read the UI nor open the socket. It speaks plain HTTP: on an address other machines reach it
+// belongs behind a TLS proxy (README: "A team server"), and refuses to start there without --insecure.
 import { fork } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +20,8 @@ import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
+import { Gate, type Session } from './sign-in.js';
+import type { Caller, Method, Params, Result } from '../../shared/api.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
 
@@ -26,6 +30,12 @@ const VIEW_ROUTE = new RegExp(`^/doc/(${DOC_ID_CHARS})/view$`);
 
 export interface HostOptions {
   port: number;
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** The origin people reach it by through a proxy (serve.public_url): its Host and Origin are accepted. */
+  publicUrl?: string | null;
+  /** Listen on an address other machines reach without TLS in front (a trusted network only). */
+  insecure?: boolean;
   dataDir: string;
   /** A postgresql:// URL given on the command line (kb serve --store): the worker's store. */
   store?: string;
@@ -74,19 +84,29 @@ function spawnWorker(dataDir: string, store: string | undefined): WorkerHandle {
   };
 }
 
-function sameToken(a: string | undefined, token: string): boolean {
-  if (!a || a.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(a), Buffer.from(token));
+/** 127.0.0.0/8, ::1 and localhost: only this machine reaches them. */
+export function isLoopback(host: string): boolean {
+  return /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i.test(host);
 }
 
-function cookieToken(req: IncomingMessage): string | undefined {
-  return /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+/** Why kb serve will not listen where it was asked, or null. */
+function listenRefusal(host: string, publicUrl: string | null, insecure: boolean): string | null {
+  if (isLoopback(host)) return null;
+  if (!insecure)
+    return `kb serve speaks plain HTTP, and ${host} is reachable from other machines: tokens would cross the network readable. Keep --host 127.0.0.1 behind a TLS proxy (Caddy or nginx: README, "A team server") with serve.public_url set to its https:// address, or say --insecure on a network you trust`;
+  if (!publicUrl)
+    return `on ${host}, kb serve needs the address people will type, to check each request's Host and Origin: --public-url http://NAME:PORT (or serve.public_url)`;
+  return null;
 }
 
 const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
 <h1>kb</h1><p>The web UI is not built in this copy of kb. The engine is running: its WebSocket API is at <code>/ws</code>.</p>`;
 
 export async function startHost(opts: HostOptions): Promise<Host> {
+  const listenOn = opts.host ?? '127.0.0.1';
+  const publicUrl = opts.publicUrl ? new URL(opts.publicUrl) : null;
+  const refusal = listenRefusal(listenOn, opts.publicUrl ?? null, opts.insecure === true);
+  if (refusal) throw new KbError('INVALID_ARGUMENT', refusal);
   // The same token for this data dir across restarts: an open page reconnects without a new link.
   const token = serveToken(opts.dataDir);
   const log = opts.log ?? silentLog;
@@ -108,19 +128,29 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const { data_dir: dataDir } = await supervisor.request('status', {}).result;
 
   let port = 0;
-  const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
-  const hostOk = (req: IncomingMessage): boolean => allowedHosts().includes(req.headers.host ?? '');
-  // The viewer's frame is sandboxed (an opaque origin), so the SameSite cookie does not go with the
-  // links inside it (a book's chapters, a workbook's sheets): those carry a key good for that one
-  // document's rendition only.
-  const viewKey = (docId: string): string => createHmac('sha256', token).update(`view\u0000${docId}`).digest('hex').slice(0, 32);
-  const authed = (req: IncomingMessage): 'token' | 'view' | null => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const q = url.searchParams.get('token') ?? undefined;
-    if (sameToken(q, token) || sameToken(cookieToken(req), token)) return 'token';
-    const view = VIEW_ROUTE.exec(url.pathname);
-    return view && sameToken(url.searchParams.get('k') ?? undefined, viewKey(view[1]!)) ? 'view' : null;
-  };
+  /** The origins a page of ours is served from: this loopback port, and the public URL. */
+  const origins = (): string[] => [
+    `http://127.0.0.1:${port}`,
+    `http://localhost:${port}`,
+    ...(isLoopback(listenOn) || listenOn === '0.0.0.0' || listenOn === '::' ? [] : [`http://${listenOn}:${port}`]),
+    ...(publicUrl ? [publicUrl.origin] : []),
+  ];
+  const hostOk = (req: IncomingMessage): boolean => origins().some((o) => new URL(o).host === req.headers.host);
+  const originOk = (req: IncomingMessage): boolean => origins().includes(req.headers.origin ?? '');
+  const secure = publicUrl?.protocol === 'https:';
+  const gate = new Gate(
+    token,
+    async (t) => (await supervisor.request('whoami', {}, undefined, { token: t }).result).user,
+    // Behind a proxy on this machine every request comes from loopback: the proxy says whose it is.
+    (req) => {
+      const peer = req.socket.remoteAddress ?? '';
+      const forwarded = publicUrl && isLoopback(peer.replace(/^::ffff:/, '')) ? String(req.headers['x-forwarded-for'] ?? '') : '';
+      return forwarded.split(',').pop()?.trim() || peer;
+    },
+  );
+  /** Asks the engine for whom the session is (none: the owner). */
+  const ask = <M extends Method>(session: Session, method: M, params: Params<M>): Promise<Result<M>> =>
+    supervisor.request(method, params, undefined, session.caller).result;
 
   const serveFile = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let path: string;
@@ -149,10 +179,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   };
 
   /** GET /doc/<document id>: an indexed document's bytes, by id only (see shared/doc-serving.ts). */
-  const serveDoc = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const serveDoc = async (session: Session, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = await serveDocument(
       id,
-      (doc_id) => supervisor.request('source', { doc_id }).result,
+      (doc_id) => ask(session, 'source', { doc_id }),
       async (file) => (await stat(file)).size,
       req.headers.range,
     );
@@ -165,78 +195,125 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   };
 
   /** GET /doc/<document id>/view?at=<fragment>: a structured document rendered at a citation. */
-  const serveView = async (id: string, at: string | null, q: string | null, res: ServerResponse): Promise<void> => {
+  const serveView = async (session: Session, id: string, at: string | null, q: string | null, res: ServerResponse): Promise<void> => {
     const reply = await serveDocumentView(
       id,
       at,
-      (doc_id, frag, words) =>
-        supervisor.request('document.view', { doc_id, ...(frag ? { at: frag } : {}), ...(words ? { q: words } : {}) }).result,
+      (doc_id, frag, words) => ask(session, 'document.view', { doc_id, ...(frag ? { at: frag } : {}), ...(words ? { q: words } : {}) }),
       q,
     );
-    const html =
-      reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?k=${viewKey(id)}&amp;at=`) : reply.html;
+    // The viewer's frame is sandboxed (an opaque origin), so the SameSite cookie does not go with the
+    // links inside it (a book's chapters, a workbook's sheets): those carry a key good for that one
+    // document's rendition, for this user, only.
+    const key = `k=${gate.viewKey(id, session.user)}${session.user ? `&amp;u=${encodeURIComponent(session.user)}` : ''}`;
+    const html = reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?${key}&amp;at=`) : reply.html;
     res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
 
   /**
-   * POST /upload?name=<relative path>: a file dropped in the browser (see uploads.ts). Only from this
-   * origin: the Origin header must name it, so no other page can post files even with the cookie.
+   * POST /upload?name=<relative path>[&collection=<name>]: a file dropped in the browser (see
+   * uploads.ts). Only from our own origin: no other page can post files even with the cookie. A
+   * team's user drops into a collection they may write (its folder's uploads/); the owner into the
+   * data dir's uploads/ unless they name one.
    */
-  const upload = async (req: IncomingMessage, name: string, res: ServerResponse): Promise<void> => {
-    const origin = req.headers.origin ?? '';
-    if (req.method !== 'POST' || !allowedHosts().some((h) => origin === `http://${h}`)) {
+  const upload = async (session: Session, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST' || !originOk(req)) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end("uploads are accepted only from kb's own page\n");
       return;
     }
     try {
-      const file = await receiveUpload(req, join(dataDir, 'uploads'), name);
+      const into = await uploadFolder(session, url.searchParams.get('collection'));
+      const file = await receiveUpload(req, into, url.searchParams.get('name') ?? '');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: file }));
     } catch (e) {
       const p = toErrorPayload(e);
-      res.writeHead(p.code === 'INVALID_ARGUMENT' ? 400 : 500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: p }));
+      const status = { INVALID_ARGUMENT: 400, FORBIDDEN: 403, NOT_FOUND: 404, UNAUTHENTICATED: 401 }[p.code as string] ?? 500;
+      req.resume(); // the body unread: let the client finish sending before it hears why
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: p }));
     }
   };
+  const uploadFolder = async (session: Session, collection: string | null): Promise<string> => {
+    if (!collection) {
+      if (session.caller)
+        throw new KbError('INVALID_ARGUMENT', 'say which collection the files go into (?collection=NAME): one you may add to');
+      return join(dataDir, 'uploads');
+    }
+    const { collections } = await ask(session, 'collections.list', {});
+    const c = collections.find((x) => x.name === collection);
+    if (!c) throw new KbError('NOT_FOUND', `no collection named ${collection} that you can see`);
+    if (!c.writable) throw new KbError('FORBIDDEN', `you may read ${collection} but not add to it: ask an admin to make you its editor`);
+    return join(c.root, 'uploads');
+  };
 
-  const server = createServer((req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostOk(req)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('kb serve answers only on 127.0.0.1 and localhost\n');
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('kb serve answers only at its own address (serve.public_url, or loopback)\n');
       return;
     }
-    const auth = authed(req);
-    if (!auth) {
-      res.writeHead(401, { 'content-type': 'text/plain' }).end('open the URL kb serve printed (it carries the access token)\n');
-      return;
-    }
-    // A view key opens one rendition and nothing else: it is never turned into the session cookie.
-    if (auth === 'token') res.setHeader('set-cookie', `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    res.setHeader('x-content-type-options', 'nosniff');
-    res.setHeader('referrer-policy', 'no-referrer');
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    if (path === '/upload') void upload(req, url.searchParams.get('name') ?? '', res);
-    else if (/^\/doc\/[^/]+\/view$/.test(path))
-      void serveView(path.split('/')[2]!, url.searchParams.get('at'), url.searchParams.get('q'), res);
-    else if (path.startsWith('/doc/')) void serveDoc(path.slice('/doc/'.length), req, res);
-    else void serveFile(req, res);
+    const view = VIEW_ROUTE.exec(path)?.[1] ?? null;
+    const pageFile = !view && path !== '/upload' && !path.startsWith('/doc/');
+    const signed = await gate.signIn(req, url, view, pageFile);
+    if ('refused' in signed) {
+      const limited = signed.refused === 'limited';
+      res
+        .writeHead(limited ? 429 : 401, { 'content-type': 'text/plain', ...(limited ? { 'retry-after': '600' } : {}) })
+        .end(
+          limited
+            ? 'too many failed sign-ins from this address: wait ten minutes\n'
+            : 'open the URL kb serve printed, or sign in with your token (Authorization: Bearer, or ?token=)\n',
+        );
+      return;
+    }
+    const session = signed.session;
+    // A view key opens one rendition and nothing else: it is never turned into the session cookie.
+    if (session.token)
+      res.setHeader('set-cookie', `kb_token=${session.token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    if (view) return serveView(session, view, url.searchParams.get('at'), url.searchParams.get('q'), res);
+    if (!session.token) {
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('a view key opens its document’s rendition only\n');
+      return;
+    }
+    if (path === '/upload') return upload(session, req, url, res);
+    if (path.startsWith('/doc/')) return serveDoc(session, path.slice('/doc/'.length), req, res);
+    return serveFile(req, res);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log.warn(errorFields(e), 'a request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end();
+    });
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const origin = req.headers.origin ?? '';
-    const originOk = allowedHosts().some((h) => origin === `http://${h}`);
-    if (!hostOk(req) || !originOk || !authed(req) || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => bridge(ws));
+    const url = new URL(req.url ?? '/', 'http://x');
+    const refuse = (): void => void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    if (!hostOk(req) || !originOk(req) || url.pathname !== '/ws') return refuse();
+    gate.signIn(req, url, null).then(
+      (signed) => {
+        if ('refused' in signed || !signed.session.token) return refuse();
+        const caller = signed.session.caller;
+        wss.handleUpgrade(req, socket, head, (ws) => bridge(ws, caller));
+      },
+      () => refuse(),
+    );
   });
 
   /** One browser connection: a bridge session that checks each message against the contract. */
-  const bridge = (ws: WebSocket): void => {
+  const bridge = (ws: WebSocket, caller: Caller | undefined): void => {
     sockets.add(ws);
-    const session = openBridgeSession(supervisor, (m) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-    });
+    const session = openBridgeSession(
+      supervisor,
+      (m) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+      },
+      caller,
+    );
     ws.on('message', (data) => {
       let raw: unknown;
       try {
@@ -260,11 +337,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve());
+    server.listen(opts.port, listenOn, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  const shown = publicUrl ? publicUrl.origin : `http://${isLoopback(listenOn) ? '127.0.0.1' : listenOn}:${port}`;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `${shown}/?token=${token}`,
     port,
     close: async () => {
       supervisor.stop();

@@ -3,6 +3,8 @@
 // one person's SQLite index has none. Whoever holds the database's own credentials (the CLI run
 // with them) acts as an administrator, named @admin in the trail.
 import { timingSafeEqual } from 'node:crypto';
+import { resolve, sep } from 'node:path';
+import { currentActor } from '../acting.js';
 import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
 import type { AccountsPort } from '../store/port.js';
@@ -120,6 +122,35 @@ export class AccountService {
   /** Who changed users, grants and collections, newest first. */
   async trail(limit = 100): Promise<AuditRow[]> {
     return this.port.trail(limit);
+  }
+
+  /**
+   * A team's user adds files only inside the folders of collections they may write: the database
+   * would refuse the rows anyway, but the files must not even be read (a path elsewhere on the
+   * server is not theirs to open). The machine's owner may add anything.
+   */
+  async assertMayAdd(paths: string[]): Promise<void> {
+    const user = currentActor();
+    if (user === undefined) return;
+    const sight = await this.port.sight();
+    if (sight.all) return;
+    const roots = (await this.core.store.tables.collections.list())
+      .filter((c) => sight.writable.includes(c.name))
+      .map((c) => (c.root.endsWith(sep) ? c.root : c.root + sep));
+    for (const p of paths) {
+      const full = resolve(p);
+      if (!roots.some((r) => full.startsWith(r)))
+        throw new KbError(
+          'FORBIDDEN',
+          `${user} may add files only inside the collections they edit${roots.length ? '' : ' (none yet: ask an admin to grant you one, as an editor)'}: ${p} is outside them`,
+        );
+    }
+  }
+
+  /** A user by name, as their account (null when there is none). */
+  async account(name: string): Promise<Account | null> {
+    const u = await this.port.user(name);
+    return u ? { name: u.name, role: u.role } : null;
   }
 
   /**

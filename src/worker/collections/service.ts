@@ -65,10 +65,14 @@ export class CollectionService {
     return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
   }
 
-  /** The collections, with how many documents each holds and how many failed or wait. */
+  /**
+   * The collections the caller may read (acting.ts; every one for the owner), with how many documents
+   * each holds, how many failed or wait, and whether the caller may add to it.
+   */
   async list(): Promise<CollectionInfo[]> {
     const t = this.core.store.tables;
-    const collections = await t.collections.list();
+    const sight = (await this.core.store.accounts?.sight()) ?? { all: true, readable: [], writable: [] };
+    const collections = (await t.collections.list()).filter((c) => sight.all || sight.readable.includes(c.name));
     if (collections.length === 0) return [];
     // Counted by the index; of the documents, only those that may be failed or waiting are read.
     const unsettled = (await t.documents.unsettled()).map((d) => ({ path: d.path, status: docState(d).status }));
@@ -85,6 +89,7 @@ export class CollectionService {
         failed: mine.filter((d) => d.status === 'failed').length,
         waiting: mine.filter((d) => d.status === 'waiting').length,
         added_at: new Date(c.added_at).toISOString(),
+        writable: sight.all || sight.writable.includes(c.name),
       };
     });
   }

@@ -105,6 +105,9 @@ ui:                           # the app (and kb serve's page)
   editor_uri: "vscode://file/{path}:{line}"  # "Open in editor" on a hit: {path}, {line}, {column} are filled in
   # editor_command: "subl {path}:{line}"   # kb tui's Enter: a command with {path} and {line}; unset: $VISUAL or $EDITOR
 
+serve:                        # kb serve for a team (README: "A team server")
+  # public_url: https://kb.example.com   # the address behind your TLS proxy: its Host and Origin are accepted, its URL printed
+
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries
 `;

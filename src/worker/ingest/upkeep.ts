@@ -6,6 +6,7 @@
 import type { BackgroundEvent } from '../../shared/events.js';
 import type { IngestProgress } from '../../shared/wire.js';
 import { errorFields, type Log } from '../log.js';
+import { asEngine } from '../acting.js';
 
 type Pass = (opts: { onProgress: (p: IngestProgress) => void }) => Promise<{ ocr: number; transcribed: number; embedded: number }>;
 
@@ -50,7 +51,8 @@ export class Upkeep {
       return;
     }
     this.running = true;
-    void this.loop();
+    // Whichever user's ingest kicked it, the work left behind is everyone's.
+    void asEngine(() => this.loop());
   }
 
   private async loop(): Promise<void> {

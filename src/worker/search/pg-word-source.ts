@@ -2,6 +2,7 @@
 // candidates ordered by kb's BM25F computed in SQL (store/postgres/word-index.ts), the statistics
 // from the word_stats and chunk_totals the chunks' triggers keep, cached until their generation
 // moves. A heavy word's or prefix's best chunks come from its kept tops (tops.ts), as on SQLite.
+import { currentActor } from '../acting.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import { type Filters, pathMatcher } from '../store/doc-filter.js';
@@ -105,14 +106,29 @@ class PgWordStats implements WordStats {
   }
   async occurs(words: string): Promise<boolean> {
     const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
-    if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
+    if (parts.length === 1) {
+      const stem = indexForm(parts[0]!).stem;
+      if ((await this.docFreq([stem])).size === 0) return false;
+      return currentActor() === undefined || this.inSight(stem);
+    }
     return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
   }
-  /** One query for all of them: the word statistics hold every stem. */
+  /**
+   * One query for all of them: the word statistics hold every stem. They count every collection, so
+   * for a team's user each is asked of the passages they may read: a word only others' documents hold
+   * must not come back to them as a suggestion.
+   */
   async occurring(words: string[]): Promise<Set<string>> {
     const stems = new Map(words.map((w) => [w, indexForm(w).stem]));
     const df = await this.docFreq([...new Set(stems.values())]);
-    return new Set(words.filter((w) => df.has(stems.get(w)!)));
+    const known = words.filter((w) => df.has(stems.get(w)!));
+    if (currentActor() === undefined) return new Set(known);
+    const seen = await Promise.all(known.map((w) => this.inSight(stems.get(w)!)));
+    return new Set(known.filter((_w, i) => seen[i]));
+  }
+  /** Whether a passage the current user may read holds the stem. */
+  private inSight(stem: string): Promise<boolean> {
+    return this.cached(`=${stem}`, () => this.index.anyMatch(tsquery({ either: [{ form: stem, prefix: false }] })));
   }
   async begins(prefix: string): Promise<boolean> {
     const f = indexForm(prefix);
@@ -121,10 +137,13 @@ class PgWordStats implements WordStats {
   async written(word: string): Promise<boolean> {
     return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ either: [{ form: indexForm(word).stem, prefix: false }] }), word));
   }
-  private async cached(key: string, ask: () => Promise<boolean>): Promise<boolean> {
+  /** Answers about the passages a user may read, kept per user (acting.ts). */
+  private async cached(question: string, ask: () => Promise<boolean>): Promise<boolean> {
+    const key = `${currentActor() ?? ''}\u0000${question}`;
     let yes = this.seen.get(key);
     if (yes === undefined) {
       yes = await ask();
+      if (this.seen.size > 20_000) this.seen.clear();
       this.seen.set(key, yes);
     }
     return yes;
@@ -138,9 +157,10 @@ export class PgWordSource implements WordSource {
   readonly scoringCost = PG_SCORING_COST;
   private readonly index: PgWordIndex;
   readonly stats: PgWordStats;
+  /** Per user (acting.ts) and glob. */
   private readonly globs = new Map<string, string[]>();
-  /** The indexed documents' paths, read once per generation of the chunks for every glob asked. */
-  private paths: Promise<{ id: string; path: string }[]> | null = null;
+  /** The indexed documents' paths each user may read, read once per generation of the chunks for every glob asked. */
+  private readonly paths = new Map<string, Promise<{ id: string; path: string }[]>>();
 
   private readonly tops: TopsReader;
 
@@ -163,7 +183,7 @@ export class PgWordSource implements WordSource {
     this.stats.dfCache.clear();
     this.stats.seen.clear();
     this.globs.clear();
-    this.paths = null;
+    this.paths.clear();
   }
 
   show(m: Match): string {
@@ -205,9 +225,10 @@ export class PgWordSource implements WordSource {
   async count(m: Match, filters: Filters): Promise<number> {
     const text = this.show(m);
     if (!text) return 0;
-    // One whole word, unfiltered: the statistics hold its count (counting visits each chunk's page).
+    // One whole word, unfiltered: the statistics hold its count (counting visits each chunk's page) —
+    // of every collection, so not for a team's user.
     const single = 'words' in m && m.phrases.length === 0 && m.words.length === 1 && !m.words[0]!.prefix ? m.words[0]! : null;
-    if (single && !filters.type && !filters.lang && !filters.path && filters.tags.length === 0) {
+    if (single && currentActor() === undefined && !filters.type && !filters.lang && !filters.path && filters.tags.length === 0) {
       const stem = indexForm(single.text).stem;
       return (await this.stats.docFreq([stem])).get(stem) ?? 0;
     }
@@ -239,17 +260,24 @@ export class PgWordSource implements WordSource {
   }
 
   private indexedPaths(): Promise<{ id: string; path: string }[]> {
-    this.paths ??= this.index.indexedPaths();
-    this.paths.catch(() => (this.paths = null));
-    return this.paths;
+    const who = currentActor() ?? '';
+    let paths = this.paths.get(who);
+    if (!paths) {
+      paths = this.index.indexedPaths();
+      this.paths.set(who, paths);
+      paths.catch(() => this.paths.delete(who));
+    }
+    return paths;
   }
 
   async pathDocIds(glob: string): Promise<string[]> {
-    let ids = this.globs.get(glob);
+    const key = `${currentActor() ?? ''}\u0000${glob}`;
+    let ids = this.globs.get(key);
     if (!ids) {
       const m = pathMatcher(glob);
       ids = (await this.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
-      this.globs.set(glob, ids);
+      if (this.globs.size > 5_000) this.globs.clear();
+      this.globs.set(key, ids);
     }
     return ids;
   }

@@ -335,6 +335,15 @@ export interface AccountsPort {
   trail(limit: number): Promise<AuditRow[]>;
   /** Runs a change and its audit entry in one transaction. */
   write<T>(fn: (a: AccountsPort) => Promise<T>): Promise<T>;
+  /** What the session's user (acting.ts) may see and change, as the database decides it. */
+  sight(): Promise<Sight>;
+}
+
+/** The collections a user may read and add to; `all` for whoever sees everything (admins, the owner). */
+export interface Sight {
+  all: boolean;
+  readable: string[];
+  writable: string[];
 }
 
 /** The engine's own data, table by table. Inside `Store.write` they are the transaction's. */

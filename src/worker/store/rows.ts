@@ -2,6 +2,7 @@
 // PostgreSQL's have these shapes.
 import type { Anchor } from '../../shared/wire.js';
 import type { DocType } from '../../shared/doc-types.js';
+import type { Role } from '../../shared/cli-output.js';
 
 /** A row of `documents`, as migrations 1 and 8 made it. */
 export interface DocRow {
@@ -261,7 +262,7 @@ export interface VectorHit {
   similarity: number;
 }
 
-export type Role = 'admin' | 'editor' | 'reader';
+export type { Role };
 
 /** A team member's account (the token itself is never stored: its public half and a hash of the rest). */
 export interface UserRow {

@@ -2,6 +2,7 @@
 // pgvector on PostgreSQL), opened on first need (never loading onnxruntime without a model), reopened
 // when another process switched the table or the table failed, and its index kept up in the background
 // while searches go on.
+import { asEngine } from '../acting.js';
 import { join } from 'node:path';
 import { firstLine, KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
@@ -101,7 +102,8 @@ export class VectorService {
     if (this.semanticP && this.semanticTable !== undefined && this.semanticTable !== live) this.drop();
     if (!this.semanticP) {
       this.semanticTable = undefined;
-      const p = import('./semantic.js').then((m) => m.Semantic.open(dataDir, home.side, home.tables, this.choice()));
+      // Opened once for every caller: as the engine, not as whichever user asked first.
+      const p = asEngine(() => import('./semantic.js').then((m) => m.Semantic.open(dataDir, home.side, home.tables, this.choice())));
       this.semanticP = p;
       // Opening may bind the index to the model; remember the table it actually opened.
       void p.then(
@@ -157,9 +159,10 @@ export class VectorService {
   /** Starts vector index upkeep unless it is already running; searches go on meanwhile. */
   maintain(sem: Semantic, reconcileFirst = false): void {
     if (this.upkeep) return;
-    const reconciled = reconcileFirst ? sem.sync({ ifChanged: true }) : Promise.resolve();
+    // The index serves everyone: kept as the engine, whichever user's ingest started it.
+    const reconciled = asEngine(() => (reconcileFirst ? sem.sync({ ifChanged: true }) : Promise.resolve()));
     this.upkeep = reconciled
-      .then(() => sem.maintain(this.core.config.embedding.ann_min_rows))
+      .then(() => asEngine(() => sem.maintain(this.core.config.embedding.ann_min_rows)))
       .then(
         (did) => {
           this.upkeepFailure = null;

@@ -27,10 +27,22 @@ export class PgBlobs implements BlobsPort {
     return (await value<boolean>(this.pool, 'SELECT EXISTS (SELECT 1 FROM blobs WHERE sha256 = $1)', [sha256])) === true;
   }
 
-  /** Claims the blob's row; false when another writer has it already (then its bytes are the same). */
+  /**
+   * Claims the blob's row; false when another writer has it already (then its bytes are the same).
+   * Not ON CONFLICT DO NOTHING: that asks to read the row it would meet, which a team's user may not
+   * (row-level security: the bytes of documents they cannot see) — a duplicate key says it instead.
+   */
   private async claim(c: PgClient, sha256: string, size: number): Promise<boolean> {
-    const r = await c.query('INSERT INTO blobs (sha256, size) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, size]);
-    return r.rowCount === 1;
+    await c.query('SAVEPOINT claim');
+    try {
+      await c.query('INSERT INTO blobs (sha256, size) VALUES ($1, $2)', [sha256, size]);
+      await c.query('RELEASE SAVEPOINT claim');
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== '23505') throw e;
+      await c.query('ROLLBACK TO SAVEPOINT claim');
+      return false;
+    }
   }
 
   private async part(c: PgClient, sha256: string, n: number, bytes: Uint8Array): Promise<void> {

@@ -3,6 +3,7 @@
 // without rights, or a superuser (whose sessions would skip the row-level security a team relies on).
 import pg from 'pg';
 import { KbError } from '../../../shared/errors.js';
+import { currentActor } from '../../acting.js';
 import { shownUrl } from './url.js';
 
 export { isPostgresUrl, shownUrl } from './url.js';
@@ -65,15 +66,63 @@ export function storeError(e: unknown, url: string): KbError {
 /** The session's `kb.user` for whoever holds the database's own credentials: they see and change everything. */
 export const DATABASE_ACTOR = '@admin';
 
+type Checkout = (err: Error | undefined, client: PgClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * A pool whose connections act for whoever the work is for (acting.ts): a connection handed out
+ * says first whom it now serves, if that is not whom it served last. Read when the connection is
+ * asked for — in the caller's own async context — never when the pool gets round to it, which may
+ * be in another request's. `pool.query` checks out through here too.
+ */
+class ActingPool extends pg.Pool {
+  private readonly serving = new WeakMap<PgClient, string>();
+
+  constructor(
+    config: pg.PoolConfig,
+    private readonly owner: string,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<PgClient>;
+  override connect(callback: Checkout): void;
+  override connect(callback?: Checkout): Promise<PgClient> | void {
+    const actor = currentActor() ?? this.owner;
+    const client = super.connect().then((c) => this.actFor(c, actor));
+    if (!callback) return client;
+    client.then(
+      (c) => callback(undefined, c, (release) => c.release(release as Error | boolean | undefined)),
+      (e: Error) => callback(e, undefined, () => undefined),
+    );
+  }
+
+  private async actFor(c: PgClient, actor: string): Promise<PgClient> {
+    // A new connection serves the owner its options name; any other changes it, for the session.
+    if ((this.serving.get(c) ?? this.owner) === actor) return c;
+    try {
+      await c.query("SELECT set_config('kb.user', $1, false)", [actor]);
+    } catch (e) {
+      c.release(e as Error); // a connection that may still act for someone else is not reused
+      throw e;
+    }
+    this.serving.set(c, actor);
+    return c;
+  }
+}
+
 export async function openPool(url: string, opts: { max?: number; actor?: string } = {}): Promise<PgPool> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.max ?? 8,
-    // Who the session acts for (row-level security, migration 8): the database's own credentials
-    // unless the caller serves a user (then every statement says whom).
-    options: `-c search_path=${PG_SCHEMA},public -c kb.user=${opts.actor ?? DATABASE_ACTOR}`,
-    connectionTimeoutMillis: 10_000,
-  });
+  const owner = opts.actor ?? DATABASE_ACTOR;
+  const pool = new ActingPool(
+    {
+      connectionString: url,
+      max: opts.max ?? 8,
+      // Who the session acts for (row-level security, migration 8) when no request names a user:
+      // the database's own credentials, unless the caller says otherwise.
+      options: `-c search_path=${PG_SCHEMA},public -c kb.user=${owner}`,
+      connectionTimeoutMillis: 10_000,
+    },
+    owner,
+  );
   // An idle connection the server drops (a restart) must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
   try {

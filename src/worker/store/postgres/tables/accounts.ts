@@ -1,5 +1,5 @@
 // A team's users, the grants of collections, and the audit trail, on PostgreSQL (migration 7).
-import type { AccountsPort } from '../../port.js';
+import type { AccountsPort, Sight } from '../../port.js';
 import type { AuditRow, UserRow } from '../../rows.js';
 import { inTransaction, type PgPool } from '../connect.js';
 import { first, rows, type Sql } from './sql.js';
@@ -65,6 +65,12 @@ export class PgAccounts implements AccountsPort {
   }
   trail(limit: number): Promise<AuditRow[]> {
     return rows<AuditRow>(this.sql, 'SELECT at, actor, action, target, detail FROM audit ORDER BY id DESC LIMIT $1', [limit]);
+  }
+  async sight(): Promise<Sight> {
+    const r = await this.sql.query<Sight>(
+      'SELECT kb_sees_all() AS "all", kb_readable() AS readable, ARRAY(SELECT name FROM collections WHERE kb_writable(name)) AS writable',
+    );
+    return r.rows[0]!;
   }
   write<T>(fn: (a: AccountsPort) => Promise<T>): Promise<T> {
     if (!this.pool) return fn(this);

@@ -1,0 +1,104 @@
+// Who is asking kb serve. The token it printed (the data dir's, serve-token) is the machine's owner:
+// every call theirs, as in the app. On a shared store a team's users bring their own tokens (kb users
+// add), in `Authorization: Bearer …`, `?token=` (the first page load, the WebSocket) or the cookie the
+// first load set; each request is sent to the engine with the token, which checks it every time, so a
+// replaced token or a removed user stops at once. Failed sign-ins are counted per address and, past
+// a few, refused for a while without asking anyone. A viewer frame's links carry a key signed for
+// one document and one user instead (the sandboxed frame has no cookie).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Caller } from '../../shared/api.js';
+import { KbError } from '../../shared/errors.js';
+
+/** A structured document's rendition: /doc/<id>/view, the one route a view key opens. */
+export interface Session {
+  /** Whom the engine is asked for: none for the owner. */
+  caller?: Caller;
+  /** The user's name, null for the owner. */
+  user: string | null;
+  /** The token to keep in the cookie (none when a view key signed the request in). */
+  token: string | null;
+}
+
+export type SignIn = { session: Session } | { refused: 'unknown' | 'limited' };
+
+/** Failed sign-ins an address may make in FAIL_WINDOW_S before it waits that long. */
+const FAILS_ALLOWED = 10;
+const FAIL_WINDOW_S = 600;
+/** A token the engine accepted is taken on trust this long for the page's own files (not its data). */
+const KNOWN_FOR_MS = 10_000;
+
+function same(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/** The token a request carries: the Authorization header, ?token=, or the cookie. */
+export function tokenOf(req: IncomingMessage, url: URL): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  return bearer ?? url.searchParams.get('token') ?? /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+}
+
+export class Gate {
+  private readonly fails = new RateLimiterMemory({ points: FAILS_ALLOWED, duration: FAIL_WINDOW_S });
+  private readonly known = new Map<string, { user: string; until: number }>();
+
+  constructor(
+    private readonly ownerToken: string,
+    /** The engine's answer for a user's token: their name, or null when it knows no such token. */
+    private readonly whoHas: (token: string) => Promise<string | null>,
+    /** The address a request came from (behind a proxy, the one it forwarded). */
+    private readonly addressOf: (req: IncomingMessage) => string,
+  ) {}
+
+  /** A key that opens one document's rendition for one user (or the owner) and nothing else. */
+  viewKey(docId: string, user: string | null): string {
+    return createHmac('sha256', this.ownerToken)
+      .update(`view\u0000${docId}\u0000${user ?? ''}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  /**
+   * Who signs in with this request; `viewOf` is the document id when the path is a rendition. Only
+   * for the page's own files (`recent`) is a token the engine accepted a moment ago taken again
+   * unasked: a socket, a document or an upload asks each time.
+   */
+  async signIn(req: IncomingMessage, url: URL, viewOf: string | null, recent = false): Promise<SignIn> {
+    const address = this.addressOf(req);
+    if ((await this.fails.get(address))?.remainingPoints === 0) return { refused: 'limited' };
+    const token = tokenOf(req, url);
+    if (same(token, this.ownerToken)) return { session: { user: null, token: this.ownerToken } };
+    if (token && /^kb_/.test(token)) {
+      const user = await this.user(token, recent);
+      if (user) return { session: { caller: { token }, user, token } };
+    } else if (viewOf) {
+      const u = url.searchParams.get('u') || null;
+      if (same(url.searchParams.get('k') ?? undefined, this.viewKey(viewOf, u)))
+        return { session: { ...(u ? { caller: { user: u } } : {}), user: u, token: null } };
+    }
+    if (token || url.searchParams.has('k')) await this.failed(address);
+    return { refused: 'unknown' };
+  }
+
+  /** A sign-in that failed; past FAILS_ALLOWED in the window the address is refused for a while. */
+  async failed(address: string): Promise<void> {
+    await this.fails.consume(address).catch(() => undefined);
+  }
+
+  private async user(token: string, recent: boolean): Promise<string | null> {
+    const hit = this.known.get(token);
+    if (recent && hit && hit.until > Date.now()) return hit.user;
+    let user: string | null;
+    try {
+      user = await this.whoHas(token);
+    } catch (e) {
+      if (e instanceof KbError && e.code === 'UNAUTHENTICATED') user = null;
+      else throw e;
+    }
+    if (this.known.size > 1000) this.known.clear();
+    if (user) this.known.set(token, { user, until: Date.now() + KNOWN_FOR_MS });
+    else this.known.delete(token);
+    return user;
+  }
+}

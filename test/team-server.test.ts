@@ -1,0 +1,181 @@
+// kb serve for a team (issue 35): on a shared store each request is its user's, signed in by their own
+// token, and PostgreSQL's row-level security keeps each to the collections granted to them — through
+// search, get, the Library, facets, the viewer, a document's bytes, ask's sources and collections
+// alike; a reader cannot add, an editor adds only into their collections (a drop included); a wrong
+// token is refused and, repeated, the address waits; a removed user is stopped mid-session.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../src/worker/index.js';
+import { kbAsync, kbServe, writeTree } from './helpers.js';
+import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
+import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
+import { type Client, connect } from './support/ws-client.js';
+
+const available = postgresAvailable();
+
+/** A search hit (its citation says where) or a Library row (its path). */
+interface Hit {
+  path?: string;
+  citation?: { path: string };
+  doc_id: string;
+}
+
+describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let dir: string;
+  let stub: OllamaStub;
+  let server: Awaited<ReturnType<typeof kbServe>>;
+  const tokens: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+  const clients: Client[] = [];
+  const as = async (user: string): Promise<Client> => {
+    const c = await connect(server.port, tokens[user]!);
+    clients.push(c);
+    return c;
+  };
+  const paths = (hits: Hit[]): string[] => [...new Set(hits.map((h) => (h.path ?? h.citation!.path).slice(dir.length)))].sort();
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    url = await cluster.database();
+    dir = await mkdtemp(join(tmpdir(), 'kb-team-'));
+    await writeTree(dir, {
+      'team/plan.md': '# Plan\n\nShip the heron release on Friday.\n',
+      'team/notes.txt': 'The heron release needs a changelog.',
+      'private/diary.md': '# Diary\n\nThe heron came back to the pond at dawn.\n',
+    });
+    const engine = await openEngine({ dataDir: join(dir, 'data'), config: { store: { url } } });
+    await engine.addCollection(join(dir, 'team'), { name: 'team' });
+    await engine.addCollection(join(dir, 'private'), { name: 'private' });
+    for (const [name, role] of [
+      ['alice', 'reader'],
+      ['bob', 'editor'],
+      ['erin', 'reader'],
+    ] as const)
+      tokens[name] = (await engine.accounts.addUser(name, role)).token;
+    await engine.accounts.grant('team', 'alice');
+    await engine.accounts.grant('private', 'bob');
+    await engine.accounts.grant('team', 'erin');
+    for (const d of (await engine.libraryPage({ limit: 50 })).documents) ids[d.path.slice(dir.length)] = d.doc_id;
+    engine.close();
+    stub = await startOllamaStub();
+    server = await kbServe(join(dir, 'data'), 0, { KB_STORE: url, KB_OLLAMA_HOST: stub.url }, true);
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await server?.stop();
+    await stub?.close();
+    cluster?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('shows each user only their collections: search, get, Library, facets, collections, whoami', async () => {
+    const alice = await as('alice');
+    expect((await alice.call('whoami', {})).result).toMatchObject({ user: 'alice', role: 'reader' });
+    const found = (await alice.call('search', { query: 'heron', mode: 'lexical' })).result as { results: Hit[]; total_matches: number };
+    expect(paths(found.results)).toEqual(['/team/notes.txt', '/team/plan.md']);
+    expect(found.total_matches).toBe(2);
+    // A word only the other collection holds is neither found nor suggested.
+    const pond = (await alice.call('search', { query: 'pond', mode: 'lexical' })).result as { results: Hit[]; total_matches: number };
+    expect(pond.results).toEqual([]);
+    expect(JSON.stringify(pond)).not.toContain('pond at dawn');
+    expect((await alice.call('get', { target: join(dir, 'private/diary.md') })).error?.code).toBe('NOT_FOUND');
+    expect((await alice.call('get', { target: join(dir, 'team/plan.md') })).result).toBeTruthy();
+    const page = (await alice.call('documents.page', { limit: 50 })).result as { documents: Hit[]; total: number };
+    expect(paths(page.documents)).toEqual(['/team/notes.txt', '/team/plan.md']);
+    expect((await alice.call('facets', {})).result).toMatchObject({ documents: 2 });
+    const cols = (await alice.call('collections.list', {})).result as { collections: { name: string; writable: boolean }[] };
+    expect(cols.collections.map((c) => [c.name, c.writable])).toEqual([['team', false]]);
+    expect((await alice.call('document.view', { doc_id: ids['/private/diary.md']! })).error?.code).toBe('NOT_FOUND');
+
+    const bob = await as('bob');
+    const his = (await bob.call('search', { query: 'heron', mode: 'lexical' })).result as { results: Hit[] };
+    expect(paths(his.results)).toEqual(['/private/diary.md']);
+  });
+
+  it("serves a document's bytes and rendition only to those who may read it", async () => {
+    const get = (path: string, token: string): Promise<Response> =>
+      fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get(`/doc/${ids['/team/plan.md']}`, tokens.alice!)).status).toBe(200);
+    expect((await get(`/doc/${ids['/private/diary.md']}`, tokens.alice!)).status).toBe(404);
+    expect(await (await get(`/doc/${ids['/private/diary.md']}`, tokens.bob!)).text()).toContain('pond');
+    expect((await get(`/doc/${ids['/private/diary.md']}/view`, tokens.alice!)).status).toBe(404);
+  });
+
+  it("keeps ask's sources, and what the model is shown, to the asker's collections", async () => {
+    stub.set({ chat: { tokens: ['The heron release ships on Friday [1].'] } });
+    const alice = await as('alice');
+    const asked = (await alice.call('ask', { question: 'When does the heron release ship?' })).result as {
+      sources: { hit: Hit }[];
+      refused: boolean;
+    };
+    expect(asked.refused).toBe(false);
+    expect(paths(asked.sources.map((s) => s.hit))).toEqual(['/team/notes.txt', '/team/plan.md']);
+    const prompts = JSON.stringify(stub.calls.filter((c) => c.path === '/api/chat').map((c) => c.body));
+    expect(prompts).not.toContain('pond');
+  });
+
+  it('lets a reader read only, and an editor add only into the collections granted to them', async () => {
+    const alice = await as('alice');
+    expect((await alice.call('ingest', { paths: [join(dir, 'team')] })).error?.code).toBe('FORBIDDEN');
+    expect((await alice.call('users.list', {})).error?.code).toBe('FORBIDDEN');
+    expect((await alice.call('remove', { target: ids['/team/plan.md']! })).error?.code).toBe('FORBIDDEN');
+
+    const bob = await as('bob');
+    const drop = (collection: string, token: string): Promise<Response> =>
+      fetch(`http://127.0.0.1:${server.port}/upload?name=minutes.md&collection=${collection}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${server.port}` },
+        body: '# Minutes\n\nThe kingfisher nests by the weir.\n',
+      });
+    const dropped = await drop('private', tokens.bob!);
+    expect(dropped.status).toBe(200);
+    const { path } = (await dropped.json()) as { path: string };
+    expect(path.startsWith(join(dir, 'private'))).toBe(true);
+    expect((await bob.call('ingest', { paths: [path] })).result).toMatchObject({ added: 1, failed: 0 });
+    const found = (await bob.call('search', { query: 'kingfisher', mode: 'lexical' })).result as { results: Hit[] };
+    expect(found.results).toHaveLength(1);
+    expect(((await alice.call('search', { query: 'kingfisher', mode: 'lexical' })).result as { results: Hit[] }).results).toEqual([]);
+    // Not into a collection he may only not see, nor one he may only read, nor anywhere else on the server.
+    expect((await drop('team', tokens.bob!)).status).toBe(404);
+    expect((await drop('team', tokens.alice!)).status).toBe(403);
+    expect((await bob.call('ingest', { paths: [join(dir, 'team/plan.md')] })).error?.code).toBe('FORBIDDEN');
+    expect((await bob.call('ingest', { paths: ['/etc/hostname'] })).error?.code).toBe('FORBIDDEN');
+  });
+
+  it('refuses a wrong token, then the address for a while; stops a removed user at once', async () => {
+    const erin = await as('erin');
+    expect((await erin.call('whoami', {})).result).toMatchObject({ user: 'erin' });
+    const removed = await kbAsync(['users', 'remove', 'erin', '--store', url, '--data-dir', join(dir, 'cli-data')]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await erin.call('search', { query: 'heron' })).error?.code).toBe('UNAUTHENTICATED');
+    await expect(connect(server.port, tokens.erin!)).rejects.toThrow(/refused: 403/);
+
+    const wrong = 'kb_000000000000_' + 'A'.repeat(43);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await fetch(`http://127.0.0.1:${server.port}/`, { headers: { authorization: `Bearer ${wrong}` } })).status);
+    expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Even the right token waits now, from that address.
+    expect((await fetch(`http://127.0.0.1:${server.port}/?token=${server.token}`)).status).toBe(429);
+  });
+});
+
+describe('kb serve on an address other machines reach', () => {
+  it('refuses plain HTTP there unless told --insecure, and then needs the public address', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kb-host-'));
+    try {
+      const bare = await kbAsync(['serve', '--host', '0.0.0.0', '--data-dir', join(dir, 'data')]);
+      expect(bare.status).not.toBe(0);
+      expect(bare.stderr).toMatch(/TLS proxy/);
+      const noUrl = await kbAsync(['serve', '--host', '0.0.0.0', '--insecure', '--data-dir', join(dir, 'data')]);
+      expect(noUrl.stderr).toMatch(/--public-url/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
