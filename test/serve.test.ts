@@ -148,7 +148,7 @@ describe('kb serve', () => {
     );
     expect(rebound).toBe(403);
     await expect(connect(host.port, host.token, 'http://evil.example')).rejects.toThrow(/403/);
-    await expect(connect(host.port, 'nope')).rejects.toThrow(/403/);
+    await expect(connect(host.port, 'nope')).rejects.toThrow(/401/);
     const ok = await connect(host.port, host.token, `http://localhost:${host.port}`);
     ok.close();
   });

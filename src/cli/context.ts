@@ -1,11 +1,15 @@
 // What every command needs: global flags, the resolved settings and an open engine, closed afterwards.
 import { type Engine, KB_VERSION, type LocalClient, localClient, openEngine, resolveSettings } from '../worker/index.js';
 import { EXIT, reportError } from './output.js';
+import { KbError } from '../shared/errors.js';
 
 export interface GlobalOptions {
   dataDir?: string;
   /** A postgresql:// URL: the index a team shares, instead of the data dir's own. */
   store?: string;
+  /** A team's kb server (kb serve) to use instead of this machine's index, and the person's token there. */
+  server?: string;
+  token?: string;
   json?: boolean;
 }
 
@@ -20,6 +24,11 @@ export async function withEngine(
 ): Promise<number> {
   let engine: Engine | undefined;
   try {
+    if (g.server)
+      throw new KbError(
+        'INVALID_ARGUMENT',
+        `this command works on the index itself, on the machine that holds it: run it there, or without --server (${g.server})`,
+      );
     const settings = await resolveSettings(g.dataDir, { lenient: opts.lenientConfig === true });
     // Misspelt settings are ignored, never silently: doctor lists them as a failed check.
     if (!opts.lenientConfig) for (const p of settings.problems) process.stderr.write(`kb: warning: ${p}\n`);
@@ -43,11 +52,24 @@ export async function withEngine(
  * transcription, the vector index's upkeep) is finished before the engine closes. Only a command
  * that hosts the engine for as long as it runs (kb watch) holds it through withEngine.
  */
-export function withClient(
+export async function withClient(
   g: GlobalOptions,
   fn: (kb: LocalClient) => Promise<number | void>,
   opts: { lenientConfig?: boolean } = {},
 ): Promise<number> {
+  if (g.server) {
+    // A team's server: the same calls, answered there, for this person (remote-client.ts).
+    const { connectServer } = await import('./remote-client.js');
+    let kb: Awaited<ReturnType<typeof connectServer>> | undefined;
+    try {
+      kb = await connectServer(g.server, g.token);
+      return (await fn(kb)) ?? EXIT.ok;
+    } catch (e) {
+      return reportError(e, g.json === true);
+    } finally {
+      kb?.close();
+    }
+  }
   return withEngine(
     g,
     async (engine) => {

@@ -33,11 +33,18 @@ export async function main(argv: string[]): Promise<number> {
     .version(KB_VERSION)
     .option('--data-dir <dir>', 'where the index lives (env KB_DATA_DIR; default ~/.local/share/kb)')
     .option('--store <url>', 'a PostgreSQL database to keep the index in, postgresql://user@host/db (env KB_STORE; store.url)')
+    .option('--server <url>', "a team's kb server to use instead of this machine's index (env KB_SERVER)")
+    .option('--token <token>', 'your token on that server, from its admin (env KB_TOKEN)')
     .option('--json', 'machine-readable output (schema_version 1)')
     .showHelpAfterError('(run kb --help for usage)')
     .exitOverride();
 
-  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const globals = (): GlobalOptions => {
+    const g = program.opts<GlobalOptions>();
+    const server = g.server ?? process.env.KB_SERVER;
+    const token = g.token ?? process.env.KB_TOKEN;
+    return { ...g, ...(server ? { server } : {}), ...(token ? { token } : {}) };
+  };
   const run = (fn: () => Promise<number>) => async () => {
     exitCode = await fn();
   };

@@ -311,11 +311,7 @@ export const ConfigSchema = z
          * The address people type to reach this kb serve (https://kb.example.com behind a TLS proxy):
          * the only Host and Origin it answers besides loopback, and the URL it prints.
          */
-        public_url: z
-          .string()
-          .regex(PUBLIC_URL, 'an origin: https://host[:port], no path')
-          .nullable()
-          .default(null),
+        public_url: z.string().regex(PUBLIC_URL, 'an origin: https://host[:port], no path').nullable().default(null),
       })
       .prefault({}),
     log: z

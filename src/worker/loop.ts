@@ -254,7 +254,8 @@ export function localClient(engine: Engine, version: string, log: Log = silentLo
 /** The account a host asks for: by token (checked on every call), or a user it vouches for. */
 async function callerOf(engine: Engine, caller: Caller): Promise<Account> {
   const who = 'token' in caller ? await engine.accounts.authenticate(caller.token) : await engine.accounts.account(caller.user);
-  if (!who) throw new KbError('UNAUTHENTICATED', 'this kb server does not know that token: ask its admin for a new one (kb users token NAME)');
+  if (!who)
+    throw new KbError('UNAUTHENTICATED', 'this kb server does not know that token: ask its admin for a new one (kb users token NAME)');
   return who;
 }
 
@@ -295,7 +296,10 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
     const answer = msg.caller
       ? callerOf(engine, msg.caller).then((who) => {
           if (!mayCall(who.role, method))
-            throw new KbError('FORBIDDEN', `${method} is not for a${who.role === 'admin' ? 'n' : ''} ${who.role}: ask an admin of this kb server`);
+            throw new KbError(
+              'FORBIDDEN',
+              `${method} is not for a${who.role === 'admin' ? 'n' : ''} ${who.role}: ask an admin of this kb server`,
+            );
           // Every statement this call sends, however deep, is the user's (acting.ts).
           return actingFor(who.name, () => run(params.data, { signal: ctl.signal, progress, who }));
         })

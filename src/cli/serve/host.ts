@@ -247,7 +247,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostOk(req)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('kb serve answers only at its own address (serve.public_url, or loopback)\n');
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end('kb serve answers only at its own address (serve.public_url, or loopback)\n');
       return;
     }
     const url = new URL(req.url ?? '/', 'http://x');
@@ -292,15 +294,16 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const refuse = (): void => void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-    if (!hostOk(req) || !originOk(req) || url.pathname !== '/ws') return refuse();
+    const refuse = (status: string): void => void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    if (!hostOk(req) || !originOk(req) || url.pathname !== '/ws') return refuse('403 Forbidden');
     gate.signIn(req, url, null).then(
       (signed) => {
-        if ('refused' in signed || !signed.session.token) return refuse();
+        if ('refused' in signed) return refuse(signed.refused === 'limited' ? '429 Too Many Requests' : '401 Unauthorized');
+        if (!signed.session.token) return refuse('401 Unauthorized');
         const caller = signed.session.caller;
         wss.handleUpgrade(req, socket, head, (ws) => bridge(ws, caller));
       },
-      () => refuse(),
+      () => refuse('503 Service Unavailable'),
     );
   });
 

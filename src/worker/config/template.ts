@@ -106,7 +106,7 @@ ui:                           # the app (and kb serve's page)
   # editor_command: "subl {path}:{line}"   # kb tui's Enter: a command with {path} and {line}; unset: $VISUAL or $EDITOR
 
 serve:                        # kb serve for a team (README: "A team server")
-  # public_url: https://kb.example.com   # the address behind your TLS proxy: its Host and Origin are accepted, its URL printed
+  public_url: null            # the address behind your TLS proxy (https://kb.example.com): its Host and Origin are accepted, its URL printed
 
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries
