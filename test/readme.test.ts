@@ -10,7 +10,7 @@ import { makePdf } from './support/make-test-pdf.js';
 import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { makeTestModel } from './support/make-test-model.js';
-import { corporaDir, repoRoot, tempDir, writeTree } from './helpers.js';
+import { corporaDir, kbServe, repoRoot, tempDir, writeTree } from './helpers.js';
 
 /** The commands of the README's ```sh blocks that run kb, comments dropped. */
 export function readmeKbCommands(markdown: string): string[] {
@@ -50,7 +50,7 @@ let env: NodeJS.ProcessEnv;
 let ollama: OllamaStub;
 /** The README's team section runs against "$KB_DB": a throwaway database here, when a server is installed. */
 let cluster: PgCluster | null = null;
-const onPostgres = (cmd: string): boolean => cmd.includes('$KB_DB');
+const onPostgres = (cmd: string): boolean => cmd.includes('$KB_DB') || cmd.includes('$KB_SERVER');
 
 beforeAll(async () => {
   if (!hasCorpora) return;
@@ -141,8 +141,36 @@ describe.skipIf(!hasCorpora)('the README', () => {
     expect(commands).toContain('kb search "\'NEAR(git branch, 5)\'"');
     const ran: string[] = [];
     expect(commands.filter(onPostgres).length).toBeGreaterThanOrEqual(3);
+    let teamServer: Awaited<ReturnType<typeof kbServe>> | null = null;
+    let teamEnv = env;
     for (const cmd of commands) {
       if (onPostgres(cmd) && !cluster) continue; // no PostgreSQL server here (postgresAvailable said so)
+      if (cmd.includes('$KB_SERVER') && !teamServer) {
+        // "Connecting": the team's server the README set up, and alice's token from its admin.
+        teamServer = await kbServe(join(home, 'server-data'), 0, { KB_STORE: env.KB_DB! }, true);
+        const token = spawnSync('bash', ['-c', 'kb --store "$KB_DB" users token alice --json'], { cwd: home, env, encoding: 'utf8' });
+        teamEnv = {
+          ...env,
+          KB_SERVER: `http://127.0.0.1:${teamServer.port}`,
+          KB_TOKEN: (JSON.parse(token.stdout) as { token: string }).token,
+        };
+      }
+      if (/ serve .*--public-url https:\/\/kb\.example\.com/.test(cmd)) {
+        const r = await runUntil(cmd, /https:\/\/kb\.example\.com\/\?token=\S+\n/, async (out) => {
+          const token = /https:\/\/kb\.example\.com\/\?token=(\S+)/.exec(out)![1]!;
+          const port = Number(/--port (\d+)/.exec(cmd)![1]);
+          // What the proxy passes on: the public Host, the request, the token.
+          const { request } = await import('node:http');
+          const status = await new Promise<number>((res, rej) =>
+            request({ host: '127.0.0.1', port, path: `/?token=${token}`, headers: { host: 'kb.example.com' } }, (r) => res(r.statusCode!))
+              .on('error', rej)
+              .end(),
+          );
+          expect(status, cmd).toBe(200);
+        });
+        expect(r.code, `${cmd}: ${r.err}`).toBe(0);
+        continue;
+      }
       if (cmd === 'kb serve') {
         const r = await runUntil(cmd, /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/, async (out) => {
           const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out)![0];
@@ -165,7 +193,12 @@ describe.skipIf(!hasCorpora)('the README', () => {
         expect(await exited, cmd).toBe(0);
         continue;
       }
-      const r = spawnSync('bash', ['-c', cmd], { cwd: home, env, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('bash', ['-c', cmd], {
+        cwd: home,
+        env: cmd.includes('$KB_SERVER') ? teamEnv : env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       ran.push(`${r.status} ${cmd}`);
       const said = `${cmd}\n${r.stdout}${r.stderr}`;
       expect(said, 'no stack traces').not.toMatch(STACK);
@@ -185,6 +218,7 @@ describe.skipIf(!hasCorpora)('the README', () => {
     expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).not.toMatch(/NEAR\/\d/);
     const near = spawnSync('bash', ['-c', 'kb search "\'NEAR(git branch, 5)\'" --json'], { cwd: home, env, encoding: 'utf8' });
     expect(near.stdout).toMatch(/"path": "[^"]*notes\/git\.md"/);
+    await teamServer?.stop();
     if (process.env.KB_README_VERBOSE) console.log(ran.join('\n'));
   }, 600_000);
 });

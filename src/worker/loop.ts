@@ -298,7 +298,7 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
           if (!mayCall(who.role, method))
             throw new KbError(
               'FORBIDDEN',
-              `${method} is not for a${who.role === 'admin' ? 'n' : ''} ${who.role}: ask an admin of this kb server`,
+              `${method} is not for ${who.role === 'reader' ? 'a' : 'an'} ${who.role}: ask an admin of this kb server`,
             );
           // Every statement this call sends, however deep, is the user's (acting.ts).
           return actingFor(who.name, () => run(params.data, { signal: ctl.signal, progress, who }));
