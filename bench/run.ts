@@ -20,6 +20,7 @@ import { benchRankingPostgres } from './ranking-postgres.js';
 import { benchLatencyPostgres } from './latency-postgres.js';
 import { benchRerank } from './rerank.js';
 import { benchScale } from './scale.js';
+import { benchTeam } from './team.js';
 import { benchTui } from './tui.js';
 import { benchTyping } from './typing.js';
 import { benchTypos } from './typos.js';
@@ -52,13 +53,14 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   office: benchOffice,
   load: benchLoad,
   scale: benchScale,
+  team: () => benchTeam(),
 };
 
 /** `--store postgres`: the benches measured on the PostgreSQL store instead. */
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
-/** Run only when named: the scale library takes most of an hour to build. */
-const ON_REQUEST = new Set(['scale']);
+/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes. */
+const ON_REQUEST = new Set(['scale', 'team']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

@@ -12,7 +12,7 @@ export const WORKER_LAYERS = [
   { layer: 'models', members: ['embed/', 'audio/'] },
   { layer: 'retrieval', members: ['vectors/', 'rerank/', 'search/'] },
   { layer: 'work', members: ['ingest/', 'ask/'] },
-  { layer: 'services', members: ['documents/', 'collections/', 'read/', 'maintenance/', 'models/', 'settings/', 'accounts/'] },
+  { layer: 'services', members: ['documents/', 'collections/', 'read/', 'maintenance/', 'models/', 'settings/', 'accounts/', 'link/'] },
   { layer: 'engine', members: ['engine.ts', 'open-engine.ts'] },
   { layer: 'hosts', members: ['eval/', 'loop.ts', 'main.ts', 'index.ts'] },
 ];

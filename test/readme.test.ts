@@ -94,7 +94,10 @@ beforeAll(async () => {
     env.KB_DB = await cluster.database();
   }
 }, 120_000);
+/** The team server the README's "Connecting" lines use, started when the first of them runs. */
+let teamServer: Awaited<ReturnType<typeof kbServe>> | null = null;
 afterAll(async () => {
+  await teamServer?.stop();
   await ollama?.close();
   cluster?.stop();
 });
@@ -141,7 +144,6 @@ describe.skipIf(!hasCorpora)('the README', () => {
     expect(commands).toContain('kb search "\'NEAR(git branch, 5)\'"');
     const ran: string[] = [];
     expect(commands.filter(onPostgres).length).toBeGreaterThanOrEqual(3);
-    let teamServer: Awaited<ReturnType<typeof kbServe>> | null = null;
     let teamEnv = env;
     for (const cmd of commands) {
       if (onPostgres(cmd) && !cluster) continue; // no PostgreSQL server here (postgresAvailable said so)
@@ -218,7 +220,6 @@ describe.skipIf(!hasCorpora)('the README', () => {
     expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).not.toMatch(/NEAR\/\d/);
     const near = spawnSync('bash', ['-c', 'kb search "\'NEAR(git branch, 5)\'" --json'], { cwd: home, env, encoding: 'utf8' });
     expect(near.stdout).toMatch(/"path": "[^"]*notes\/git\.md"/);
-    await teamServer?.stop();
     if (process.env.KB_README_VERBOSE) console.log(ran.join('\n'));
   }, 600_000);
 });

@@ -59,7 +59,7 @@ export async function withClient(
 ): Promise<number> {
   if (g.server) {
     // A team's server: the same calls, answered there, for this person (remote-client.ts).
-    const { connectServer } = await import('./remote-client.js');
+    const { connectServer } = await import('../worker/index.js');
     let kb: Awaited<ReturnType<typeof connectServer>> | undefined;
     try {
       kb = await connectServer(g.server, g.token);

@@ -64,6 +64,20 @@ export const StatusSchema = z.object({
 
 const none = z.object({}).strict();
 
+/** The team server this machine's app is connected to (Settings → Team server), and how that stands. */
+export const ServerLinkSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  /** The server's address, or null when the app uses this machine's index only. */
+  url: z.string().nullable(),
+  /** Who the token signs in as there, and their role (null when not connected). */
+  user: z.string().nullable(),
+  role: RoleSchema.nullable(),
+  connected: z.boolean(),
+  /** Why it is not connected (the server unreachable, the token refused). */
+  error: z.string().nullable(),
+});
+export type ServerLink = z.infer<typeof ServerLinkSchema>;
+
 export const WhoAmISchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   /** The user's name, or null for the machine's owner (the app, the CLI, the link kb serve printed). */
@@ -102,6 +116,11 @@ export const API = {
         tags: z.array(z.string()).optional(),
         /** Read every file again, even those kb has indexed already unchanged (the Library's Re-index). */
         force: z.boolean().optional(),
+        /**
+         * The connected team server's collection to add the files to: each is uploaded there (the
+         * server checks the person may add to it) and indexed by the server. Absent: this machine's index.
+         */
+        collection: z.string().min(1).max(200).optional(),
       })
       .strict(),
     result: IngestSummarySchema,
@@ -218,6 +237,14 @@ export const API = {
   /** Who changed users, grants and collections (kb audit). */
   audit: { params: z.object({ limit: z.number().int().positive().max(10_000).optional() }).strict(), result: AuditSchema, progress: null },
   'settings.get': { params: none, result: SettingsSchema, progress: null },
+  /** The team server the app uses besides (for the Library, ask and Folders: instead of) this machine's index. */
+  'server.status': { params: none, result: ServerLinkSchema, progress: null },
+  'server.connect': {
+    params: z.object({ url: z.string().min(1).max(2048), token: z.string().min(1).max(256) }).strict(),
+    result: ServerLinkSchema,
+    progress: null,
+  },
+  'server.disconnect': { params: none, result: ServerLinkSchema, progress: null },
   /** Writes config.yaml (comments kept), after checking the value; says whether it is in effect now. */
   'settings.set': { params: SettingsSetParamsSchema, result: SettingSetSchema, progress: null },
 } as const;
@@ -271,6 +298,10 @@ export const ACCESS: { readonly [M in Method]: Access } = {
   audit: 'admin',
   'settings.get': 'read',
   'settings.set': 'admin',
+  // The machine's own link to another server: never a team user's to change, or to see.
+  'server.status': 'admin',
+  'server.connect': 'admin',
+  'server.disconnect': 'admin',
 };
 const GRANTED: Record<Role, readonly Access[]> = { reader: ['read'], editor: ['read', 'write'], admin: ['read', 'write', 'admin'] };
 /** Whether a user of `role` may call `method`. */

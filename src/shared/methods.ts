@@ -39,5 +39,8 @@ export const METHOD_NAMES = [
   'audit',
   'settings.get',
   'settings.set',
+  'server.status',
+  'server.connect',
+  'server.disconnect',
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];

@@ -87,6 +87,8 @@ export const SearchHitSchema = z.object({
   snippet_highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
   matched_terms: z.array(z.string()),
   citation: CitationSchema,
+  /** The team server this hit came from (its address), when the app searches one beside this machine's index. */
+  from: z.string().optional(),
   source: z.object({
     title: z.string(),
     type: DocTypeSchema,

@@ -42,6 +42,7 @@ import { MergeUpkeep } from './maintenance/merge-upkeep.js';
 import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { AccountService } from './accounts/service.js';
+import { TeamLink } from './link/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import type { MigrateResult } from './maintenance/migrate-store.js';
 import { runDoctor } from './maintenance/doctor.js';
@@ -116,6 +117,7 @@ export class Engine {
   readonly #models: ModelService;
   readonly #settings: SettingsService;
   readonly #accounts: AccountService;
+  readonly #link: TeamLink;
   readonly #configProblems: string[];
   /** The log this engine opened itself (closed with it); a host's log stays the host's. */
   readonly #ownLog: Log | null;
@@ -143,6 +145,7 @@ export class Engine {
     upgradeIfSmall(core);
     this.#reranker = new RerankService(core);
     this.#accounts = new AccountService(core);
+    this.#link = new TeamLink(core);
     this.#speech = new SpeechService(core, opts.transcriber);
     this.#ingest = new IngestService(core, this.#speech, this.#vectors);
     this.#collections = new CollectionService(
@@ -292,6 +295,10 @@ export class Engine {
   // A team's accounts (a shared store's): users, grants, the audit trail
   get accounts(): AccountService {
     return this.#accounts;
+  }
+  /** The team server this machine's app is connected to, if any. */
+  get link(): TeamLink {
+    return this.#link;
   }
 
   // Models

@@ -29,3 +29,4 @@ export type { Log } from './log.js';
 export type { ThreadEntry } from './threads.js';
 export type { ReconcileResult } from './collections/sync.js';
 export type { CollectionWatcher, WatchEvent } from './collections/watcher.js';
+export { connectServer, type RemoteClient } from './link/remote-client.js';

@@ -25,6 +25,9 @@ import { errorFields, type Log, silentLog } from './log.js';
 import { describeIssues } from '../shared/issues.js';
 import { actingFor } from './acting.js';
 import type { Account } from './accounts/service.js';
+import { fuseAcross } from './link/fuse-across.js';
+import { filesUnder } from './link/files-under.js';
+import type { RemoteClient } from './link/remote-client.js';
 
 export interface Transport {
   send(msg: ServerMessage): void;
@@ -55,24 +58,77 @@ function handlers(
   return {
     status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
     whoami: async (_p, c) => ({ schema_version: SCHEMA_VERSION, user: c.who?.name ?? null, role: c.who?.role ?? 'admin' }),
-    search: (p) => engine.search(p),
-    ingest: (p, c) => engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress }),
-    'documents.page': async (p) => engine.libraryPage(p),
-    'documents.paths': async () => ({ schema_version: SCHEMA_VERSION, paths: await engine.documentPaths() }),
-    remove: (p) => engine.remove(p.target),
+    search: async (p, c) => {
+      const server = await linked(c).catch((e: Error) => e);
+      if (server === null) return engine.search(p);
+      // Both indexes at once; a server that cannot be reached leaves this computer's results, said.
+      const [local, remote] = await Promise.all([
+        engine.search(p),
+        server instanceof Error ? server : server.search(p).catch((e: Error) => e),
+      ]);
+      const origin = server instanceof Error ? ((await engine.link.status()).url ?? 'the team server') : server.origin;
+      return fuseAcross(local, remote, origin, engine.config.search.rrf_k, p.top ?? 10);
+    },
+    ingest: async (p, c) => {
+      if (p.collection === undefined)
+        return engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress });
+      const server = await linked(c);
+      if (!server)
+        throw new KbError('INVALID_ARGUMENT', `no team server is connected to add to its collection ${p.collection} (Settings → Team server)`);
+      // Each file's bytes go to the server first; the server reads its own copies.
+      const files = await filesUnder(p.paths);
+      const there: string[] = [];
+      for (const f of files) there.push(await engine.link.upload(f.path, f.name, p.collection));
+      return server.ingest(
+        { paths: there, ...(p.tags ? { tags: p.tags } : {}), ...(p.force ? { force: true } : {}) },
+        { signal: c.signal, onProgress: c.progress },
+      );
+    },
+    'documents.page': async (p, c) => (await linked(c))?.['documents.page'](p) ?? engine.libraryPage(p),
+    'documents.paths': async (p, c) =>
+      (await linked(c))?.['documents.paths'](p) ?? { schema_version: SCHEMA_VERSION, paths: await engine.documentPaths() },
+    remove: (p, c) => localFirst(c, () => engine.remove(p.target), (s) => s.remove(p)),
     doctor: () => engine.doctor(),
     'doctor.fix': (_p, c) => engine.fix({ onProgress: c.progress }),
-    source: async (p) => engine.source(p.doc_id),
-    'document.view': (p) => engine.view(p.doc_id, p.at, p.q),
+    source: (p, c) =>
+      localFirst(
+        c,
+        async () => engine.source(p.doc_id),
+        async (s) => engine.link.fetch(await s.source(p)),
+      ),
+    'document.view': (p, c) =>
+      localFirst(
+        c,
+        () => engine.view(p.doc_id, p.at, p.q),
+        (s) => s['document.view'](p),
+      ),
     'document.open': async (p) => engine.openDocument(p.doc_id),
-    get: (p) => engine.get(p.target, p.max_chars),
-    'inspect.document': async (p) => engine.inspectDoc(p.target),
-    'inspect.chunk': async (p) => engine.inspectChunk(p.chunk_id),
+    get: (p, c) =>
+      localFirst(
+        c,
+        () => engine.get(p.target, p.max_chars),
+        (s) => s.get(p),
+      ),
+    'inspect.document': (p, c) =>
+      localFirst(
+        c,
+        async () => engine.inspectDoc(p.target),
+        (s) => s['inspect.document'](p),
+      ),
+    'inspect.chunk': (p, c) =>
+      localFirst(
+        c,
+        async () => engine.inspectChunk(p.chunk_id),
+        (s) => s['inspect.chunk'](p),
+      ),
     gc: () => engine.gc(),
     'store.migrate': (p, c) => engine.migrateTo(p.to, { signal: c.signal, onProgress: c.progress }),
-    facets: async () => ({ schema_version: SCHEMA_VERSION, ...(await engine.facets()), ...(await engine.documentCounts()) }),
+    facets: async (p, c) =>
+      (await linked(c))?.facets(p) ?? { schema_version: SCHEMA_VERSION, ...(await engine.facets()), ...(await engine.documentCounts()) },
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
-    ask: (p, c) => engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
+    ask: async (p, c) =>
+      (await linked(c))?.ask(p, { signal: c.signal, onProgress: c.progress }) ??
+      engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
     'index.status': () => engine.status(),
     'models.list': () => engine.listModels(),
     'models.pull': async (p, c) => {
@@ -93,7 +149,8 @@ function handlers(
       schema_version: SCHEMA_VERSION,
       ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })),
     }),
-    'collections.list': async () => ({ schema_version: SCHEMA_VERSION, collections: await engine.collections() }),
+    'collections.list': async (p, c) =>
+      (await linked(c))?.['collections.list'](p) ?? { schema_version: SCHEMA_VERSION, collections: await engine.collections() },
     'collections.add': async (p, c) => {
       const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {
         ...(p.name ? { name: p.name } : {}),
@@ -128,7 +185,33 @@ function handlers(
     }),
     'settings.get': () => engine.settings(),
     'settings.set': (p) => engine.setSetting(p.key, p.value),
+    'server.status': () => engine.link.status(),
+    'server.connect': (p) => engine.link.connect(p.url, p.token),
+    'server.disconnect': () => engine.link.disconnect(),
   };
+
+  /**
+   * The team server this machine's app is connected to, for its owner's calls (a team server's own
+   * users are never sent on); null when there is none. Throws when it is set but cannot be reached.
+   */
+  async function linked(c: Call): Promise<RemoteClient | null> {
+    return c.who ? null : engine.link.remote();
+  }
+
+  /**
+   * A call about one document: this machine's index first, then the server (a search's hits come
+   * from both, and a document id says nothing of where it lives).
+   */
+  async function localFirst<T>(c: Call, local: () => Promise<T>, server: (s: RemoteClient) => Promise<T>): Promise<T> {
+    try {
+      return await local();
+    } catch (e) {
+      if (!(e instanceof KbError && e.code === 'NOT_FOUND')) throw e;
+      const s = await linked(c).catch(() => null);
+      if (!s) throw e;
+      return server(s);
+    }
+  }
 
   /** What a model's arrival starts runs after the call answers; every window hears how it goes. */
   function afterModel(name: string): void {

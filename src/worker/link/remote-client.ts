@@ -1,16 +1,26 @@
-// kb's commands (and kb mcp) as a client of a team's kb server (`kb --server URL --token T …`): the
-// same contract the app's pages speak, over the server's WebSocket, signed in with the person's own
-// token, so every answer is what that person may read. Each call's params are checked before they
+// A client of a team's kb server: the same contract the app's pages speak, over the server's
+// WebSocket, signed in with the person's own token, so every answer is what that person may read.
+// kb's commands use it for `kb --server URL --token T …` (kb mcp too), and the app's engine for the
+// server it was connected to (service.ts). Each call's params are checked before they
 // leave, and each answer against its method's schema when it comes back: the server is another process.
 import WebSocket from 'ws';
-import { API, type CallOptions, type KbClient, type Method, METHODS, ServerMessageSchema } from '../shared/api.js';
-import { type ErrorCode, KbError } from '../shared/errors.js';
-import type { EventData, EventName } from '../shared/events.js';
-import { describeIssues } from '../shared/issues.js';
-import { RpcCalls } from '../shared/rpc-client.js';
-import type { LocalClient } from '../worker/index.js';
+import { API, type CallOptions, type KbClient, type Method, METHODS, ServerMessageSchema } from '../../shared/api.js';
+import { type ErrorCode, KbError } from '../../shared/errors.js';
+import type { EventData, EventName } from '../../shared/events.js';
+import { describeIssues } from '../../shared/issues.js';
+import { RpcCalls } from '../../shared/rpc-client.js';
 
-export type RemoteClient = LocalClient & { close(): void };
+/** The contract's calls, answered by the server; events it tells every window; closing the connection. */
+export type RemoteClient = KbClient & {
+  on<E extends EventName>(event: E, handler: (data: EventData<E>) => void): () => void;
+  /** Work a call leaves running goes on in the server, which outlives this client: nothing to wait for. */
+  settled(): Promise<void>;
+  close(): void;
+  /** The server's origin (https://kb.example.com). */
+  readonly origin: string;
+  /** Whether the connection is still open. */
+  readonly open: boolean;
+};
 
 /** What a refused connection means, in words a person can act on. */
 function refusal(status: number | undefined, server: string): KbError {
@@ -80,8 +90,11 @@ export async function connectServer(server: string, token: string | undefined): 
   const methods = Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as KbClient;
   return Object.assign(methods, {
     on: <E extends EventName>(event: E, handler: (data: EventData<E>) => void) => calls.on(event, handler),
-    // Work a call leaves running goes on in the server, which outlives this command.
     settled: async () => undefined,
     close: () => ws.close(),
+    origin: base.origin,
+    get open() {
+      return ws.readyState === ws.OPEN;
+    },
   });
 }

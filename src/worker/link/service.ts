@@ -1,0 +1,138 @@
+// The team server this machine's app is connected to (Settings → Team server): its address and the
+// person's token, kept in the data dir (team-server.json, 0600, like serve-token: whoever reads the
+// data dir reads the index anyway), one connection held open and dialled again when it drops. The
+// loop sends the Library, ask and Folders there, fuses searches of both indexes, and a server
+// document's bytes are fetched once into the data dir's server-cache/ for the viewer.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import type { ServerLink } from '../../shared/api.js';
+import { KbError } from '../../shared/errors.js';
+import { SCHEMA_VERSION, type DocumentSource } from '../../shared/wire.js';
+import type { Core } from '../core.js';
+import { connectServer, type RemoteClient } from './remote-client.js';
+
+const FILE = 'team-server.json';
+const CACHE = 'server-cache';
+/** A fetched document is served from the cache this long before it is fetched again. */
+const KEPT_MS = 10 * 60_000;
+const SavedSchema = z.object({ url: z.string(), token: z.string() });
+type Saved = z.infer<typeof SavedSchema>;
+
+export class TeamLink {
+  private client: RemoteClient | null = null;
+  private dialling: Promise<RemoteClient> | null = null;
+
+  constructor(private readonly core: Core) {}
+
+  private get file(): string {
+    return join(this.core.dataDir, FILE);
+  }
+
+  private async saved(): Promise<Saved | null> {
+    try {
+      const s = SavedSchema.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
+      return s.success ? s.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Signs in to a server; kept for the next start only once it said who the token is. */
+  async connect(url: string, token: string): Promise<ServerLink> {
+    const client = await connectServer(url.trim(), token.trim());
+    try {
+      const who = await client.whoami({});
+      const origin = client.origin;
+      await mkdir(this.core.dataDir, { recursive: true });
+      await writeFile(this.file, `${JSON.stringify({ url: origin, token: token.trim() })}\n`, { mode: 0o600 });
+      await chmod(this.file, 0o600);
+      this.client?.close();
+      this.client = client;
+      return { schema_version: SCHEMA_VERSION, url: origin, user: who.user, role: who.role, connected: true, error: null };
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  async disconnect(): Promise<ServerLink> {
+    this.client?.close();
+    this.client = null;
+    await rm(this.file, { force: true });
+    await rm(join(this.core.dataDir, CACHE), { recursive: true, force: true });
+    return { schema_version: SCHEMA_VERSION, url: null, user: null, role: null, connected: false, error: null };
+  }
+
+  async status(): Promise<ServerLink> {
+    const saved = await this.saved();
+    if (!saved) return { schema_version: SCHEMA_VERSION, url: null, user: null, role: null, connected: false, error: null };
+    try {
+      const who = await (await this.remote())!.whoami({});
+      return { schema_version: SCHEMA_VERSION, url: saved.url, user: who.user, role: who.role, connected: true, error: null };
+    } catch (e) {
+      return { schema_version: SCHEMA_VERSION, url: saved.url, user: null, role: null, connected: false, error: (e as Error).message };
+    }
+  }
+
+  /** The server's client, dialled if the connection dropped; null when none is set. Throws when it cannot be reached. */
+  async remote(): Promise<RemoteClient | null> {
+    if (this.client?.open) return this.client;
+    const saved = await this.saved();
+    if (!saved) return null;
+    this.dialling ??= connectServer(saved.url, saved.token).finally(() => (this.dialling = null));
+    this.client = await this.dialling;
+    return this.client;
+  }
+
+  /**
+   * A file of this machine dropped into one of the server's collections: its bytes sent to the
+   * server's /upload (the server checks the person may add there), answered with where the server
+   * keeps it — the path the server's ingest then reads.
+   */
+  async upload(file: string, name: string, collection: string): Promise<string> {
+    const saved = await this.saved();
+    if (!saved) throw new KbError('INVALID_ARGUMENT', 'no team server is connected (Settings → Team server)');
+    const size = (await stat(file)).size;
+    const res = await fetch(`${saved.url}/upload?collection=${encodeURIComponent(collection)}&name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${saved.token}`, origin: saved.url, 'content-length': String(size) },
+      body: Readable.toWeb(createReadStream(file)) as never,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = (await res.json().catch(() => ({}))) as { path?: string; error?: { code?: string; message?: string } };
+    if (!res.ok || !answer.path) {
+      const code = answer.error?.code === 'FORBIDDEN' || answer.error?.code === 'NOT_FOUND' ? answer.error.code : 'INVALID_ARGUMENT';
+      throw new KbError(code, answer.error?.message ?? `the team server refused ${name} (${res.status})`);
+    }
+    return answer.path;
+  }
+
+  /** Whether a server is set (without dialling it). */
+  async configured(): Promise<boolean> {
+    return (await this.saved()) !== null;
+  }
+
+  /**
+   * A server document's bytes, for the viewer: fetched into server-cache/<id> and kept for a while
+   * (a PDF's viewer asks for many ranges of one file), and the source said with that file.
+   */
+  async fetch(source: DocumentSource): Promise<DocumentSource> {
+    const saved = await this.saved();
+    if (!saved) throw new KbError('NOT_FOUND', `no document ${source.doc_id}`);
+    const dir = join(this.core.dataDir, CACHE);
+    const file = join(dir, source.doc_id);
+    const have = await stat(file).catch(() => null);
+    if (have && Date.now() - have.mtimeMs < KEPT_MS) return { ...source, file };
+    const res = await fetch(`${saved.url}/doc/${source.doc_id}`, { headers: { authorization: `Bearer ${saved.token}` } });
+    if (!res.ok || !res.body) throw new KbError('NOT_FOUND', `the team server did not hand over ${source.title} (${res.status})`);
+    await mkdir(dir, { recursive: true });
+    const part = `${file}.${process.pid}.part`;
+    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(part));
+    await rename(part, file);
+    return { ...source, file };
+  }
+}
