@@ -56,7 +56,12 @@ export async function generatedVectors(
   const indexStarted = performance.now();
   await table.maintain(0);
   const indexS = (performance.now() - indexStarted) / 1000;
-  await side.setBinding('live', { model: MODEL, fingerprint: fingerprintOf(spec), table: table.name, synced_generation: await side.generation() });
+  await side.setBinding('live', {
+    model: MODEL,
+    fingerprint: fingerprintOf(spec),
+    table: table.name,
+    synced_generation: await side.generation(),
+  });
   if ((await engine.syncVectors())?.embedded !== 0) throw new Error('the generated vectors did not cover every chunk');
   return { table, count: ids.length, writeS, indexS };
 }

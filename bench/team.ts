@@ -72,7 +72,8 @@ export async function benchTeam({ seconds = 300, folders: take = Infinity } = {}
           const name = `reader-${r}`;
           tokens.set(name, (await engine.accounts.addUser(name, 'reader')).token);
           const mine = new Set<string>();
-          while (mine.size < Math.min(GRANTED_EACH, folders.length - SHARED_COLLECTIONS)) mine.add(folders[SHARED_COLLECTIONS + rng.int(folders.length - SHARED_COLLECTIONS)]!);
+          while (mine.size < Math.min(GRANTED_EACH, folders.length - SHARED_COLLECTIONS))
+            mine.add(folders[SHARED_COLLECTIONS + rng.int(folders.length - SHARED_COLLECTIONS)]!);
           for (const f of mine) await engine.accounts.grant(f, name);
         }
         for (let e = 1; e <= EDITORS; e++) {
@@ -171,7 +172,10 @@ export async function benchTeam({ seconds = 300, folders: take = Infinity } = {}
       });
     });
     await cut;
-    const worker = execFileSync('pgrep', ['-P', String(served.child.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    const worker = execFileSync('pgrep', ['-P', String(served.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
     const seen = [...reported];
     for (const pid of [String(served.child.pid), ...worker]) process.kill(Number(pid), 'SIGKILL');
     editor.close();
@@ -184,13 +188,21 @@ export async function benchTeam({ seconds = 300, folders: take = Infinity } = {}
       if (got.error || (got.result as { chunks: unknown[] }).chunks.length === 0) lost++;
     }
     again.close();
-    lines.push(`kill -9 of the server and its worker after ${seen.length} of ${CRASH_NOTES} dropped notes were reported added: ${lost} lost after a restart`);
+    lines.push(
+      `kill -9 of the server and its worker after ${seen.length} of ${CRASH_NOTES} dropped notes were reported added: ${lost} lost after a restart`,
+    );
 
     return {
       name: 'team server (PostgreSQL)',
       lines,
       checks: [
-        { what: `search p95, ${READERS} users and ${EDITORS} editors`, value: percentile(all, 95), target: 50, better: 'lower', unit: ' ms' },
+        {
+          what: `search p95, ${READERS} users and ${EDITORS} editors`,
+          value: percentile(all, 95),
+          target: 50,
+          better: 'lower',
+          unit: ' ms',
+        },
         { what: 'errors', value: failures.length, target: 0, better: 'lower' },
         { what: 'ingested documents missing afterwards', value: missing, target: 0, better: 'lower' },
         { what: 'reported documents lost to kill -9', value: lost, target: 0, better: 'lower' },

@@ -83,7 +83,10 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<paths...>', 'files or folders')
     .option('--tags <a,b>', 'tags to add to every document')
     .option('--force', 'read every file again, even those indexed already and unchanged (after changing OCR languages, say)')
-    .action((paths: string[], flags: { tags?: string; force?: boolean }) => run(() => ingestCommand(paths, flags, globals()))());
+    .option('--collection <name>', "copy the files into this collection's folder and index them there (with --server: uploaded to it)")
+    .action((paths: string[], flags: { tags?: string; force?: boolean; collection?: string }) =>
+      run(() => ingestCommand(paths, flags, globals()))(),
+    );
 
   program
     .command('search')

@@ -7,6 +7,7 @@ import { AskPanel } from './AskPanel';
 import { BackgroundNote } from './BackgroundNote';
 import { Filters, type FilterState } from './Filters';
 import { DropTarget, IngestPanel, useIngest } from './Ingest';
+import { useServerLink } from './hooks/useServerLink';
 import { SearchPane } from './SearchPane';
 import { SpeechModelButton } from './SpeechModelButton';
 import { forgetPdfs, preloadPdf } from './PdfView';
@@ -42,6 +43,7 @@ export function App({ kb }: { kb: KbBridge }) {
   }, []);
   useEffect(preloadPdf, []);
   const ingest = useIngest(kb, refresh);
+  const team = useServerLink(kb);
   const { docs, tagCounts } = useIndexCounts(kb, version, ingest.state.running);
   const pull = useModelPull(kb, refresh);
   const setup = useSetup(kb, version);
@@ -126,7 +128,7 @@ export function App({ kb }: { kb: KbBridge }) {
 
   return (
     <div className="app">
-      <DropTarget onDrop={ingest.addDrop} />
+      <DropTarget onDrop={ingest.addDrop} places={team.places} />
       <header>
         <span className="logo">kb</span>
         <input

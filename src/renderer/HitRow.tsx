@@ -30,6 +30,11 @@ export function HitRow({
     <li ref={ref} className={active ? 'hit active' : 'hit'} onClick={onClick} aria-selected={active}>
       <div className="title">
         {hit.source.title} <span className="type">{hit.source.type}</span>
+        {hit.from && (
+          <span className="from" title={`from the team server at ${hit.from}`} data-from={hit.from}>
+            {new URL(hit.from).host}
+          </span>
+        )}
       </div>
       <div className="label">{hit.citation.label}</div>
       {hit.source.total_chunks === 0 ? (

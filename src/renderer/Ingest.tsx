@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
 import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } from './lib/drop';
+import type { DropPlace } from './hooks/useServerLink';
 import { inApp } from './lib/in-app';
 
 export interface IngestState {
@@ -47,7 +48,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
   const ctl = useRef<AbortController | null>(null);
 
   const run = useCallback(
-    async (getPaths: (signal: AbortSignal) => Promise<string[]>, force = false) => {
+    async (getPaths: (signal: AbortSignal) => Promise<string[]>, force = false, collection: string | null = null) => {
       ctl.current?.abort();
       const mine = new AbortController();
       ctl.current = mine;
@@ -56,7 +57,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
         const paths = await getPaths(mine.signal);
         if (!paths.length) throw new Error('nothing to add: no files in what was dropped');
         const summary = await kb.ingest(
-          { paths, ...(force ? { force } : {}) },
+          { paths, ...(force ? { force } : {}), ...(collection ? { collection } : {}) },
           {
             signal: mine.signal,
             onProgress: (p) => {
@@ -94,36 +95,42 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
     [kb, onFinished],
   );
 
-  const addPaths = useCallback((paths: string[]) => void run(async () => paths), [run]);
+  const addPaths = useCallback((paths: string[], to: string | null = null) => void run(async () => paths, false, to), [run]);
   /** The Library's Re-index: every file read and parsed again, even if unchanged. */
   const reindex = useCallback((paths: string[]) => void run(async () => paths, true), [run]);
   /** Files a browser can only upload (a drop, the file picker): kb serve keeps them, then indexes its copies. */
   const uploadThenIngest = useCallback(
-    (files: Promise<Dropped[]>) => {
+    (files: Promise<Dropped[]>, to: string | null = null) => {
       const names = new Map<string, string>();
-      void run(async (signal) => {
-        const paths = await upload(
-          await files,
-          (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })),
-          signal,
-          names,
-        );
-        setState((s) => ({ ...s, names }));
-        return paths;
-      });
+      void run(
+        async (signal) => {
+          const paths = await upload(
+            await files,
+            (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })),
+            signal,
+            names,
+          );
+          setState((s) => ({ ...s, names }));
+          return paths;
+        },
+        false,
+        to,
+      );
     },
     [run],
   );
+  /** A drop; `to` is the team server's collection it was dropped on, or null for this computer. */
   const addDrop = useCallback(
-    (dt: DataTransfer) => {
+    (dt: DataTransfer, to: string | null = null) => {
       const paths = droppedPaths(dt, kb);
       const folders = droppedFolders(dt, kb); // read now: a drop's items expire when the event ends
       if (paths.length) {
-        addPaths(paths);
-        setState((st) => ({ ...st, folders }));
+        addPaths(paths, to);
+        // A folder dropped on this computer may become a collection; one sent to the server is the server's.
+        if (!to) setState((st) => ({ ...st, folders }));
         return;
       }
-      uploadThenIngest(droppedEntries(dt)); // read now: a drop's entries expire when the event ends
+      uploadThenIngest(droppedEntries(dt), to); // read now: a drop's entries expire when the event ends
     },
     [kb, addPaths, uploadThenIngest],
   );
@@ -141,9 +148,14 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
 export const KINDS =
   'Markdown, notes, code, PDFs, scans and photos, audio and video, Word and OpenDocument, slides, spreadsheets and CSV, web pages, e-books, mail';
 
-/** A visible drop target while something is dragged over the window. */
-export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
+/**
+ * A visible drop target while something is dragged over the window; with a team server connected,
+ * one place per destination (this computer, each server collection the person may add to), and the
+ * drop goes where it lands.
+ */
+export function DropTarget({ onDrop, places = [] }: { onDrop: (dt: DataTransfer, to: string | null) => void; places?: DropPlace[] }) {
   const [over, setOver] = useState(false);
+  const [hovered, setHovered] = useState<string | null>(null);
   const depth = useRef(0);
   useEffect(() => {
     const hasFiles = (e: DragEvent): boolean => [...(e.dataTransfer?.types ?? [])].includes('Files');
@@ -157,16 +169,22 @@ export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
       depth.current = Math.max(0, depth.current - 1);
       if (depth.current === 0) setOver(false);
     };
+    const placeOf = (e: DragEvent): string | null => {
+      const zone = e.target instanceof Element ? e.target.closest('[data-drop-to]') : null;
+      return zone ? zone.getAttribute('data-drop-to') : null;
+    };
     const overFn = (e: DragEvent): void => {
       if (!hasFiles(e)) return;
       e.preventDefault();
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      setHovered(placeOf(e));
     };
     const drop = (e: DragEvent): void => {
       e.preventDefault(); // never let the window navigate to a dropped file
       depth.current = 0;
       setOver(false);
-      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer);
+      // Dropped beside the places: this computer, as without a server.
+      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer, placeOf(e) || null);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -180,6 +198,22 @@ export function DropTarget({ onDrop }: { onDrop: (dt: DataTransfer) => void }) {
     };
   }, [onDrop]);
   if (!over) return null;
+  if (places.length > 1)
+    return (
+      <div className="drop-target places" aria-hidden>
+        <div>
+          <strong>Drop onto where it goes</strong>
+          <span>Files and folders: {KINDS}</span>
+          <ul>
+            {places.map((p) => (
+              <li key={p.collection ?? ''} data-drop-to={p.collection ?? ''} className={hovered === (p.collection ?? '') ? 'on' : ''}>
+                {p.label}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    );
   return (
     <div className="drop-target" aria-hidden>
       <div>

@@ -178,6 +178,15 @@ export class Engine {
     }
   };
   /**
+   * Adds files to a collection as copies in its folder (kb ingest --collection, a drop onto a
+   * collection): a team's user only from inside the collections they edit, and only into one of them.
+   */
+  ingestInto = async (collection: string, paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
+    await this.#accounts.assertMayAdd(paths);
+    await this.#accounts.assertMayAddTo(collection);
+    return this.ingest(await this.#collections.copyInto(collection, paths), opts);
+  };
+  /**
    * For long-lived hosts: tells `onChange` when another process changed the index's documents (on a
    * shared store, another machine), at most once a second. Stops with the engine.
    */

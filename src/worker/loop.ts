@@ -26,7 +26,6 @@ import { describeIssues } from '../shared/issues.js';
 import { actingFor } from './acting.js';
 import type { Account } from './accounts/service.js';
 import { fuseAcross } from './link/fuse-across.js';
-import { filesUnder } from './link/files-under.js';
 import type { RemoteClient } from './link/remote-client.js';
 
 export interface Transport {
@@ -70,24 +69,22 @@ function handlers(
       return fuseAcross(local, remote, origin, engine.config.search.rrf_k, p.top ?? 10);
     },
     ingest: async (p, c) => {
-      if (p.collection === undefined)
-        return engine.ingest(p.paths, { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress });
+      const opts = { tags: p.tags ?? [], force: p.force === true, signal: c.signal, onProgress: c.progress };
+      if (p.collection === undefined) return engine.ingest(p.paths, opts);
+      // Into the connected team server's collection (remote-client.ts sends the bytes), or this index's.
       const server = await linked(c);
-      if (!server)
-        throw new KbError('INVALID_ARGUMENT', `no team server is connected to add to its collection ${p.collection} (Settings → Team server)`);
-      // Each file's bytes go to the server first; the server reads its own copies.
-      const files = await filesUnder(p.paths);
-      const there: string[] = [];
-      for (const f of files) there.push(await engine.link.upload(f.path, f.name, p.collection));
-      return server.ingest(
-        { paths: there, ...(p.tags ? { tags: p.tags } : {}), ...(p.force ? { force: true } : {}) },
-        { signal: c.signal, onProgress: c.progress },
-      );
+      if (server) return server.ingest(p, { signal: c.signal, onProgress: c.progress });
+      return engine.ingestInto(p.collection, p.paths, opts);
     },
     'documents.page': async (p, c) => (await linked(c))?.['documents.page'](p) ?? engine.libraryPage(p),
     'documents.paths': async (p, c) =>
       (await linked(c))?.['documents.paths'](p) ?? { schema_version: SCHEMA_VERSION, paths: await engine.documentPaths() },
-    remove: (p, c) => localFirst(c, () => engine.remove(p.target), (s) => s.remove(p)),
+    remove: (p, c) =>
+      localFirst(
+        c,
+        () => engine.remove(p.target),
+        (s) => s.remove(p),
+      ),
     doctor: () => engine.doctor(),
     'doctor.fix': (_p, c) => engine.fix({ onProgress: c.progress }),
     source: (p, c) =>
@@ -186,8 +183,17 @@ function handlers(
     'settings.get': () => engine.settings(),
     'settings.set': (p) => engine.setSetting(p.key, p.value),
     'server.status': () => engine.link.status(),
-    'server.connect': (p) => engine.link.connect(p.url, p.token),
-    'server.disconnect': () => engine.link.disconnect(),
+    // Every window's Library, facets and folders now come from elsewhere: they ask again.
+    'server.connect': async (p) => {
+      const link = await engine.link.connect(p.url, p.token);
+      broadcast('changed', {});
+      return link;
+    },
+    'server.disconnect': async () => {
+      const link = await engine.link.disconnect();
+      broadcast('changed', {});
+      return link;
+    },
   };
 
   /**

@@ -6,7 +6,11 @@ import { EXIT, dim, displayPath, line, printJson, red, reportError, yellow } fro
 import { countBar } from '../progress.js';
 import { plural } from '../../shared/words.js';
 
-export async function ingestCommand(paths: string[], flags: { tags?: string; force?: boolean }, g: GlobalOptions): Promise<number> {
+export async function ingestCommand(
+  paths: string[],
+  flags: { tags?: string; force?: boolean; collection?: string },
+  g: GlobalOptions,
+): Promise<number> {
   // A path that is not there is a mistake in the command, not a file that failed: say so, add nothing.
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length > 0) return reportError(new KbError('NOT_FOUND', `no such file or folder: ${missing.join(', ')}`), g.json === true);
@@ -24,7 +28,7 @@ export async function ingestCommand(paths: string[], flags: { tags?: string; for
     let summary;
     try {
       summary = await kb.ingest(
-        { paths, tags: splitList(flags.tags), force: flags.force === true },
+        { paths, tags: splitList(flags.tags), force: flags.force === true, ...(flags.collection ? { collection: flags.collection } : {}) },
         { onProgress, signal: controller.signal },
       );
     } finally {

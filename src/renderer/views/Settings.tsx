@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import type { SettingKey, Settings as SettingsData } from '../../shared/settings';
 import { inApp } from '../lib/in-app';
+import { TeamServer } from './TeamServer';
 
 export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: SettingsData | null; onChanged: () => void }) {
   const [notes, setNotes] = useState<Partial<Record<SettingKey, { ok: boolean; text: string }>>>({});
@@ -158,6 +159,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
           .
         </p>
       </div>
+      <TeamServer kb={kb} onChanged={onChanged} />
       <h3>Data</h3>
       <p>
         Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in{' '}

@@ -147,6 +147,15 @@ export class AccountService {
     }
   }
 
+  /** A team's user adds to a collection only if they edit it; the machine's owner, to any. */
+  async assertMayAddTo(collection: string): Promise<void> {
+    const user = currentActor();
+    if (user === undefined) return;
+    const sight = await this.port.sight();
+    if (!sight.all && !sight.writable.includes(collection))
+      throw new KbError('FORBIDDEN', `${user} may not add to ${collection}: ask an admin to make them its editor`);
+  }
+
   /** A user by name, as their account (null when there is none). */
   async account(name: string): Promise<Account | null> {
     const u = await this.port.user(name);

@@ -1,6 +1,6 @@
 // Collections as the engine offers them: add a folder (and bring it in), list, forget, reconcile with
 // the disk on start, and watch. Ingest, removal and tagging go through the engine's own services.
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { IngestProgress, IngestSummary, RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
@@ -92,6 +92,21 @@ export class CollectionService {
         writable: sight.all || sight.writable.includes(c.name),
       };
     });
+  }
+
+  /**
+   * Copies files into a collection's folder, under uploads/<first 16 hex of the content's sha256>/<its
+   * path as given> — as kb serve keeps a dropped file — so two different files of one name never
+   * replace each other and the same file again is the same copy. Answers the copies' paths.
+   */
+  async copyInto(name: string, paths: string[]): Promise<string[]> {
+    const c = (await this.core.store.tables.collections.list()).find((x) => x.name === name);
+    if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
+    const { filesUnder } = await import('../ingest/files-under.js');
+    const { copyByContent } = await import('./copy-by-content.js');
+    const out: string[] = [];
+    for (const f of await filesUnder(paths)) out.push(await copyByContent(f.path, join(c.root, 'uploads'), f.name));
+    return out;
   }
 
   /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */

@@ -3,12 +3,16 @@
 // kb's commands use it for `kb --server URL --token T …` (kb mcp too), and the app's engine for the
 // server it was connected to (service.ts). Each call's params are checked before they
 // leave, and each answer against its method's schema when it comes back: the server is another process.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import WebSocket from 'ws';
-import { API, type CallOptions, type KbClient, type Method, METHODS, ServerMessageSchema } from '../../shared/api.js';
+import { API, type CallOptions, type KbClient, type Method, METHODS, type Params, ServerMessageSchema } from '../../shared/api.js';
 import { type ErrorCode, KbError } from '../../shared/errors.js';
 import type { EventData, EventName } from '../../shared/events.js';
 import { describeIssues } from '../../shared/issues.js';
 import { RpcCalls } from '../../shared/rpc-client.js';
+import { filesUnder } from '../ingest/files-under.js';
 
 /** The contract's calls, answered by the server; events it tells every window; closing the connection. */
 export type RemoteClient = KbClient & {
@@ -74,11 +78,41 @@ export async function connectServer(server: string, token: string | undefined): 
   ws.on('error', () => undefined); // 'close' follows and says it
   ws.on('close', () => calls.failAll(new KbError('STORE_UNAVAILABLE', `lost the connection to the kb server at ${base.origin}`)));
 
+  /**
+   * A file of this machine added to one of the server's collections: its bytes sent to the server's
+   * /upload (the server checks the person may add there), answered with where the server keeps it —
+   * the path the server's ingest then reads.
+   */
+  const upload = async (file: string, name: string, collection: string): Promise<string> => {
+    const size = (await stat(file)).size;
+    const res = await fetch(`${base.origin}/upload?collection=${encodeURIComponent(collection)}&name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, origin: base.origin, 'content-length': String(size) },
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = (await res.json().catch(() => ({}))) as { path?: string; error?: { code?: string; message?: string } };
+    if (res.ok && answer.path) return answer.path;
+    const code = answer.error?.code === 'FORBIDDEN' || answer.error?.code === 'NOT_FOUND' ? answer.error.code : 'INVALID_ARGUMENT';
+    throw new KbError(code, answer.error?.message ?? `${base.origin} refused ${name} (${res.status})`);
+  };
+
   const call =
     (method: Method) =>
     async (params: unknown, opts: CallOptions = {}): Promise<unknown> => {
-      const checked = API[method].params.safeParse(params ?? {});
+      let checked = API[method].params.safeParse(params ?? {});
       if (!checked.success) throw new KbError('INVALID_ARGUMENT', `${method}: ${describeIssues(checked.error)}`);
+      // Files of this machine into a server collection: the server cannot read them here, so their
+      // bytes go first and the server indexes its own copies.
+      if (method === 'ingest') {
+        const { collection, ...rest } = checked.data as Params<'ingest'>;
+        if (collection) {
+          const there: string[] = [];
+          for (const f of await filesUnder(rest.paths)) there.push(await upload(f.path, f.name, collection));
+          checked = API[method].params.safeParse({ ...rest, paths: there });
+          if (!checked.success) throw new KbError('INVALID_ARGUMENT', `${method}: ${describeIssues(checked.error)}`);
+        }
+      }
       const { id, result } = calls.open(opts.onProgress as ((d: unknown) => void) | undefined);
       ws.send(JSON.stringify({ type: 'request', id, method, params: checked.data }));
       opts.signal?.addEventListener('abort', () => ws.send(JSON.stringify({ type: 'cancel', id })), { once: true });

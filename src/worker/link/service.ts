@@ -3,7 +3,7 @@
 // data dir reads the index anyway), one connection held open and dialled again when it drops. The
 // loop sends the Library, ask and Folders there, fuses searches of both indexes, and a server
 // document's bytes are fetched once into the data dir's server-cache/ for the viewer.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -86,29 +86,6 @@ export class TeamLink {
     this.dialling ??= connectServer(saved.url, saved.token).finally(() => (this.dialling = null));
     this.client = await this.dialling;
     return this.client;
-  }
-
-  /**
-   * A file of this machine dropped into one of the server's collections: its bytes sent to the
-   * server's /upload (the server checks the person may add there), answered with where the server
-   * keeps it — the path the server's ingest then reads.
-   */
-  async upload(file: string, name: string, collection: string): Promise<string> {
-    const saved = await this.saved();
-    if (!saved) throw new KbError('INVALID_ARGUMENT', 'no team server is connected (Settings → Team server)');
-    const size = (await stat(file)).size;
-    const res = await fetch(`${saved.url}/upload?collection=${encodeURIComponent(collection)}&name=${encodeURIComponent(name)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${saved.token}`, origin: saved.url, 'content-length': String(size) },
-      body: Readable.toWeb(createReadStream(file)) as never,
-      duplex: 'half',
-    } as RequestInit);
-    const answer = (await res.json().catch(() => ({}))) as { path?: string; error?: { code?: string; message?: string } };
-    if (!res.ok || !answer.path) {
-      const code = answer.error?.code === 'FORBIDDEN' || answer.error?.code === 'NOT_FOUND' ? answer.error.code : 'INVALID_ARGUMENT';
-      throw new KbError(code, answer.error?.message ?? `the team server refused ${name} (${res.status})`);
-    }
-    return answer.path;
   }
 
   /** Whether a server is set (without dialling it). */

@@ -1,5 +1,6 @@
-// What a drop onto a server collection sends: the files given, and those under the folders given,
-// each with its path relative to what was dropped (the server keeps a dropped folder's layout).
+// What is added to a collection as copies (kb ingest --collection, a drop onto a team server's
+// collection): the files given, and those under the folders given, each with its path relative to
+// what was given (a folder's layout is kept).
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { KbError } from '../../shared/errors.js';
