@@ -1,7 +1,7 @@
 // The team server this app is connected to (Settings → Team server), and the collections there the
 // person may add to: where a drop can go besides this computer. Asked again when the engine says the
 // index changed (connecting or disconnecting says so too).
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { KbBridge, ServerLink } from '../../shared/api';
 
 export interface DropPlace {
@@ -10,27 +10,36 @@ export interface DropPlace {
   label: string;
 }
 
+/** The link's state, and where a drop can go (none when no server is connected, or it cannot be reached). */
+async function placesOf(kb: KbBridge): Promise<{ link: ServerLink | null; places: DropPlace[] }> {
+  const link = await kb['server.status']({});
+  if (!link.connected || !link.url) return { link, places: [] };
+  const host = new URL(link.url).host;
+  const { collections } = await kb['collections.list']({});
+  return {
+    link,
+    places: [
+      { collection: null, label: 'This computer' },
+      ...collections.filter((c) => c.writable).map((c) => ({ collection: c.name, label: `${c.name} on ${host}` })),
+    ],
+  };
+}
+
 export function useServerLink(kb: KbBridge): { link: ServerLink | null; places: DropPlace[] } {
-  const [link, setLink] = useState<ServerLink | null>(null);
-  const [places, setPlaces] = useState<DropPlace[]>([]);
-  const load = useCallback(async () => {
-    try {
-      const l = await kb['server.status']({});
-      setLink(l);
-      if (!l.connected || !l.url) return setPlaces([]);
-      const host = new URL(l.url).host;
-      const { collections } = await kb['collections.list']({});
-      setPlaces([
-        { collection: null, label: 'This computer' },
-        ...collections.filter((c) => c.writable).map((c) => ({ collection: c.name, label: `${c.name} on ${host}` })),
-      ]);
-    } catch {
-      setPlaces([]); // a server that cannot be reached takes no drops; Settings says why
-    }
-  }, [kb]);
+  const [state, setState] = useState<{ link: ServerLink | null; places: DropPlace[] }>({ link: null, places: [] });
   useEffect(() => {
-    void load();
-    return kb.on('changed', () => void load());
-  }, [kb, load]);
-  return { link, places };
+    let live = true;
+    const load = (): void =>
+      void placesOf(kb).then(
+        (s) => live && setState(s),
+        () => live && setState((s) => ({ ...s, places: [] })), // a server that cannot be reached takes no drops; Settings says why
+      );
+    load();
+    const off = kb.on('changed', load);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [kb]);
+  return state;
 }
