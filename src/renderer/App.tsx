@@ -105,7 +105,15 @@ export function App({ kb }: { kb: KbBridge }) {
       />
     ),
     library: () => (
-      <Library kb={kb} version={version} onReindex={ingest.reindex} onChanged={refresh} onOpen={openDocument} speech={speech} />
+      <Library
+        kb={kb}
+        version={version}
+        onReindex={ingest.reindex}
+        onChanged={refresh}
+        onOpen={openDocument}
+        speech={speech}
+        server={team.link?.connected ? team.link.url : null}
+      />
     ),
     folders: () => <Folders kb={kb} version={version} onChanged={refresh} />,
     models: () => (
@@ -178,6 +186,7 @@ export function App({ kb }: { kb: KbBridge }) {
         {docs === null ? '' : `${docs.count} document${docs.count === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`} ·
         engine {engine}
         {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
+        {team.link?.url && ` · team server ${new URL(team.link.url).host}${team.link.connected ? '' : ' (unreachable)'}`}
         {background && <BackgroundNote e={background} />}
       </footer>
     </div>

@@ -23,7 +23,7 @@ export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; 
     <div className="hit-actions" role="toolbar" aria-label="Hit actions">
       <button onClick={() => copy(c.uri, 'the citation')}>Copy citation</button>
       <button onClick={() => copy(`[${c.label ?? hit.source.title}](${c.uri})`, 'a Markdown link')}>Copy as Markdown link</button>
-      {textual && (
+      {textual && !hit.from && (
         <a
           className="button"
           href={link}

@@ -123,9 +123,13 @@ function handlers(
     facets: async (p, c) =>
       (await linked(c))?.facets(p) ?? { schema_version: SCHEMA_VERSION, ...(await engine.facets()), ...(await engine.documentCounts()) },
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
-    ask: async (p, c) =>
-      (await linked(c))?.ask(p, { signal: c.signal, onProgress: c.progress }) ??
-      engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress }),
+    ask: async (p, c) => {
+      const server = await linked(c);
+      if (!server) return engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress });
+      // The team's documents answer; each source says where it came from, as a search's hits do.
+      const r = await server.ask(p, { signal: c.signal, onProgress: c.progress });
+      return { ...r, sources: r.sources.map((s) => ({ ...s, hit: { ...s.hit, from: server.origin } })) };
+    },
     'index.status': () => engine.status(),
     'models.list': () => engine.listModels(),
     'models.pull': async (p, c) => {

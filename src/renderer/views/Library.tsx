@@ -37,6 +37,7 @@ export function Library({
   kb,
   version,
   onReindex,
+  server = null,
   onChanged,
   onOpen,
   speech,
@@ -44,6 +45,8 @@ export function Library({
   kb: KbBridge;
   version: number;
   onReindex: (paths: string[]) => void;
+  /** The team server whose documents these are (the app connected to one), or null: this computer's. */
+  server?: string | null;
   onChanged: () => void;
   /** Opens a document; rejects with why it cannot be shown, said in its row. */
   onOpen: (d: DocumentSummary) => Promise<void>;
@@ -190,17 +193,23 @@ export function Library({
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
-        <button
-          onClick={() =>
-            kb['documents.paths']({}).then(
-              (r) => onReindex(r.paths),
-              (e: Error) => setError(e.message),
-            )
-          }
-          disabled={all === 0}
-        >
-          Re-index all
-        </button>
+        {server ? (
+          <span className="hint" data-server={server}>
+            on the team server at {new URL(server).host}: what your account there may read
+          </span>
+        ) : (
+          <button
+            onClick={() =>
+              kb['documents.paths']({}).then(
+                (r) => onReindex(r.paths),
+                (e: Error) => setError(e.message),
+              )
+            }
+            disabled={all === 0}
+          >
+            Re-index all
+          </button>
+        )}
       </div>
       {all === 0 ? (
         <p className="none">Nothing added yet: drop files or folders anywhere on this window, or use Add files… in Search.</p>
@@ -292,9 +301,12 @@ export function Library({
                     </td>
                     <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
                     <td className="actions">
-                      <button onClick={() => onReindex([d.path])} title="Read the file again">
-                        Re-index
-                      </button>
+                      {/* A server's files are read again by the server, which keeps its folders in sync. */}
+                      {!server && (
+                        <button onClick={() => onReindex([d.path])} title="Read the file again">
+                          Re-index
+                        </button>
+                      )}
                       <button onClick={() => void remove(d)} title="Remove from kb">
                         Remove
                       </button>
