@@ -6,7 +6,10 @@ import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Lowest first. Within a layer a member may import the members listed before it. */
 export const WORKER_LAYERS = [
-  { layer: 'base', members: ['config/', 'log.ts', 'version.ts', 'user-path.ts', 'threads.ts', 'ollama.ts', 'acting.ts', 'serial-job.ts', 'words.ts'] },
+  {
+    layer: 'base',
+    members: ['config/', 'log.ts', 'version.ts', 'user-path.ts', 'threads.ts', 'ollama.ts', 'acting.ts', 'serial-job.ts', 'words.ts'],
+  },
   { layer: 'store', members: ['store/'] },
   { layer: 'core', members: ['core.ts'] },
   { layer: 'models', members: ['embed/', 'audio/'] },

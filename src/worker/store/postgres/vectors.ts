@@ -4,6 +4,7 @@
 // a vector is never written for a chunk already gone. Past ann_min_rows an HNSW index (cosine) is
 // built without blocking writers (CONCURRENTLY); pgvector keeps it up as rows come. A filtered search
 // asks the index to keep scanning until enough rows pass (hnsw.iterative_scan).
+import { currentActor } from '../../acting.js';
 import type { VectorFilter, VectorHit, VectorRow } from '../rows.js';
 import type { VectorTable, VectorTables } from '../port.js';
 import type { PgPool } from './connect.js';
@@ -201,13 +202,15 @@ class PgVectorTable implements VectorTable {
     }
     const client = await this.readPool.connect();
     try {
-      await client.query('BEGIN');
-      if (opts.exact) await client.query('SET LOCAL enable_indexscan = off');
-      else {
-        await client.query(`SET LOCAL hnsw.ef_search = ${EF_SEARCH}`);
-        // A filter keeps the index scanning until k rows pass, rather than cutting at ef_search first.
-        if (where.length > 0) await client.query("SET LOCAL hnsw.iterative_scan = 'relaxed_order'");
-      }
+      // One round trip for the transaction and its settings. A filter — or a team's user, whose rows
+      // row-level security thins out — keeps the index scanning until k rows pass, rather than
+      // cutting at ef_search first.
+      const thinned = where.length > 0 || currentActor() !== undefined;
+      await client.query(
+        opts.exact
+          ? 'BEGIN; SET LOCAL enable_indexscan = off'
+          : `BEGIN; SET LOCAL hnsw.ef_search = ${EF_SEARCH}${thinned ? "; SET LOCAL hnsw.iterative_scan = 'relaxed_order'" : ''}`,
+      );
       const r = await client.query<{ chunk_id: string; distance: number }>(
         `SELECT chunk_id, embedding <=> $1::vector AS distance FROM ${this.table}
          ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY embedding <=> $1::vector LIMIT $2`,
