@@ -98,6 +98,11 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     const bob = await as('bob');
     const his = (await bob.call('search', { query: 'heron', mode: 'lexical' })).result as { results: Hit[] };
     expect(paths(his.results)).toEqual(['/private/diary.md']);
+    // A misspelling is corrected to words the user may read only: bob's diary's "pond" for him, never for alice.
+    const typo = async (c: Client): Promise<string | undefined> =>
+      ((await c.call('search', { query: 'ponnd', mode: 'lexical' })).result as { corrected?: { query: string } }).corrected?.query;
+    expect(await typo(bob)).toBe('pond');
+    expect(await typo(alice)).toBeUndefined();
   });
 
   it("serves a document's bytes and rendition only to those who may read it", async () => {

@@ -106,29 +106,19 @@ class PgWordStats implements WordStats {
   }
   async occurs(words: string): Promise<boolean> {
     const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
-    if (parts.length === 1) {
-      const stem = indexForm(parts[0]!).stem;
-      if ((await this.docFreq([stem])).size === 0) return false;
-      return currentActor() === undefined || this.inSight(stem);
-    }
+    if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
     return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
   }
   /**
-   * One query for all of them: the word statistics hold every stem. They count every collection, so
-   * for a team's user each is asked of the passages they may read: a word only others' documents hold
-   * must not come back to them as a suggestion.
+   * One query for all of them: the word statistics hold every stem. They count every collection: for
+   * a team's user a word is "held" even when only others' documents hold it — which decides only
+   * whether a typed word is corrected (it finds nothing for them either way); a correction offered
+   * is checked against what they may read (written(), under row-level security).
    */
   async occurring(words: string[]): Promise<Set<string>> {
     const stems = new Map(words.map((w) => [w, indexForm(w).stem]));
     const df = await this.docFreq([...new Set(stems.values())]);
-    const known = words.filter((w) => df.has(stems.get(w)!));
-    if (currentActor() === undefined) return new Set(known);
-    const seen = await Promise.all(known.map((w) => this.inSight(stems.get(w)!)));
-    return new Set(known.filter((_w, i) => seen[i]));
-  }
-  /** Whether a passage the current user may read holds the stem. */
-  private inSight(stem: string): Promise<boolean> {
-    return this.cached(`=${stem}`, () => this.index.anyMatch(tsquery({ either: [{ form: stem, prefix: false }] })));
+    return new Set(words.filter((w) => df.has(stems.get(w)!)));
   }
   async begins(prefix: string): Promise<boolean> {
     const f = indexForm(prefix);

@@ -85,15 +85,9 @@ class PgVectorTable implements VectorTable {
        )`,
     );
     await this.pool.query(`CREATE INDEX IF NOT EXISTS ${ident(`${this.name}_doc`)} ON ${this.table} (doc_id)`);
-    // A vector is visible with its passage (migration 8 gave the tables before it the same policy).
-    await this.pool.query(`ALTER TABLE ${this.table} ENABLE ROW LEVEL SECURITY`);
-    await this.pool.query(`ALTER TABLE ${this.table} FORCE ROW LEVEL SECURITY`);
-    await this.pool.query(
-      `DO $$ BEGIN
-         CREATE POLICY with_passage ON ${this.table} FOR ALL
-           USING ((SELECT kb_sees_all()) OR EXISTS (SELECT 1 FROM chunks c WHERE c.id = chunk_id));
-       EXCEPTION WHEN duplicate_object THEN NULL; END $$`,
-    );
+    // A vector is visible with its passage's collection, which it carries (migration 9 guards the
+    // tables before it the same way).
+    await this.pool.query('SELECT kb_guard_vectors($1)', [this.name]);
   }
 
   /** Rows of chunks still there; a chunk another process embedded meanwhile keeps its vector. */
