@@ -12,7 +12,9 @@ import { docx } from '../test/support/format-fixtures.js';
 import { makePdf } from '../test/support/make-test-pdf.js';
 import { makeTestModel } from '../test/support/make-test-model.js';
 import { startOllamaStub } from '../test/support/ollama-stub.js';
-import { kb, repoRoot, tempDir, writeTree } from '../test/helpers.js';
+import { kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
+import { postgresAvailable, startCluster } from '../test/support/postgres.js';
+import { openEngine } from '../src/worker/index.js';
 
 const ELECTRON = process.env.ELECTRON_PATH ?? electronBinary(repoRoot);
 if (!ELECTRON)
@@ -200,4 +202,61 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await app.close();
     }
   }, 120_000);
+
+  it.skipIf(!postgresAvailable())(
+    "connects to a team server in Settings: a hit from the app's own index and one from the server side by side, the server's opened at its lines",
+    async () => {
+      execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
+      const dir = await tempDir();
+      await writeTree(dir, {
+        'team/plan.md': '# Plan\n\nShip the heron release on Friday.\n',
+        'mine/heron-watch.md': '# Heron watch\n\nA grey heron at the canal.\n',
+      });
+      const cluster = await startCluster();
+      try {
+        const url = await cluster.database();
+        const admin = await openEngine({ dataDir: join(dir, 'server-data'), config: { store: { url } } });
+        await admin.addCollection(join(dir, 'team'), { name: 'team' });
+        const { token } = await admin.accounts.addUser('bob', 'reader');
+        await admin.accounts.grant('team', 'bob');
+        admin.close();
+        const team = await kbServe(join(dir, 'server-data'), 0, { KB_STORE: url });
+        const app = await electron.launch({
+          executablePath: ELECTRON!,
+          args: [repoRoot, '--no-sandbox'],
+          env: { ...process.env, KB_DATA_DIR: join(dir, 'data') },
+        });
+        try {
+          const win = await app.firstWindow();
+          await win
+            .locator('footer')
+            .getByText(/engine ready/)
+            .waitFor();
+          await ingestInApp(app, [join(dir, 'mine')]);
+          await win
+            .locator('.ingest-summary')
+            .getByText(/1 added/)
+            .waitFor();
+          await win.locator('header nav').getByRole('button', { name: 'Settings', exact: true }).click();
+          const form = win.getByTestId('team-server');
+          await form.getByLabel('Server address').fill(`http://127.0.0.1:${team.port}`);
+          await form.getByLabel('Your token').fill(token);
+          await form.getByRole('button', { name: 'Connect' }).click();
+          await expect.poll(() => form.locator('[data-connected="true"]').innerText()).toMatch(/as bob \(reader\)/);
+          await win.locator('header nav').getByRole('button', { name: 'Search', exact: true }).click();
+          await win.getByLabel('Search').fill('heron');
+          await expect.poll(() => win.locator('.hit').count()).toBe(2);
+          await win.locator('.hit', { has: win.locator('.from') }).click();
+          await expect.poll(async () => (await win.locator('.line.hl').allInnerTexts()).join(' ')).toMatch(/heron release on Friday/);
+          await win.screenshot({ path: join(repoRoot, 'test-results/electron-team.png') });
+        } finally {
+          await app.close();
+          await team.stop();
+        }
+      } finally {
+        cluster.stop();
+      }
+    },
+    120_000,
+  );
 });

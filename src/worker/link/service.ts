@@ -25,6 +25,8 @@ type Saved = z.infer<typeof SavedSchema>;
 export class TeamLink {
   private client: RemoteClient | null = null;
   private dialling: Promise<RemoteClient> | null = null;
+  /** The file read once (every search asks whether a server is set); connect and disconnect renew it. */
+  private savedP: Promise<Saved | null> | null = null;
 
   constructor(private readonly core: Core) {}
 
@@ -32,13 +34,19 @@ export class TeamLink {
     return join(this.core.dataDir, FILE);
   }
 
-  private async saved(): Promise<Saved | null> {
-    try {
-      const s = SavedSchema.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
-      return s.success ? s.data : null;
-    } catch {
-      return null;
-    }
+  private saved(): Promise<Saved | null> {
+    this.savedP ??= readFile(this.file, 'utf8').then(
+      (text) => {
+        try {
+          const s = SavedSchema.safeParse(JSON.parse(text));
+          return s.success ? s.data : null;
+        } catch {
+          return null; // not kb's file: as if none were set (Settings can set one again)
+        }
+      },
+      () => null,
+    );
+    return this.savedP;
   }
 
   /** Signs in to a server; kept for the next start only once it said who the token is. */
@@ -50,6 +58,7 @@ export class TeamLink {
       await mkdir(this.core.dataDir, { recursive: true });
       await writeFile(this.file, `${JSON.stringify({ url: origin, token: token.trim() })}\n`, { mode: 0o600 });
       await chmod(this.file, 0o600);
+      this.savedP = Promise.resolve({ url: origin, token: token.trim() });
       this.client?.close();
       this.client = client;
       return { schema_version: SCHEMA_VERSION, url: origin, user: who.user, role: who.role, connected: true, error: null };
@@ -63,6 +72,7 @@ export class TeamLink {
     this.client?.close();
     this.client = null;
     await rm(this.file, { force: true });
+    this.savedP = Promise.resolve(null);
     await rm(join(this.core.dataDir, CACHE), { recursive: true, force: true });
     return { schema_version: SCHEMA_VERSION, url: null, user: null, role: null, connected: false, error: null };
   }
