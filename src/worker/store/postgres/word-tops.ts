@@ -22,7 +22,8 @@ export class PgWordTops implements TopsPort {
   async head(): Promise<TopsHead> {
     const r = await first<{ state: string | null; last: number | null; pending: boolean }>(
       this.pool,
-      `SELECT (SELECT value FROM meta WHERE key = $1) AS state, (SELECT max(rowid) FROM chunks) AS last,
+      // kb_last_rowid() (migration 10): of every passage, whichever user the session acts for.
+      `SELECT (SELECT value FROM meta WHERE key = $1) AS state, kb_last_rowid() AS last,
               EXISTS (SELECT 1 FROM word_tops_queue) AS pending`,
       [STATE_KEY],
     );
