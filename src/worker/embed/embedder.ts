@@ -74,7 +74,11 @@ export async function openSession(dir: string, name: string): Promise<{ session:
   if (!file) throw new KbError('MODEL_INVALID', `model ${name} is incomplete: no ONNX file (${ONNX_FILES.join(', ')}) in ${dir}`);
   if (statSync(file).size < 1024) throw new KbError('MODEL_INVALID', `${file} is too small to be a model (a download cut short?)`);
   try {
-    return { session: await ort.InferenceSession.create(file, { graphOptimizationLevel: 'all' }), file };
+    // onnxruntime's threads spin after each run waiting for more: on a server embedding one short
+    // query per search that spinning was most of the CPU a search by meaning cost (npm run bench -- team).
+    const spin = { allow_spinning: '0' };
+    const options = { graphOptimizationLevel: 'all' as const, extra: { session: { intra_op: spin, inter_op: spin } } };
+    return { session: await ort.InferenceSession.create(file, options), file };
   } catch (e) {
     throw new KbError('MODEL_INVALID', `${file} is not a usable ONNX model: ${(e as Error).message.split('\n')[0]}`);
   }
