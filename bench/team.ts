@@ -2,8 +2,8 @@
 // The latency bench's 100,000-passage library as 66 collections (ten readable by everyone, each reader
 // granted five more), generated vectors for search by meaning (bench/latency-postgres.ts), and a kb
 // serve on loopback. Then for five minutes: 50 searchers, each its own user over its own WebSocket,
-// each searching (60% by words, 40% hybrid) and reading the answer for 0.5–1.5 s before the next, as a
-// person does; and 2 editors dropping notes into their collections and ingesting them, one after
+// each starting within the first 1.5 s and then searching (60% by words, 40% hybrid) and reading the
+// answer for 0.5–1.5 s before the next, as a person does; and 2 editors dropping notes into their collections and ingesting them, one after
 // another. Search latency as the clients see it, errors, and then every document an editor was told
 // was added looked up. Last, an editor's ingest of 400 dropped notes is cut by kill -9 (the server
 // and its worker); the server is started again and every note its progress had reported is looked up.
@@ -114,6 +114,8 @@ export async function benchTeam({ seconds = 300, folders: take = Infinity } = {}
     const ingestMs: number[] = [];
     const end = performance.now() + seconds * 1000;
     const search = async (c: Client, r: number): Promise<void> => {
+      // People do not all press Enter in the same millisecond: each starts within the first think time.
+      await sleep(rng.next() * THINK_MS[1]);
       for (let i = r; performance.now() < end; i += READERS) {
         const mode = rng.next() < 0.6 ? 'lexical' : 'hybrid';
         const t = performance.now();
