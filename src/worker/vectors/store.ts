@@ -70,6 +70,11 @@ export class VectorStore implements VectorTable {
     return new Set(rows.map((r) => String((r as { chunk_id: string }).chunk_id)));
   }
 
+  /** LanceDB cannot see SQLite's chunks: the sync compares ids. */
+  async difference(): Promise<null> {
+    return null;
+  }
+
   async add(rows: VectorRow[]): Promise<void> {
     if (rows.length === 0) return;
     const data = toArrow(rows);

@@ -71,6 +71,17 @@ class PgVectorTable implements VectorTable {
     return new Set((await rows<{ chunk_id: string }>(this.pool, `SELECT chunk_id FROM ${this.table}`)).map((r) => r.chunk_id));
   }
 
+  async difference(): Promise<{ missing: string[]; stale: string[] }> {
+    // A vector cannot outlive its chunk here (ON DELETE CASCADE): only the missing are asked for.
+    const missing = (await this.exists())
+      ? await rows<{ id: string }>(
+          this.pool,
+          `SELECT c.id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${this.table} v WHERE v.chunk_id = c.id)`,
+        )
+      : await rows<{ id: string }>(this.pool, 'SELECT id FROM chunks');
+    return { missing: missing.map((r) => r.id), stale: [] };
+  }
+
   /** Created by the first rows, whose length is the vectors' dimension. */
   private async create(dimension: number): Promise<void> {
     await this.pool.query(

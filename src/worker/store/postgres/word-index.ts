@@ -196,6 +196,11 @@ export class PgWordIndex {
     );
   }
 
+  /** How many chunks the session's user may read (row-level security decides). */
+  async readableChunks(): Promise<number> {
+    return (await value<number>(this.sql, 'SELECT count(*) FROM chunks')) ?? 0;
+  }
+
   /** How many chunks `match` finds under the filters. */
   async count(match: string, filters: Filters, docIds: string[] | null): Promise<number> {
     const f = chunkFilter(filters, docIds, 2);
