@@ -11,7 +11,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Caller } from '../../shared/api.js';
 import { KbError } from '../../shared/errors.js';
 
-/** A structured document's rendition: /doc/<id>/view, the one route a view key opens. */
+/** Who a request signed in as. */
 export interface Session {
   /** Whom the engine is asked for: none for the owner. */
   caller?: Caller;
@@ -21,6 +21,7 @@ export interface Session {
   token: string | null;
 }
 
+/** A session, or why there is none: an unknown token or key, or an address that failed too often. */
 export type SignIn = { session: Session } | { refused: 'unknown' | 'limited' };
 
 /** Failed sign-ins an address may make in FAIL_WINDOW_S before it waits that long. */
