@@ -256,6 +256,10 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
         user: 'bob',
         role: 'editor',
       });
+      // kb's commands on that data folder search both too, and end when done (the connection closes with the engine).
+      const cli = await kbAsync(['--data-dir', join(mine, 'data'), 'search', 'heron', '--json']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect((cli.json() as { results: { from?: string }[] }).results.some((h) => h.from === site)).toBe(true);
 
       const both = await app.search({ query: 'heron', mode: 'lexical' });
       const from = both.results.map((h) => [h.citation.path.slice(dir.length), h.from ?? 'here']);

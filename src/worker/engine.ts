@@ -374,6 +374,7 @@ export class Engine {
     this.#speech.release();
     this.#vectors.close();
     this.#reranker.close();
+    this.#link.close();
     const { store } = this.#core;
     const stopWatching = this.#stopWatching ?? (async () => undefined);
     if (store.kind === 'sqlite') {

@@ -27,6 +27,7 @@ export class TeamLink {
   private dialling: Promise<RemoteClient> | null = null;
   /** The file read once (every search asks whether a server is set); connect and disconnect renew it. */
   private savedP: Promise<Saved | null> | null = null;
+  private closed = false;
 
   constructor(private readonly core: Core) {}
 
@@ -94,8 +95,20 @@ export class TeamLink {
     const saved = await this.saved();
     if (!saved) return null;
     this.dialling ??= connectServer(saved.url, saved.token).finally(() => (this.dialling = null));
-    this.client = await this.dialling;
-    return this.client;
+    const client = await this.dialling;
+    if (this.closed) {
+      client.close(); // dialled while the engine closed
+      throw new KbError('INTERNAL', 'the engine is closing');
+    }
+    this.client = client;
+    return client;
+  }
+
+  /** The engine closes: the connection goes (an open socket would keep a finished command running). */
+  close(): void {
+    this.closed = true;
+    this.client?.close();
+    this.client = null;
   }
 
   /** Whether a server is set (without dialling it). */
