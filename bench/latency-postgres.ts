@@ -11,7 +11,7 @@ import { type Engine, openEngine } from '../src/worker/index.js';
 import { openPool, type PgPool } from '../src/worker/store/postgres/connect.js';
 import { PgVectorSide } from '../src/worker/store/postgres/vector-side.js';
 import { PgVectorTables } from '../src/worker/store/postgres/vectors.js';
-import type { VectorTable } from '../src/worker/store/port.js';
+import type { VectorTable } from '../src/worker/store/vector-port.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
 import { tableName } from '../src/worker/vectors/table-name.js';
 import { startCluster } from '../test/support/postgres.js';

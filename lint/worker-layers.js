@@ -17,7 +17,7 @@ export const WORKER_LAYERS = [
   { layer: 'work', members: ['ingest/', 'ask/'] },
   { layer: 'services', members: ['documents/', 'collections/', 'read/', 'maintenance/', 'models/', 'settings/', 'accounts/', 'link/'] },
   { layer: 'engine', members: ['engine.ts', 'open-engine.ts'] },
-  { layer: 'hosts', members: ['eval/', 'loop.ts', 'main.ts', 'index.ts'] },
+  { layer: 'hosts', members: ['eval/', 'handlers.ts', 'loop.ts', 'main.ts', 'index.ts'] },
 ];
 
 const WORKER = `src${sep}worker${sep}`;

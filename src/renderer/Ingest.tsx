@@ -1,11 +1,10 @@
-// Adding documents: a drop target over the whole window, per-file and overall progress, cancel, and a
+// Adding documents (the drop target over the window is DropTarget.tsx): per-file and overall progress, cancel, and a
 // summary whose failures can be opened and read. Drops, the app menu (Add Files…/Add Folder…) and
 // files opened with kb all end here.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
 import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } from './lib/drop';
-import type { DropPlace } from './hooks/useServerLink';
 import { inApp } from './lib/in-app';
 
 export interface IngestState {
@@ -147,82 +146,6 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
 /** Every kind of file kb reads, in words (the drop target and the first-run step say it). */
 export const KINDS =
   'Markdown, notes, code, PDFs, scans and photos, audio and video, Word and OpenDocument, slides, spreadsheets and CSV, web pages, e-books, mail';
-
-/**
- * A visible drop target while something is dragged over the window; with a team server connected,
- * one place per destination (this computer, each server collection the person may add to), and the
- * drop goes where it lands.
- */
-export function DropTarget({ onDrop, places = [] }: { onDrop: (dt: DataTransfer, to: string | null) => void; places?: DropPlace[] }) {
-  const [over, setOver] = useState(false);
-  const [hovered, setHovered] = useState<string | null>(null);
-  const depth = useRef(0);
-  useEffect(() => {
-    const hasFiles = (e: DragEvent): boolean => [...(e.dataTransfer?.types ?? [])].includes('Files');
-    const enter = (e: DragEvent): void => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      depth.current++;
-      setOver(true);
-    };
-    const leave = (): void => {
-      depth.current = Math.max(0, depth.current - 1);
-      if (depth.current === 0) setOver(false);
-    };
-    const placeOf = (e: DragEvent): string | null => {
-      const zone = e.target instanceof Element ? e.target.closest('[data-drop-to]') : null;
-      return zone ? zone.getAttribute('data-drop-to') : null;
-    };
-    const overFn = (e: DragEvent): void => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
-      setHovered(placeOf(e));
-    };
-    const drop = (e: DragEvent): void => {
-      e.preventDefault(); // never let the window navigate to a dropped file
-      depth.current = 0;
-      setOver(false);
-      // Dropped beside the places: this computer, as without a server.
-      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer, placeOf(e) || null);
-    };
-    window.addEventListener('dragenter', enter);
-    window.addEventListener('dragleave', leave);
-    window.addEventListener('dragover', overFn);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragenter', enter);
-      window.removeEventListener('dragleave', leave);
-      window.removeEventListener('dragover', overFn);
-      window.removeEventListener('drop', drop);
-    };
-  }, [onDrop]);
-  if (!over) return null;
-  if (places.length > 1)
-    return (
-      <div className="drop-target places" aria-hidden>
-        <div>
-          <strong>Drop onto where it goes</strong>
-          <span>Files and folders: {KINDS}</span>
-          <ul>
-            {places.map((p) => (
-              <li key={p.collection ?? ''} data-drop-to={p.collection ?? ''} className={hovered === (p.collection ?? '') ? 'on' : ''}>
-                {p.label}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </div>
-    );
-  return (
-    <div className="drop-target" aria-hidden>
-      <div>
-        <strong>Drop to add to kb</strong>
-        <span>Files and folders: {KINDS}</span>
-      </div>
-    </div>
-  );
-}
 
 const PHASES: Record<NonNullable<IngestState['phase']>, string> = {
   upload: 'Uploading',

@@ -10,7 +10,8 @@ import type { MigrateSchema } from '../../shared/cli-output.js';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress } from '../../shared/wire.js';
 import type { Core } from '../core.js';
-import type { Store, VectorSidePort, VectorTables } from '../store/port.js';
+import type { Store } from '../store/port.js';
+import type { VectorSidePort, VectorTables } from '../store/vector-port.js';
 import type { PgStore } from '../store/postgres/pg-store.js';
 import type { DocRow } from '../store/rows.js';
 

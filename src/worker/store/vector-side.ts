@@ -7,7 +7,7 @@ import type { Db } from './db.js';
 import { chunksGeneration } from './db.js';
 import { countRows } from './integrity.js';
 import { readMeta, writeMeta } from './meta.js';
-import type { VectorSidePort } from './port.js';
+import type { VectorSidePort } from './vector-port.js';
 import { BINDING_KEY, type Binding, type BindingSlot, type FeedRow } from './rows.js';
 import { inTransaction } from './tx.js';
 

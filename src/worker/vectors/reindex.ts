@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { ReindexResult } from '../../shared/wire.js';
 import { openEmbedder, resolveEmbedding } from '../embed/resolve.js';
-import type { VectorSidePort, VectorTables } from '../store/port.js';
+import type { VectorSidePort, VectorTables } from '../store/vector-port.js';
 import { type EmbeddingChoice, fingerprintOf, Semantic, type SyncProgress } from './semantic.js';
 import { tableName } from './table-name.js';
 

@@ -4,7 +4,7 @@
 // first and searchable at once), removal, and recovery after a crash or a table deleted behind kb's back.
 import { asEngine } from '../acting.js';
 import { join } from 'node:path';
-import type { VectorSidePort, VectorTable, VectorTables } from '../store/port.js';
+import type { VectorSidePort, VectorTable, VectorTables } from '../store/vector-port.js';
 import type { Binding, BindingSlot, VectorFilter, VectorHit, VectorRow } from '../store/rows.js';
 import type { PassageEmbedder, TextEmbedder } from '../embed/provider.js';
 import { openEmbedder, resolveEmbedding, type Unavailable } from '../embed/resolve.js';

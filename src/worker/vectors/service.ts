@@ -8,7 +8,7 @@ import { firstLine, KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type ReindexProgress, type ReindexResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
-import type { VectorSidePort, VectorTables } from '../store/port.js';
+import type { VectorSidePort, VectorTables } from '../store/vector-port.js';
 import { PgVectorSide } from '../store/postgres/vector-side.js';
 import { PgVectorTables } from '../store/postgres/vectors.js';
 import { SqliteVectorSide } from '../store/vector-side.js';

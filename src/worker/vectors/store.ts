@@ -4,7 +4,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
-import type { VectorTable, VectorTables } from '../store/port.js';
+import type { VectorTable, VectorTables } from '../store/vector-port.js';
 import type { VectorFilter, VectorHit, VectorRow } from '../store/rows.js';
 import { OLD_VERSIONS_KEPT_MS } from './retention.js';
 

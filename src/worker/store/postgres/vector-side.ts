@@ -1,7 +1,7 @@
 // What the vector half keeps in, and reads of, the PostgreSQL store (store/vector-side.ts is SQLite's):
 // the bindings in meta, the chunks to embed with their documents' filter columns, and the lock that
 // makes one process at a time embed what is missing — another waits, then finds it done.
-import type { VectorSidePort } from '../port.js';
+import type { VectorSidePort } from '../vector-port.js';
 import { BINDING_KEY, type Binding, type BindingSlot, type FeedRow } from '../rows.js';
 import { inTransaction, type PgPool } from './connect.js';
 import { rows, value } from './tables/sql.js';

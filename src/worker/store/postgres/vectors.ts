@@ -6,7 +6,7 @@
 // asks the index to keep scanning until enough rows pass (hnsw.iterative_scan).
 import { currentActor } from '../../acting.js';
 import type { VectorFilter, VectorHit, VectorRow } from '../rows.js';
-import type { VectorTable, VectorTables } from '../port.js';
+import type { VectorTable, VectorTables } from '../vector-port.js';
 import type { PgPool } from './connect.js';
 import { first, rows, value } from './tables/sql.js';
 
