@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,28 @@ describe.skipIf(!hasCorpora)('embedder', () => {
     expect(Array.from(a!)).toEqual(Array.from(b!));
     const [again] = await e.embed(['installing git on debian'], 'passage');
     expect(Array.from(again!)).toEqual(Array.from(a!));
+    await e.close();
+  });
+
+  // Linux keeps a nice value per thread (/proc/self/task/<tid>/stat, its 19th field).
+  it.skipIf(process.platform !== 'linux')('embeds passages on a thread below the priority of the one that answers searches', async () => {
+    const nices = (): Map<number, number> =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+        }),
+      );
+    const before = nices();
+    const e = await Embedder.load(tiny, spec('all-MiniLM-L6-v2'));
+    const passages = await e.passages();
+    const [v] = await passages.embed(['installing git on debian'], 'passage');
+    expect(v).toHaveLength(32);
+    const after = nices();
+    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === 10);
+    expect(lowered.length).toBeGreaterThan(0);
+    expect(after.get(process.pid)).toBe(before.get(process.pid)); // the thread that searches is not lowered
+    await passages.close();
     await e.close();
   });
 

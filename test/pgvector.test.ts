@@ -8,7 +8,9 @@ import { openEngine } from '../src/worker/index.js';
 import { openPool, type PgPool } from '../src/worker/store/postgres/connect.js';
 import { migratePg } from '../src/worker/store/postgres/migrate.js';
 import { PgStore } from '../src/worker/store/postgres/pg-store.js';
+import { PgVectorSide } from '../src/worker/store/postgres/vector-side.js';
 import { PgVectorTables } from '../src/worker/store/postgres/vectors.js';
+import type { VectorTable } from '../src/worker/store/vector-port.js';
 import type { VectorRow } from '../src/worker/store/rows.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
@@ -149,6 +151,33 @@ describe.skipIf(!available)('vectors on PostgreSQL (pgvector)', () => {
       // An embedding that finished after its chunk was deleted is not kept.
       await table.add(clustered(20, 3));
       expect(await table.count()).toBe(10);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('asks the live table for the passages queued since its last sync, and queues every passage for a table that goes live', async () => {
+    const { pool } = await storeWithChunks(30);
+    try {
+      const side = new PgVectorSide(pool);
+      const tables = new PgVectorTables(pool);
+      const missing = async (t: VectorTable): Promise<number[]> =>
+        (await t.difference())!.missing.map((id) => Number(id.slice(1))).sort((a, b) => a - b);
+      const a = await tables.open('chunks_aaaaaaaaaaaaaaaa');
+      await a.add(clustered(20, 3));
+      await side.setBinding('live', { model: 'm', fingerprint: 'aaaaaaaaaaaaaaaa', table: a.name });
+      expect(await missing(a)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
+      await a.add(clustered(10, 3, 20));
+      expect(await missing(a)).toEqual([]);
+      // A table built beside it (a reindex) lacks what was added meanwhile; live, it is asked for it —
+      // queued as the engine, whoever's session made the switch.
+      const b = await tables.open('chunks_bbbbbbbbbbbbbbbb');
+      await b.add(clustered(25, 3));
+      expect(await missing(b)).toEqual([25, 26, 27, 28, 29]);
+      await actingFor('nobody', () => side.setBinding('live', { model: 'm', fingerprint: 'bbbbbbbbbbbbbbbb', table: b.name }));
+      expect(await missing(b)).toEqual([25, 26, 27, 28, 29]);
+      await b.add(clustered(5, 3, 25));
+      expect(await missing(b)).toEqual([]);
     } finally {
       await pool.end();
     }

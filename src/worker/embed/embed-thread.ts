@@ -5,6 +5,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toErrorPayload } from '../../shared/errors.js';
 import { Embedder } from './embedder.js';
 import type { EmbeddingSpec } from './spec.js';
+import { runInBackground } from '../thread-priority.js';
+
+runInBackground();
 
 const { dir, spec } = workerData as { dir: string; spec: EmbeddingSpec };
 const ready = Embedder.load(dir, spec);

@@ -7,6 +7,9 @@ import { parseText, type ParseRequest } from './parse.js';
 import { parsePdf, type PdfRequest } from './formats/pdf.js';
 import { raster, type RasterRequest } from './ocr/raster.js';
 import { parseStructured, readStructured, type BlocksRequest, type StructuredRequest } from './formats/structured.js';
+import { runInBackground } from '../thread-priority.js';
+
+runInBackground();
 
 parentPort?.on(
   'message',

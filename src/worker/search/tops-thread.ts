@@ -5,6 +5,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toErrorPayload } from '../../shared/errors.js';
 import type { TopsModel } from './tops.js';
 import { type TopsStoreAt, updateTops } from './tops-update.js';
+import { runInBackground } from '../thread-priority.js';
+
+runInBackground();
 
 const { store, model, chunks, minDf, depth } = workerData as {
   store: TopsStoreAt;

@@ -201,33 +201,17 @@ class Heap {
 }
 
 /**
- * Scores chunks for every heavy unit they hold, keeping each unit's best. Tokens are read as
- * analyze() reads them, so a search that re-scores these chunks gets the same saturations back.
+ * A chunk's saturation for each heavy unit it holds. Tokens are read as analyze() reads them, so a
+ * search that re-scores these chunks gets the same saturations back.
  */
-export class TopsBuilder {
-  private readonly heaps = new Map<string, Heap>();
+export class ChunkScorer {
   /** A token's folded form → the units it counts for. */
   private readonly unitsOfForm = new Map<string, string[]>();
 
   constructor(
     private readonly units: ReadonlySet<string>,
     private readonly model: TopsModel,
-    seed: Iterable<[string, Top]> = [],
-    private readonly depth = TOPS_K,
-  ) {
-    for (const [unit, top] of seed) {
-      if (!units.has(unit)) continue;
-      const h = this.heap(unit);
-      top.rowids.forEach((r, i) => h.push(r, top.scores[i]!));
-      h.matches = top.matches;
-    }
-  }
-
-  private heap(unit: string): Heap {
-    let h = this.heaps.get(unit);
-    if (!h) this.heaps.set(unit, (h = new Heap(this.depth)));
-    return h;
-  }
+  ) {}
 
   private unitsOf(word: string): string[] {
     const form = indexForm(word);
@@ -246,7 +230,7 @@ export class TopsBuilder {
     return us;
   }
 
-  add(rowid: number, title: string, heading: string, body: string): void {
+  score(title: string, heading: string, body: string): Map<string, number> {
     const counts = new Map<string, [number, number, number]>();
     const lengths: [number, number, number] = [0, 0, 0];
     ([title, heading, body] as const).forEach((field, f) => {
@@ -261,10 +245,41 @@ export class TopsBuilder {
       }
       lengths[f] = length;
     });
-    for (const [u, c] of counts) {
+    return new Map([...counts].map(([u, c]) => [u, saturation(c as Fields, lengths, this.model)]));
+  }
+}
+
+/** Scores chunks for every heavy unit they hold, keeping each unit's best. */
+export class TopsBuilder {
+  private readonly heaps = new Map<string, Heap>();
+  private readonly scorer: ChunkScorer;
+
+  constructor(
+    units: ReadonlySet<string>,
+    model: TopsModel,
+    seed: Iterable<[string, Top]> = [],
+    private readonly depth = TOPS_K,
+  ) {
+    this.scorer = new ChunkScorer(units, model);
+    for (const [unit, top] of seed) {
+      if (!units.has(unit)) continue;
+      const h = this.heap(unit);
+      top.rowids.forEach((r, i) => h.push(r, top.scores[i]!));
+      h.matches = top.matches;
+    }
+  }
+
+  private heap(unit: string): Heap {
+    let h = this.heaps.get(unit);
+    if (!h) this.heaps.set(unit, (h = new Heap(this.depth)));
+    return h;
+  }
+
+  add(rowid: number, title: string, heading: string, body: string): void {
+    for (const [u, s] of this.scorer.score(title, heading, body)) {
       const h = this.heap(u);
       h.matches++;
-      h.push(rowid, saturation(c as Fields, lengths, this.model));
+      h.push(rowid, s);
     }
   }
 

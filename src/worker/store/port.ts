@@ -198,6 +198,8 @@ export interface TopsHead {
    * it; each new chunk is queued instead. SQLite writes one at a time: rowids are the order.
    */
   pending: boolean;
+  /** Moves with every chunk written or deleted: chunks the tops have not seen are as they were while it stands. */
+  generation: number;
 }
 
 /** The index read at one moment (one transaction), for a tops update. */
@@ -223,6 +225,13 @@ export interface TopsPort {
   units(): Promise<number>;
   /** Which of these chunks exist in a searchable document that passes the filters. */
   passing(rowids: number[], filters: Filters): Promise<Set<number>>;
+  /** Every unit kept. */
+  unitNames(): Promise<string[]>;
+  /**
+   * The chunks the tops have not seen (as TopsReading.unseen says, past `upto`) except the `known`;
+   * null when more than `limit` are unseen.
+   */
+  unseenChunks(upto: number, known: number[], limit: number): Promise<TopsChunk[] | null>;
   /** Runs an update's reads at one moment; null when another process is updating them now. */
   reading<T>(fn: (r: TopsReading) => Promise<T>): Promise<T | null>;
   /**

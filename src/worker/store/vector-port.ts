@@ -33,9 +33,10 @@ export interface VectorTable {
   ids(): Promise<Set<string>>;
   /**
    * What a sync must do — the chunks without a vector, the vectors without a chunk — asked of the
-   * store itself where chunks and vectors live together (PostgreSQL: an anti-join, never every id of
-   * both in memory, which cost a team server 2 s of CPU and 200,000 strings for each note an editor
-   * added). Null where they do not (LanceDB beside SQLite): the sync compares ids() with the chunks'.
+   * store itself where chunks and vectors live together (PostgreSQL: the live table's queue, another
+   * table's anti-join; never every id of both in memory, which cost a team server 2 s of CPU and
+   * 200,000 strings for each note an editor added). Null where they do not (LanceDB beside SQLite):
+   * the sync compares ids() with the chunks'.
    */
   difference(): Promise<{ missing: string[]; stale: string[] } | null>;
   add(rows: VectorRow[]): Promise<void>;

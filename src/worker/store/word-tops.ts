@@ -3,13 +3,16 @@
 // state in meta. SQLite writes one chunk at a time, so the chunks an update has not seen are the
 // rowids past the last one it read.
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import { chunksGeneration, type Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
 import { readMeta, writeMeta } from './meta.js';
 import type { StoredTop, TopsChunk, TopsHead, TopsPort, TopsReading } from './port.js';
 import { StatementCache } from './statement-cache.js';
 
 const STATE_KEY = 'word_tops';
+/** The chunks past a rowid, with what the tops score. */
+const UNSEEN = `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
+  FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? ORDER BY c.rowid`;
 
 export class WordTopsTable implements TopsPort {
   private readonly stmts: StatementCache;
@@ -31,7 +34,18 @@ export class WordTopsTable implements TopsPort {
   }
 
   async head(): Promise<TopsHead> {
-    return { state: this.state(), lastRowid: this.lastRowid(), pending: false };
+    return { state: this.state(), lastRowid: this.lastRowid(), pending: false, generation: chunksGeneration(this.db) };
+  }
+
+  async unitNames(): Promise<string[]> {
+    return (this.prep('SELECT unit FROM word_tops').all() as { unit: string }[]).map((r) => r.unit);
+  }
+
+  async unseenChunks(upto: number, known: number[], limit: number): Promise<TopsChunk[] | null> {
+    const unseen = (this.prep('SELECT count(*) AS n FROM chunks WHERE rowid > ?').get(upto) as { n: number }).n;
+    if (unseen > limit) return null;
+    // One writer, in rowid order: the chunks not known yet are past the last known.
+    return this.prep(UNSEEN).all(known.reduce((a, b) => Math.max(a, b), upto)) as TopsChunk[];
   }
 
   async get(unit: string): Promise<StoredTop | null> {
@@ -74,10 +88,7 @@ export class WordTopsTable implements TopsPort {
         yield* prep('SELECT term, doc FROM chunks_vocab ORDER BY term').iterate() as Iterable<{ term: string; doc: number }>;
       },
       async *unseen(upto: number | null) {
-        yield* prep(
-          `SELECT c.rowid AS rowid, d.title AS title, kb_heading(c.packed, c.heading) AS heading, kb_unpack(c.packed, c.text) AS text
-           FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? ORDER BY c.rowid`,
-        ).iterate(upto ?? 0) as Iterable<TopsChunk>;
+        yield* prep(UNSEEN).iterate(upto ?? 0) as Iterable<TopsChunk>;
       },
       existing: async (rowids: number[]) => {
         if (rowids.length === 0) return new Set<number>();

@@ -5,7 +5,7 @@
 // built without blocking writers (CONCURRENTLY); pgvector keeps it up as rows come. A filtered search
 // asks the index to keep scanning until enough rows pass (hnsw.iterative_scan).
 import { currentActor } from '../../acting.js';
-import type { VectorFilter, VectorHit, VectorRow } from '../rows.js';
+import { BINDING_KEY, type VectorFilter, type VectorHit, type VectorRow } from '../rows.js';
 import type { VectorTable, VectorTables } from '../vector-port.js';
 import type { PgPool } from './connect.js';
 import { first, rows, value } from './tables/sql.js';
@@ -73,13 +73,23 @@ class PgVectorTable implements VectorTable {
 
   async difference(): Promise<{ missing: string[]; stale: string[] }> {
     // A vector cannot outlive its chunk here (ON DELETE CASCADE): only the missing are asked for.
-    const missing = (await this.exists())
-      ? await rows<{ id: string }>(
-          this.pool,
-          `SELECT c.id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${this.table} v WHERE v.chunk_id = c.id)`,
-        )
-      : await rows<{ id: string }>(this.pool, 'SELECT id FROM chunks');
+    if (!(await this.exists())) return { missing: (await rows<{ id: string }>(this.pool, 'SELECT id FROM chunks')).map((r) => r.id), stale: [] };
+    if (await this.live()) {
+      // The live table's are queued (migration 11): what the last sync embedded leaves the queue, the rest is missing.
+      await this.pool.query(`DELETE FROM vector_queue q USING ${this.table} v WHERE v.chunk_id = q.chunk_id`);
+      return { missing: (await rows<{ id: string }>(this.pool, 'SELECT chunk_id AS id FROM vector_queue')).map((r) => r.id), stale: [] };
+    }
+    const missing = await rows<{ id: string }>(
+      this.pool,
+      `SELECT c.id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${this.table} v WHERE v.chunk_id = c.id)`,
+    );
     return { missing: missing.map((r) => r.id), stale: [] };
+  }
+
+  /** Whether this is the table searches use (the live binding's), whose missing vectors are queued. */
+  private async live(): Promise<boolean> {
+    const table = await value<string | null>(this.pool, "SELECT value::jsonb ->> 'table' FROM meta WHERE key = $1", [BINDING_KEY.live]);
+    return table === this.name;
   }
 
   /** Created by the first rows, whose length is the vectors' dimension. */

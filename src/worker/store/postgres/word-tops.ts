@@ -20,14 +20,29 @@ export class PgWordTops implements TopsPort {
   constructor(private readonly pool: PgPool) {}
 
   async head(): Promise<TopsHead> {
-    const r = await first<{ state: string | null; last: number | null; pending: boolean }>(
+    const r = await first<{ state: string | null; last: number | null; pending: boolean; generation: number | null }>(
       this.pool,
       // kb_last_rowid() (migration 10): of every passage, whichever user the session acts for.
       `SELECT (SELECT value FROM meta WHERE key = $1) AS state, kb_last_rowid() AS last,
-              EXISTS (SELECT 1 FROM word_tops_queue) AS pending`,
+              EXISTS (SELECT 1 FROM word_tops_queue) AS pending, (SELECT generation FROM chunk_totals) AS generation`,
       [STATE_KEY],
     );
-    return { state: r?.state ?? null, lastRowid: r?.last ?? 0, pending: r?.pending ?? false };
+    return { state: r?.state ?? null, lastRowid: r?.last ?? 0, pending: r?.pending ?? false, generation: r?.generation ?? 0 };
+  }
+
+  async unitNames(): Promise<string[]> {
+    return (await rows<{ unit: string }>(this.pool, 'SELECT unit FROM word_tops')).map((r) => r.unit);
+  }
+
+  /** The queue's chunks: a passage another user may not read is among them (the caller acts as the engine). */
+  async unseenChunks(_upto: number, known: number[], limit: number): Promise<TopsChunk[] | null> {
+    if (((await value<number>(this.pool, 'SELECT count(*) FROM word_tops_queue')) ?? 0) > limit) return null;
+    return rows<TopsChunk>(
+      this.pool,
+      `SELECT c.rowid, d.title, c.heading, c.text FROM word_tops_queue q JOIN chunks c ON c.rowid = q.rowid
+       JOIN documents d ON d.id = c.doc_id WHERE NOT EXISTS (SELECT 1 FROM unnest($1::bigint[]) k (rowid) WHERE k.rowid = q.rowid)`,
+      [known],
+    );
   }
 
   async get(unit: string): Promise<StoredTop | null> {

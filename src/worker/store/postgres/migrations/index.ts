@@ -10,5 +10,6 @@ import { migration as m7 } from './007-accounts.js';
 import { migration as m8 } from './008-row-security.js';
 import { migration as m9 } from './009-vector-collections.js';
 import { migration as m10 } from './010-tops-head.js';
+import { migration as m11 } from './011-vector-queue.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11];
