@@ -31,7 +31,13 @@ const CRASH_AFTER = 100;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A team's library as an admin sets it up: the folders as collections, an inbox for each editor, vectors, accounts and grants. Returns each user's token and what was done. */
-export async function setUpTeam(url: string, work: string, folders: string[], notes: string, rng: Rng): Promise<{ tokens: Map<string, string>; lines: string[] }> {
+export async function setUpTeam(
+  url: string,
+  work: string,
+  folders: string[],
+  notes: string,
+  rng: Rng,
+): Promise<{ tokens: Map<string, string>; lines: string[] }> {
   const lines: string[] = [];
   const tokens = new Map<string, string>();
   const engine = await openEngine({ dataDir: join(work, 'data'), config: { store_originals: 'reference', store: { url } } });
@@ -83,7 +89,12 @@ export interface TeamLoad {
 }
 
 /** An editor's drop of one generated note into their inbox through kb serve's upload; its path. */
-function dropper(port: number, tokens: Map<string, string>, model: TextModel, rng: Rng): (e: number, name: string) => Promise<string> {
+export function dropper(
+  port: number,
+  tokens: Map<string, string>,
+  model: TextModel,
+  rng: Rng,
+): (e: number, name: string) => Promise<string> {
   const words = model.vocabulary.filter((w) => w.length >= 4);
   const note = (title: string): string =>
     `# ${title}\n\n${Array.from({ length: 6 }, () => Array.from({ length: 40 }, () => rng.pick(words)).join(' ')).join('\n\n')}\n`;
@@ -99,7 +110,14 @@ function dropper(port: number, tokens: Map<string, string>, model: TextModel, rn
 }
 
 /** `seconds` of a team's load on the kb serve at `port`: READERS searchers and EDITORS editors; `tag` names this run's notes. */
-export async function teamLoad(port: number, owner: Client, tokens: Map<string, string>, model: TextModel, seconds: number, tag = ''): Promise<TeamLoad> {
+export async function teamLoad(
+  port: number,
+  owner: Client,
+  tokens: Map<string, string>,
+  model: TextModel,
+  seconds: number,
+  tag = '',
+): Promise<TeamLoad> {
   const rng = new Rng(3535);
   const readers = await Promise.all(Array.from({ length: READERS }, (_, r) => connect(port, tokens.get(`reader-${r}`)!)));
   const editors = await Promise.all(Array.from({ length: EDITORS }, (_, e) => connect(port, tokens.get(`editor-${e + 1}`)!)));

@@ -8,7 +8,18 @@ import { dirname, relative, resolve, sep } from 'node:path';
 export const WORKER_LAYERS = [
   {
     layer: 'base',
-    members: ['config/', 'log.ts', 'version.ts', 'user-path.ts', 'threads.ts', 'thread-priority.ts', 'ollama.ts', 'acting.ts', 'serial-job.ts', 'words.ts'],
+    members: [
+      'config/',
+      'log.ts',
+      'version.ts',
+      'user-path.ts',
+      'threads.ts',
+      'thread-priority.ts',
+      'ollama.ts',
+      'acting.ts',
+      'serial-job.ts',
+      'words.ts',
+    ],
   },
   { layer: 'store', members: ['store/'] },
   { layer: 'core', members: ['core.ts'] },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Embedder } from '../src/worker/embed/embedder.js';
+import { BACKGROUND_NICE } from '../src/worker/thread-priority.js';
 import { modelSpec, type ModelSpec } from '../src/worker/embed/registry.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir } from './helpers.js';
@@ -54,7 +55,7 @@ describe.skipIf(!hasCorpora)('embedder', () => {
     const [v] = await passages.embed(['installing git on debian'], 'passage');
     expect(v).toHaveLength(32);
     const after = nices();
-    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === 10);
+    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === BACKGROUND_NICE);
     expect(lowered.length).toBeGreaterThan(0);
     expect(after.get(process.pid)).toBe(before.get(process.pid)); // the thread that searches is not lowered
     await passages.close();

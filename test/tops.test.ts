@@ -188,86 +188,99 @@ describe.each(sides)('the tops of heavy words and prefixes on $name', ({ skip, s
     expect(r.total_matches).toBeGreaterThan(250);
   });
 
-  it.skipIf(skip)('keep up with documents added and removed: the new best comes first, from the tops before and after the update', async () => {
-    const best = join(dir, 'best.md');
-    await writeFile(best, '# Walrus\n\nwalrus walrus walrus walrus\n');
-    await engine.ingest([best]);
-    // Not yet in the tops: the search scores it beside their entries, as the update will.
-    const before = await search(engine, 'walrus');
-    expect(ftsQuery(before)).toMatch(/^tops of /);
-    expect(before.results[0]?.citation.path).toBe(best);
-    expect(ids(before)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
-    await settle(engine);
-    const after = await search(engine, 'walrus');
-    expect(ftsQuery(after)).toMatch(/^tops of /);
-    expect(after.results[0]?.citation.path).toBe(best);
-    expect(ids(after)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
-    await engine.remove(best);
-    const gone = await search(engine, 'walrus');
-    expect(gone.results.some((h) => h.citation.path === best)).toBe(false);
-    expect(ftsQuery(gone)).toMatch(/^tops of /);
-    expect(ids(gone)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
-  });
+  it.skipIf(skip)(
+    'keep up with documents added and removed: the new best comes first, from the tops before and after the update',
+    async () => {
+      const best = join(dir, 'best.md');
+      await writeFile(best, '# Walrus\n\nwalrus walrus walrus walrus\n');
+      await engine.ingest([best]);
+      // Not yet in the tops: the search scores it beside their entries, as the update will.
+      const before = await search(engine, 'walrus');
+      expect(ftsQuery(before)).toMatch(/^tops of /);
+      expect(before.results[0]?.citation.path).toBe(best);
+      expect(ids(before)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
+      await settle(engine);
+      const after = await search(engine, 'walrus');
+      expect(ftsQuery(after)).toMatch(/^tops of /);
+      expect(after.results[0]?.citation.path).toBe(best);
+      expect(ids(after)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
+      await engine.remove(best);
+      const gone = await search(engine, 'walrus');
+      expect(gone.results.some((h) => h.citation.path === best)).toBe(false);
+      expect(ftsQuery(gone)).toMatch(/^tops of /);
+      expect(ids(gone)).toEqual(ids(await search(engine, 'walrus', { top: 400 })).slice(0, 10));
+    },
+  );
 });
 
 describe('the tops on PostgreSQL', () => {
-  it.skipIf(!onPg)('see a chunk that commits after one with a higher rowid (two writers): it waits in their queue, scored by each search', async () => {
-    cluster ??= await startCluster();
-    const url = await cluster.database();
-    const pool = await openPool(url);
-    try {
-      await migratePg(pool);
-      const store = new PgStore(pool, url);
-      const port = new PgWordTops(pool);
-      const model = { weights: [1, 1, 1] as [number, number, number], avgLength: [1, 1, 4] as [number, number, number], k1: 1.2, b: 0.75 };
-      const text = (i: number): NewChunk => ({
-        id: `c${i}`,
-        ordinal: 0,
-        heading: '',
-        text: `walrus filler${i}`,
-        anchor: { kind: 'lines', start: 1, end: 1 },
-        chunker_version: 1,
-      });
-      for (let i = 0; i < 8; i++) {
-        await store.write(async (t) => {
-          await t.documents.upsert(docRow(`d${i}`, `/n/d${i}.md`));
-          await t.chunks.replace(`d${i}`, [text(i)]);
+  it.skipIf(!onPg)(
+    'see a chunk that commits after one with a higher rowid (two writers): it waits in their queue, scored by each search',
+    async () => {
+      cluster ??= await startCluster();
+      const url = await cluster.database();
+      const pool = await openPool(url);
+      try {
+        await migratePg(pool);
+        const store = new PgStore(pool, url);
+        const port = new PgWordTops(pool);
+        const model = {
+          weights: [1, 1, 1] as [number, number, number],
+          avgLength: [1, 1, 4] as [number, number, number],
+          k1: 1.2,
+          b: 0.75,
+        };
+        const text = (i: number): NewChunk => ({
+          id: `c${i}`,
+          ordinal: 0,
+          heading: '',
+          text: `walrus filler${i}`,
+          anchor: { kind: 'lines', start: 1, end: 1 },
+          chunker_version: 1,
         });
-      }
-      expect((await updateTops(port, model, 8, 1, TOPS_K)).kind).toBe('built');
-      // A writer takes its rowid, then commits after another writer's chunk and an update that read it.
-      const late = await pool.connect();
-      await late.query('BEGIN');
-      const rowid = Number((await late.query<{ r: string }>("SELECT nextval(pg_get_serial_sequence('chunks', 'rowid')) AS r")).rows[0]!.r);
-      await store.write(async (t) => {
-        await t.documents.upsert(docRow('d8', '/n/d8.md'));
-        await t.chunks.replace('d8', [text(8)]);
-      });
-      expect((await updateTops(port, model, 9, 1, TOPS_K)).kind).toBe('updated');
-      await late.query(
-        "INSERT INTO documents (id, path, title, type, content_hash, size, mtime, parser_version, status, original, added_at, updated_at) VALUES ('best', '/n/best.md', '', 'markdown', 'h', 1, 1, 1, 'indexed', 'copy', 1, 1)",
-      );
-      await late.query(
-        `INSERT INTO chunks (rowid, id, doc_id, ordinal, heading, text, anchor, chunker_version, words, title_len, heading_len, body_len)
+        for (let i = 0; i < 8; i++) {
+          await store.write(async (t) => {
+            await t.documents.upsert(docRow(`d${i}`, `/n/d${i}.md`));
+            await t.chunks.replace(`d${i}`, [text(i)]);
+          });
+        }
+        expect((await updateTops(port, model, 8, 1, TOPS_K)).kind).toBe('built');
+        // A writer takes its rowid, then commits after another writer's chunk and an update that read it.
+        const late = await pool.connect();
+        await late.query('BEGIN');
+        const rowid = Number(
+          (await late.query<{ r: string }>("SELECT nextval(pg_get_serial_sequence('chunks', 'rowid')) AS r")).rows[0]!.r,
+        );
+        await store.write(async (t) => {
+          await t.documents.upsert(docRow('d8', '/n/d8.md'));
+          await t.chunks.replace('d8', [text(8)]);
+        });
+        expect((await updateTops(port, model, 9, 1, TOPS_K)).kind).toBe('updated');
+        await late.query(
+          "INSERT INTO documents (id, path, title, type, content_hash, size, mtime, parser_version, status, original, added_at, updated_at) VALUES ('best', '/n/best.md', '', 'markdown', 'h', 1, 1, 1, 'indexed', 'copy', 1, 1)",
+        );
+        await late.query(
+          `INSERT INTO chunks (rowid, id, doc_id, ordinal, heading, text, anchor, chunker_version, words, title_len, heading_len, body_len)
          OVERRIDING SYSTEM VALUE VALUES ($1, 'best-c', 'best', 0, '', 'walrus walrus walrus walrus', '{}', 1, 'walru:1,2,3,4', 0, 0, 4)`,
-        [rowid],
-      );
-      await late.query('COMMIT');
-      late.release();
-      // Its rowid is below what the last update read, yet the tops know they have not seen it: a
-      // search scores it beside their entries, and the next update takes it in.
-      expect(await topsWork(port, model, 10, 1, TOPS_K)).toBe('update');
-      const unseen = await new TopsReader(port).best('w:walru', model, { tags: [] }, 5);
-      expect(unseen?.rowids[0]).toBe(rowid);
-      expect(unseen?.matches).toBe(10);
-      expect((await updateTops(port, model, 10, 1, TOPS_K)).kind).toBe('updated');
-      const best = await new TopsReader(port).best('w:walru', model, { tags: [] }, 5);
-      expect(best?.rowids[0]).toBe(rowid);
-      expect(best?.matches).toBe(10);
-    } finally {
-      await pool.end();
-    }
-  });
+          [rowid],
+        );
+        await late.query('COMMIT');
+        late.release();
+        // Its rowid is below what the last update read, yet the tops know they have not seen it: a
+        // search scores it beside their entries, and the next update takes it in.
+        expect(await topsWork(port, model, 10, 1, TOPS_K)).toBe('update');
+        const unseen = await new TopsReader(port).best('w:walru', model, { tags: [] }, 5);
+        expect(unseen?.rowids[0]).toBe(rowid);
+        expect(unseen?.matches).toBe(10);
+        expect((await updateTops(port, model, 10, 1, TOPS_K)).kind).toBe('updated');
+        const best = await new TopsReader(port).best('w:walru', model, { tags: [] }, 5);
+        expect(best?.rowids[0]).toBe(rowid);
+        expect(best?.matches).toBe(10);
+      } finally {
+        await pool.end();
+      }
+    },
+  );
 });
 
 describe('TopsBuilder', () => {

@@ -4,8 +4,12 @@
 // the work starts (onnxruntime's pool) inherit the priority.
 import { setPriority } from 'node:os';
 
-/** A nice value: below the engine's thread, not idle-only (an ingest alone still runs at full speed). */
-const BACKGROUND_NICE = 10;
+/**
+ * The lowest nice value: a search's thread is given the CPU whenever it wants it (at 10 an ingest's
+ * embedding still took a fifth of a team server's CPU from its searches); alone, an ingest still runs
+ * at full speed.
+ */
+export const BACKGROUND_NICE = 19;
 
 /** Lowers the calling thread's priority; on Linux only, which keeps a nice value per thread (macOS and Windows would lower the whole process). */
 export function runInBackground(): void {

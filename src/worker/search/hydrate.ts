@@ -75,8 +75,6 @@ export class Hydrator {
   async hydrate(hits: HitIn[]): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
     const rows = await this.reader.rows(hits.map((h) => h.rowid));
-    const docIds = [...new Set([...rows.values()].map((r) => r.doc_id))];
-    const [tags, totals] = await Promise.all([this.reader.tagsOf(docIds), this.reader.chunkCounts(docIds)]);
     return hits.map((h, i) => {
       const row = rows.get(h.rowid);
       if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
@@ -102,9 +100,9 @@ export class Hydrator {
         source: {
           title: row.title,
           type: row.type,
-          tags: tags.get(row.doc_id) ?? [],
+          tags: row.tags,
           chunk_index: row.ordinal,
-          total_chunks: totals.get(row.doc_id) ?? 1,
+          total_chunks: row.total_chunks,
           original: row.original,
         },
       };

@@ -15,7 +15,10 @@ export class HitReader implements Sync<HitsPort> {
   private readonly idsQ;
 
   constructor(db: Db) {
-    this.rowsQ = db.prepare<[string], HitRow>(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, kb_unpack(c.packed, c.text) AS text,
+    this.rowsQ = db.prepare<
+      [string],
+      Omit<HitRow, 'tags' | 'total_chunks'>
+    >(`SELECT c.rowid, c.id, c.doc_id, c.ordinal, kb_unpack(c.packed, c.text) AS text,
         kb_heading(c.packed, c.heading) AS heading, kb_anchor(c.packed, c.anchor) AS anchor,
         d.path, d.title, d.type, d.original
       FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?))`);
@@ -34,9 +37,13 @@ export class HitReader implements Sync<HitsPort> {
     );
   }
 
-  /** The chunks (with their documents) at these rowids, by rowid. */
+  /** The chunks (with their documents, tags and chunk counts) at these rowids, by rowid. */
   rows(rowids: number[]): Map<number, HitRow> {
-    return new Map(this.rowsQ.all(JSON.stringify(rowids)).map((r) => [r.rowid, r]));
+    const found = this.rowsQ.all(JSON.stringify(rowids));
+    const docIds = [...new Set(found.map((r) => r.doc_id))];
+    const tags = this.tagsOf(docIds);
+    const totals = this.chunkCounts(docIds);
+    return new Map(found.map((r) => [r.rowid, { ...r, tags: tags.get(r.doc_id) ?? [], total_chunks: totals.get(r.doc_id) ?? 1 }]));
   }
   /** Each document's tags, in name order. */
   tagsOf(docIds: string[]): Map<string, string[]> {
@@ -48,8 +55,7 @@ export class HitReader implements Sync<HitsPort> {
     }
     return tags;
   }
-  /** How many chunks each document has. */
-  chunkCounts(docIds: string[]): Map<string, number> {
+  private chunkCounts(docIds: string[]): Map<string, number> {
     return new Map(this.totalsQ.all(JSON.stringify(docIds)).map((r) => [r.doc_id, r.n]));
   }
   rowidsOf(chunkIds: string[]): Map<string, number> {

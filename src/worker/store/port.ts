@@ -141,12 +141,10 @@ export interface LibraryPort {
 
 /** What a search reads to turn ranked chunks into hits: one query per kind of fact, never one per hit. */
 export interface HitsPort {
-  /** The chunks (with their documents) at these rowids, by rowid. */
+  /** The chunks (with their documents, tags and chunk counts) at these rowids, by rowid. */
   rows(rowids: number[]): Promise<Map<number, HitRow>>;
   /** Each document's tags, in name order. */
   tagsOf(docIds: string[]): Promise<Map<string, string[]>>;
-  /** How many chunks each document has. */
-  chunkCounts(docIds: string[]): Promise<Map<string, number>>;
   /** Chunk ids to rowids (the vector side knows ids) and back. */
   rowidsOf(chunkIds: string[]): Promise<Map<string, number>>;
   idsOf(rowids: number[]): Promise<Map<number, string>>;

@@ -159,6 +159,9 @@ export interface HitRow {
   title: string;
   type: DocType;
   original: 'copy' | 'reference';
+  /** The document's tags, in name order, and how many chunks it has. */
+  tags: string[];
+  total_chunks: number;
 }
 
 /** A document found by its name, title or tag. */

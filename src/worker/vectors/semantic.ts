@@ -124,6 +124,15 @@ export class Semantic {
     return { missing: [...inDb].filter((id) => !inStore.has(id)), stale: [...inStore].filter((id) => !inDb.has(id)) };
   }
 
+  /**
+   * The table holds a vector for every chunk: as the store says, where it keeps what a table lacks
+   * (PostgreSQL's queue: counting a table of 100,000 vectors took 80 ms of the server), else by counts.
+   */
+  private async inStep(): Promise<boolean> {
+    const d = await this.store.difference();
+    return d ? d.missing.length === 0 && d.stale.length === 0 : (await this.store.count()) === (await this.side.chunkCount());
+  }
+
   private async syncNow(opts: { onProgress?: (p: SyncProgress) => void; signal?: AbortSignal; ifChanged?: boolean }): Promise<{
     embedded: number;
     deleted: number;
@@ -132,9 +141,7 @@ export class Semantic {
     const generation = await side.generation();
     if (opts.ifChanged) {
       const b = await side.binding(this.slot);
-      if (b?.table === this.store.name && b.synced_generation === generation && (await this.store.count()) === (await side.chunkCount())) {
-        return { embedded: 0, deleted: 0 };
-      }
+      if (b?.table === this.store.name && b.synced_generation === generation && (await this.inStep())) return { embedded: 0, deleted: 0 };
     }
     const { missing, stale } = (await this.store.difference()) ?? (await this.compared());
     await this.store.delete(stale);

@@ -100,7 +100,8 @@ class ActingPool extends pg.Pool {
     // A new connection serves the owner its options name; any other changes it, for the session.
     if ((this.serving.get(c) ?? this.owner) === actor) return c;
     try {
-      await c.query("SELECT set_config('kb.user', $1, false)", [actor]);
+      // Without parameters: one message of the simple protocol, not a parse, bind and execute.
+      await c.query(`SELECT set_config('kb.user', ${c.escapeLiteral(actor)}, false)`);
     } catch (e) {
       c.release(e as Error); // a connection that may still act for someone else is not reused
       throw e;

@@ -73,7 +73,8 @@ class PgVectorTable implements VectorTable {
 
   async difference(): Promise<{ missing: string[]; stale: string[] }> {
     // A vector cannot outlive its chunk here (ON DELETE CASCADE): only the missing are asked for.
-    if (!(await this.exists())) return { missing: (await rows<{ id: string }>(this.pool, 'SELECT id FROM chunks')).map((r) => r.id), stale: [] };
+    if (!(await this.exists()))
+      return { missing: (await rows<{ id: string }>(this.pool, 'SELECT id FROM chunks')).map((r) => r.id), stale: [] };
     if (await this.live()) {
       // The live table's are queued (migration 11): what the last sync embedded leaves the queue, the rest is missing.
       await this.pool.query(`DELETE FROM vector_queue q USING ${this.table} v WHERE v.chunk_id = q.chunk_id`);

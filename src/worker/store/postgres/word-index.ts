@@ -5,7 +5,7 @@
 // (search/); every statement is here.
 import type { Filters } from '../doc-filter.js';
 import type { ChunkText } from '../rows.js';
-import { rows, type Sql, value } from './tables/sql.js';
+import { first, rows, type Sql, value } from './tables/sql.js';
 import { tsquery } from './tsquery.js';
 
 /**
@@ -196,9 +196,23 @@ export class PgWordIndex {
     );
   }
 
-  /** How many chunks the session's user may read (row-level security decides). */
-  async readableChunks(): Promise<number> {
-    return (await value<number>(this.sql, 'SELECT count(*) FROM chunks')) ?? 0;
+  /** Chunks by collection ('' for none), of those the session's user may read. */
+  async chunksByCollection(): Promise<Map<string, number>> {
+    const r = await rows<{ c: string; n: number }>(
+      this.sql,
+      "SELECT coalesce(collection, '') AS c, count(*)::int AS n FROM chunks GROUP BY 1",
+    );
+    return new Map(r.map((x) => [x.c, x.n]));
+  }
+
+  /** The collections the session's user may read (row-level security's own answer), or all. */
+  async readableCollections(): Promise<{ all: boolean; names: string[] }> {
+    return (
+      (await first<{ all: boolean; names: string[] }>(this.sql, 'SELECT kb_sees_all() AS "all", kb_readable() AS names')) ?? {
+        all: false,
+        names: [],
+      }
+    );
   }
 
   /** How many chunks `match` finds under the filters. */
