@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SearchParams } from '../src/shared/wire.js';
 import { openEngine } from '../src/worker/index.js';
 import { openPool } from '../src/worker/store/postgres/connect.js';
 import { startCluster } from '../test/support/postgres.js';
@@ -81,6 +82,8 @@ export async function setUpTeam(
 
 export interface TeamLoad {
   times: { lexical: number[]; hybrid: number[] };
+  /** Every search with what it asked and how long it took. */
+  searches: { params: SearchParams; mode: 'lexical' | 'hybrid'; ms: number }[];
   failures: string[];
   ingestMs: number[];
   /** Notes the editors were told were added, and how many of them could not be found afterwards. */
@@ -128,6 +131,7 @@ export async function teamLoad(
   await Promise.all(readers.map((c, r) => Promise.all(qs.slice(r * 3, r * 3 + 3).map((q) => c.call('search', { ...q, top: 10 })))));
 
   const times: { lexical: number[]; hybrid: number[] } = { lexical: [], hybrid: [] };
+  const searches: TeamLoad['searches'] = [];
   const failures: string[] = [];
   const added: string[] = [];
   const ingestMs: number[] = [];
@@ -138,8 +142,11 @@ export async function teamLoad(
     for (let i = r; performance.now() < end; i += READERS) {
       const mode = rng.next() < 0.6 ? 'lexical' : 'hybrid';
       const t = performance.now();
-      const answer = await c.call('search', { ...qs[i % qs.length]!, mode, top: 10 });
-      times[mode].push(performance.now() - t);
+      const params = qs[i % qs.length]!;
+      const answer = await c.call('search', { ...params, mode, top: 10 });
+      const ms = performance.now() - t;
+      times[mode].push(ms);
+      searches.push({ params, mode, ms });
       if (answer.error) failures.push(`search: ${answer.error.code} ${answer.error.message}`);
       await sleep(THINK_MS[0] + rng.next() * (THINK_MS[1] - THINK_MS[0]));
     }
@@ -167,7 +174,7 @@ export async function teamLoad(
     const got = await owner.call('inspect.document', { target: path });
     if (got.error || (got.result as { chunks: unknown[] }).chunks.length === 0) missing++;
   }
-  return { times, failures, ingestMs, added, missing };
+  return { times, searches, failures, ingestMs, added, missing };
 }
 
 /** What a load's figures were, as the bench prints them; the p95 of every search. */
@@ -185,6 +192,11 @@ export function loadLines(load: TeamLoad, seconds: number): { lines: string[]; p
       `  by words: ${lex.length}, p50 ${p(lex, 50)} ms, p95 ${p(lex, 95)} ms; hybrid: ${hyb.length}, p50 ${p(hyb, 50)} ms, p95 ${p(hyb, 95)} ms`,
       `editors: ${load.added.length} notes dropped and ingested (${(load.added.length / seconds).toFixed(1)}/s; each drop + ingest p50 ${p(ing, 50)} ms, p95 ${p(ing, 95)} ms); ${load.missing} of them missing afterwards`,
       `errors: ${load.failures.length}${load.failures.length ? ` (first: ${load.failures[0]})` : ''}`,
+      `slowest: ${[...load.searches]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 5)
+        .map((x) => `${x.mode} ${JSON.stringify(x.params)} ${x.ms.toFixed(0)} ms`)
+        .join('; ')}`,
     ],
   };
 }

@@ -18,6 +18,7 @@ export const WORKER_LAYERS = [
       'ollama.ts',
       'acting.ts',
       'serial-job.ts',
+      'search-traffic.ts',
       'words.ts',
     ],
   },

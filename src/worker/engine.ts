@@ -61,6 +61,7 @@ import { anyIndexed, documentCounts, type Facets, indexFacets } from './read/fac
 import { libraryPage } from './read/library.js';
 import { indexStatus } from './read/status.js';
 import { searchIndex } from './search/pipeline.js';
+import { searching } from './search-traffic.js';
 import { Searcher } from './search/search.js';
 import { registerPathMatch } from './store/doc-filter.js';
 import { VectorService } from './vectors/service.js';
@@ -235,7 +236,7 @@ export class Engine {
 
   // Finding and reading
   search = (params: SearchParams): Promise<SearchResult> =>
-    searchIndex({ core: this.#core, searcher: this.#searcher, vectors: this.#vectors, reranker: this.#reranker }, params);
+    searching(() => searchIndex({ core: this.#core, searcher: this.#searcher, vectors: this.#vectors, reranker: this.#reranker }, params));
   /**
    * A grounded answer from the documents through the configured Ollama model (ask/ask.ts), streaming
    * its sources and tokens to onProgress. Loaded on first use: searching never loads the LLM client.

@@ -140,6 +140,9 @@ class PgWordStats implements WordStats {
   }
 }
 
+/** How long the chunks' generation read for one search stands for the next (see currentGeneration). */
+const GENERATION_KEPT_MS = 100;
+
 /** A team user's share of the passages is an estimate's factor: counted again at most this often. */
 const SIGHT_KEPT_MS = 60_000;
 
@@ -154,6 +157,7 @@ export class PgWordSource implements WordSource {
   private readonly globs = new Map<string, string[]>();
   /** Per team user: the share of the passages they may read (filterShare), and until when it stands. */
   private readonly sight = new Map<string, { share: number; until: number }>();
+  private generation: { read: Promise<number>; until: number } | null = null;
   private sizes: { counted: Promise<Map<string, number>>; until: number } | null = null;
   /** For team users: the share of all documents each set of filters leaves, and until when it stands. */
   private readonly shares = new Map<string, { share: number; until: number }>();
@@ -172,14 +176,28 @@ export class PgWordSource implements WordSource {
   }
 
   async refresh(): Promise<boolean> {
-    const generation = await this.index.generation();
+    const generation = await this.currentGeneration();
     if (generation === this.stats.totals.generation) return false;
     this.invalidate();
     this.stats.totals = await this.index.totals();
     return true;
   }
 
+  /**
+   * The chunks' generation, read at most once per GENERATION_KEPT_MS (a search asked it twice, one
+   * round trip each); this engine's own writes invalidate() at once, another process's show within it.
+   */
+  private currentGeneration(): Promise<number> {
+    if (!this.generation || this.generation.until <= performance.now()) {
+      const read = this.index.generation();
+      this.generation = { read, until: performance.now() + GENERATION_KEPT_MS };
+      read.catch(() => (this.generation = null));
+    }
+    return this.generation.read;
+  }
+
   invalidate(): void {
+    this.generation = null;
     this.stats.totals = { ...this.stats.totals, generation: -1 };
     this.stats.dfCache.clear();
     this.stats.seen.clear();

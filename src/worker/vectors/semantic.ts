@@ -3,6 +3,7 @@
 // no vector and deletes vectors whose chunk is gone, so it serves ingest (lexical chunks are committed
 // first and searchable at once), removal, and recovery after a crash or a table deleted behind kb's back.
 import { asEngine } from '../acting.js';
+import { searchesQuiet } from '../search-traffic.js';
 import { join } from 'node:path';
 import type { VectorSidePort, VectorTable, VectorTables } from '../store/vector-port.js';
 import type { Binding, BindingSlot, VectorFilter, VectorHit, VectorRow } from '../store/rows.js';
@@ -159,6 +160,7 @@ export class Semantic {
         const rows = await side.feed(missing.slice(i, i + SYNC_BATCH));
         // The heading path says what the passage is about; it is embedded with it.
         this.passages ??= await this.embedder.passages();
+        await searchesQuiet();
         const vectors = await this.passages.embed(
           rows.map((r) => (r.heading ? `${r.heading}\n${r.text}` : r.text)),
           'passage',
