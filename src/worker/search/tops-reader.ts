@@ -101,10 +101,10 @@ export class TopsReader {
     const next = (async (): Promise<Delta | null> => {
       const prior = before ? await before : null;
       if (prior?.generation === generation) return prior;
-      const delta = prior ?? new Delta(new ChunkScorer(new Set(await this.port.unitNames()), state.model));
       // As the engine: the tops rank every passage; passing() says which the user may read.
-      const chunks = await asEngine(() => this.port.unseenChunks(state.upto, [...delta.known], DELTA_MAX));
-      if (!chunks) return null;
+      const chunks = await asEngine(() => this.port.unseenChunks(state.upto, [...(prior?.known ?? [])], DELTA_MAX));
+      if (!chunks) return null; // too many: the word index answers, and the units are not read
+      const delta = prior ?? new Delta(new ChunkScorer(new Set(await this.port.unitNames()), state.model));
       delta.add(chunks);
       delta.generation = generation;
       return delta;
