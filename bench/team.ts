@@ -8,6 +8,7 @@
 // was added looked up. Last, an editor's ingest of 400 dropped notes is cut by kill -9 (the server
 // and its worker); the server is started again and every note its progress had reported is looked up.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchParams } from '../src/shared/wire.js';
@@ -16,6 +17,7 @@ import { openPool } from '../src/worker/store/postgres/connect.js';
 import { startCluster } from '../test/support/postgres.js';
 import { type Client, connect } from '../test/support/ws-client.js';
 import { Rng, type TextModel, trainModel } from './corpus.js';
+import { cpuOf } from './process-cpu.js';
 import { generatedVectors } from './latency-postgres.js';
 import { corpusIndex, queries } from './latency.js';
 import { startServe, type Served } from './serve-client.js';
@@ -220,9 +222,19 @@ export async function benchTeam({ seconds = 300, folders: take = Infinity } = {}
     served = await startServe(dataDir, env);
     const port = served.port;
     const owner = await connect(port, served.token);
+    const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const kbCpu = cpuOf(served.child.pid!);
+    const pgCpu = cpuOf(postmaster);
+    const clientCpu = process.cpuUsage();
     const load = await teamLoad(port, owner, tokens, model, seconds);
+    const cpu = { kb: kbCpu(), pg: pgCpu(), clients: (process.cpuUsage(clientCpu).user + process.cpuUsage(clientCpu).system) / 1e6 };
     const { lines: loaded, p95 } = loadLines(load, seconds);
     lines.push(...loaded);
+    const n = load.searches.length;
+    lines.push(
+      `CPU during the load: kb serve and its worker ${cpu.kb.toFixed(0)} s, PostgreSQL ${cpu.pg.toFixed(0)} s, the bench's clients ${cpu.clients.toFixed(0)} s (${((cpu.kb + cpu.pg + cpu.clients) / seconds).toFixed(2)} cores busy); ` +
+        `per search, the editors' work included: ${((cpu.kb * 1000) / n).toFixed(1)} + ${((cpu.pg * 1000) / n).toFixed(1)} ms`,
+    );
     owner.close();
 
     // kill -9 mid-ingest: what the progress reported as added is there after a restart.
