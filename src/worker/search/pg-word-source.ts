@@ -342,13 +342,12 @@ export class PgWordSource implements WordSource {
   }
 
   async pathDocIds(glob: string): Promise<string[]> {
-    const key = glob;
-    let ids = this.globs.get(key);
+    let ids = this.globs.get(glob);
     if (!ids) {
       const m = pathMatcher(glob);
       ids = (await this.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
       if (this.globs.size > 5_000) this.globs.clear();
-      this.globs.set(key, ids);
+      this.globs.set(glob, ids);
     }
     return ids;
   }

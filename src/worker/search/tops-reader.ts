@@ -19,10 +19,12 @@ export interface FromTops {
 }
 
 /**
- * Unseen chunks a search scores itself. Two editors adding notes for five minutes wrote 5,000 (npm
- * run bench -- team); scoring one takes about 50 µs, once.
+ * Unseen chunks a search scores itself. Two editors adding notes for five minutes wrote about 6,400
+ * (npm run bench -- team). Scoring one took 141 µs at 100,000 passages (about 380 units a chunk), once:
+ * 10,000 are 1.4 s, so a large first scoring is done SCORED_AT_ONCE at a time, letting other work in.
  */
 export const DELTA_MAX = 10_000;
+const SCORED_AT_ONCE = 200;
 
 /** The chunks the tops have not seen, scored for every kept unit they hold. */
 class Delta {
@@ -35,9 +37,10 @@ class Delta {
 
   constructor(private readonly scorer: ChunkScorer) {}
 
-  add(chunks: TopsChunk[]): void {
+  async add(chunks: TopsChunk[]): Promise<void> {
     if (chunks.length > 0) this.mergedTops.clear();
-    for (const c of chunks) {
+    for (const [i, c] of chunks.entries()) {
+      if (i > 0 && i % SCORED_AT_ONCE === 0) await new Promise((r) => setImmediate(r));
       if (this.known.has(c.rowid)) continue;
       this.known.add(c.rowid);
       for (const [unit, score] of this.scorer.score(c.title, c.heading, c.text)) {
@@ -105,7 +108,7 @@ export class TopsReader {
       const chunks = await asEngine(() => this.port.unseenChunks(state.upto, [...(prior?.known ?? [])], DELTA_MAX));
       if (!chunks) return null; // too many: the word index answers, and the units are not read
       const delta = prior ?? new Delta(new ChunkScorer(new Set(await this.port.unitNames()), state.model));
-      delta.add(chunks);
+      await delta.add(chunks);
       delta.generation = generation;
       return delta;
     })();

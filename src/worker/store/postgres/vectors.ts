@@ -13,8 +13,8 @@ import { first, rows, value } from './tables/sql.js';
 /** What the index keeps looking at per search: recall@10 against an exact scan ≥ 0.95 at 100,000 (bench). */
 const EF_SEARCH = 100;
 /**
- * How many index entries an iterative scan (a filter, or a team's user) may visit: MIN_SCAN, or
- * SCAN_PER_ROW for each row asked past that. pgvector's own bound (20,000) let a reader whose
+ * How many index entries a team user's scan may visit when only row-level security thins it: the
+ * larger of MIN_SCAN and SCAN_PER_ROW for each row asked. pgvector's own bound (20,000) let a reader whose
  * collections lay far from a query walk the graph for 17 ms (30 under a team's load) for neighbours
  * that were no near match; a query near what they may read finds it within a few hundred (recall@10
  * 1.00 at every bound from 500 on, bench passages as queries). A scan that meets the bound answers
