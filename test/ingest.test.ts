@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { engineIn, searchDuringIngest, tempDir, writeTree } from './helpers.js';
 
 const note = (topic: string): string => `# ${topic}\n\nThis note explains ${topic} in some detail.\n`;
@@ -69,6 +69,26 @@ describe('ingest', () => {
     expect((await engine.search({ query: 'zeppelins' })).results).toHaveLength(1);
     expect((await engine.search({ query: 'explains' })).results.map((r) => r.citation.path)).toEqual([join(dir, 'b.md')]);
     expect(await engine.list()).toHaveLength(2);
+  });
+
+  it('reports a file another ingest added since it was asked for (a drop the folder watcher saw too) as added', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, { 'dropped.md': note('dropped') });
+    const engine = await engineIn();
+    const file = join(dir, 'dropped.md');
+    // The clock stands still: the second ingest is asked for the moment the first adds the file.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(1_800_000_000_000);
+      expect((await engine.ingest([file])).added).toBe(1);
+      expect(await engine.ingest([file])).toMatchObject({ added: 1, unchanged: 0 });
+      // Asked for a second later: it was in the index already.
+      vi.setSystemTime(1_800_000_001_000);
+      expect(await engine.ingest([file])).toMatchObject({ added: 0, unchanged: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await engine.list()).toHaveLength(1);
   });
 
   it('keeps the id and chunks of a moved file', async () => {

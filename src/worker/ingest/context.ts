@@ -17,6 +17,12 @@ export interface IngestContext {
   onPages?: (path: string, pages: number) => void;
   /** Read every file again, even one whose bytes kb has indexed already ("Re-index", kb ingest --force). */
   force?: boolean;
+  /**
+   * When this ingest began (Date.now()). A file found indexed with the same bytes that another ingest
+   * added since — the folder watcher, seeing the same drop — is reported added: to whoever asked, it
+   * was not in the index and now is.
+   */
+  since?: number;
 }
 
 export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';

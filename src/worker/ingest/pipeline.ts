@@ -109,9 +109,13 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
   }
   let done = 0;
   const onProgress = opts.onProgress;
-  const fileCtx: IngestContext = onProgress
-    ? { ...ctx, onPages: (path, pages) => onProgress({ phase: 'ingest', done, total: files.length, path, pages }) }
-    : ctx;
+  const fileCtx: IngestContext = {
+    ...ctx,
+    since: ctx.since ?? Date.now(),
+    ...(onProgress
+      ? { onPages: (path: string, pages: number) => onProgress({ phase: 'ingest', done, total: files.length, path, pages }) }
+      : {}),
+  };
   const ahead: Promise<Prepared>[] = [];
   let next = 0;
   const batch = ctx.store.batch(BATCH_MS);

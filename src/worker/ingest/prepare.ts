@@ -46,7 +46,14 @@ function limitFor(config: Config, kind: Detected['kind']): [bytes: number, what:
 }
 
 /** Bytes already indexed under this path: only new tags and a new mtime to remember. */
-function unchanged(existing: DocRow, path: string, tags: string[], st: Stats, onRetag?: (docId: string) => void): Prepared {
+function unchanged(
+  existing: DocRow,
+  path: string,
+  tags: string[],
+  st: Stats,
+  since: number | undefined,
+  onRetag?: (docId: string) => void,
+): Prepared {
   return {
     commit: async (t: Tables) => {
       if ((await t.tags.add(existing.id, tags)) > 0) {
@@ -57,7 +64,7 @@ function unchanged(existing: DocRow, path: string, tags: string[], st: Stats, on
       // Touched but the same: remember the new mtime, so reconciling on start need not read it again.
       if (existing.mtime !== Math.floor(st.mtimeMs)) await t.documents.setMtime(existing.id, Math.floor(st.mtimeMs));
       await t.errors.clear(path);
-      return 'unchanged';
+      return since !== undefined && existing.added_at >= since ? 'added' : 'unchanged';
     },
   };
 }
@@ -147,7 +154,7 @@ export async function prepareFile(
     // A lost copy of the original (see BlobStore) is written again while the file is at hand.
     const orig = await store.tables.originals.of(existing.id);
     if (orig?.blob && !(await blobs.has(orig.blob))) await putBlob(orig.blob);
-    return unchanged(existing, path, tags, st, onRetag);
+    return unchanged(existing, path, tags, st, ctx.since, onRetag);
   }
   if (!existing) {
     const m = await moved(store, hash, path, root, tags, st, onRetag);

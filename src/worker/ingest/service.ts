@@ -38,6 +38,7 @@ export class IngestService {
 
   async ingest(paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> {
     if (paths.length === 0) throw new KbError('INVALID_ARGUMENT', 'nothing to ingest: give at least one file or folder');
+    const since = Date.now();
     this.ingesting++;
     try {
       // One OCR or transcription pass at a time: a leftovers pass stops after its current page.
@@ -46,13 +47,13 @@ export class IngestService {
         running.ctl.abort();
         await running.done;
       }
-      return await this.ingestNow(paths, opts);
+      return await this.ingestNow(paths, opts, since);
     } finally {
       this.ingesting--;
     }
   }
 
-  private async ingestNow(paths: string[], opts: IngestCallOptions): Promise<IngestSummary> {
+  private async ingestNow(paths: string[], opts: IngestCallOptions, since: number): Promise<IngestSummary> {
     const started = performance.now();
     const core = this.core;
     core.assertWritable('add files to it');
@@ -67,6 +68,7 @@ export class IngestService {
         dataDir: core.dataDir,
         speechModelReady: () => this.speech.ready(),
         force: opts.force === true,
+        since,
       };
       const retagged: string[] = [];
       const outcomes = new Map<string, FileOutcome>();

@@ -111,7 +111,11 @@ class ActingPool extends pg.Pool {
   }
 }
 
-export async function openPool(url: string, opts: { max?: number; actor?: string } = {}): Promise<PgPool> {
+export async function openPool(
+  url: string,
+  /** `roleChecked`: another pool on this URL checked the role already; this one connects when first used. */
+  opts: { max?: number; actor?: string; roleChecked?: boolean } = {},
+): Promise<PgPool> {
   const owner = opts.actor ?? DATABASE_ACTOR;
   const pool = new ActingPool(
     {
@@ -126,6 +130,7 @@ export async function openPool(url: string, opts: { max?: number; actor?: string
   );
   // An idle connection the server drops (a restart) must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
+  if (opts.roleChecked) return pool;
   try {
     const r = await pool.query<{ rolsuper: boolean; rolbypassrls: boolean; rolname: string }>(
       'SELECT rolname, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user',

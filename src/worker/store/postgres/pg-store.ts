@@ -55,7 +55,7 @@ export class PgStore implements Store {
   constructor(
     readonly pool: PgPool,
     url: string,
-    /** A hot standby's pool that searches read from (store.read_url); the primary's when there is none. */
+    /** The pool searches read from: a hot standby's (store.read_url), or one of their own on the primary (open.ts). */
     readonly readPool: PgPool = pool,
   ) {
     this.tables = tablesOn(pool);
