@@ -93,6 +93,9 @@ export interface TeamLoad {
   missing: number;
 }
 
+/** One dropped note's ingest found it indexed: added, or already added by the server's folder watcher. */
+const indexedNow = (r: { added: number; unchanged: number }): boolean => r.added + r.unchanged === 1;
+
 /** An editor's drop of one generated note into their inbox through kb serve's upload; its path. */
 export function dropper(
   port: number,
@@ -160,7 +163,7 @@ export async function teamLoad(
         const path = await drop(e, `note-${tag}${e}-${i}.md`);
         const answer = await c.call('ingest', { paths: [path] });
         if (answer.error) failures.push(`ingest: ${answer.error.code} ${answer.error.message}`);
-        else if ((answer.result as { added: number }).added === 1) added.push(path);
+        else if (indexedNow(answer.result as { added: number; unchanged: number })) added.push(path);
         else failures.push(`ingest: ${JSON.stringify(answer.result)}`);
       } catch (err) {
         failures.push(`drop: ${(err as Error).message}`);
