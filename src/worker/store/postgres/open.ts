@@ -15,7 +15,6 @@ export async function openPostgres(url: string, log: Log, readUrl: string | null
   if (readUrl !== null && !isPostgresUrl(readUrl))
     throw new KbError('CONFIG_INVALID', `store.read_url must be a postgresql:// URL, not ${readUrl}`);
   const pool = await openPool(url);
-  let readPool: PgPool | null = null;
   try {
     const { from, to } = await migratePg(pool);
     if (from !== to) log.info({ from, to }, 'PostgreSQL schema migrated');
@@ -27,7 +26,7 @@ export async function openPostgres(url: string, log: Log, readUrl: string | null
     // nothing is migrated there), else the primary's. An ingest holds the write pool's connections
     // through its transactions and its waits for the embedding lock; with one pool a team's searches
     // queued behind them (team bench: p95 253 ms with one pool of 8, 195 ms with two).
-    readPool = readUrl
+    const readPool = readUrl
       ? await openPool(readUrl).catch((e: unknown) => Promise.reject(storeError(e, readUrl)))
       : await openPool(url, { roleChecked: true });
     return new PgStore(pool, url, readPool);
