@@ -66,7 +66,7 @@ function workerProperties() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.tools/**', '.bench/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'out/**', 'release/**', 'node_modules/**', '.tools/**', '.bench/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,24 +4,18 @@
 // and exits with EXIT_UNAVAILABLE, never a stack trace.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronBinary, electronViteBin } from '../tools/electron-tools.mjs';
+import { electronViteBin, fetchElectron, mirrorAdvice } from '../tools/electron-tools.mjs';
 
 /** sysexits' EX_UNAVAILABLE: the app could not be started here (documented in the README). */
 const EXIT_UNAVAILABLE = 69;
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const require = createRequire(join(root, 'package.json'));
 
 /** One paragraph, then exit: what failed, what to try, and the browser UI that needs no Electron. */
 function unavailable(what, { download = false } = {}) {
-  const mirror = !download
-    ? ''
-    : process.env.ELECTRON_MIRROR
-      ? ` ELECTRON_MIRROR is set to ${process.env.ELECTRON_MIRROR}: check that it serves Electron's releases, then run \`npm run app\` again.`
-      : " Behind a proxy or firewall, set ELECTRON_MIRROR to a mirror of Electron's releases (for example ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/) and run `npm run app` again.";
+  const mirror = download ? mirrorAdvice('npm run app') : '';
   process.stderr.write(
     `kb: the desktop app can't start here: ${what}.${mirror} The same UI runs in your browser: \`kb serve\` prints its address.\n`,
   );
@@ -29,30 +23,10 @@ function unavailable(what, { download = false } = {}) {
 }
 
 // 1. The Electron binary. The electron package downloads it the first time it is asked for its path,
-//    and throws a stack trace when that fails; run that download here, quietly, to say what happened.
-let electronVersion;
-try {
-  electronVersion = require('electron/package.json').version;
-} catch {
-  unavailable('the electron package is not installed (was `npm install` run with --omit=dev?)');
-}
-let electron = electronBinary(root);
-if (!electron) {
-  process.stderr.write(`kb: downloading Electron ${electronVersion}, once (about 100 MB)…\n`);
-  const got = spawnSync(process.execPath, [require.resolve('electron/install.js')], { encoding: 'utf8' });
-  electron = electronBinary(root);
-  if (got.status !== 0 || !electron) {
-    // The first line of what failed, not its stack ("TypeError: fetch failed", "RequestError: …").
-    const reason = `${got.stderr ?? ''}\n${got.stdout ?? ''}`
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l && !l.startsWith('at ') && !l.startsWith('Downloading'));
-    const from = process.env.ELECTRON_MIRROR ?? 'github.com';
-    unavailable(`downloading the Electron ${electronVersion} binary from ${from} failed (${reason ?? `exit code ${got.status}`})`, {
-      download: true,
-    });
-  }
-}
+//    and throws a stack trace when that fails; that download is run here, quietly, to say what happened.
+const fetched = fetchElectron(root);
+if (!('binary' in fetched)) unavailable(fetched.reason, { download: fetched.download });
+const electron = fetched.binary;
 
 // 2. Somewhere to show a window.
 if (platform() === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {

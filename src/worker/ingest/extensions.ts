@@ -37,6 +37,13 @@ const BY_EXT = new Map<string, ReadAs>([
   ...structured('mbox', 'mail', ['.mbox', '.mbx']),
 ]);
 
+/** The extensions each document type is read from, without their dot: what the installers offer to open (packaging/). */
+export function extensionsByType(): Map<DocType, string[]> {
+  const out = new Map<DocType, string[]>();
+  for (const [ext, r] of BY_EXT) if (ext) out.set(r.type, [...(out.get(r.type) ?? []), ext.slice(1)]);
+  return out;
+}
+
 /** Formats kb does not read, with what to do instead (a skip that says why, not "binary data"). */
 export const NOT_READ: Readonly<Record<string, string>> = {
   '.doc': 'an old binary Word document (.doc): kb reads .docx and .odt — save it in one of those',

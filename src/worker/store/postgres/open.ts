@@ -1,7 +1,7 @@
 // Opening the PostgreSQL store for the engine: connected, migrated, and pgvector looked for.
 import { KbError } from '../../../shared/errors.js';
 import type { Log } from '../../log.js';
-import { isPostgresUrl, openPool, type PgPool, storeError } from './connect.js';
+import { isPostgresUrl, openPool, storeError } from './connect.js';
 import { migratePg } from './migrate.js';
 import { PgStore } from './pg-store.js';
 import { vectorSupport, wordIndexBlocked } from './pgvector.js';

@@ -1,0 +1,196 @@
+// The desktop app's package, checked without an Electron binary (none can be downloaded here). The
+// built app's worker runs under plain Node through a day's work — an embedding model, Markdown, a PDF,
+// a Word file, code, a web page, a scan to read — with every file it loads or reads noted
+// (support/trace-loads.mjs). Then electron-builder packs the app for this platform as an unpacked
+// directory (--dir) around a stand-in Electron, and the app.asar it wrote is read with @electron/asar:
+// every file the worker used is inside (or unpacked beside it, for native code), and nothing but
+// production dependencies is. The installers themselves are built by the release workflow.
+import { execFileSync, fork } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { listPackage } from '@electron/asar';
+import { createCanvas } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { utilityWorker, type UtilityProcessLike } from '../src/main/worker-process.js';
+import { Supervisor } from '../src/shared/supervisor.js';
+import { NATIVE_MODULES, packagingConfig } from '../packaging/config.js';
+import { writeGenerated } from '../packaging/generated.js';
+import { electronViteBin } from '../tools/electron-tools.mjs';
+import { docx } from './support/format-fixtures.js';
+import { makePdf } from './support/make-test-pdf.js';
+import { makeTestModel } from './support/make-test-model.js';
+import { repoRoot, tempDir, writeTree } from './helpers.js';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
+const electronVersion = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
+  .version;
+
+/** A scanned page: black words on white, for OCR. */
+function scan(words: string): Buffer {
+  const c = createCanvas(900, 200);
+  const g = c.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, 900, 200);
+  g.fillStyle = '#000';
+  g.font = '48px sans-serif';
+  g.fillText(words, 40, 120);
+  return c.toBuffer('image/png');
+}
+
+/** The built worker (out/main/worker.js) through a day's work, noting every file it loads; those files. */
+async function filesTheWorkerLoads(): Promise<string[]> {
+  const work = await tempDir();
+  const trace = join(work, 'trace.txt');
+  const docs = join(work, 'docs');
+  await writeTree(docs, {
+    'notes.md': '# Heron\n\nThe grey heron waits in the shallows for fish.\n',
+    'tool.py': 'def heron_count(birds):\n    """How many herons."""\n    return len([b for b in birds if b == "heron"])\n',
+    'page.html': '<html><head><title>Herons</title></head><body><h1>Herons</h1><p>Wading birds of the marsh.</p></body></html>',
+  });
+  writeFileSync(join(docs, 'guide.pdf'), await makePdf({ pages: [{ lines: ['Page one is about the heron and its nest.'] }] }));
+  writeFileSync(join(docs, 'report.docx'), await docx([{ text: 'The report counts herons by the river.' }]));
+  writeFileSync(join(docs, 'scan.png'), scan('herons nest in tall trees'));
+  const model = makeTestModel({ arch: 'tiny', out: join(work, 'model'), sentenceTransformers: { pooling: 'mean' } });
+  const hook = join(repoRoot, 'test/support/trace-loads.mjs');
+  const w = utilityWorker(
+    (modulePath, args) => {
+      const child = fork(modulePath, args, {
+        execArgv: ['--import', hook],
+        env: { ...process.env, KB_TRACE_LOADS: trace },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      const like: UtilityProcessLike = {
+        postMessage: (m) => void child.send(m as object),
+        on: (event: 'message' | 'exit', listener: (x: never) => void) => child.on(event, listener as (...a: unknown[]) => void),
+        kill: () => child.kill('SIGKILL'),
+      };
+      return like;
+    },
+    join(repoRoot, 'out/main/worker.js'),
+    join(work, 'data'),
+  );
+  const sup = new Supervisor(() => w);
+  await sup.start();
+  try {
+    await sup.request('models.import', { path: model, as: 'tiny' }).result;
+    await sup.request('models.use', { name: 'tiny' }).result;
+    const s = await sup.request('ingest', { paths: [docs] }).result;
+    expect(s.added, JSON.stringify(s.errors)).toBe(6);
+    const hits = await sup.request('search', { query: 'heron', mode: 'hybrid' }).result;
+    expect(hits.results.length).toBeGreaterThan(0);
+    const scanned = await sup.request('search', { query: 'tall trees' }).result;
+    expect(scanned.results.map((r) => r.citation.path)).toContain(join(docs, 'scan.png'));
+  } finally {
+    sup.stop();
+  }
+  return [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
+}
+
+/** electron-builder's unpacked app for this platform, around a stand-in Electron; its resources folder. */
+async function packed(): Promise<string> {
+  const fake = await tempDir();
+  writeFileSync(join(fake, 'electron'), '#!/bin/sh\n');
+  chmodSync(join(fake, 'electron'), 0o755);
+  writeFileSync(join(fake, 'chrome-sandbox'), '');
+  writeFileSync(join(fake, 'version'), electronVersion);
+  const out = await tempDir();
+  const config = packagingConfig({ scripts: writeGenerated(join(out, '.build')), env: {} });
+  const { build, Platform } = await import('electron-builder');
+  await build({
+    projectDir: repoRoot,
+    publish: 'never',
+    targets: Platform.current().createTarget('dir'),
+    config: {
+      ...config,
+      electronDist: fake,
+      electronVersion,
+      // Rebuilding for Electron needs its headers from the network; the release workflow does it.
+      npmRebuild: false,
+      directories: { ...config.directories, output: out },
+    },
+  });
+  const resources = join(out, `${process.platform === 'win32' ? 'win' : process.platform}-unpacked`, 'resources');
+  expect(existsSync(join(resources, 'app.asar')), resources).toBe(true);
+  return resources;
+}
+
+describe('the desktop package (electron-builder)', () => {
+  it('holds every file the built worker loads, its native code unpacked, the kb command beside it, and no dev dependency', async () => {
+    execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'ignore' });
+    const loaded = await filesTheWorkerLoads();
+    const resources = await packed();
+    const inAsar = new Set(
+      listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(sep).join('/').replace(/^\//, '')),
+    );
+    const unpacked = join(resources, 'app.asar.unpacked');
+
+    // What the worker read from the app's own folder (not the Node running it, nor the test's files).
+    const ours = loaded
+      .filter((f) => f.startsWith(repoRoot + sep))
+      .map((f) => relative(repoRoot, f).split(sep).join('/'))
+      .filter((f) => !f.startsWith('.tools/') && !f.startsWith('test/'))
+      // Node looks for package.json files that need not exist (a folder's module type).
+      .filter((f) => existsSync(join(repoRoot, f)));
+    expect(ours).toContain('out/main/worker.js');
+    expect(ours.some((f) => f.endsWith('.wasm'))).toBe(true); // tree-sitter's grammar, tesseract's core
+    expect(ours.some((f) => f.includes('traineddata'))).toBe(true); // tesseract's language data
+    expect(ours.some((f) => f.startsWith('node_modules/onnxruntime-node/') && f.endsWith('.node'))).toBe(true);
+    const missing = ours.filter((f) => !inAsar.has(f) && !existsSync(join(unpacked, f)));
+    expect(missing).toEqual([]);
+    // Native code the operating system loads is a real file, outside the archive.
+    const native = ours.filter((f) => f.endsWith('.node') || /\.(so|dylib|dll)(\.\d+)*$/.test(f));
+    expect(native.length).toBeGreaterThan(0);
+    expect(native.filter((f) => !existsSync(join(unpacked, f)))).toEqual([]);
+
+    // Every listed native module is in, unpacked; and a native module not listed would be a surprise.
+    const nativePackages = new Set(
+      [...inAsar]
+        .filter((f) => f.endsWith('.node'))
+        .map((f) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1])
+        .filter((p): p is string => p !== undefined),
+    );
+    for (const m of NATIVE_MODULES) expect(existsSync(join(unpacked, 'node_modules', m)), m).toBe(true);
+    const platformPackages = (name: string): boolean => NATIVE_MODULES.some((m) => name === m || name.startsWith(`${m}-`));
+    expect([...nativePackages].filter((p) => !platformPackages(p))).toEqual([]);
+
+    // Only production dependencies: none of the tools kb is built and tested with. (electron-builder
+    // lays node_modules out its own way, so packages are compared by name.)
+    const names = (args: string[]): Set<string> =>
+      new Set(
+        execFileSync('npm', ['ls', '--all', '--parseable', ...args], { cwd: repoRoot, encoding: 'utf8' })
+          .split('\n')
+          .map((l) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)$/.exec(l)?.[1]?.replace('\\', '/'))
+          .filter((n): n is string => n !== undefined),
+      );
+    const production = names(['--omit=dev']);
+    const devOnly = [...names([])].filter((n) => !production.has(n));
+    const packaged = new Set(
+      [...inAsar]
+        .map((f) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(f)?.[1])
+        .filter((n): n is string => n !== undefined),
+    );
+    expect(devOnly.length).toBeGreaterThan(100);
+    expect(devOnly.filter((n) => packaged.has(n))).toEqual([]);
+    expect([...packaged].filter((n) => !production.has(n))).toEqual([]);
+    for (const dev of ['electron', 'electron-builder', 'vite', 'vitest', 'typescript', 'eslint', 'playwright-core', 'tsx'])
+      expect(inAsar.has(`node_modules/${dev}/package.json`), dev).toBe(false);
+    expect(Object.keys(pkg.devDependencies)).toContain('electron-builder');
+
+    // The app's own pieces, and the kb command beside the archive.
+    for (const f of [
+      'package.json',
+      'bin/kb.js',
+      'dist/cli.js',
+      'dist/renderer/index.html',
+      'out/preload/index.cjs',
+      'out/renderer/index.html',
+    ])
+      expect(inAsar.has(f), f).toBe(true);
+    expect([...inAsar].filter((f) => f.endsWith('.map') && !f.startsWith('node_modules/'))).toEqual([]);
+    expect(existsSync(join(resources, 'bin', 'kb'))).toBe(true);
+    expect(existsSync(join(resources, 'bin', 'kb.cmd'))).toBe(true);
+  }, 600_000);
+});

@@ -1,0 +1,100 @@
+// What can be checked of the installers and their release here, where Electron cannot be downloaded:
+// the scripts the installers run, written from kb's tables; the release workflow, linted by
+// actionlint; and `npm run dist` saying in one paragraph why it cannot build here. (The package's
+// contents: packaging.test.ts. The installers themselves: .github/workflows/release.yml.)
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLinter } from 'actionlint';
+import { describe, expect, it } from 'vitest';
+import { fileAssociations, PROG_ID, windowsExtensions } from '../packaging/file-associations.js';
+import { packagingConfig, updateFeed } from '../packaging/config.js';
+import { writeGenerated } from '../packaging/generated.js';
+import { extensionsByType } from '../src/worker/ingest/extensions.js';
+import { electronBinary } from '../tools/electron-tools.mjs';
+import { repoRoot, tempDir } from './helpers.js';
+
+describe("the installers' own steps", () => {
+  it('offer every extension kb reads under "Open with", never as the default, and put the kb command on PATH', async () => {
+    const dir = await tempDir();
+    const s = writeGenerated(dir);
+    const nsh = readFileSync(s.nsisInclude, 'utf8');
+    const offered = [...extensionsByType()].filter(([t]) => t !== 'code').flatMap(([, e]) => e);
+    expect(windowsExtensions().sort()).toEqual(offered.sort());
+    for (const ext of ['md', 'pdf', 'docx', 'epub', 'eml', 'mp3'])
+      expect(nsh).toContain(`WriteRegStr HKCU "Software\\Classes\\.${ext}\\OpenWithProgids" "${PROG_ID}" ""`);
+    // Each one added is taken away again on uninstall; no extension's default handler is written.
+    expect(nsh.match(/DeleteRegValue HKCU "Software\\Classes\\\.\w+\\OpenWithProgids"/g)).toHaveLength(offered.length);
+    expect(nsh).not.toMatch(/Classes\\\.\w+" ""/);
+    expect(nsh).toMatch(/WriteRegExpandStr HKCU "Environment" "Path" "\$0;\$INSTDIR\\resources\\bin"/);
+    // macOS lists kb as an alternate viewer; Linux by MIME type.
+    const assoc = fileAssociations();
+    expect(assoc.every((a) => a.rank === 'Alternate' && a.role === 'Viewer' && a.mimeType)).toBe(true);
+    expect(assoc.find((a) => a.ext.includes('pdf'))?.mimeType).toBe('application/pdf');
+    // The .deb: electron-builder's own scripts, then /usr/bin/kb, removed only while it is ours.
+    const install = readFileSync(s.afterInstall, 'utf8');
+    expect(install).toContain("update-alternatives --install '/usr/bin/${executable}'");
+    expect(install).toContain("ln -sf '/opt/${sanitizedProductName}/resources/bin/kb' '/usr/bin/kb'");
+    expect(readFileSync(s.afterRemove, 'utf8')).toMatch(
+      /if \[ "\$\(readlink \/usr\/bin\/kb\)" = '\/opt\/\$\{sanitizedProductName\}\/resources\/bin\/kb' \]; then\n\s+rm -f '\/usr\/bin\/kb'/,
+    );
+    // Where the window and the command line live, and where updates come from.
+    const config = packagingConfig({ scripts: s, env: {} });
+    expect(config.linux?.executableName).toBe('kb-desktop');
+    expect(config.extraResources).toEqual([{ from: 'packaging/cli', to: 'bin' }]);
+    expect(config.publish).toBeNull();
+    expect(updateFeed({ GITHUB_REPOSITORY: 'someone/kb' })).toEqual({
+      provider: 'github',
+      owner: 'someone',
+      repo: 'kb',
+      releaseType: 'release',
+    });
+    expect(updateFeed({ KB_UPDATE_URL: 'https://updates.example.org/kb' })).toEqual({
+      provider: 'generic',
+      url: 'https://updates.example.org/kb',
+    });
+    // The mac zip is what electron-updater downloads there.
+    expect(config.mac?.target).toEqual(['dmg', 'zip']);
+  });
+});
+
+describe('the release workflow', () => {
+  it('passes actionlint, builds on Linux, macOS and Windows, tests the app, and says when it builds unsigned', async () => {
+    const lint = await createLinter();
+    const file = '.github/workflows/release.yml';
+    const text = readFileSync(join(repoRoot, file), 'utf8');
+    expect(lint(text, file)).toEqual([]);
+    // The linter bites: a misspelt context is an error.
+    expect(lint(text.replace('github.ref', 'github.reff'), file).map((e) => e.kind)).toContain('expression');
+    expect(text).toMatch(/os: \[ubuntu-latest, macos-latest, windows-latest\]/);
+    expect(text).toMatch(/xvfb-run -a npm test/);
+    expect(text).toMatch(/npx vitest run e2e\/electron\.test\.ts test\/packaging\.test\.ts/);
+    expect(text).toMatch(/npm run dist -- --publish/);
+    expect(text).toMatch(/::notice title=Unsigned::/);
+  });
+});
+
+describe('npm run dist', () => {
+  const installed = electronBinary(repoRoot) !== null;
+  if (installed) console.warn('SKIPPED: "npm run dist without an Electron download" — an Electron binary is installed here');
+
+  it.skipIf(installed)(
+    'where Electron cannot be downloaded: one paragraph naming the release workflow, exit 69, nothing built',
+    async () => {
+      const r = spawnSync('npm', ['run', 'dist', '--silent'], {
+        cwd: repoRoot,
+        env: { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:1/', electron_config_cache: await tempDir() },
+        encoding: 'utf8',
+      });
+      const out = `${r.stdout}${r.stderr}`;
+      expect(r.status, out).toBe(69);
+      const paragraph = out.split('\n').find((l) => l.startsWith("kb: the installers can't be built here"));
+      expect(paragraph, out).toMatch(/downloading the Electron [\d.]+ binary from http:\/\/127\.0\.0\.1:1\/ failed/);
+      expect(paragraph).toMatch(/\.github\/workflows\/release\.yml/);
+      expect(paragraph).toMatch(/ELECTRON_MIRROR/);
+      expect(out).not.toMatch(/\n\s+at /);
+      expect(out).not.toMatch(/electron-vite|building/i);
+    },
+    120_000,
+  );
+});
