@@ -3,7 +3,7 @@
 // These run only where the Electron binary is installed; elsewhere they are reported as skipped, with
 // the reason printed. (The app's build and main's logic are tested everywhere: see main.test.ts.)
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -158,7 +158,7 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
     }
   }, 120_000);
 
-  it('sets up without a terminal: a folder chosen in the system dialog is kept in sync, a hit opens in its app and its folder, Settings shows the data folder', async () => {
+  it('sets up without a terminal: a folder chosen in the system dialog is kept in sync, a hit opens in its app and its folder, Settings shows the data folder and turns updates off', async () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'inherit' });
     const dir = await tempDir();
     await writeTree(dir, { 'notes/setup.md': '# Setup\n\nInstall git with apt-get install git.\n' });
@@ -192,6 +192,11 @@ describe.skipIf(!ELECTRON)('desktop app (Electron)', () => {
       await win.getByRole('button', { name: 'Show in folder' }).click();
       await win.locator('header nav').getByRole('button', { name: 'Settings', exact: true }).click();
       await win.getByRole('button', { name: 'Show in folder' }).click();
+      // The app's own setting: updates, on unless turned off (written to config.yaml as ui.updates).
+      const updates = win.getByLabel('Look for updates');
+      await expect.poll(() => updates.isChecked()).toBe(true);
+      await updates.uncheck();
+      await expect.poll(() => readFileSync(join(dir, 'data', 'config.yaml'), 'utf8')).toMatch(/updates: false/);
       const asked = await app.evaluate(() => (globalThis as unknown as { asked: string[] }).asked);
       expect(asked).toEqual([
         `open ${join(dir, 'notes/setup.md')}`,

@@ -82,7 +82,11 @@ export function packagingConfig(opts: PackagingOptions): Configuration {
     // Copies: electron-builder writes into the arrays it is given.
     files: [...APP_FILES, ...otherPlatforms(opts.platform ?? process.platform)],
     // The `kb` command (packaging/cli): resources/bin/kb and kb.cmd, run by the app's Electron as Node.
-    extraResources: [{ from: 'packaging/cli', to: 'bin' }],
+    // The README as a real file: the Help menu opens it in the system's Markdown viewer.
+    extraResources: [
+      { from: 'packaging/cli', to: 'bin' },
+      { from: 'README.md', to: 'README.md' },
+    ],
     asar: true,
     asarUnpack: [...UNPACKED],
     npmRebuild: true,

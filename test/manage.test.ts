@@ -219,7 +219,12 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     const { call } = served(engine);
     try {
       const s = await call('settings.get', {}).result;
-      expect(s.values).toMatchObject({ 'ask.top': 8, 'ui.theme': 'system', 'ui.editor_uri': 'vscode://file/{path}:{line}' });
+      expect(s.values).toMatchObject({
+        'ask.top': 8,
+        'ui.theme': 'system',
+        'ui.editor_uri': 'vscode://file/{path}:{line}',
+        'ui.updates': true,
+      });
       expect(s.ollama).toMatchObject({
         reachable: false,
         models: [],
@@ -241,6 +246,10 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
         code: 'INVALID_ARGUMENT',
       });
       expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toBe(text);
+      // The installed app's updates: a live switch the app reads when a look is due (src/main/updates.ts).
+      expect(await call('settings.set', { key: 'ui.updates', value: false }).result).toMatchObject({ applied: 'live' });
+      expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toMatch(/updates: false/);
+      expect((await call('settings.get', {}).result).values['ui.updates']).toBe(false);
       const restart = await call('settings.set', { key: 'store_originals', value: 'reference' }).result;
       expect(restart).toMatchObject({ applied: 'restart', note: expect.stringMatching(/restart/) });
       expect((await call('settings.get', {}).result).restart_needed).toEqual(['store_originals']);

@@ -190,6 +190,9 @@ describe('the desktop package (electron-builder)', () => {
     ])
       expect(inAsar.has(f), f).toBe(true);
     expect([...inAsar].filter((f) => f.endsWith('.map') && !f.startsWith('node_modules/'))).toEqual([]);
+    // What main loads besides Electron: the updater, and the README its Help menu opens as a file.
+    expect(inAsar.has('node_modules/electron-updater/package.json')).toBe(true);
+    expect(existsSync(join(resources, 'README.md'))).toBe(true);
     expect(existsSync(join(resources, 'bin', 'kb'))).toBe(true);
     expect(existsSync(join(resources, 'bin', 'kb.cmd'))).toBe(true);
   }, 600_000);

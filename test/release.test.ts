@@ -3,7 +3,7 @@
 // actionlint; and `npm run dist` saying in one paragraph why it cannot build here. (The package's
 // contents: packaging.test.ts. The installers themselves: .github/workflows/release.yml.)
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
@@ -41,7 +41,10 @@ describe("the installers' own steps", () => {
     // Where the window and the command line live, and where updates come from.
     const config = packagingConfig({ scripts: s, env: {} });
     expect(config.linux?.executableName).toBe('kb-desktop');
-    expect(config.extraResources).toEqual([{ from: 'packaging/cli', to: 'bin' }]);
+    expect(config.extraResources).toEqual([
+      { from: 'packaging/cli', to: 'bin' },
+      { from: 'README.md', to: 'README.md' },
+    ]);
     expect(config.publish).toBeNull();
     expect(updateFeed({ GITHUB_REPOSITORY: 'someone/kb' })).toEqual({
       provider: 'github',
@@ -55,6 +58,31 @@ describe("the installers' own steps", () => {
     });
     // The mac zip is what electron-updater downloads there.
     expect(config.mac?.target).toEqual(['dmg', 'zip']);
+  });
+});
+
+describe('the kb command of an installed app', () => {
+  it.skipIf(process.platform === 'win32')("runs the CLI with the app's own Electron as Node, found through the link on PATH", async () => {
+    // An installed layout: the app's executable (here a stand-in that runs Node, as Electron does
+    // under ELECTRON_RUN_AS_NODE), resources/bin/kb, and resources/app.asar (here this folder).
+    const opt = await tempDir();
+    const resources = join(opt, 'resources');
+    mkdirSync(join(resources, 'bin'), { recursive: true });
+    const executable = process.platform === 'darwin' ? join(opt, 'MacOS', 'kb') : join(opt, 'kb-desktop');
+    mkdirSync(join(executable, '..'), { recursive: true });
+    const started = join(opt, 'started-as-node');
+    writeFileSync(executable, `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] && echo yes > '${started}'\nexec '${process.execPath}' "$@"\n`);
+    chmodSync(executable, 0o755);
+    copyFileSync(join(repoRoot, 'packaging/cli/kb'), join(resources, 'bin', 'kb'));
+    chmodSync(join(resources, 'bin', 'kb'), 0o755);
+    symlinkSync(repoRoot, join(resources, 'app.asar'));
+    // /usr/bin/kb, as the .deb links it.
+    const onPath = join(await tempDir(), 'kb');
+    symlinkSync(join(resources, 'bin', 'kb'), onPath);
+    const r = spawnSync(onPath, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\d+\.\d+\.\d+/);
+    expect(readFileSync(started, 'utf8').trim()).toBe('yes');
   });
 });
 

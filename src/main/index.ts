@@ -2,7 +2,7 @@
 // module (lint-enforced): every call from a window is checked (ipc.ts) and relayed to the worker, a
 // supervised utilityProcess (worker-process.ts). Logic lives in the small modules beside this one,
 // which tests run under Node; this file only wires them to Electron's API.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -30,6 +30,7 @@ import { pathsFromArgv } from './launch-args.js';
 import { appInvoke } from './app-invoke.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
+import { AppUpdates, countingLongWork } from './updates.js';
 import { utilityWorker } from './worker-process.js';
 import { openMainLog } from './log.js';
 import trayIcon from '../../resources/tray.png?asset';
@@ -74,7 +75,10 @@ const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProces
     router.broadcast(...e);
   },
 });
-const router = new IpcRouter(supervisor, APP_URL);
+// The windows reach the worker through a relay that counts long work (an ingest): no update is
+// installed under it (updates.ts).
+const work = countingLongWork(supervisor);
+const router = new IpcRouter(work.relay, APP_URL);
 
 function secureWindow(win: BrowserWindow): BrowserWindow {
   harden(
@@ -251,7 +255,7 @@ Menu.setApplicationMenu(
         toggleAsk,
         // kb's own documentation, shipped with it (npm's "kb" package is someone else's): the README,
         // opened in the system's viewer for Markdown; offline like everything else.
-        help: () => void shell.openPath(join(app.getAppPath(), 'README.md')),
+        help: () => void shell.openPath(app.isPackaged ? join(process.resourcesPath, 'README.md') : join(app.getAppPath(), 'README.md')),
       },
       process.platform,
     ),
@@ -268,3 +272,41 @@ globalShortcut.register(ASK_SHORTCUT, toggleAsk);
 main = createMain();
 pendingPaths.push(...pathsFromArgv(process.argv, process.cwd(), existsSync));
 supervisor.start().catch((e: Error) => dialog.showErrorBox('kb could not open its index', e.message));
+if (app.isPackaged) void startUpdates();
+
+/**
+ * Updates of an installed app (updates.ts): a look a minute after start, and again every few hours
+ * while it runs — each only if a day has passed since the last, kept in the user data folder.
+ */
+async function startUpdates(): Promise<void> {
+  const { autoUpdater } = await import('electron-updater');
+  const stamp = join(app.getPath('userData'), 'update-check.json');
+  const updates = new AppUpdates(autoUpdater, {
+    enabled: async () => (await supervisor.request('settings.get', {}).result).values['ui.updates'] !== false,
+    lastChecked: () => {
+      try {
+        return (JSON.parse(readFileSync(stamp, 'utf8')) as { at: number | null }).at;
+      } catch {
+        return null;
+      }
+    },
+    checked: (at) => writeFileSync(stamp, JSON.stringify({ at })),
+    busy: work.busy,
+    ask: async (version) => {
+      const r = await dialog.showMessageBox({
+        type: 'info',
+        buttons: ['Restart now', 'Later'],
+        defaultId: 0,
+        cancelId: 1,
+        message: `kb ${version} is ready to install`,
+        detail: `kb restarts into it; your index, collections and settings stay as they are. Later: it is offered again when kb next starts.`,
+      });
+      return r.response === 0 ? 'restart' : 'later';
+    },
+    tell: (message) => log.info({ event: 'update' }, message),
+    now: () => Date.now(),
+  });
+  const look = (): void => void updates.check().catch((e: Error) => log.warn({ event: 'update' }, e.message));
+  setTimeout(look, 60_000).unref();
+  setInterval(look, 6 * 60 * 60 * 1000).unref();
+}

@@ -303,6 +303,8 @@ export const ConfigSchema = z
           .string()
           .regex(/\{path\}/, 'the command must hold {path}')
           .optional(),
+        /** The installed desktop app looks for a new version at most once a day, and asks before it restarts into it. */
+        updates: z.boolean().default(true),
       })
       .prefault({}),
     serve: z

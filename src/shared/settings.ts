@@ -11,6 +11,7 @@ export const SETTINGS = {
   'ocr.languages': { live: true },
   'ui.theme': { live: true },
   'ui.editor_uri': { live: true },
+  'ui.updates': { live: true },
   'search.rerank': { live: true },
   'rerank.model': { live: true },
   'rerank.pause_ms': { live: true },

@@ -159,6 +159,23 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
           .
         </p>
       </div>
+      {kb.app && (
+        <>
+          <h3>Updates</h3>
+          <div className="form">
+            <label className="check">
+              <input
+                type="checkbox"
+                aria-label="Look for updates"
+                checked={v['ui.updates'] !== false}
+                onChange={(e) => void save('ui.updates', e.target.checked)}
+              />{' '}
+              Look for a new version once a day, download it in the background, and ask before restarting into it
+            </label>
+            {note('ui.updates')}
+          </div>
+        </>
+      )}
       <TeamServer kb={kb} onChanged={onChanged} />
       <h3>Data</h3>
       <p>

@@ -104,6 +104,7 @@ ui:                           # the app (and kb serve's page)
   theme: system               # system, light or dark
   editor_uri: "vscode://file/{path}:{line}"  # "Open in editor" on a hit: {path}, {line}, {column} are filled in
   # editor_command: "subl {path}:{line}"   # kb tui's Enter: a command with {path} and {line}; unset: $VISUAL or $EDITOR
+  updates: true               # the installed desktop app looks for a new version once a day and asks before restarting
 
 serve:                        # kb serve for a team (README: "A team server")
   public_url: null            # the address behind your TLS proxy (https://kb.example.com): its Host and Origin are accepted, its URL printed
