@@ -61,6 +61,40 @@ describe("the installers' own steps", () => {
   });
 });
 
+/** makensis (Debian's nsis package): on a user's clone its absence skips the check; under CI it fails it. */
+const makensis = spawnSync('makensis', ['-VERSION'], { encoding: 'utf8' }).status === 0;
+if (!makensis && !process.env.CI)
+  console.warn("SKIPPED: compiling the Windows installer's steps — makensis is not installed (apt-get install nsis)");
+
+describe.skipIf(!makensis && !process.env.CI)("the Windows installer's own steps", () => {
+  it('compile with NSIS, warnings as errors, in an installer and its uninstaller', async () => {
+    expect(makensis, 'makensis is not installed (apt-get install nsis)').toBe(true);
+    const dir = await tempDir();
+    const s = writeGenerated(dir);
+    // What electron-builder's template defines, then our macros where it inserts them.
+    writeFileSync(
+      join(dir, 'check.nsi'),
+      [
+        '!define APP_EXECUTABLE_FILENAME "kb.exe"',
+        'Name "kb"',
+        `OutFile "${join(dir, 'check.exe')}"`,
+        'RequestExecutionLevel user',
+        'InstallDir "$LOCALAPPDATA\\Programs\\kb"',
+        `!include "${s.nsisInclude}"`,
+        'Section',
+        '  !insertmacro customInstall',
+        '  WriteUninstaller "$INSTDIR\\uninstall.exe"',
+        'SectionEnd',
+        'Section "Uninstall"',
+        '  !insertmacro customUnInstall',
+        'SectionEnd',
+      ].join('\n'),
+    );
+    const r = spawnSync('makensis', ['-WX', '-V2', join(dir, 'check.nsi')], { encoding: 'utf8' });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+  });
+});
+
 describe('the kb command of an installed app', () => {
   it.skipIf(process.platform === 'win32')("runs the CLI with the app's own Electron as Node, found through the link on PATH", async () => {
     // An installed layout: the app's executable (here a stand-in that runs Node, as Electron does
