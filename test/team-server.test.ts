@@ -146,7 +146,9 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     const { path } = (await dropped.json()) as { path: string };
     expect(path.startsWith(join(dir, 'private'))).toBe(true);
     expect((await bob.call('ingest', { paths: [path] })).result).toMatchObject({ added: 1, failed: 0 });
-    const found = (await bob.call('search', { query: 'kingfisher', mode: 'lexical' })).result as { results: Hit[] };
+    const foundAnswer = await bob.call('search', { query: 'kingfisher', mode: 'lexical' });
+    expect(foundAnswer.error).toBeUndefined();
+    const found = foundAnswer.result as { results: Hit[] };
     expect(found.results).toHaveLength(1);
     expect(((await alice.call('search', { query: 'kingfisher', mode: 'lexical' })).result as { results: Hit[] }).results).toEqual([]);
     // Not into a collection he may only not see, nor one he may only read, nor anywhere else on the server.
