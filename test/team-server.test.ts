@@ -158,6 +158,29 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect((await bob.call('ingest', { paths: ['/etc/hostname'] })).error?.code).toBe('FORBIDDEN');
   });
 
+  it('searches right after a drop while the folder watcher ingests it too: none fails, each finds it', async () => {
+    // The watcher and the editor's own ingest write the same note; a search that meets a chunk the
+    // other replaced meanwhile runs once more (search.ts) — it once failed with "chunk … vanished".
+    const bob = await as('bob');
+    const failed: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await fetch(`http://127.0.0.1:${server.port}/upload?name=race-${i}.md&collection=private`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.bob!}`, origin: `http://127.0.0.1:${server.port}` },
+        body: `# Race ${i}\n\nThe wren${i} sings by the weir.\n`,
+      });
+      const { path } = (await r.json()) as { path: string };
+      // Half of them asked for once the watcher has begun (it waits 150 ms for a folder to settle).
+      if (i % 2) await new Promise((res) => setTimeout(res, 120 + (i % 5) * 20));
+      const ingest = await bob.call('ingest', { paths: [path] });
+      if (ingest.error) failed.push(`ingest ${i}: ${ingest.error.message}`);
+      const found = await bob.call('search', { query: `wren${i}`, mode: 'lexical' });
+      if (found.error) failed.push(`search ${i}: ${found.error.message}`);
+      else if ((found.result as { results: Hit[] }).results.length !== 1) failed.push(`search ${i}: not found`);
+    }
+    expect(failed).toEqual([]);
+  }, 120_000);
+
   it('answers every method of the contract within the caller’s rights: a reader’s read nothing of others’, the rest refused', async () => {
     const alice = await as('alice');
     const diary = join(dir, 'private/diary.md');

@@ -17,6 +17,17 @@ function labelled<C extends Citation>(c: C): C {
   return { ...c, label: citationLabel(c, c.path.split(/[\\/]/).pop() ?? c.path) };
 }
 
+/**
+ * A hit's chunk gone between finding it and reading it: on PostgreSQL another process (or the folder
+ * watcher's ingest) replaced its document meanwhile — each statement sees the latest commit. A search
+ * meeting it runs once more (search.ts), and then leaves such hits out.
+ */
+export class ChunkVanished extends KbError {
+  constructor(rowid: number) {
+    super('INTERNAL', `chunk ${rowid} vanished during the search`);
+  }
+}
+
 export class Hydrator {
   readonly reader: HitsPort;
 
@@ -72,40 +83,44 @@ export class Hydrator {
     };
   }
 
-  async hydrate(hits: HitIn[]): Promise<SearchHit[]> {
+  /** `dropVanished`: leave out hits whose chunk is gone, rather than throwing ChunkVanished. */
+  async hydrate(hits: HitIn[], opts: { dropVanished?: boolean } = {}): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
     const rows = await this.reader.rows(hits.map((h) => h.rowid));
-    return hits.map((h, i) => {
-      const row = rows.get(h.rowid);
-      if (!row) throw new KbError('INTERNAL', `chunk ${h.rowid} vanished during the search`);
-      // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
-      const snippet = snippetFor(
-        row.text,
-        h.spans,
-        this.config.search.snippet_chars,
-        row.type === 'markdown' ? markdownMask(row.text) : undefined,
-      );
-      const anchor = JSON.parse(row.anchor) as Anchor;
-      return {
-        rank: i + 1,
-        chunk_id: row.id,
-        doc_id: row.doc_id,
-        score: h.score,
-        retrieval: h.retrieval,
-        text: row.text,
-        snippet: snippet.text,
-        snippet_highlights: snippet.highlights,
-        matched_terms: h.matched,
-        citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
-        source: {
-          title: row.title,
-          type: row.type,
-          tags: row.tags,
-          chunk_index: row.ordinal,
-          total_chunks: row.total_chunks,
-          original: row.original,
-        },
-      };
-    });
+    const gone = hits.find((h) => !rows.has(h.rowid));
+    if (gone && !opts.dropVanished) throw new ChunkVanished(gone.rowid);
+    return hits
+      .flatMap((h) => (rows.has(h.rowid) ? [h] : []))
+      .map((h, i) => {
+        const row = rows.get(h.rowid)!;
+        // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
+        const snippet = snippetFor(
+          row.text,
+          h.spans,
+          this.config.search.snippet_chars,
+          row.type === 'markdown' ? markdownMask(row.text) : undefined,
+        );
+        const anchor = JSON.parse(row.anchor) as Anchor;
+        return {
+          rank: i + 1,
+          chunk_id: row.id,
+          doc_id: row.doc_id,
+          score: h.score,
+          retrieval: h.retrieval,
+          text: row.text,
+          snippet: snippet.text,
+          snippet_highlights: snippet.highlights,
+          matched_terms: h.matched,
+          citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
+          source: {
+            title: row.title,
+            type: row.type,
+            tags: row.tags,
+            chunk_index: row.ordinal,
+            total_chunks: row.total_chunks,
+            original: row.original,
+          },
+        };
+      });
   }
 }

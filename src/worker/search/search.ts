@@ -10,7 +10,7 @@ import type { Tables } from '../store/port.js';
 import type { Semantic } from '../vectors/semantic.js';
 import { envelope } from './envelope.js';
 import { fusedHits, type HitIn, type MeaningHit, meaningHits, wordHits } from './fuse.js';
-import { Hydrator } from './hydrate.js';
+import { ChunkVanished, Hydrator } from './hydrate.js';
 import { LexicalSearcher } from './lexical.js';
 import { type Named, NameSearcher } from './names.js';
 import { type ParsedQuery, parseQuery } from './query.js';
@@ -57,6 +57,20 @@ export class Searcher {
     p: ResolvedSearchParams,
     meaning: Semantic | { unavailable: string } = { unavailable: VECTOR_UNAVAILABLE },
   ): Promise<SearchResult> {
+    try {
+      return await this.searchOnce(p, meaning, false);
+    } catch (e) {
+      // A document replaced while it was searched (ChunkVanished): once more, on what is there now.
+      if (!(e instanceof ChunkVanished)) throw e;
+      return this.searchOnce(p, meaning, true);
+    }
+  }
+
+  private async searchOnce(
+    p: ResolvedSearchParams,
+    meaning: Semantic | { unavailable: string },
+    dropVanished: boolean,
+  ): Promise<SearchResult> {
     const started = performance.now();
     const { q, filters } = searchRequest(p);
     if ('unavailable' in meaning) {
@@ -65,7 +79,8 @@ export class Searcher {
       const named = this.namesLookup(p, q, filters);
       const lex = await this.lexical.search(q, filters, p.top);
       const kept = p.threshold === undefined ? lex.hits : lex.hits.filter((h) => h.score >= p.threshold!);
-      const results = await withNames(this.names, this.hydrator, await this.hydrator.hydrate(wordHits(kept, lex, p.explain)), p, named);
+      const hydrated = await this.hydrator.hydrate(wordHits(kept, lex, p.explain), { dropVanished });
+      const results = await withNames(this.names, this.hydrator, hydrated, p, named);
       return envelope(
         p,
         results,
@@ -104,7 +119,7 @@ export class Searcher {
           });
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
-    const hydrated = await this.hydrator.hydrate(items);
+    const hydrated = await this.hydrator.hydrate(items, { dropVanished });
     const results = named ? await withNames(this.names, this.hydrator, hydrated, p, named) : hydrated;
     const lexRows = new Set((lex?.hits ?? []).map((h) => h.rowid));
     const words = lex ? { total: lex.total, estimated: lex.totalEstimated } : null;
