@@ -1,7 +1,6 @@
 // Electron main's logic under plain Node, with Electron's API behind the small interfaces main uses:
 // the worker as a utilityProcess (here a real forked worker process), IPC validation and sender
 // checks, the kb-doc: protocol (traversal attempts included), window hardening and the menu.
-import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,20 +14,12 @@ import { appInvoke } from '../src/main/app-invoke.js';
 import { appMenuTemplate, type MenuItemTemplate } from '../src/main/menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from '../src/main/security.js';
 import { utilityWorker, type ForkUtility, type UtilityProcessLike } from '../src/main/worker-process.js';
+import { nodeFork } from './support/node-fork.js';
 import { workerProcessEntry } from '../src/worker/index.js';
 import { engineIn, tempDir, writeTree } from './helpers.js';
 
 /** Electron's utilityProcess.fork, played by Node's child_process.fork of the same worker entry. */
-const nodeFork: ForkUtility = (modulePath, args) => {
-  const entry = workerProcessEntry()!;
-  const child = fork(modulePath, args, { execArgv: entry.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const like: UtilityProcessLike = {
-    postMessage: (m) => void child.send(m as object),
-    on: (event: 'message' | 'exit', listener: (x: never) => void) => child.on(event, listener as (...a: unknown[]) => void),
-    kill: () => child.kill('SIGKILL'),
-  };
-  return like;
-};
+const nodeForkOf: ForkUtility = (m, a, o) => nodeFork({ execArgv: workerProcessEntry()!.execArgv })(m, a, o);
 
 /** A window's WebContents, recording what main sends it. */
 function contents(id: number): UiContents & { got: ServerMessage[]; destroy: () => void } {
@@ -65,7 +56,7 @@ describe('main: the worker as a supervised utility process', () => {
     await writeTree(docs, { 'a.md': '# Alpha\n\nthe walrus sings at dawn\n' });
     const entry = fileURLToPath(workerProcessEntry()!.url);
     let live: UtilityProcessLike | null = null;
-    const spawn: ForkUtility = (m, a, o) => (live = nodeFork(m, a, o));
+    const spawn: ForkUtility = (m, a, o) => (live = nodeForkOf(m, a, o));
     const sup = new Supervisor(() => utilityWorker(spawn, entry, data), {
       onEvent: (...e) => router.broadcast(...e),
       backoff: { first: 50, max: 200 },
@@ -421,7 +412,7 @@ describe('the desktop build (electron-vite)', () => {
     const docs = await tempDir();
     await writeTree(docs, { 'a.md': '# A\n\nthe built worker finds this\n' });
     const data = await tempDir();
-    const w = utilityWorker(nodeFork, out('main/worker.js'), data);
+    const w = utilityWorker(nodeForkOf, out('main/worker.js'), data);
     const sup = new Supervisor(() => w);
     await sup.start();
     await sup.request('ingest', { paths: [docs] }).result;

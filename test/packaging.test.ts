@@ -5,13 +5,13 @@
 // directory (--dir) around a stand-in Electron, and the app.asar it wrote is read with @electron/asar:
 // every file the worker used is inside (or unpacked beside it, for native code), and nothing but
 // production dependencies is. The installers themselves are built by the release workflow.
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { listPackage } from '@electron/asar';
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { utilityWorker, type UtilityProcessLike } from '../src/main/worker-process.js';
+import { utilityWorker } from '../src/main/worker-process.js';
 import { Supervisor } from '../src/shared/supervisor.js';
 import { NATIVE_MODULES, packagingConfig } from '../packaging/config.js';
 import { writeGenerated } from '../packaging/generated.js';
@@ -19,6 +19,7 @@ import { electronViteBin } from '../tools/electron-tools.mjs';
 import { docx } from './support/format-fixtures.js';
 import { makePdf } from './support/make-test-pdf.js';
 import { makeTestModel } from './support/make-test-model.js';
+import { nodeFork } from './support/node-fork.js';
 import { repoRoot, tempDir, writeTree } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -56,19 +57,7 @@ async function filesTheWorkerLoads(): Promise<string[]> {
   const model = makeTestModel({ arch: 'tiny', out: join(work, 'model'), sentenceTransformers: { pooling: 'mean' } });
   const hook = join(repoRoot, 'test/support/trace-loads.mjs');
   const w = utilityWorker(
-    (modulePath, args) => {
-      const child = fork(modulePath, args, {
-        execArgv: ['--import', hook],
-        env: { ...process.env, KB_TRACE_LOADS: trace },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      });
-      const like: UtilityProcessLike = {
-        postMessage: (m) => void child.send(m as object),
-        on: (event: 'message' | 'exit', listener: (x: never) => void) => child.on(event, listener as (...a: unknown[]) => void),
-        kill: () => child.kill('SIGKILL'),
-      };
-      return like;
-    },
+    nodeFork({ execArgv: ['--import', hook], env: { ...process.env, KB_TRACE_LOADS: trace } }),
     join(repoRoot, 'out/main/worker.js'),
     join(work, 'data'),
   );

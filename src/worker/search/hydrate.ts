@@ -87,40 +87,38 @@ export class Hydrator {
   async hydrate(hits: HitIn[], opts: { dropVanished?: boolean } = {}): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
     const rows = await this.reader.rows(hits.map((h) => h.rowid));
-    const gone = hits.find((h) => !rows.has(h.rowid));
-    if (gone && !opts.dropVanished) throw new ChunkVanished(gone.rowid);
-    return hits
-      .flatMap((h) => (rows.has(h.rowid) ? [h] : []))
-      .map((h, i) => {
-        const row = rows.get(h.rowid)!;
-        // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
-        const snippet = snippetFor(
-          row.text,
-          h.spans,
-          this.config.search.snippet_chars,
-          row.type === 'markdown' ? markdownMask(row.text) : undefined,
-        );
-        const anchor = JSON.parse(row.anchor) as Anchor;
-        return {
-          rank: i + 1,
-          chunk_id: row.id,
-          doc_id: row.doc_id,
-          score: h.score,
-          retrieval: h.retrieval,
-          text: row.text,
-          snippet: snippet.text,
-          snippet_highlights: snippet.highlights,
-          matched_terms: h.matched,
-          citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
-          source: {
-            title: row.title,
-            type: row.type,
-            tags: row.tags,
-            chunk_index: row.ordinal,
-            total_chunks: row.total_chunks,
-            original: row.original,
-          },
-        };
-      });
+    const present = hits.filter((h) => rows.has(h.rowid));
+    if (present.length < hits.length && !opts.dropVanished) throw new ChunkVanished(hits.find((h) => !rows.has(h.rowid))!.rowid);
+    return present.map((h, i) => {
+      const row = rows.get(h.rowid)!;
+      // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
+      const snippet = snippetFor(
+        row.text,
+        h.spans,
+        this.config.search.snippet_chars,
+        row.type === 'markdown' ? markdownMask(row.text) : undefined,
+      );
+      const anchor = JSON.parse(row.anchor) as Anchor;
+      return {
+        rank: i + 1,
+        chunk_id: row.id,
+        doc_id: row.doc_id,
+        score: h.score,
+        retrieval: h.retrieval,
+        text: row.text,
+        snippet: snippet.text,
+        snippet_highlights: snippet.highlights,
+        matched_terms: h.matched,
+        citation: labelled(makeCitation(row.path, anchor, row.heading || undefined)),
+        source: {
+          title: row.title,
+          type: row.type,
+          tags: row.tags,
+          chunk_index: row.ordinal,
+          total_chunks: row.total_chunks,
+          original: row.original,
+        },
+      };
+    });
   }
 }
