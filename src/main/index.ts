@@ -2,7 +2,9 @@
 // module (lint-enforced): every call from a window is checked (ipc.ts) and relayed to the worker, a
 // supervised utilityProcess (worker-process.ts). Logic lives in the small modules beside this one,
 // which tests run under Node; this file only wires them to Electron's API.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -26,6 +28,7 @@ import { type EventData, type EventName, eventMessage } from '../shared/events.j
 import { Supervisor } from '../shared/supervisor.js';
 import { DOC_SCHEME, docProtocolHandler } from './doc-protocol.js';
 import { type IpcOrigin, IpcRouter, isAppPage } from './ipc.js';
+import { installKbCommand, kbCommandFor, adminScript } from './kb-command.js';
 import { pathsFromArgv } from './launch-args.js';
 import { appInvoke } from './app-invoke.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
@@ -245,6 +248,33 @@ protocol.handle(
     (doc_id, at, q) => supervisor.request('document.view', { doc_id, ...(at ? { at } : {}), ...(q ? { q } : {}) }).result,
   ),
 );
+/** Where the installer could not put `kb` on PATH, the menu offers to (kb-command.ts). */
+const kbCommand = app.isPackaged
+  ? kbCommandFor({ platform: process.platform, resourcesPath: process.resourcesPath, appImage: process.env.APPIMAGE, home: homedir() })
+  : null;
+
+async function installCommand(): Promise<void> {
+  if (!kbCommand) return;
+  const outcome = await installKbCommand(kbCommand, {
+    asAdmin: (command) =>
+      new Promise((done, fail) => execFile('osascript', ['-e', adminScript(command)], (e) => (e ? fail(e) : done()))),
+    confirmReplace: async (path, what) =>
+      (
+        await dialog.showMessageBox({
+          type: 'warning',
+          buttons: ['Replace', 'Cancel'],
+          defaultId: 1,
+          cancelId: 1,
+          message: `${path} is already there`,
+          detail: `It is ${what}. Replace it with kb's command?`,
+        })
+      ).response === 0,
+    pathVariable: process.env.PATH ?? '',
+  });
+  log.info({ event: 'kb-command', installed: outcome.installed }, outcome.message);
+  await dialog.showMessageBox({ type: outcome.installed ? 'info' : 'warning', message: outcome.message, detail: outcome.detail });
+}
+
 Menu.setApplicationMenu(
   Menu.buildFromTemplate(
     appMenuTemplate(
@@ -256,6 +286,7 @@ Menu.setApplicationMenu(
         // kb's own documentation, shipped with it (npm's "kb" package is someone else's): the README,
         // opened in the system's viewer for Markdown; offline like everything else.
         help: () => void shell.openPath(app.isPackaged ? join(process.resourcesPath, 'README.md') : join(app.getAppPath(), 'README.md')),
+        ...(kbCommand ? { installCommand: () => void installCommand() } : {}),
       },
       process.platform,
     ),

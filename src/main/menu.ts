@@ -6,6 +6,8 @@ export interface MenuActions {
   preferences(): void;
   toggleAsk(): void;
   help(): void;
+  /** Only where the installer could not put `kb` on PATH (kb-command.ts): a dragged macOS app, an AppImage. */
+  installCommand?: () => void;
 }
 
 type Role =
@@ -38,12 +40,22 @@ export function appMenuTemplate(actions: MenuActions, platform: string): MenuIte
   const mac = platform === 'darwin';
   const sep: MenuItemTemplate = { type: 'separator' };
   const role = (r: Role): MenuItemTemplate => ({ role: r });
+  const command: MenuItemTemplate[] = actions.installCommand
+    ? [{ id: 'install-command', label: 'Install the kb Command…', click: actions.installCommand }]
+    : [];
   return [
     ...(mac
       ? [
           {
             label: 'kb',
-            submenu: [role('about'), sep, { label: 'Preferences…', accelerator: 'Cmd+,', click: actions.preferences }, sep, role('quit')],
+            submenu: [
+              role('about'),
+              sep,
+              { label: 'Preferences…', accelerator: 'Cmd+,', click: actions.preferences },
+              ...command,
+              sep,
+              role('quit'),
+            ],
           },
         ]
       : []),
@@ -53,7 +65,7 @@ export function appMenuTemplate(actions: MenuActions, platform: string): MenuIte
         { id: 'add-files', label: 'Add Files…', accelerator: 'CmdOrCtrl+O', click: actions.addFiles },
         { id: 'add-folder', label: 'Add Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: actions.addFolder },
         sep,
-        ...(mac ? [] : [{ label: 'Preferences…', accelerator: 'Ctrl+,', click: actions.preferences }, sep]),
+        ...(mac ? [] : [{ label: 'Preferences…', accelerator: 'Ctrl+,', click: actions.preferences }, ...command, sep]),
         role(mac ? 'close' : 'quit'),
       ],
     },
