@@ -22,14 +22,7 @@ import { assert, describe, expect, it } from 'vitest';
 import { fileAssociations, PROG_ID, windowsExtensions } from '../packaging/file-associations.js';
 import { packagingConfig, updateFeed } from '../packaging/config.js';
 import { writeGenerated } from '../packaging/generated.js';
-import {
-  adminScript,
-  type CommandDisk,
-  type CommandHost,
-  installKbCommand,
-  kbCommandFor,
-  realDisk,
-} from '../src/main/kb-command.js';
+import { adminScript, type CommandDisk, type CommandHost, installKbCommand, kbCommandFor, realDisk } from '../src/main/kb-command.js';
 import { appMenuTemplate, type MenuItemTemplate } from '../src/main/menu.js';
 import { extensionsByType } from '../src/worker/ingest/extensions.js';
 import { electronBinary } from '../tools/electron-tools.mjs';
@@ -132,14 +125,21 @@ async function installedLayout(executableName: string): Promise<{ root: string; 
   copyFileSync(join(repoRoot, 'packaging/cli/kb'), join(resources, 'bin', 'kb'));
   chmodSync(join(resources, 'bin', 'kb'), 0o755);
   symlinkSync(repoRoot, join(resources, 'app.asar'));
-  return { root, kb: join(resources, 'bin', 'kb'), startedAsNode: () => existsSync(started) && readFileSync(started, 'utf8').trim() === 'yes' };
+  return {
+    root,
+    kb: join(resources, 'bin', 'kb'),
+    startedAsNode: () => existsSync(started) && readFileSync(started, 'utf8').trim() === 'yes',
+  };
 }
 
 const run = (kb: string, args: string[]): ReturnType<typeof spawnSync<string>> =>
   spawnSync(kb, args, { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '' }, timeout: 60_000 });
 
 /** An answer of the person's, and what they were asked. */
-function host(replace: boolean, admin: (command: string) => void = () => assert.fail('no administrator was needed')): CommandHost & { asked: string[] } {
+function host(
+  replace: boolean,
+  admin: (command: string) => void = () => assert.fail('no administrator was needed'),
+): CommandHost & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -169,7 +169,9 @@ describe.skipIf(process.platform === 'win32')('the kb command of an installed ap
       target: '/Applications/kb.app/Contents/Resources/bin/kb',
       app: '/Applications/kb.app',
     });
-    expect(kbCommandFor({ platform: 'linux', resourcesPath: '/tmp/.mount_kb/resources', appImage: '/home/me/kb.AppImage', home: '/home/me' })).toMatchObject({
+    expect(
+      kbCommandFor({ platform: 'linux', resourcesPath: '/tmp/.mount_kb/resources', appImage: '/home/me/kb.AppImage', home: '/home/me' }),
+    ).toMatchObject({
       kind: 'script',
       path: '/home/me/.local/bin/kb',
     });
@@ -181,8 +183,7 @@ describe.skipIf(process.platform === 'win32')('the kb command of an installed ap
     let clicked = 0;
     for (const platform of ['darwin', 'linux']) {
       expect(flat(appMenuTemplate(actions, platform)).find((i) => i.id === 'install-command')).toBeUndefined();
-      flat(appMenuTemplate({ ...actions, installCommand: () => clicked++ }, platform))
-        .find((i) => i.label === 'Install the kb Command…')!
+      flat(appMenuTemplate({ ...actions, installCommand: () => clicked++ }, platform)).find((i) => i.label === 'Install the kb Command…')!
         .click!();
     }
     expect(clicked).toBe(2);
@@ -212,12 +213,15 @@ describe.skipIf(process.platform === 'win32')('the kb command of an installed ap
     expect(first).toMatchObject({ installed: true, message: `The kb command is installed: ${cmd.path}` });
     expect(first.detail).toMatch(/is not on your PATH yet/);
     expect(admin).toHaveLength(1);
-    expect(adminScript('ln -s \'a"b\' c')).toBe('do shell script "ln -s \'a\\"b\' c" with administrator privileges');
+    expect(adminScript("ln -s 'a\"b' c")).toBe('do shell script "ln -s \'a\\"b\' c" with administrator privileges');
     expect(readlinkSync(cmd.path)).toBe(app.kb);
     const r = run(cmd.path, ['--version']);
     expect(r.status, r.stderr).toBe(0);
     expect(app.startedAsNode()).toBe(true);
-    expect(await installKbCommand(cmd, host(false), refusing)).toMatchObject({ installed: true, message: `The kb command is already installed: ${cmd.path}` });
+    expect(await installKbCommand(cmd, host(false), refusing)).toMatchObject({
+      installed: true,
+      message: `The kb command is already installed: ${cmd.path}`,
+    });
 
     // Another program called kb: kept unless the person says replace.
     rmSync(cmd.path);
@@ -268,7 +272,12 @@ describe.skipIf(process.platform === 'win32')('the kb command of an installed ap
 
     // Installing again changes nothing; a newer AppImage elsewhere takes the script over without asking.
     expect((await installKbCommand(cmd, host(false))).message).toMatch(/already installed/);
-    const moved = kbCommandFor({ platform: 'linux', resourcesPath: '/tmp/.mount_y/resources', appImage: join(images, 'gone.AppImage'), home })!;
+    const moved = kbCommandFor({
+      platform: 'linux',
+      resourcesPath: '/tmp/.mount_y/resources',
+      appImage: join(images, 'gone.AppImage'),
+      home,
+    })!;
     expect(await installKbCommand(moved, host(false))).toMatchObject({ installed: true });
     const gone = run(cmd.path, ['--version']);
     expect(gone.status).toBe(127);

@@ -256,8 +256,7 @@ const kbCommand = app.isPackaged
 async function installCommand(): Promise<void> {
   if (!kbCommand) return;
   const outcome = await installKbCommand(kbCommand, {
-    asAdmin: (command) =>
-      new Promise((done, fail) => execFile('osascript', ['-e', adminScript(command)], (e) => (e ? fail(e) : done()))),
+    asAdmin: (command) => new Promise((done, fail) => execFile('osascript', ['-e', adminScript(command)], (e) => (e ? fail(e) : done()))),
     confirmReplace: async (path, what) =>
       (
         await dialog.showMessageBox({

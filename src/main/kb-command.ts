@@ -165,7 +165,8 @@ export async function installKbCommand(cmd: KbCommand, host: CommandHost, disk: 
       detail: `kb is running from ${cmd.app}, which will not stay there. Drag kb into Applications, open it from there, and choose Install the kb Command… again.`,
     };
   const now = found(cmd);
-  if (now.state === 'ours' && now.current) return { installed: true, message: `The kb command is already installed: ${cmd.path}`, detail: use };
+  if (now.state === 'ours' && now.current)
+    return { installed: true, message: `The kb command is already installed: ${cmd.path}`, detail: use };
   if (now.state === 'foreign' && !(await host.confirmReplace(cmd.path, now.what)))
     return { installed: false, message: 'The kb command was not installed', detail: `${cmd.path} is left as it was.` };
   try {
