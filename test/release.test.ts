@@ -2,7 +2,7 @@
 // the scripts the installers run, written from kb's tables; the release workflow, linted by
 // actionlint; and `npm run dist` saying in one paragraph why it cannot build here. (The package's
 // contents: packaging.test.ts. The installers themselves: .github/workflows/release.yml.)
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -132,7 +132,7 @@ async function installedLayout(executableName: string): Promise<{ root: string; 
   };
 }
 
-const run = (kb: string, args: string[]): ReturnType<typeof spawnSync<string>> =>
+const run = (kb: string, args: string[]): SpawnSyncReturns<string> =>
   spawnSync(kb, args, { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '' }, timeout: 60_000 });
 
 /** An answer of the person's, and what they were asked. */

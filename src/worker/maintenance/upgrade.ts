@@ -4,36 +4,7 @@
 // long-lived host (the app, kb serve, kb watch) in the background, or by kb doctor --fix.
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
-import { ftsOrderUpgrade, upgradeFtsOrder } from '../store/upgrades/fts-order.js';
-import { packingUpgrade, upgradePacking } from '../store/upgrades/packing.js';
-import { recordsUpgrade, upgradeRecords } from '../store/upgrades/records.js';
-import { substringsUpgrade, type UpgradeState, upgradeSubstrings } from '../store/upgrades/substrings.js';
-import type { Db } from '../store/db.js';
-
-interface Upgrade {
-  state: (db: Db) => UpgradeState | null;
-  step: (db: Db, rows: number) => UpgradeState | null;
-  /** Rowids a batch covers in the background: ~40 ms of work, so a search waits no longer behind one. */
-  batch: number;
-}
-
-/** The upgrades, in the order they run (packing needs the substrings upgrade's triggers; records, packed chunks). */
-const UPGRADES: Upgrade[] = [
-  { state: substringsUpgrade, step: upgradeSubstrings, batch: 2000 },
-  { state: packingUpgrade, step: upgradePacking, batch: 2000 },
-  { state: ftsOrderUpgrade, step: upgradeFtsOrder, batch: 2000 },
-  // Each chunk inflated and deflated against the dictionary: ~80 µs.
-  { state: recordsUpgrade, step: upgradeRecords, batch: 500 },
-];
-
-/** The first upgrade still to do, and how far it is. */
-function next(db: Db): { step: Upgrade['step']; batch: number; state: UpgradeState } | null {
-  for (const u of UPGRADES) {
-    const state = u.state(db);
-    if (state) return { step: u.step, batch: u.batch, state };
-  }
-  return null;
-}
+import { nextUpgrade as next, UPGRADES, upgradeSmall } from '../store/upgrades/index.js';
 
 /** An upgrade with no more than this many rowids left is done when the index opens (~0.5 s). */
 const AT_OPEN = 20_000;
@@ -56,7 +27,7 @@ export function upgradeIfSmall(core: Core): void {
   const db = core.sqlite;
   if (core.readOnly || !db) return;
   try {
-    for (let n = next(db); n && n.state.end - n.state.cursor <= AT_OPEN; n = next(db)) n.step(db, AT_OPEN);
+    upgradeSmall(db, AT_OPEN);
   } catch (e) {
     // A full disk, say: the index stays as it was (each batch is a transaction) and is searched as
     // it is; the next open tries again. Opening must not fail for it.

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { KbError } from '../../shared/errors.js';
 import { registerIndexFunctions } from './index-functions.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { upgradeSmall } from './upgrades/index.js';
 
 export type Db = Database.Database;
 
@@ -119,6 +120,10 @@ export function migrate(db: Db): void {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
     }
+    // A new index: its upgrades (store/upgrades/) have nothing to copy, but they rewrite triggers and
+    // tables. Done after this commit, those changes of schema would meet a second process opening the
+    // same new index meanwhile in the middle of its first statements ("vtable constructor failed").
+    if (current === 0) upgradeSmall(db, 0);
   }).immediate();
 }
 

@@ -15,7 +15,8 @@ import { migration as m11 } from './011-substrings-of-words.js';
 import { migration as m12 } from './012-packed-chunk-text.js';
 import { migration as m13 } from './013-word-index-text-first.js';
 import { migration as m14 } from './014-chunk-records.js';
+import { migration as m15 } from './015-planner-statistics-tables.js';
 
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14];
+export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15];
