@@ -5,7 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { wordAccuracy } from '../src/worker/eval/metrics.js';
+import { raster } from '../src/worker/ingest/ocr/raster.js';
 import { corporaDir, engineIn, tempDir } from './helpers.js';
 import { TESTOCR_TEXT } from './ocr-truth.js';
 
@@ -229,6 +231,19 @@ describe.skipIf(!corpora)('OCR', () => {
     expect((await engine.inspectDoc(join(dir, 'real.png'))).ocr_pages[0]!.status).toBe('pending');
     const ocrCheck = (await engine.doctor()).checks.find((c) => c.name === 'OCR');
     expect(ocrCheck).toMatchObject({ status: 'warn', detail: expect.stringMatching(/@tesseract.js-data\/xyz/) });
+  });
+
+  it("renders a scan compressed as CCITT fax, as black-and-white scanners write them, with its ink (pdf.js's WebAssembly decoders)", async () => {
+    // Without the decoders pdf.js left the image out, and OCR read a blank page.
+    const scan = readFileSync(join(corpora!, 'pdf', 'pdfplumber', 'issue-203-decimalize.pdf'));
+    const page = await raster({ kind: 'pdf-page', data: new Uint8Array(scan), page: 1, dpi: 100 });
+    const img = await loadImage(Buffer.from(page.image));
+    const g = createCanvas(img.width, img.height).getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, img.width, img.height).data;
+    let ink = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i]! < 128) ink++;
+    expect(ink / (img.width * img.height)).toBeGreaterThan(0.01);
   });
 
   it('does not index what it cannot read (a Chinese scan read with English data): the page says it needs another OCR language, and is read again once it is set', async () => {

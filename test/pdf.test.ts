@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../src/shared/wire.js';
 import { PDFDocument } from 'pdf-lib';
-import { makeLongPdf, makePdf } from './support/make-test-pdf.js';
+import { CJK_FONTS, makeLongPdf, makePdf, unembeddedCjkPdf } from './support/make-test-pdf.js';
 import { corporaDir, engineIn, kb, searchDuringIngest, tempDir } from './helpers.js';
 
 const corpora = corporaDir();
@@ -101,6 +101,24 @@ describe('PDF ingest', () => {
     expect(pages[0]).toBeLessThan(400);
     expect(pages.at(-1)).toBe(400);
     expect((await engine.inspectDoc(join(dir, 'long.pdf'))).document.page_count).toBe(400);
+  });
+
+  it('reads CJK text in a font the PDF does not embed (through pdf.js\'s CMaps), and finds it', async () => {
+    // ReportLab's CID fonts, and many a Japanese or Chinese producer: the text is codes of a
+    // predefined CMap. Without the CMaps, pdf.js gave such a page no text at all.
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'tokyo.pdf'), unembeddedCjkPdf(['東京の電車はいつも混んでいる', '日本語の文書'], CJK_FONTS.japanese));
+    writeFileSync(join(dir, 'beijing.pdf'), unembeddedCjkPdf(['北京的地铁每天都很拥挤', '上海的公共汽车也是一样'], CJK_FONTS.chinese));
+    const engine = await engineIn(join(dir, 'data'));
+    const s = await engine.ingest([dir]);
+    expect(s, JSON.stringify(s.errors)).toMatchObject({ added: 2, failed: 0 });
+    expect((await engine.inspectDoc(join(dir, 'tokyo.pdf'))).chunks.map((c) => c.text).join('\n')).toMatch(
+      /東京の電車はいつも混んでいる\s+日本語の文書/,
+    );
+    expect((await engine.inspectDoc(join(dir, 'beijing.pdf'))).chunks.map((c) => c.text).join('')).toMatch(/北京的地铁每天都很拥挤\s*上海的公共汽车也是一样/);
+    const hit = (await engine.search({ query: '電車', mode: 'lexical', top: 1 })).results[0]!.citation;
+    expect(hit).toMatchObject({ kind: 'page', page: 1, path: join(dir, 'tokyo.pdf') });
+    expect((await engine.search({ query: '地铁', mode: 'lexical', top: 1 })).results[0]!.citation.path).toBe(join(dir, 'beijing.pdf'));
   });
 
   it.skipIf(!corpora)('reads a two-column LaTeX paper column by column', async () => {

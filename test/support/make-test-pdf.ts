@@ -67,3 +67,38 @@ export async function makeLongPdf(pages: number, linesPerPage = 38): Promise<Uin
   }
   return makePdf(spec);
 }
+
+/** A CJK font a PDF names without embedding it, as ReportLab's CID fonts and many Asian producers write them. */
+export const CJK_FONTS = {
+  japanese: { font: 'HeiseiMin-W3', encoding: 'UniJIS-UCS2-H', ordering: 'Japan1' },
+  chinese: { font: 'STSong-Light', encoding: 'UniGB-UCS2-H', ordering: 'GB1' },
+} as const;
+
+/**
+ * One page of lines in a CJK font that is not embedded: its text is codes of a predefined CMap
+ * (UCS-2 here), which a reader must load to know the characters. Written out by hand: pdf-lib
+ * embeds every font it uses.
+ */
+export function unembeddedCjkPdf(lines: string[], font: (typeof CJK_FONTS)[keyof typeof CJK_FONTS]): Uint8Array {
+  const ucs2 = (s: string): string => [...s].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+  const text = lines.map((l, i) => `BT /F1 20 Tf 40 ${760 - i * 30} Td <${ucs2(l)}> Tj ET`).join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${Buffer.byteLength(text)} >>\nstream\n${text}\nendstream`,
+    `<< /Type /Font /Subtype /Type0 /BaseFont /${font.font} /Encoding /${font.encoding} /DescendantFonts [6 0 R] >>`,
+    `<< /Type /Font /Subtype /CIDFontType0 /BaseFont /${font.font} /CIDSystemInfo << /Registry (Adobe) /Ordering (${font.ordering}) /Supplement 2 >> /FontDescriptor 7 0 R /DW 1000 >>`,
+    `<< /Type /FontDescriptor /FontName /${font.font} /Flags 6 /FontBBox [-123 -257 1001 910] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 69 >>`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((o, i) => {
+    const at = Buffer.byteLength(pdf);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = Buffer.byteLength(pdf);
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(pdf, 'latin1'));
+}

@@ -5,6 +5,7 @@
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { KbError } from '../../../shared/errors.js';
 import { detectLanguage } from '../language.js';
+import { pdfjsData } from '../pdfjs-data.js';
 import { Vocabulary } from './pdf-hyphens.js';
 import { type RawItem, uprightItems } from './pdf-items.js';
 import { fragments, type Fragment, type Paragraph, paragraphs, readingOrder } from './pdf-layout.js';
@@ -56,6 +57,7 @@ async function open(req: PdfRequest): Promise<{ doc: PdfDoc; task: PdfTask }> {
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
+    ...pdfjsData(),
   });
   try {
     return { doc: await task.promise, task };

@@ -3,6 +3,7 @@
 // configured dpi with pdf.js onto an @napi-rs/canvas.
 import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../../shared/errors.js';
+import { pdfjsData } from '../pdfjs-data.js';
 
 export interface RasterRequest {
   kind: 'image' | 'pdf-page' | 'rotate';
@@ -50,7 +51,7 @@ async function rasterImage(data: Uint8Array): Promise<Raster> {
 async function rasterPdfPage(data: Uint8Array, page: number, dpi: number): Promise<Raster> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const { createCanvas } = await import('@napi-rs/canvas');
-  const task = pdfjs.getDocument({ data, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const task = pdfjs.getDocument({ data, disableFontFace: true, useSystemFonts: false, verbosity: 0, ...pdfjsData() });
   try {
     const doc = await task.promise;
     const p = await doc.getPage(page);
