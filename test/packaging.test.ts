@@ -1,14 +1,16 @@
-// The desktop app's package, checked without an Electron binary (none can be downloaded here). The
-// built app's worker runs under plain Node through a day's work — an embedding model, Markdown, a PDF,
-// a Word file, code, a web page, a scan to read — with every file it loads or reads noted
-// (support/trace-loads.mjs). Then electron-builder packs the app for this platform as an unpacked
-// directory (--dir) around a stand-in Electron, and the app.asar it wrote is read with @electron/asar:
-// every file the worker used is inside (or unpacked beside it, for native code), and nothing but
-// production dependencies is. The installers themselves are built by the release workflow.
+// The desktop app's package, checked without an Electron binary (none can be downloaded here).
+// electron-builder packs the app for this platform as an unpacked directory (--dir) around a
+// stand-in Electron; the app.asar it wrote is read with @electron/asar and laid out as Electron reads
+// it (the archive, with app.asar.unpacked over it). Then the packaged worker runs under plain Node
+// through a day's work — an embedding model, Markdown, a PDF, CJK text in a font it does not embed,
+// a Word file, code, a web page, a scan to read — with every file it or its threads load or read
+// noted (support/trace-loads.mjs): all of them come from the package, its native code from beside the
+// archive; and the package's own `kb` command line searches what it indexed. Nothing but production
+// dependencies is in. The installers themselves are built by the release workflow.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { listPackage } from '@electron/asar';
+import { extractAll, listPackage } from '@electron/asar';
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { utilityWorker } from '../src/main/worker-process.js';
@@ -16,8 +18,9 @@ import { Supervisor } from '../src/shared/supervisor.js';
 import { NATIVE_MODULES, packagingConfig } from '../packaging/config.js';
 import { writeGenerated } from '../packaging/generated.js';
 import { electronViteBin } from '../tools/electron-tools.mjs';
+import { pdfjsData } from '../src/worker/ingest/pdfjs-data.js';
 import { docx } from './support/format-fixtures.js';
-import { makePdf } from './support/make-test-pdf.js';
+import { CJK_FONTS, makePdf, unembeddedCjkPdf } from './support/make-test-pdf.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { nodeFork } from './support/node-fork.js';
 import { repoRoot, tempDir, writeTree } from './helpers.js';
@@ -41,8 +44,8 @@ function scan(words: string): Buffer {
   return c.toBuffer('image/png');
 }
 
-/** The built worker (out/main/worker.js) through a day's work, noting every file it loads; those files. */
-async function filesTheWorkerLoads(): Promise<string[]> {
+/** The worker of an app laid out in `app` (its out/main/worker.js) through a day's work, noting every file it loads; those files. */
+async function filesTheWorkerLoads(app: string, data: string): Promise<string[]> {
   const work = await tempDir();
   const trace = join(work, 'trace.txt');
   const docs = join(work, 'docs');
@@ -52,14 +55,16 @@ async function filesTheWorkerLoads(): Promise<string[]> {
     'page.html': '<html><head><title>Herons</title></head><body><h1>Herons</h1><p>Wading birds of the marsh.</p></body></html>',
   });
   writeFileSync(join(docs, 'guide.pdf'), await makePdf({ pages: [{ lines: ['Page one is about the heron and its nest.'] }] }));
+  // CJK text in a font the PDF does not embed: read through pdf.js's CMaps.
+  writeFileSync(join(docs, 'tokyo.pdf'), unembeddedCjkPdf(['東京の電車はいつも混んでいる', '日本語の文書です'], CJK_FONTS.japanese));
   writeFileSync(join(docs, 'report.docx'), await docx([{ text: 'The report counts herons by the river.' }]));
   writeFileSync(join(docs, 'scan.png'), scan('herons nest in tall trees'));
   const model = makeTestModel({ arch: 'tiny', out: join(work, 'model'), sentenceTransformers: { pooling: 'mean' } });
   const hook = join(repoRoot, 'test/support/trace-loads.mjs');
   const w = utilityWorker(
     nodeFork({ execArgv: ['--import', hook], env: { ...process.env, KB_TRACE_LOADS: trace } }),
-    join(repoRoot, 'out/main/worker.js'),
-    join(work, 'data'),
+    join(app, 'out/main/worker.js'),
+    data,
   );
   const sup = new Supervisor(() => w);
   await sup.start();
@@ -67,9 +72,11 @@ async function filesTheWorkerLoads(): Promise<string[]> {
     await sup.request('models.import', { path: model, as: 'tiny' }).result;
     await sup.request('models.use', { name: 'tiny' }).result;
     const s = await sup.request('ingest', { paths: [docs] }).result;
-    expect(s.added, JSON.stringify(s.errors)).toBe(6);
+    expect(s.added, JSON.stringify(s.errors)).toBe(7);
     const hits = await sup.request('search', { query: 'heron', mode: 'hybrid' }).result;
     expect(hits.results.length).toBeGreaterThan(0);
+    const cjk = await sup.request('search', { query: '電車' }).result;
+    expect(cjk.results.map((r) => r.citation.path)).toContain(join(docs, 'tokyo.pdf'));
     const scanned = await sup.request('search', { query: 'tall trees' }).result;
     expect(scanned.results.map((r) => r.citation.path)).toContain(join(docs, 'scan.png'));
   } finally {
@@ -107,32 +114,49 @@ async function packed(): Promise<string> {
 }
 
 describe('the desktop package (electron-builder)', () => {
-  it('holds every file the built worker loads, its native code unpacked, the kb command beside it, and no dev dependency', async () => {
+  it('runs a day of the worker\'s work from the package alone, its native code unpacked, its kb command too, and holds no dev dependency', async () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'ignore' });
-    const loaded = await filesTheWorkerLoads();
     const resources = await packed();
     const inAsar = new Set(
       listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(sep).join('/').replace(/^\//, '')),
     );
     const unpacked = join(resources, 'app.asar.unpacked');
+    // The app as Electron reads it: the archive's files, the unpacked ones taken from beside it.
+    const app = await tempDir();
+    extractAll(join(resources, 'app.asar'), app);
+    const data = join(await tempDir(), 'data');
+    const loaded = await filesTheWorkerLoads(app, data);
 
-    // What the worker read from the app's own folder (not the Node running it, nor the test's files).
+    // Nothing came from the checkout: a file the package lacks would have been found nowhere (Node
+    // does not look above the app's folder), not quietly taken from here.
+    const notNode = (f: string): boolean => !f.startsWith(join(repoRoot, '.tools') + sep) && !f.startsWith(join(repoRoot, 'test') + sep);
+    expect(loaded.filter((f) => f.startsWith(repoRoot + sep) && notNode(f))).toEqual([]);
     const ours = loaded
-      .filter((f) => f.startsWith(repoRoot + sep))
-      .map((f) => relative(repoRoot, f).split(sep).join('/'))
-      .filter((f) => !f.startsWith('.tools/') && !f.startsWith('test/'))
+      .filter((f) => f.startsWith(app + sep))
+      .map((f) => relative(app, f).split(sep).join('/'))
       // Node looks for package.json files that need not exist (a folder's module type).
-      .filter((f) => existsSync(join(repoRoot, f)));
+      .filter((f) => existsSync(join(app, f)));
     expect(ours).toContain('out/main/worker.js');
     expect(ours.some((f) => f.endsWith('.wasm'))).toBe(true); // tree-sitter's grammar, tesseract's core
     expect(ours.some((f) => f.includes('traineddata'))).toBe(true); // tesseract's language data
     expect(ours.some((f) => f.startsWith('node_modules/onnxruntime-node/') && f.endsWith('.node'))).toBe(true);
-    const missing = ours.filter((f) => !inAsar.has(f) && !existsSync(join(unpacked, f)));
-    expect(missing).toEqual([]);
+    expect(ours.some((f) => f.startsWith('node_modules/pdfjs-dist/cmaps/'))).toBe(true); // read on a parse thread
     // Native code the operating system loads is a real file, outside the archive.
     const native = ours.filter((f) => f.endsWith('.node') || /\.(so|dylib|dll)(\.\d+)*$/.test(f));
     expect(native.length).toBeGreaterThan(0);
     expect(native.filter((f) => !existsSync(join(unpacked, f)))).toEqual([]);
+    // pdf.js's data, all of it, whichever a PDF asks for: CMaps, standard fonts, image decoders, colour profiles.
+    for (const folder of Object.values(pdfjsData()).filter((v): v is string => typeof v === 'string')) {
+      const inPackage = join(app, relative(repoRoot, folder));
+      expect(readdirSync(inPackage).sort(), folder).toEqual(readdirSync(folder).sort());
+    }
+
+    // The package's own command line (what resources/bin/kb runs) searches what its worker indexed.
+    const cli = (args: string[]): string =>
+      execFileSync(process.execPath, [join(app, 'bin/kb.js'), ...args], { encoding: 'utf8', env: { ...process.env, KB_DATA_DIR: data } });
+    expect(cli(['--version']).trim()).toBe(pkg.version);
+    const found = JSON.parse(cli(['search', 'heron', '--json'])) as { results: { citation: { path: string } }[] };
+    expect(found.results.map((r) => r.citation.path).some((p) => p.endsWith('notes.md'))).toBe(true);
 
     // Every listed native module is in, unpacked; and a native module not listed would be a surprise.
     const nativePackages = new Set(

@@ -4,6 +4,7 @@
 // worker under it to learn what an installed app must carry.
 import { appendFileSync } from 'node:fs';
 import fs from 'node:fs';
+import threads from 'node:worker_threads';
 import Module, { register, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,14 @@ if (out) {
   };
   for (const f of ['openSync', 'open', 'readFileSync', 'readFile', 'createReadStream']) wrap(fs, f);
   for (const f of ['open', 'readFile']) wrap(fs.promises, f);
+  // The worker's threads are started without the parent's flags (worker/threads.ts): each gets this hook too.
+  const Worker = threads.Worker;
+  const hook = ['--import', import.meta.url];
+  threads.Worker = class extends Worker {
+    constructor(file, options = {}) {
+      super(file, { ...options, execArgv: [...(options.execArgv ?? []), ...hook] });
+    }
+  };
   syncBuiltinESMExports();
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function (...args) {
