@@ -24,10 +24,11 @@ export const UNPACKED = ['**/*.node', 'node_modules/onnxruntime-node/bin/**', 'n
 
 /**
  * The built app — the Electron build (out/), the CLI's bundle and the web UI (dist/) — and what of the
- * production dependencies is left out: LanceDB's optional embedding functions (Transformers.js with
- * its own onnxruntime, onnxruntime-web and its protobufs, and sharp with its libvips: kb embeds with
- * its own and never loads them), and
- * whisper.cpp's sources (its addon is built). The packaging test runs the worker to prove they are unused.
+ * production dependencies is left out, none of it loaded by kb: LanceDB's optional embedding functions
+ * (Transformers.js with its own onnxruntime, onnxruntime-web and its protobufs, sharp with its libvips,
+ * OpenAI's client); whisper.cpp's and SQLite's sources (their addons are built); pdf.js's builds other
+ * than the legacy one Node runs (the web UI bundles its own), and its source maps; ExcelJS's browser
+ * bundles. The packaging test runs the packaged worker through a day's work to prove nothing it needs is gone.
  */
 export const APP_FILES = [
   'package.json',
@@ -43,15 +44,22 @@ export const APP_FILES = [
   '!node_modules/sharp{,/**}',
   '!node_modules/@img{,/**}',
   '!node_modules/smart-whisper/whisper.cpp{,/**}',
+  '!node_modules/openai{,/**}',
+  '!node_modules/better-sqlite3/{deps,src}{,/**}',
+  '!node_modules/pdfjs-dist/{build,web,image_decoders,types}{,/**}',
+  '!node_modules/pdfjs-dist/**/*.map',
+  '!node_modules/exceljs/dist{,/**}',
 ];
 
 /**
- * onnxruntime's libraries for the other platforms (about 90 MB each), left out of this platform's
- * package: `npm run dist` builds for the machine it runs on. (Here, not in electron-builder's
- * per-platform `files`, which drops the top-level exclusions.)
+ * The native libraries for the other platforms, left out of this platform's package (`npm run dist`
+ * builds for the machine it runs on): onnxruntime's (about 90 MB each) and better-sqlite3's prebuilt
+ * addons. (Here, not in electron-builder's per-platform `files`, which drops the top-level exclusions.)
  */
 const otherPlatforms = (keep: NodeJS.Platform): string[] =>
-  ['darwin', 'linux', 'win32'].filter((p) => p !== keep).map((p) => `!node_modules/onnxruntime-node/bin/napi-v6/${p}{,/**}`);
+  ['darwin', 'linux', 'win32']
+    .filter((p) => p !== keep)
+    .flatMap((p) => [`!node_modules/onnxruntime-node/bin/napi-v6/${p}{,/**}`, `!node_modules/better-sqlite3/prebuilds/${p}*`]);
 
 /** Where the installed app asks for updates: KB_UPDATE_URL (a generic server), else the GitHub repository building it. */
 export type UpdateFeed = { provider: 'generic'; url: string } | { provider: 'github'; owner: string; repo: string; releaseType: 'release' };

@@ -3,7 +3,7 @@
 // stand-in Electron; the app.asar it wrote is read with @electron/asar and laid out as Electron reads
 // it (the archive, with app.asar.unpacked over it). Then the packaged worker runs under plain Node
 // through a day's work — an embedding model, Markdown, a PDF, CJK text in a font it does not embed,
-// a Word file, code, a web page, a scan to read — with every file it or its threads load or read
+// Word, Excel and PowerPoint files, an e-book, a mail, code, a web page, a scan to read — with every file it or its threads load or read
 // noted (support/trace-loads.mjs): all of them come from the package, its native code from beside the
 // archive; and the package's own `kb` command line searches what it indexed. Nothing but production
 // dependencies is in. The installers themselves are built by the release workflow.
@@ -19,7 +19,7 @@ import { NATIVE_MODULES, packagingConfig } from '../packaging/config.js';
 import { writeGenerated } from '../packaging/generated.js';
 import { electronViteBin } from '../tools/electron-tools.mjs';
 import { pdfjsData } from '../src/worker/ingest/pdfjs-data.js';
-import { docx } from './support/format-fixtures.js';
+import { docx, eml, epub, pptx, xlsx } from './support/format-fixtures.js';
 import { CJK_FONTS, makePdf, unembeddedCjkPdf } from './support/make-test-pdf.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { nodeFork } from './support/node-fork.js';
@@ -58,6 +58,32 @@ async function filesTheWorkerLoads(app: string, data: string): Promise<string[]>
   // CJK text in a font the PDF does not embed: read through pdf.js's CMaps.
   writeFileSync(join(docs, 'tokyo.pdf'), unembeddedCjkPdf(['東京の電車はいつも混んでいる', '日本語の文書です'], CJK_FONTS.japanese));
   writeFileSync(join(docs, 'report.docx'), await docx([{ text: 'The report counts herons by the river.' }]));
+  writeFileSync(
+    join(docs, 'counts.xlsx'),
+    await xlsx([
+      {
+        name: 'Birds',
+        rows: [
+          ['bird', 'count'],
+          ['heron', 12],
+        ],
+      },
+    ]),
+  );
+  writeFileSync(join(docs, 'talk.pptx'), await pptx([{ title: 'Herons', body: ['Where the herons nest'] }]));
+  writeFileSync(join(docs, 'guide.epub'), await epub([{ title: 'Herons', paras: ['A book chapter about herons.'] }]));
+  writeFileSync(
+    join(docs, 'sighting.eml'),
+    eml({
+      from: 'a@example.org',
+      to: 'b@example.org',
+      subject: 'Heron seen',
+      date: 'Fri, 27 Nov 2026 10:00:00 +0000',
+      id: 'h1@example.org',
+      body: 'A heron by the pond.',
+      html: '<p>A <b>heron</b> by the pond.</p>',
+    }),
+  );
   writeFileSync(join(docs, 'scan.png'), scan('herons nest in tall trees'));
   const model = makeTestModel({ arch: 'tiny', out: join(work, 'model'), sentenceTransformers: { pooling: 'mean' } });
   const hook = join(repoRoot, 'test/support/trace-loads.mjs');
@@ -72,7 +98,7 @@ async function filesTheWorkerLoads(app: string, data: string): Promise<string[]>
     await sup.request('models.import', { path: model, as: 'tiny' }).result;
     await sup.request('models.use', { name: 'tiny' }).result;
     const s = await sup.request('ingest', { paths: [docs] }).result;
-    expect(s.added, JSON.stringify(s.errors)).toBe(7);
+    expect(s.added, JSON.stringify(s.errors)).toBe(11);
     const hits = await sup.request('search', { query: 'heron', mode: 'hybrid' }).result;
     expect(hits.results.length).toBeGreaterThan(0);
     const cjk = await sup.request('search', { query: '電車' }).result;
@@ -114,7 +140,7 @@ async function packed(): Promise<string> {
 }
 
 describe('the desktop package (electron-builder)', () => {
-  it('runs a day of the worker\'s work from the package alone, its native code unpacked, its kb command too, and holds no dev dependency', async () => {
+  it("runs a day of the worker's work from the package alone, its native code unpacked, its kb command too, and holds no dev dependency", async () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'ignore' });
     const resources = await packed();
     const inAsar = new Set(
