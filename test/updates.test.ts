@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DebUpdater } from 'electron-updater';
 import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppUpdates, CHECK_EVERY_MS, countingLongWork, type UpdateHost } from '../src/main/updates.js';
+import { AppUpdates, backgroundWork, CHECK_EVERY_MS, countingLongWork, type UpdateHost } from '../src/main/updates.js';
 import { tempDir } from './helpers.js';
 
 const NEW = Buffer.from('the bytes of kb 9.9.9 as a .deb');
@@ -132,6 +132,28 @@ describe('updates of the installed app', () => {
     await vi.waitFor(() => expect(install).toHaveBeenCalledTimes(1), { timeout: 5_000 });
     expect(h.asked).toEqual(['9.9.9']);
     expect(counted.busy()).toBe(false);
+  });
+
+  it("waits for the worker's own long work too (embedding for a new model, OCR), as its background events tell", async () => {
+    const f = await feed();
+    servers.push(f.server);
+    const u = await updater(f.url);
+    const install = vi.spyOn(u, 'quitAndInstall').mockImplementation(() => undefined);
+    const work = backgroundWork();
+    work.note({ task: 'embedding', phase: 'running', done: 10, total: 900 });
+    work.note({ task: 'ocr', phase: 'running', done: 0, total: 3 });
+    const h = host({ busy: work.busy, ask: async (v) => (h.asked.push(v), 'restart') });
+    await new AppUpdates(u, h, 20).check();
+    await vi.waitFor(() => expect(f.asked).toContain('/kb-linux-amd64.deb'), { timeout: 10_000 });
+    work.note({ task: 'embedding', phase: 'done', done: 900, total: 900 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.asked).toEqual([]);
+    work.note({ task: 'ocr', phase: 'failed', done: 1, total: 3 });
+    await vi.waitFor(() => expect(install).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    // A worker that died took its work with it: nothing is left to wait for.
+    work.note({ task: 'transcribing', phase: 'running', done: 0, total: 1 });
+    work.restarted();
+    expect(work.busy()).toBe(false);
   });
 
   it('looks at most once a day, and not at all with ui.updates off', async () => {

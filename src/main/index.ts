@@ -33,7 +33,7 @@ import { pathsFromArgv } from './launch-args.js';
 import { appInvoke } from './app-invoke.js';
 import { ASK_SHORTCUT, appMenuTemplate } from './menu.js';
 import { WEB_PREFERENCES, denyPermissions, harden } from './security.js';
-import { AppUpdates, countingLongWork } from './updates.js';
+import { AppUpdates, backgroundWork, countingLongWork } from './updates.js';
 import { utilityWorker } from './worker-process.js';
 import { openMainLog } from './log.js';
 import trayIcon from '../../resources/tray.png?asset';
@@ -65,12 +65,16 @@ const log = openMainLog(app.getPath('logs'));
 log.info({ version: app.getVersion(), electron: process.versions.electron }, 'app started');
 /** The data dir the worker opened (its `ready` event says), for Settings' "Show in folder". */
 let servedDataDir: string | null = null;
+/** The worker's own long work (embedding, OCR…), which an update waits for too (updates.ts). */
+const background = backgroundWork();
 const supervisor = new Supervisor(() => utilityWorker((m, a, o) => utilityProcess.fork(m, a, o), WORKER, dataDir), {
   onEvent: (...e) => {
     const [event, data] = e;
     if (event === 'engine') log[data.state === 'ready' ? 'info' : 'warn']({ event, ...data }, 'worker');
     if (event === 'failed') log.warn({ event, ...data }, 'worker');
+    if (event === 'background') background.note(data);
     if (event === 'ready') {
+      background.restarted();
       log.info({ ...data }, 'worker ready');
       servedDataDir = data.data_dir;
     }
@@ -321,7 +325,7 @@ async function startUpdates(): Promise<void> {
       }
     },
     checked: (at) => writeFileSync(stamp, JSON.stringify({ at })),
-    busy: work.busy,
+    busy: () => work.busy() || background.busy(),
     ask: async (version) => {
       const r = await dialog.showMessageBox({
         type: 'info',

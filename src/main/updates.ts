@@ -4,6 +4,7 @@
 // their ingests runs — the question waits for it to finish. Electron's side (the updater, the dialog,
 // where the last check is kept) is passed in, so this runs in tests under Node.
 import type { Method } from '../shared/api.js';
+import type { BackgroundEvent } from '../shared/events.js';
 import type { Supervisor } from '../shared/supervisor.js';
 
 /** The part of electron-updater's AppUpdater this uses. */
@@ -122,4 +123,19 @@ export function countingLongWork(supervisor: Relay): { relay: Relay; busy: () =>
     cancel: (id) => supervisor.cancel(id),
   };
   return { relay, busy: () => running > 0 };
+}
+
+/**
+ * The work the worker does by itself — embedding every chunk for a new model, transcribing, OCR of
+ * waiting scans, an index upgrade — running as its `background` events tell: no update is installed
+ * under it either.
+ */
+export function backgroundWork(): { note: (e: BackgroundEvent) => void; busy: () => boolean; restarted: () => void } {
+  const running = new Set<BackgroundEvent['task']>();
+  return {
+    note: (e) => void (e.phase === 'running' ? running.add(e.task) : running.delete(e.task)),
+    busy: () => running.size > 0,
+    // A worker that died ended its work with it; the new one says again what it takes up.
+    restarted: () => running.clear(),
+  };
 }
