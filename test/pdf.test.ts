@@ -109,9 +109,14 @@ describe('PDF ingest', () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'tokyo.pdf'), unembeddedCjkPdf(['東京の電車はいつも混んでいる', '日本語の文書'], CJK_FONTS.japanese));
     writeFileSync(join(dir, 'beijing.pdf'), unembeddedCjkPdf(['北京的地铁每天都很拥挤', '上海的公共汽车也是一样'], CJK_FONTS.chinese));
+    // A title page of five characters is text, not a scan to OCR: a CJK character counts as a word.
+    writeFileSync(join(dir, 'title.pdf'), unembeddedCjkPdf(['売上報告書'], CJK_FONTS.japanese));
     const engine = await engineIn(join(dir, 'data'));
     const s = await engine.ingest([dir]);
-    expect(s, JSON.stringify(s.errors)).toMatchObject({ added: 2, failed: 0 });
+    expect(s, JSON.stringify(s.errors)).toMatchObject({ added: 3, failed: 0 });
+    const title = await engine.inspectDoc(join(dir, 'title.pdf'));
+    expect(title.chunks.map((c) => c.text)).toEqual(['売上報告書']);
+    expect(title.ocr_pages).toEqual([]);
     expect((await engine.inspectDoc(join(dir, 'tokyo.pdf'))).chunks.map((c) => c.text).join('\n')).toMatch(
       /東京の電車はいつも混んでいる\s+日本語の文書/,
     );

@@ -37,8 +37,12 @@ export interface PdfMeta {
 
 /** Pages read before their chunks are handed on; header/footer repetition is judged over what was seen. */
 const WINDOW = 16;
-/** A page with less body text than this (in characters) has no usable text layer. */
+/** A page with less body text than this (in characters, a CJK one counting as a word: CJK_WEIGHT) has no usable text layer. */
 const MIN_PAGE_TEXT = 16;
+/** A Chinese, Japanese or Korean character says about what a short word with its space does in a Latin script. */
+const CJK_WEIGHT = 4;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+const textWeight = (s: string): number => s.length + (CJK_WEIGHT - 1) * (s.match(CJK)?.length ?? 0);
 
 type PdfJs = typeof PdfJsModule;
 type PdfTask = ReturnType<PdfJs['getDocument']>;
@@ -296,7 +300,7 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
         const paras: Paragraph[] = l.paras.map((x) => ({ ...x, text: vocab.settle(x.text) }));
         // No usable text layer: nothing, or only a few characters besides the running header and
         // page number (a scan with a stamped page number). Such a page goes to OCR instead.
-        if (paras.reduce((n, x) => n + x.text.length, 0) < MIN_PAGE_TEXT) {
+        if (paras.reduce((n, x) => n + textWeight(x.text), 0) < MIN_PAGE_TEXT) {
           textless.push(l.page);
           continue;
         }
