@@ -103,7 +103,7 @@ describe('PDF ingest', () => {
     expect((await engine.inspectDoc(join(dir, 'long.pdf'))).document.page_count).toBe(400);
   });
 
-  it('reads CJK text in a font the PDF does not embed (through pdf.js\'s CMaps), and finds it', async () => {
+  it("reads CJK text in a font the PDF does not embed (through pdf.js's CMaps), and finds it", async () => {
     // ReportLab's CID fonts, and many a Japanese or Chinese producer: the text is codes of a
     // predefined CMap. Without the CMaps, pdf.js gave such a page no text at all.
     const dir = await tempDir();
@@ -120,7 +120,9 @@ describe('PDF ingest', () => {
     expect((await engine.inspectDoc(join(dir, 'tokyo.pdf'))).chunks.map((c) => c.text).join('\n')).toMatch(
       /東京の電車はいつも混んでいる\s+日本語の文書/,
     );
-    expect((await engine.inspectDoc(join(dir, 'beijing.pdf'))).chunks.map((c) => c.text).join('')).toMatch(/北京的地铁每天都很拥挤\s*上海的公共汽车也是一样/);
+    expect((await engine.inspectDoc(join(dir, 'beijing.pdf'))).chunks.map((c) => c.text).join('')).toMatch(
+      /北京的地铁每天都很拥挤\s*上海的公共汽车也是一样/,
+    );
     const hit = (await engine.search({ query: '電車', mode: 'lexical', top: 1 })).results[0]!.citation;
     expect(hit).toMatchObject({ kind: 'page', page: 1, path: join(dir, 'tokyo.pdf') });
     expect((await engine.search({ query: '地铁', mode: 'lexical', top: 1 })).results[0]!.citation.path).toBe(join(dir, 'beijing.pdf'));
