@@ -3,7 +3,7 @@
 // kb's whole ranking). Shared by the ranking bench (Cranfield, CACM) and the scale bench (1M).
 import { join } from 'node:path';
 import { defaultConfig } from '../src/shared/config.js';
-import { openDb } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 import { Candidates } from '../src/worker/search/candidates.js';
 import { LexicalSearcher } from '../src/worker/search/lexical.js';
 import { parseQuery } from '../src/worker/search/query.js';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchParams } from '../src/shared/wire.js';
 import { modelSpec } from '../src/worker/embed/registry.js';
-import { openDb } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 import { SqliteVectorSide } from '../src/worker/store/vector-side.js';
 import { fingerprintOf } from '../src/worker/vectors/semantic.js';
 import { dropVectorTable, VectorStore } from '../src/worker/vectors/store.js';

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeLongPdf } from '../test/support/make-test-pdf.js';
-import { openDb } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 import { openEngine } from '../src/worker/index.js';
 import { benchDir, corporaDir, repoRoot, type BenchResult } from './util.js';
 

@@ -12,7 +12,8 @@ import { openEngine, type Engine } from '../src/worker/index.js';
 import { Candidates } from '../src/worker/search/candidates.js';
 import { LexicalSearcher } from '../src/worker/search/lexical.js';
 import { parseQuery } from '../src/worker/search/query.js';
-import { openDb, type Db } from '../src/worker/store/db.js';
+import type { Db } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 
 const CHUNKING = { target_chars: 100, max_chars: 400, min_chars: 20, note_max_chars: 100, overlap_chars: 0 };
 const PARAS = 2400;

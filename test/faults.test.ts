@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, kb, kbAsync, tempDir, writeTree } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/worker/store/port.js';
 import type { NewChunk } from '../src/worker/store/rows.js';
-import { openDb } from '../src/worker/store/db.js';
+import { openDb } from '../src/worker/store/open-db.js';
 import { SqliteStore } from '../src/worker/store/sqlite-store.js';
 import { openPool } from '../src/worker/store/postgres/connect.js';
 import { migratePg } from '../src/worker/store/postgres/migrate.js';

@@ -11,7 +11,7 @@ import { withEnvironment } from './config/env.js';
 import { Core } from './core.js';
 import { Engine, type OpenEngineOptions } from './engine.js';
 import { openLog } from './log.js';
-import { openDb } from './store/db.js';
+import { openDb } from './store/open-db.js';
 import { SqliteStore } from './store/sqlite-store.js';
 
 export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {

@@ -19,7 +19,7 @@ const { store, model, chunks, minDf, depth } = workerData as {
 
 async function run(): Promise<void> {
   if (store.kind === 'sqlite') {
-    const { openDb } = await import('../store/db.js');
+    const { openDb } = await import('../store/open-db.js');
     const { WordTopsTable } = await import('../store/word-tops.js');
     const db = openDb(store.file);
     try {

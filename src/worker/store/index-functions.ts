@@ -3,8 +3,7 @@
 // words), which words of a chunk substring search can look inside (identifiers and long compounds —
 // everything else a search finds by its words: FTS5 cuts snake_case, kebab-case and dotted names into
 // them already), and a chunk packed and unpacked (packed-chunks.ts).
-// The connection's own type, not db.ts's Db: db.ts registers these on every connection it opens.
-import type Database from 'better-sqlite3';
+import type { Db } from './db.js';
 import { PackDictionaries } from './pack-dictionaries.js';
 import { isRecord, packRecord, packText, unpackChunk, type Unpacked } from './packed-chunks.js';
 
@@ -45,7 +44,7 @@ export function packable(text: string): boolean {
   return !SPACELESS.test(text);
 }
 
-export function registerIndexFunctions(db: Database.Database): void {
+export function registerIndexFunctions(db: Db): void {
   db.function('kb_spaceless', { deterministic: true }, (text: unknown) => (typeof text === 'string' && SPACELESS.test(text) ? 1 : 0));
   db.function('kb_compound_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(typeof text === 'string' ? compoundWords(text) : []),
@@ -79,10 +78,10 @@ export function registerIndexFunctions(db: Database.Database): void {
   });
 }
 
-const registries = new WeakMap<Database.Database, PackDictionaries>();
+const registries = new WeakMap<Db, PackDictionaries>();
 
 /** The pack dictionaries of a connection openDb made. */
-export function dictionariesOf(db: Database.Database): PackDictionaries {
+export function dictionariesOf(db: Db): PackDictionaries {
   const d = registries.get(db);
   if (!d) throw new Error('a connection without the index functions: open it with openDb');
   return d;

@@ -1,5 +1,5 @@
 // The migrations in order. Never edit a shipped one: add the next file and list it here.
-// `user_version` records the last applied (store/db.ts migrate).
+// `user_version` records the last applied (store/open-db.ts migrate).
 import type { Migration } from './migration.js';
 import { migration as m1 } from './001-documents-chunks-fts.js';
 import { migration as m2 } from './002-chunk-generation-counter.js';

@@ -1,6 +1,6 @@
 // The upgrades migrations leave behind (each file beside this one), in the order they run: packing
 // needs the substrings upgrade's triggers; records, packed chunks. maintenance/upgrade.ts runs them
-// a batch at a time; store/db.ts finishes a new index's at once, under the migrations' write lock.
+// a batch at a time; store/open-db.ts finishes a new index's at once, under the migrations' write lock.
 import type { Db } from '../db.js';
 import type { UpgradeState } from './cursor.js';
 import { ftsOrderUpgrade, upgradeFtsOrder } from './fts-order.js';
