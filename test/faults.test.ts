@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../src/worker/store/open-db.js';
+import { nextUpgrade } from '../src/worker/store/upgrades/index.js';
+import { schema10At } from './support/old-index.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, kb, kbAsync, tempDir, writeTree } from './helpers.js';
 
@@ -118,24 +120,29 @@ describe.skipIf(!corporaDir())('faults', () => {
     120_000,
   );
 
-  it("a new index's schema is whole once it is open: nothing kb does later changes it under another process", async () => {
+  it("an index's schema is whole once it is open, new or small and old: nothing kb does later changes it under another process", async () => {
     // A change of schema (the upgrades' new triggers and tables, PRAGMA optimize's first statistics
     // tables) reaches another process only in the middle of its next statements, where FTS5 fails
     // with "vtable constructor failed" — once in CI, two ingests into one new data dir.
-    const dir = await tempDir();
-    await writeTree(dir, NOTES);
-    const data = join(dir, 'data');
-    mkdirSync(data);
     const schema = (db: Database.Database): number => db.pragma('schema_version', { simple: true }) as number;
-    const db = openDb(join(data, 'kb.sqlite'));
-    const opened = schema(db);
-    db.close();
-    const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
-    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
-    expect(kb(['search', 'heron'], { env }).code).toBe(0);
-    const after = new Database(join(data, 'kb.sqlite'), { readonly: true });
-    expect(schema(after)).toBe(opened);
-    after.close();
+    for (const old of [false, true]) {
+      const dir = await tempDir();
+      await writeTree(dir, NOTES);
+      const data = join(dir, 'data');
+      mkdirSync(data);
+      // An index an older kb wrote (schema 10), its upgrades still to do: small enough to do at open.
+      if (old) schema10At(join(data, 'kb.sqlite'), (i) => `an old note ${i} about rivers`, 60);
+      const db = openDb(join(data, 'kb.sqlite'));
+      const opened = schema(db);
+      expect(nextUpgrade(db)).toBeNull();
+      db.close();
+      const env = { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') };
+      expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+      expect(kb(['search', 'heron'], { env }).code).toBe(0);
+      const after = new Database(join(data, 'kb.sqlite'), { readonly: true });
+      expect(schema(after), old ? 'old index' : 'new index').toBe(opened);
+      after.close();
+    }
   });
 
   it('two processes ingesting into one data dir: both finish, nothing is corrupted, nothing is lost', async () => {

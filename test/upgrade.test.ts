@@ -43,7 +43,7 @@ const indexed = (db: Db, table: 'chunks_tri' | 'words_tri'): number =>
 describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
   it('goes a batch at a time, survives being stopped, keeps every search working, and ends with only the spaceless chunks', async () => {
     const file = await schema10();
-    let db = openDb(file);
+    let db = openDb(file, { upgrade: false });
     expect(substringsUpgrade(db)).toEqual({ cursor: 0, end: 60 });
     let words = new WordIndex(db);
     // Before the upgrade: the old index answers, letters inside ordinary words too.
@@ -51,7 +51,7 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     expect(upgradeSubstrings(db, 25)).toEqual({ cursor: 25, end: 60 });
     // Stopped half-way (the process ends): the next open goes on from there.
     db.close();
-    db = openDb(file);
+    db = openDb(file, { upgrade: false });
     words = new WordIndex(db);
     expect(substringsUpgrade(db)).toEqual({ cursor: 25, end: 60 });
     expect(words.substring('형태소', { tags: [] })).toHaveLength(1);
@@ -91,14 +91,14 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
 
   it('then packs every chunk written with spaces, resumably, and the word index still finds them', async () => {
     const file = await schema10();
-    let db = openDb(file);
+    let db = openDb(file, { upgrade: false });
     expect(packingUpgrade(db)).toEqual({ cursor: 0, end: 60 });
     // Not before the substrings upgrade is done: its triggers read the text column.
     expect(upgradePacking(db, 25)).toEqual({ cursor: 0, end: 60 });
     while (upgradeSubstrings(db, 100) !== null);
     expect(upgradePacking(db, 25)).toEqual({ cursor: 25, end: 60 });
     db.close();
-    db = openDb(file);
+    db = openDb(file, { upgrade: false });
     while (upgradePacking(db, 25) !== null);
     expect(packingUpgrade(db)).toBeNull();
     const packed = db.prepare("SELECT count(*) AS n FROM chunks WHERE packed IS NOT NULL AND text = ''").get() as { n: number };
@@ -121,7 +121,7 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
 
   it('last writes the word index again with the text first, ranking and counting as before', async () => {
     const file = await schema10();
-    let db = openDb(file);
+    let db = openDb(file, { upgrade: false });
     while (upgradeSubstrings(db, 100) !== null);
     while (upgradePacking(db, 100) !== null);
     let words = new WordIndex(db);
@@ -133,7 +133,7 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     expect(ftsOrderUpgrade(db)).toEqual({ cursor: 0, end: 60 });
     expect(upgradeFtsOrder(db, 25)).toEqual({ cursor: 25, end: 60 });
     db.close();
-    db = openDb(file);
+    db = openDb(file, { upgrade: false });
     words = new WordIndex(db);
     // Half-way: the old index answers; chunks come and go in both.
     const add = db.prepare(
@@ -164,7 +164,7 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
 
   it('then packs each chunk as one record of its heading, anchor and text, against a dictionary learnt from the index', async () => {
     const file = await schema10((i) => `plain note number ${i} about rivers, their deltas and the sea`, 3000);
-    let db = openDb(file);
+    let db = openDb(file, { upgrade: false });
     db.exec(
       "UPDATE chunks SET heading = 'Rivers > Deltas ' || rowid, anchor = json_object('kind', 'lines', 'start', rowid, 'end', rowid + 2)",
     );
@@ -178,14 +178,14 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
       (db.prepare('SELECT sum(length(packed) + length(heading) + length(anchor)) AS n FROM chunks').get() as { n: number }).n;
     const formatOne = bytes();
     // Another process, reading all along: it never saw the dictionary being made.
-    const reader = openDb(file);
+    const reader = openDb(file, { upgrade: false });
     expect(new Chunks(reader).ofDoc(DOC)).toEqual(before);
     expect(recordsUpgrade(db)).toEqual({ cursor: 0, end: 3000 });
     expect(upgradeRecords(db, 1000)).toEqual({ cursor: 1000, end: 3000 });
     // Half-way, each chunk reads the same, whichever way it is stored; then the next open goes on.
     expect(chunks()).toEqual(before);
     db.close();
-    db = openDb(file);
+    db = openDb(file, { upgrade: false });
     while (upgradeRecords(db, 1000) !== null);
     expect(chunks()).toEqual(before);
     expect(new Chunks(reader).ofDoc(DOC)).toEqual(before);
@@ -263,7 +263,7 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     const dataDir = join(file, '..');
     const env = { ...process.env, KB_CONFIG: join(dataDir, 'none.yaml'), NO_COLOR: '1' };
     const check = (): void => {
-      const db = openDb(file);
+      const db = openDb(file, { upgrade: false });
       try {
         const words = new WordIndex(db);
         expect(wordIndexCounts(db)).toEqual({ chunks: 30_000, indexed: 30_000 });

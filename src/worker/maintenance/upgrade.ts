@@ -4,10 +4,7 @@
 // long-lived host (the app, kb serve, kb watch) in the background, or by kb doctor --fix.
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
-import { nextUpgrade as next, UPGRADES, upgradeSmall } from '../store/upgrades/index.js';
-
-/** An upgrade with no more than this many rowids left is done when the index opens (~0.5 s). */
-const AT_OPEN = 20_000;
+import { AT_OPEN, nextUpgrade as next, UPGRADES, upgradeSmall } from '../store/upgrades/index.js';
 
 export interface UpgradeProgress {
   /** Rowids done, of the rowids the pending upgrades had left (a chunk counts once per upgrade). */
@@ -22,7 +19,10 @@ export function pendingUpgrade(core: Core): UpgradeProgress | null {
   return n ? { done: n.state.cursor, total: n.state.end } : null;
 }
 
-/** Finishes the pending upgrades at once if they are small (a new index has nothing to copy). */
+/**
+ * Finishes the pending upgrades at once if they are small. Opening the index did so already
+ * (store/open-db.ts) unless that failed: then this tries again and says why.
+ */
 export function upgradeIfSmall(core: Core): void {
   const db = core.sqlite;
   if (core.readOnly || !db) return;

@@ -8,10 +8,12 @@ import { KbError } from '../../shared/errors.js';
 import { type Db, schemaVersion } from './db.js';
 import { registerIndexFunctions } from './index-functions.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { upgradeSmall } from './upgrades/index.js';
+import { AT_OPEN, smallUpgradePending, upgradeSmall } from './upgrades/index.js';
 
 export interface OpenDbOptions {
   readonly?: boolean;
+  /** false: a small index's pending upgrades are left for the caller to step through (the upgrades' own tests). */
+  upgrade?: boolean;
 }
 
 export function openDb(file: string, opts: OpenDbOptions = {}): Db {
@@ -71,7 +73,7 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     db.pragma('cache_size = -32000');
     // Before the migrations: their triggers call them.
     registerIndexFunctions(db);
-    untilNotBusy(() => migrate(db));
+    untilNotBusy(() => migrate(db, opts.upgrade !== false));
   } catch (e) {
     db.close();
     if (e instanceof KbError) throw e;
@@ -98,7 +100,7 @@ function untilNotBusy(f: () => void): void {
   }
 }
 
-export function migrate(db: Db): void {
+export function migrate(db: Db, upgrade = true): void {
   const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
   const check = (current: number): void => {
     if (current > latest) {
@@ -106,7 +108,7 @@ export function migrate(db: Db): void {
     }
   };
   check(schemaVersion(db));
-  if (schemaVersion(db) === latest) return;
+  if (schemaVersion(db) === latest && !(upgrade && smallUpgradePending(db, AT_OPEN))) return;
   // The write lock first, then the version read again: two processes opening a new data dir at once
   // must not both run the same migration (the second would find its tables already there).
   db.transaction(() => {
@@ -117,9 +119,17 @@ export function migrate(db: Db): void {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
     }
-    // A new index: its upgrades (store/upgrades/) have nothing to copy, but they rewrite triggers and
-    // tables. Done after this commit, those changes of schema would meet a second process opening the
-    // same new index meanwhile in the middle of its first statements ("vtable constructor failed").
-    if (current === 0) upgradeSmall(db, 0);
+    // The upgrades a new or small index has left (store/upgrades/), under the same write lock: they
+    // rewrite triggers and tables, changes of schema that a second process opening the index meanwhile
+    // would meet in the middle of its statements ("vtable constructor failed"). A big index's are
+    // done in the background (maintenance/upgrade.ts).
+    if (upgrade || current === 0) {
+      try {
+        upgradeSmall(db, AT_OPEN);
+      } catch (e) {
+        // A full disk, say: the migrations still commit; the engine tries again and says why.
+        if (!db.inTransaction) throw e;
+      }
+    }
   }).immediate();
 }

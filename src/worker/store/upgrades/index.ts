@@ -1,6 +1,7 @@
 // The upgrades migrations leave behind (each file beside this one), in the order they run: packing
 // needs the substrings upgrade's triggers; records, packed chunks. maintenance/upgrade.ts runs them
-// a batch at a time; store/open-db.ts finishes a new index's at once, under the migrations' write lock.
+// a batch at a time in the background; store/open-db.ts does a small index's as it opens, under the
+// migrations' write lock.
 import type { Db } from '../db.js';
 import type { UpgradeState } from './cursor.js';
 import { ftsOrderUpgrade, upgradeFtsOrder } from './fts-order.js';
@@ -32,6 +33,15 @@ export function nextUpgrade(db: Db): { step: Upgrade['step']; batch: number; sta
     if (state) return { step: u.step, batch: u.batch, state };
   }
   return null;
+}
+
+/** An upgrade with no more than this many rowids left is done when the index opens (~0.5 s). */
+export const AT_OPEN = 20_000;
+
+/** Whether the next upgrade has at most `rows` rowids left. */
+export function smallUpgradePending(db: Db, rows: number): boolean {
+  const n = nextUpgrade(db);
+  return n !== null && n.state.end - n.state.cursor <= rows;
 }
 
 /** Runs every pending upgrade whose rowids left are at most `rows`, in order, up to the first bigger one. */
