@@ -13,6 +13,7 @@ import { benchLoad } from './load.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchOffice } from './office.js';
+import { benchPackage } from './package.js';
 import { benchPdf } from './pdf.js';
 import { benchPdfLayout } from './pdf-layout.js';
 import { benchRanking } from './ranking.js';
@@ -54,13 +55,14 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   load: benchLoad,
   scale: benchScale,
   team: () => benchTeam(),
+  package: benchPackage,
 };
 
 /** `--store postgres`: the benches measured on the PostgreSQL store instead. */
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
-/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes. */
-const ON_REQUEST = new Set(['scale', 'team']);
+/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes; the package is the app's, not the engine's. */
+const ON_REQUEST = new Set(['scale', 'team', 'package']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

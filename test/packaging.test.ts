@@ -8,15 +8,15 @@
 // archive; and the package's own `kb` command line searches what it indexed. Nothing but production
 // dependencies is in. The installers themselves are built by the release workflow.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { extractAll, listPackage } from '@electron/asar';
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { utilityWorker } from '../src/main/worker-process.js';
 import { Supervisor } from '../src/shared/supervisor.js';
-import { NATIVE_MODULES, packagingConfig } from '../packaging/config.js';
-import { writeGenerated } from '../packaging/generated.js';
+import { NATIVE_MODULES } from '../packaging/config.js';
+import { packDir } from '../packaging/pack-dir.js';
 import { electronViteBin } from '../tools/electron-tools.mjs';
 import { pdfjsData } from '../src/worker/ingest/pdfjs-data.js';
 import { docx, eml, epub, pptx, xlsx } from './support/format-fixtures.js';
@@ -29,9 +29,6 @@ const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as 
   version: string;
   devDependencies: Record<string, string>;
 };
-const electronVersion = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
-  .version;
-
 /** A scanned page: black words on white, for OCR. */
 function scan(words: string): Buffer {
   const c = createCanvas(900, 200);
@@ -111,38 +108,11 @@ async function filesTheWorkerLoads(app: string, data: string): Promise<string[]>
   return [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
 }
 
-/** electron-builder's unpacked app for this platform, around a stand-in Electron; its resources folder. */
-async function packed(): Promise<string> {
-  const fake = await tempDir();
-  writeFileSync(join(fake, 'electron'), '#!/bin/sh\n');
-  chmodSync(join(fake, 'electron'), 0o755);
-  writeFileSync(join(fake, 'chrome-sandbox'), '');
-  writeFileSync(join(fake, 'version'), electronVersion);
-  const out = await tempDir();
-  const config = packagingConfig({ scripts: writeGenerated(join(out, '.build')), env: {} });
-  const { build, Platform } = await import('electron-builder');
-  await build({
-    projectDir: repoRoot,
-    publish: 'never',
-    targets: Platform.current().createTarget('dir'),
-    config: {
-      ...config,
-      electronDist: fake,
-      electronVersion,
-      // Rebuilding for Electron needs its headers from the network; the release workflow does it.
-      npmRebuild: false,
-      directories: { ...config.directories, output: out },
-    },
-  });
-  const resources = join(out, `${process.platform === 'win32' ? 'win' : process.platform}-unpacked`, 'resources');
-  expect(existsSync(join(resources, 'app.asar')), resources).toBe(true);
-  return resources;
-}
-
 describe('the desktop package (electron-builder)', () => {
   it("runs a day of the worker's work from the package alone, its native code unpacked, its kb command too, and holds no dev dependency", async () => {
     execFileSync(process.execPath, [electronViteBin(repoRoot), 'build'], { cwd: repoRoot, stdio: 'ignore' });
-    const resources = await packed();
+    const resources = await packDir(repoRoot, await tempDir());
+    expect(existsSync(join(resources, 'app.asar')), resources).toBe(true);
     const inAsar = new Set(
       listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(sep).join('/').replace(/^\//, '')),
     );
