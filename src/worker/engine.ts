@@ -359,7 +359,14 @@ export class Engine {
   // Upkeep
   doctor = (): Promise<DoctorReport> => runDoctor(this.#core, this.#vectors, this.#tops, this.#configProblems);
   fix = (opts: { onProgress?: (p: ReindexProgress) => void } = {}): Promise<FixResult> =>
-    runFix(this.#core, this.#vectors, this.#tops, () => this.doctor(), opts);
+    runFix(
+      this.#core,
+      this.#vectors,
+      this.#tops,
+      () => this.doctor(),
+      (paths) => this.ingest(paths, { force: true }),
+      opts,
+    );
   gc = (): Promise<GcResult> => collectGarbage(this.#core, this.#vectors);
   /** kb migrate: this data dir's SQLite index copied into a PostgreSQL database (kept here as it is). */
   migrateTo = async (url: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<MigrateResult> =>

@@ -6,7 +6,7 @@ import { SCHEMA_VERSION, type DoctorCheck, type DoctorReport } from '../../share
 import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
 import { schemaVersion } from '../store/db.js';
-import { quickCheck, wordIndexCounts } from '../store/integrity.js';
+import { quickCheck, unreadablePassages, wordIndexCounts } from '../store/integrity.js';
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import { pendingUpgrade } from './upgrade.js';
 import type { VectorService } from '../vectors/service.js';
@@ -46,6 +46,15 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
       const { chunks, indexed } = wordIndexCounts(db);
       if (indexed !== chunks) return { status: 'fail', detail: `${plural(chunks, 'chunk')} but ${indexed} in the word index` };
       return 'words and trigram indexes agree with the chunks';
+    });
+    check('passages', () => {
+      const damaged = unreadablePassages(db);
+      if (damaged.size === 0) return 'every passage reads back';
+      const n = [...damaged.values()].reduce((a, b) => a + b, 0);
+      return {
+        status: 'fail',
+        detail: `${plural(n, 'passage')} of ${plural(damaged.size, 'document')} cannot be read back: kb doctor --fix reads those documents again from their files`,
+      };
     });
   } else if (store.kind === 'postgres') checks.push(...(await postgresChecks(store)));
   const docs = await store.tables.documents.list();

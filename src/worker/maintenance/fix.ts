@@ -1,16 +1,18 @@
-// kb doctor --fix: rebuilds what can be rebuilt from what survives. The word indexes are rebuilt from
-// the chunks; a vector table that is gone or unreadable is dropped and every chunk embedded again;
+// kb doctor --fix: rebuilds what can be rebuilt from what survives. Passages that no longer read back
+// are read again from their documents' files (repair-passages.ts) — first: rebuilding the word index
+// reads every passage. The word indexes are rebuilt from the chunks; a vector table that is gone or unreadable is dropped and every chunk embedded again;
 // vectors of chunks that no longer exist are deleted; originals nothing refers to are collected. The
 // SQLite file itself cannot be rebuilt from anything: if it is damaged, fix says so and what to do.
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { plural } from '../../shared/words.js';
-import { SCHEMA_VERSION, type DoctorReport, type ReindexProgress } from '../../shared/wire.js';
+import { SCHEMA_VERSION, type DoctorReport, type IngestSummary, type ReindexProgress } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integrity.js';
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import type { VectorService } from '../vectors/service.js';
 import { collectGarbage } from './gc.js';
+import { repairPassages } from './repair-passages.js';
 import { pendingUpgrade, upgradeIndex } from './upgrade.js';
 import type { DoctorFixSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
@@ -22,6 +24,8 @@ export async function runFix(
   vectors: VectorService,
   tops: TopsUpkeep,
   doctor: () => Promise<DoctorReport>,
+  /** Reads these files again, even unchanged (a forced ingest). */
+  reread: (paths: string[]) => Promise<IngestSummary>,
   opts: { onProgress?: (p: ReindexProgress) => void } = {},
 ): Promise<FixResult> {
   core.assertWritable('repair it');
@@ -33,6 +37,14 @@ export async function runFix(
       'DB_CORRUPT',
       `the index file is damaged (${quick}); kb cannot rebuild it from itself: move ${join(core.dataDir, 'kb.sqlite')} away and ingest your folders again (your files and the stored copies in blobs/ are untouched)`,
     );
+  }
+  const passages = db ? await repairPassages(core, db, reread) : null;
+  if (passages) {
+    const lost = passages.lost.length;
+    actions.push({
+      name: 'passages',
+      detail: `${plural(passages.passages, 'passage')} of ${plural(passages.documents, 'document')} did not read back: ${passages.reread} read again from their files${lost > 0 ? `; ${lost} could not be (their files are gone or unreadable: ${passages.lost.slice(0, 5).join(', ')}${lost > 5 ? ', …' : ''}) and now say so in kb ls` : ''}`,
+    });
   }
   if (db && !wordIndexesSound(db)) {
     rebuildWordIndexes(db);

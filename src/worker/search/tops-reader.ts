@@ -34,6 +34,8 @@ class Delta {
   private readonly mergedTops = new Map<string, Top>();
   /** The chunk generation it was last brought up to. */
   generation = -1;
+  /** The rollbacks it was scored after (TopsHead.epoch): one more, and it is read again from nothing. */
+  epoch = -1;
 
   constructor(private readonly scorer: ChunkScorer) {}
 
@@ -94,15 +96,16 @@ export class TopsReader {
     const state = this.state;
     if (!state) return null;
     if (caughtUp(state, head)) return { state, delta: null };
-    const delta = await this.caughtUpDelta(state, head.generation);
+    const delta = await this.caughtUpDelta(state, head.generation, head.epoch);
     return delta ? { state, delta } : null;
   }
 
   /** The unseen chunks scored, brought up to `generation`: only chunks not scored before are read. */
-  private caughtUpDelta(state: TopsState, generation: number): Promise<Delta | null> {
+  private caughtUpDelta(state: TopsState, generation: number, epoch: number): Promise<Delta | null> {
     const before = this.delta;
     const next = (async (): Promise<Delta | null> => {
-      const prior = before ? await before : null;
+      const kept = before ? await before : null;
+      const prior = kept?.epoch === epoch ? kept : null;
       if (prior?.generation === generation) return prior;
       // As the engine: the tops rank every passage; passing() says which the user may read.
       const chunks = await asEngine(() => this.port.unseenChunks(state.upto, [...(prior?.known ?? [])], DELTA_MAX));
@@ -110,6 +113,7 @@ export class TopsReader {
       const delta = prior ?? new Delta(new ChunkScorer(new Set(await this.port.unitNames()), state.model));
       await delta.add(chunks);
       delta.generation = generation;
+      delta.epoch = epoch;
       return delta;
     })();
     this.delta = next;

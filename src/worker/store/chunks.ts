@@ -57,9 +57,8 @@ export class Chunks implements Sync<ChunksPort> {
   insert(docId: string, chunks: NewChunk[]): void {
     const records = recordsOn(this.db);
     const packing = records || packingOn(this.db);
-    const dictionaries = dictionariesOf(this.db);
-    if (records) dictionaries.refresh(this.db);
-    const dictionary = records ? dictionaries.current(this.db) : null;
+    // Trained, when due, before the store's batch began (sqlite-store.ts): never in this transaction.
+    const dictionary = records ? dictionariesOf(this.db).current(this.db) : null;
     if (chunks.length === 0) return;
     let rowid = Math.max(Number(readMeta(this.db, LAST_ROWID) ?? 0), this.maxRowidQ.get()!.n);
     for (const c of chunks) {

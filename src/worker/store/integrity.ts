@@ -1,6 +1,8 @@
 // The index's own health checks and the one repair SQLite can make from what survives: the word
 // indexes rebuilt from the chunks (the chunks are the truth).
 import type { Db } from './db.js';
+import { dictionariesOf } from './index-functions.js';
+import { unpackChunk } from './packed-chunks.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
 
 /** SQLite's quick_check: 'ok', or the first thing it found damaged. */
@@ -10,6 +12,34 @@ export function quickCheck(db: Db): string {
 
 export function countRows(db: Db, table: 'documents' | 'chunks'): number {
   return db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+}
+
+/**
+ * The documents with passages that do not read back — a record naming a pack dictionary the index
+ * does not hold, bytes that do not inflate — with how many each. Every packed chunk is unpacked once.
+ */
+export function unreadablePassages(db: Db): Map<string, number> {
+  const dictionaries = dictionariesOf(db);
+  const missing = new Set<number>();
+  const dictionary = (id: number): Buffer => {
+    if (missing.has(id)) throw new Error(`no dictionary ${id}`);
+    try {
+      return dictionaries.bytes(id);
+    } catch (e) {
+      missing.add(id);
+      throw e;
+    }
+  };
+  const out = new Map<string, number>();
+  const rows = db.prepare('SELECT doc_id, packed FROM chunks WHERE packed IS NOT NULL').raw().iterate() as Iterable<[string, Buffer]>;
+  for (const [docId, packed] of rows) {
+    try {
+      unpackChunk(packed, dictionary);
+    } catch {
+      out.set(docId, (out.get(docId) ?? 0) + 1);
+    }
+  }
+  return out;
 }
 
 /**

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { KbError } from '../../shared/errors.js';
 import { type Db, schemaVersion } from './db.js';
 import { registerIndexFunctions } from './index-functions.js';
+import { watchRollbacks } from './rollbacks.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { AT_OPEN, smallUpgradePending, upgradeSmall } from './upgrades/index.js';
 
@@ -39,6 +40,7 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     }
     db.pragma('busy_timeout = 5000');
     db.pragma('query_only = ON');
+    watchRollbacks(db);
     registerIndexFunctions(db);
     const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
     const version = schemaVersion(db);
@@ -71,6 +73,7 @@ export function openDb(file: string, opts: OpenDbOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
+    watchRollbacks(db);
     // Before the migrations: their triggers call them.
     registerIndexFunctions(db);
     untilNotBusy(() => migrate(db, opts.upgrade !== false));

@@ -48,6 +48,11 @@ export function isRecord(packed: Uint8Array): boolean {
   return packed[0] === RECORD;
 }
 
+/** The dictionary a record names (0: none), or null for a chunk in format 1. */
+export function dictionaryOf(packed: Uint8Array): number | null {
+  return packed[0] === RECORD ? readVarint(packed, 1)[0] : null;
+}
+
 export function unpackChunk(packed: Uint8Array, dictionary: (id: number) => Buffer): Unpacked {
   if (packed[0] === TEXT_DEFLATED) return { text: inflateRawSync(packed.subarray(1)).toString('utf8'), heading: null, anchor: null };
   if (packed[0] !== RECORD) throw new Error(`a chunk packed in an unknown format (${packed[0]}): a newer kb wrote it`);

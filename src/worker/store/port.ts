@@ -198,6 +198,12 @@ export interface TopsHead {
   pending: boolean;
   /** Moves with every chunk written or deleted: chunks the tops have not seen are as they were while it stands. */
   generation: number;
+  /**
+   * Moves when writes this connection saw were rolled back: what was scored of chunks not yet seen by
+   * the tops is void (their rowids come again, over other chunks). Always 0 on PostgreSQL, whose
+   * searches see only commits.
+   */
+  epoch: number;
 }
 
 /** The index read at one moment (one transaction), for a tops update. */

@@ -20,7 +20,9 @@ import type {
   TranscriptsPort,
   WriteBatch,
 } from './port.js';
+import { dictionariesOf } from './index-functions.js';
 import { Repo } from './repo.js';
+import { recordsOn } from './upgrades/records.js';
 import { inSavepoint, WriteBatch as SqliteBatch } from './tx.js';
 
 /** A synchronous adapter object as its port: each method's result, or its throw, as a promise. */
@@ -76,7 +78,11 @@ export class SqliteStore implements Store {
   }
 
   write<T>(fn: (t: Tables) => Promise<T>): Promise<T> {
-    const run = (): Promise<T> => this.#inWrite.run(true, () => inSavepoint(this.db, 'kb_write', () => fn(this.tables)));
+    const run = (): Promise<T> =>
+      this.#inWrite.run(true, () => {
+        this.#trainPacking();
+        return inSavepoint(this.db, 'kb_write', () => fn(this.tables));
+      });
     if (this.#inWrite.getStore()) return run();
     const mine = this.#writes.then(run, run);
     this.#writes = mine.catch(() => undefined);
@@ -101,10 +107,16 @@ export class SqliteStore implements Store {
     return async () => clearInterval(timer);
   }
 
+  /** A new pack dictionary, when one is due, is trained and committed before a batch: never inside one. */
+  #trainPacking(): void {
+    if (!this.db.inTransaction && recordsOn(this.db)) dictionariesOf(this.db).refresh(this.db);
+  }
+
   batch(maxMs: number): WriteBatch {
     const b = new SqliteBatch(this.db, maxMs);
     return {
       document: <T>(fn: (t: Tables) => Promise<T>): Promise<T> => {
+        this.#trainPacking();
         b.open();
         return this.write(fn);
       },

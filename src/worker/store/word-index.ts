@@ -2,9 +2,10 @@
 // weighted), its vocabulary and statistics record, the trigram twin (substrings), and the documents a
 // path glob leaves. Every statement of the word search is here, each prepared once.
 import type { Statement } from 'better-sqlite3';
-import { chunksGeneration, type Db } from './db.js';
+import type { Db } from './db.js';
 import { filterSql, type Filters } from './doc-filter.js';
 import { SPACELESS } from './index-functions.js';
+import { chunksVersion } from './rollbacks.js';
 import { StatementCache } from './statement-cache.js';
 import { textFirst } from './upgrades/fts-order.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
@@ -30,9 +31,9 @@ export class WordIndex {
     return this.stmts.get(sql);
   }
 
-  /** Moves on every chunk insert and delete, here or in another process. */
+  /** Moves on every chunk insert and delete, here or in another process, and on every rollback here. */
   generation(): number {
-    return chunksGeneration(this.db);
+    return chunksVersion(this.db);
   }
 
   chunkCount(): number {

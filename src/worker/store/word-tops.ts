@@ -4,6 +4,7 @@
 // rowids past the last one it read.
 import type { Statement } from 'better-sqlite3';
 import { chunksGeneration, type Db } from './db.js';
+import { rollbacks } from './rollbacks.js';
 import { filterSql, type Filters } from './doc-filter.js';
 import { readMeta, writeMeta } from './meta.js';
 import type { StoredTop, TopsChunk, TopsHead, TopsPort, TopsReading } from './port.js';
@@ -34,7 +35,13 @@ export class WordTopsTable implements TopsPort {
   }
 
   async head(): Promise<TopsHead> {
-    return { state: this.state(), lastRowid: this.lastRowid(), pending: false, generation: chunksGeneration(this.db) };
+    return {
+      state: this.state(),
+      lastRowid: this.lastRowid(),
+      pending: false,
+      generation: chunksGeneration(this.db),
+      epoch: rollbacks(this.db),
+    };
   }
 
   async unitNames(): Promise<string[]> {

@@ -27,7 +27,8 @@ export class PgWordTops implements TopsPort {
               EXISTS (SELECT 1 FROM word_tops_queue) AS pending, (SELECT generation FROM chunk_totals) AS generation`,
       [STATE_KEY],
     );
-    return { state: r?.state ?? null, lastRowid: r?.last ?? 0, pending: r?.pending ?? false, generation: r?.generation ?? 0 };
+    // epoch 0: a search here sees only commits, and a sequence never gives a rolled-back rowid again.
+    return { state: r?.state ?? null, lastRowid: r?.last ?? 0, pending: r?.pending ?? false, generation: r?.generation ?? 0, epoch: 0 };
   }
 
   async unitNames(): Promise<string[]> {

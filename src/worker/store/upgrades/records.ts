@@ -25,12 +25,13 @@ export function recordsOn(db: Db): boolean {
 }
 
 export function upgradeRecords(db: Db, rows: number): UpgradeState | null {
+  // Trained before the batch's transaction: inside one it waits (pack-dictionaries.ts).
+  dictionariesOf(db).refresh(db);
   return db
     .transaction((): UpgradeState | null => {
       const state = recordsUpgrade(db);
       if (!state || substringsUpgrade(db) !== null || packingUpgrade(db) !== null || ftsOrderUpgrade(db) !== null) return state;
       if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + CHUNK_TRIGGERS);
-      dictionariesOf(db).refresh(db);
       const to = batchEnd(db, state, rows);
       db.prepare(
         `UPDATE chunks SET packed = kb_repack(packed, heading, anchor), heading = '', anchor = ''
