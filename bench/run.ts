@@ -21,6 +21,7 @@ import { benchRankingPostgres } from './ranking-postgres.js';
 import { benchLatencyPostgres } from './latency-postgres.js';
 import { benchRerank } from './rerank.js';
 import { benchScale } from './scale.js';
+import { benchSoak } from './soak.js';
 import { benchTeam } from './team.js';
 import { benchTui } from './tui.js';
 import { benchTyping } from './typing.js';
@@ -55,14 +56,15 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   load: benchLoad,
   scale: benchScale,
   team: () => benchTeam(),
+  soak: benchSoak,
   package: benchPackage,
 };
 
 /** `--store postgres`: the benches measured on the PostgreSQL store instead. */
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
-/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes; the package is the app's, not the engine's. */
-const ON_REQUEST = new Set(['scale', 'team', 'package']);
+/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long; the package is the app's, not the engine's. */
+const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

@@ -55,6 +55,21 @@ describe('bad input never loses what is indexed', () => {
     await intact();
   });
 
+  it('random bytes named like a web page, a table or a mail fail as NOT_TEXT; UTF-16 text with its mark is read', async () => {
+    const { engine, dir, intact } = await withBaseline();
+    const noise = new Uint8Array(3000).map((_, i) => (i * 7919 + 13) % 251);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Le héron guette la truite.', 'utf16le')]);
+    await writeTree(dir, { 'bad/page.html': noise, 'bad/table.csv': noise, 'bad/letter.eml': noise, 'bad/heron.txt': utf16 });
+    const s = await engine.ingest([join(dir, 'bad')]);
+    expect(s.errors.map((e) => [e.path.split('/').pop(), e.code]).sort()).toEqual([
+      ['letter.eml', 'NOT_TEXT'],
+      ['page.html', 'NOT_TEXT'],
+      ['table.csv', 'NOT_TEXT'],
+    ]);
+    expect((await engine.search({ query: 'truite' })).results[0]?.citation.path).toBe(join(dir, 'bad/heron.txt'));
+    await intact();
+  });
+
   it('invalid UTF-8 is decoded with the detected legacy encoding', async () => {
     const { engine, dir, intact } = await withBaseline();
     // "Le café est très bon. Crème brûlée à volonté." in Latin-1

@@ -5,7 +5,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { KbError } from '../../shared/errors.js';
 import type { DocType } from '../../shared/wire.js';
 import { CODE_LANG_BY_EXT, CODE_LANG_BY_NAME } from './formats/code.js';
-import { NOT_READ, readAsByName, type StructuredFormat } from './extensions.js';
+import { NOT_READ, readAsByName, type StructuredFormat, TEXT_FORMATS } from './extensions.js';
 
 export type Detected =
   | { kind: 'text'; type: Extract<DocType, 'markdown' | 'note' | 'code'>; lang: string | null; ext: string }
@@ -50,7 +50,14 @@ function isImage(b: Uint8Array): boolean {
   );
 }
 
+async function notText(named: string, head: Uint8Array): Promise<KbError> {
+  const ft = await fileTypeFromBuffer(head).catch(() => undefined);
+  return new KbError('NOT_TEXT', `named like ${named} but contains ${ft ? ft.mime : 'binary data'}`);
+}
+
 function looksBinary(head: Uint8Array): boolean {
+  // UTF-16 with its byte order mark (Excel's "Unicode text", Windows' Notepad) is text full of zeros.
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false;
   const n = Math.min(head.length, 8192);
   let control = 0;
   for (let i = 0; i < n; i++) {
@@ -73,6 +80,7 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
   const format = as?.format;
   if (format) {
     if (head.length === 0) throw new KbError('EMPTY', 'the file is empty');
+    if (TEXT_FORMATS.has(format) && looksBinary(head)) throw await notText(ext, head);
     return { kind: 'structured', format };
   }
   const unread = NOT_READ[ext];
@@ -96,9 +104,9 @@ export async function detect(path: string, head: Uint8Array): Promise<Detected> 
   }
   if (named?.kind === 'skip') return named;
   if (looksBinary(head)) {
+    if (named) throw await notText(named.type, head);
     const ft = await fileTypeFromBuffer(head).catch(() => undefined);
     const what = ft ? `${ft.mime}` : 'binary data';
-    if (named) throw new KbError('NOT_TEXT', `named like ${named.type} but contains ${what}`);
     return { kind: 'skip', reason: `binary file (${what}) is not a supported format` };
   }
   return named ?? { kind: 'text', type: 'note', lang: null, ext: extname(path).toLowerCase() };

@@ -37,6 +37,9 @@ const BY_EXT = new Map<string, ReadAs>([
   ...structured('mbox', 'mail', ['.mbox', '.mbx']),
 ]);
 
+/** Structured formats whose files are text: binary bytes in one are an error (NOT_TEXT), never a page of mojibake. */
+export const TEXT_FORMATS: ReadonlySet<StructuredFormat> = new Set<StructuredFormat>(['html', 'csv', 'tsv', 'eml', 'mbox']);
+
 /** The extensions each document type is read from, without their dot: what the installers offer to open (packaging/). */
 export function extensionsByType(): Map<DocType, string[]> {
   const out = new Map<DocType, string[]>();

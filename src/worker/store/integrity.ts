@@ -1,7 +1,6 @@
 // The index's own health checks and the one repair SQLite can make from what survives: the word
 // indexes rebuilt from the chunks (the chunks are the truth).
 import type { Db } from './db.js';
-import { dictionariesOf } from './index-functions.js';
 import { unpackChunk } from './packed-chunks.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
 
@@ -16,19 +15,18 @@ export function countRows(db: Db, table: 'documents' | 'chunks'): number {
 
 /**
  * The documents with passages that do not read back — a record naming a pack dictionary the index
- * does not hold, bytes that do not inflate — with how many each. Every packed chunk is unpacked once.
+ * does not hold, bytes that do not inflate — with how many each. Every packed chunk is unpacked once,
+ * against the dictionaries in the table: not the connection's own, which could hold one the index
+ * lost (a rolled-back write).
  */
 export function unreadablePassages(db: Db): Map<string, number> {
-  const dictionaries = dictionariesOf(db);
-  const missing = new Set<number>();
+  const held = new Map(
+    (db.prepare('SELECT id, dict FROM pack_dictionaries').raw().all() as [number, Buffer][]).map(([id, dict]) => [id, dict]),
+  );
   const dictionary = (id: number): Buffer => {
-    if (missing.has(id)) throw new Error(`no dictionary ${id}`);
-    try {
-      return dictionaries.bytes(id);
-    } catch (e) {
-      missing.add(id);
-      throw e;
-    }
+    const d = held.get(id);
+    if (!d) throw new Error(`no dictionary ${id}`);
+    return d;
   };
   const out = new Map<string, number>();
   const rows = db.prepare('SELECT doc_id, packed FROM chunks WHERE packed IS NOT NULL').raw().iterate() as Iterable<[string, Buffer]>;
