@@ -82,6 +82,104 @@ describe('collections', () => {
   });
 });
 
+describe('what a collection owns (issue 49)', () => {
+  it('forget takes out only what the folder brought in: a file added on its own before, and dropped files in the data dir, stay', async () => {
+    const dir = await tempDir();
+    const root = join(dir, 'home');
+    // The data dir inside the folder, as ~/.local/share/kb is inside ~.
+    const dataDir = join(root, '.local', 'share', 'kb');
+    await writeTree(root, { 'notes/a.md': '# A\n\nthe alder grows by the ford\n' });
+    const engine = await engineIn(dataDir);
+    await engine.ingest([join(root, 'notes/a.md')]);
+    // A file dropped into the app: its copy lives in the data dir's uploads/.
+    await writeTree(dataDir, { 'uploads/0123456789abcdef/dropped.md': '# Dropped\n\na dropped note about lapwings\n' });
+    await engine.ingest([join(dataDir, 'uploads/0123456789abcdef/dropped.md')]);
+    await writeTree(root, { 'notes/b.md': '# B\n\nthe birch stands alone\n', 'other/c.txt': 'a clump of comfrey\n' });
+    await engine.addCollection(root, { name: 'whole' });
+    expect(await top(engine, 'comfrey')).toBe(join(root, 'other/c.txt'));
+
+    const leaving = await engine.leavingCollection('whole');
+    expect(leaving).toMatchObject({ documents: 2, names: expect.arrayContaining(['b.md', 'c.txt']) });
+    expect((await engine.forgetCollection('whole')).removed).toBe(2);
+    expect(await top(engine, 'alder')).toBe(join(root, 'notes/a.md'));
+    expect(await top(engine, 'lapwings')).toBe(join(dataDir, 'uploads/0123456789abcdef/dropped.md'));
+    expect(await top(engine, 'birch')).toBeUndefined();
+    expect(await top(engine, 'comfrey')).toBeUndefined();
+  });
+
+  it("refuses /, the system's folders, pseudo-filesystems and kb's own data dir, as a folder to add or to ingest", async () => {
+    const dir = await tempDir();
+    const dataDir = join(dir, 'data');
+    const engine = await engineIn(dataDir);
+    await writeTree(dataDir, { 'uploads/x/n.md': 'n' });
+    for (const [folder, said] of [
+      ['/', /is a system folder/],
+      ['/usr', /is a system folder/],
+      ['/proc', /\/proc \(live tables of the kernel/],
+      ['/proc/self', /\/proc/],
+      ['/sys/kernel', /\/sys/],
+      ['/dev', /\/dev/],
+      [join(dataDir, 'uploads'), /inside kb's own data dir/],
+    ] as const) {
+      await expect(engine.addCollection(folder), folder).rejects.toThrow(said);
+    }
+    expect(await engine.collections()).toEqual([]);
+    const s = await engine.ingest(['/proc', '/']);
+    expect(s.errors.map((e) => [e.path, e.code])).toEqual([
+      ['/proc', 'INVALID_ARGUMENT'],
+      ['/', 'INVALID_ARGUMENT'],
+    ]);
+    expect(s.added + s.skipped.length).toBe(0);
+    expect(await engine.list()).toEqual([]);
+  });
+
+  it('asks before a folder of more than 5,000 files, saying how many', async () => {
+    const dir = await tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5003; i++) files[`big/d${i % 50}/n${i}.txt`] = `note ${i}`;
+    await writeTree(dir, files);
+    const engine = await engineIn(join(dir, 'data'));
+    await expect(engine.addCollection(join(dir, 'big'))).rejects.toThrow(/holds 5,003 files .*kb add --yes/);
+    expect(await engine.collections()).toEqual([]);
+    const cli = kb(['add', join(dir, 'big')], { env: { KB_DATA_DIR: join(dir, 'data2'), KB_CONFIG: join(dir, 'none.yaml') } });
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toMatch(/5,003 files/);
+  });
+
+  it('a folder cancelled while it is added, or forgotten meanwhile, leaves nothing behind', async () => {
+    const dir = await tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`many/n${i}.md`] = `# Note ${i}\n\nwillow ${i} by the water\n`;
+    await writeTree(dir, files);
+    await writeTree(dir, { 'alone.md': '# Alone\n\nthe willow warbler sings\n' });
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'alone.md')]);
+    const ctl = new AbortController();
+    let seen = 0;
+    const add = engine.addCollection(join(dir, 'many'), {
+      signal: ctl.signal,
+      onProgress: (p) => {
+        if (p.phase === 'ingest' && p.finished && ++seen === 5) ctl.abort();
+      },
+    });
+    await expect(add).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(await engine.collections()).toEqual([]);
+    expect((await engine.list()).map((d) => relative(dir, d.path))).toEqual(['alone.md']);
+
+    let forgot: Promise<unknown> | null = null;
+    const second = engine.addCollection(join(dir, 'many'), {
+      name: 'many',
+      onProgress: (p) => {
+        if (p.phase === 'ingest' && p.finished && !forgot) forgot = engine.forgetCollection('many');
+      },
+    });
+    await expect(second).rejects.toMatchObject({ code: 'CANCELLED' });
+    await forgot;
+    expect(await engine.collections()).toEqual([]);
+    expect((await engine.list()).map((d) => relative(dir, d.path))).toEqual(['alone.md']);
+  });
+});
+
 describe('watching a collection', () => {
   async function watched(files: Record<string, string>): Promise<{ root: string; engine: Engine; w: CollectionWatcher }> {
     const dir = await tempDir();

@@ -138,7 +138,10 @@ export async function main(argv: string[]): Promise<number> {
     .option('--name <name>', "the collection's name (default: the folder's)")
     .option('--tags <a,b>', 'tags for every document in it')
     .option('--glob <glob>', "only files matching this glob, e.g. '**/*.md'")
-    .action((folder: string, flags: { name?: string; tags?: string; glob?: string }) => run(() => addCommand(folder, flags, globals()))());
+    .option('--yes', 'read it even when it holds more than 5,000 files (refused without, saying how many)')
+    .action((folder: string, flags: { name?: string; tags?: string; glob?: string; yes?: boolean }) =>
+      run(() => addCommand(folder, flags, globals()))(),
+    );
 
   const collections = program.command('collections').description('the collections (folders kept in sync), and who may read them');
   simple('list', 'list the collections', collectionsCommand, collections);

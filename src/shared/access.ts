@@ -39,6 +39,7 @@ export const ACCESS: { readonly [M in Method]: Access } = {
   'models.use': 'admin',
   'collections.list': 'read',
   'collections.add': 'admin',
+  'collections.leaving': 'admin',
   'collections.forget': 'admin',
   'users.add': 'admin',
   'users.list': 'admin',

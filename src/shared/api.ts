@@ -45,6 +45,7 @@ import {
   CollectionAddedSchema,
   CollectionsSchema,
   ForgotSchema,
+  LeavingSchema,
   ModelInstalledSchema,
   ModelRemovedSchema,
   ModelsListSchema,
@@ -207,11 +208,15 @@ export const API = {
         name: z.string().min(1).optional(),
         tags: z.array(z.string()).optional(),
         glob: z.string().min(1).optional(),
+        /** Yes to a folder of more than a few thousand files (refused without it, saying how many). */
+        many: z.boolean().optional(),
       })
       .strict(),
     result: CollectionAddedSchema,
     progress: IngestProgressSchema,
   },
+  /** What forgetting the collection would take out of the index (what its confirmation says). */
+  'collections.leaving': { params: z.object({ name: z.string().min(1) }).strict(), result: LeavingSchema, progress: null },
   'collections.forget': { params: z.object({ name: z.string().min(1) }).strict(), result: ForgotSchema, progress: null },
   /** A team's accounts (a shared store's): a user and their token, shown once. */
   'users.add': {

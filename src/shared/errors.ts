@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'UNAUTHENTICATED',
   /** The user's role or grants do not allow this (a reader adding, an editor outside their collections). */
   'FORBIDDEN',
+  /** The caller cancelled it, and nothing of it was kept (a folder cancelled while it was being added). */
+  'CANCELLED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

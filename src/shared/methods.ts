@@ -29,6 +29,7 @@ export const METHOD_NAMES = [
   'models.use',
   'collections.list',
   'collections.add',
+  'collections.leaving',
   'collections.forget',
   'users.add',
   'users.list',

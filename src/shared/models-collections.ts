@@ -70,3 +70,11 @@ export const ReconcileSchema = z.object({
 export const CollectionAddedSchema = z.object({ schema_version: V, collection: CollectionSchema, reconciled: ReconcileSchema });
 export const CollectionsSchema = z.object({ schema_version: V, collections: z.array(CollectionSchema) });
 export const ForgotSchema = z.object({ schema_version: V, collection: z.string(), removed: z.number().int() });
+/** What forgetting a collection would take out of the index: the documents its own sync brought in. */
+export const LeavingSchema = z.object({
+  schema_version: V,
+  collection: z.string(),
+  documents: z.number().int(),
+  /** The first few, by file name: a confirmation names them where few. */
+  names: z.array(z.string()),
+});

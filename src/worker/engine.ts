@@ -227,8 +227,8 @@ export class Engine {
         this.#upgrading = null;
       });
   };
-  /** Removes one document by id or path, or every document under a folder path, and their vectors. */
-  remove = (idOrPath: string): Promise<RemoveResult> =>
+  /** Removes one document by id or path, every document under a folder path, or these ids, and their vectors. */
+  remove = (idOrPath: string | { ids: string[] }): Promise<RemoveResult> =>
     removeDocuments(this.#core, this.#vectors, idOrPath).finally(() => this.#merge?.maintain());
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
   transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
@@ -277,10 +277,12 @@ export class Engine {
   // Collections
   addCollection = (
     folder: string,
-    opts: Progress & { name?: string; tags?: string[]; glob?: string } = {},
+    opts: Progress & { name?: string; tags?: string[]; glob?: string; many?: boolean } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
   collections = (): Promise<CollectionInfo[]> => this.#collections.list();
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
+  leavingCollection = (name: string): Promise<{ collection: string; documents: number; names: string[] }> =>
+    this.#collections.leaving(name);
   reconcileCollections = (opts: Progress = {}): Promise<ReconcileResult[]> => this.#collections.reconcileAll(opts);
   watchCollections = (opts: WatchOptions = {}): Promise<CollectionWatcher> => this.#collections.watch(opts);
 

@@ -137,11 +137,13 @@ export function handlers(
         ...(p.name ? { name: p.name } : {}),
         ...(p.tags ? { tags: p.tags } : {}),
         ...(p.glob ? { glob: p.glob } : {}),
+        ...(p.many ? { many: true } : {}),
         signal: c.signal,
         onProgress: c.progress,
       });
       return { schema_version: SCHEMA_VERSION, collection, reconciled };
     },
+    'collections.leaving': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.leavingCollection(p.name)) }),
     'collections.forget': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.forgetCollection(p.name)) }),
     'users.add': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.accounts.addUser(p.name, p.role ?? 'reader')) }),
     'users.list': async () => ({

@@ -18,7 +18,7 @@ const DONE: Record<BackgroundEvent['task'], string> = {
 
 export async function addCommand(
   folder: string,
-  flags: { name?: string; tags?: string; glob?: string },
+  flags: { name?: string; tags?: string; glob?: string; yes?: boolean },
   g: GlobalOptions,
 ): Promise<number> {
   return withClient(g, async (kb) => {
@@ -30,6 +30,7 @@ export async function addCommand(
           ...(flags.name ? { name: flags.name } : {}),
           tags: splitList(flags.tags),
           ...(flags.glob ? { glob: flags.glob } : {}),
+          ...(flags.yes ? { many: true } : {}),
         },
         { onProgress: (p) => (p.phase === 'ingest' ? bar?.update('ingesting', p.done, p.total, p.path) : undefined) },
       );

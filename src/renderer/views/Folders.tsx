@@ -1,7 +1,8 @@
 // The Folders view: the collections kb keeps in sync (kb add), with their counts and whether they are
 // watched; add one (the system's folder dialog in the app, a path on the serving machine in a
-// browser, with kb add's errors), forget one.
-import { useEffect, useState } from 'react';
+// browser, with kb add's errors; its progress and Cancel; a yes asked before a folder of thousands of
+// files), forget one (the confirmation names what leaves: only what the folder's own sync brought in).
+import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import { Said, useSayings } from '../Said';
 
@@ -23,9 +24,9 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
   }, [kb, version]);
   const forget = async (c: Collection): Promise<void> => {
     say(c.name, null);
-    if (!window.confirm(`Stop keeping ${c.root} in sync? Its ${c.documents} documents leave kb; the files themselves are not touched.`))
-      return;
     try {
+      const leaving = await kb['collections.leaving']({ name: c.name });
+      if (!window.confirm(forgetQuestion(c.root, leaving))) return;
       await kb['collections.forget']({ name: c.name });
       onChanged();
     } catch (e) {
@@ -95,6 +96,18 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
   );
 }
 
+/** What Forget asks: the folder, and what leaves kb — by name where few; the files stay. */
+export function forgetQuestion(root: string, leaving: { documents: number; names: string[] }): string {
+  const n = leaving.documents;
+  const what =
+    n === 0
+      ? 'No document leaves kb: none was brought in by this folder.'
+      : n <= leaving.names.length
+        ? `${n === 1 ? 'This document leaves' : `These ${n} documents leave`} kb: ${leaving.names.join(', ')}.`
+        : `${n.toLocaleString('en-US')} documents leave kb (${leaving.names.join(', ')}, …).`;
+  return `Stop keeping ${root} in sync? ${what} Documents you added on their own stay, and the files themselves are not touched.`;
+}
+
 /** Add a folder: a dialog in the app; a checked path in a browser (the folder is on the serving machine). */
 export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAdded: () => void; compact?: boolean }) {
   const [path, setPath] = useState('');
@@ -102,20 +115,31 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const add = async (folder: string): Promise<void> => {
+  const ctl = useRef<AbortController | null>(null);
+  const add = async (folder: string, many = false): Promise<void> => {
     setError(null);
     setDone(null);
     setBusy(`Reading ${folder}…`);
+    const mine = new AbortController();
+    ctl.current = mine;
     try {
       const tagList = tags
         .split(/[,\s]+/)
         .map((t) => t.replace(/^#/, ''))
         .filter(Boolean);
       const r = await kb['collections.add'](
-        { path: folder, ...(tagList.length ? { tags: tagList } : {}) },
+        { path: folder, ...(tagList.length ? { tags: tagList } : {}), ...(many ? { many: true } : {}) },
         {
+          signal: mine.signal,
           onProgress: (p) => {
-            if (p.total > 0) setBusy(`Reading ${folder}: ${p.done} of ${p.total} files`);
+            if (p.phase === 'scan')
+              setBusy(
+                p.done > 0
+                  ? `Looking through ${folder}: ${p.done.toLocaleString('en-US')} files so far`
+                  : `Counting the files in ${folder}…`,
+              );
+            else if (p.total > 0)
+              setBusy(`Reading ${folder}: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} files`);
           },
         },
       );
@@ -125,9 +149,17 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
       setPath('');
       onAdded();
     } catch (e) {
-      setError((e as Error).message);
+      if (mine.signal.aborted || (e as { code?: string }).code === 'CANCELLED')
+        setError(`Cancelled: ${folder} was not added, and nothing of it was kept`);
+      else if ((e as { code?: string }).code === 'TOO_LARGE' && !many && window.confirm(`${(e as Error).message}\n\nRead all of them?`)) {
+        ctl.current = null;
+        return add(folder, true);
+      } else setError((e as Error).message);
     } finally {
-      setBusy(null);
+      if (ctl.current === mine) {
+        ctl.current = null;
+        setBusy(null);
+      }
     }
   };
   const choose = async (): Promise<void> => {
@@ -167,8 +199,11 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
         </form>
       )}
       {busy && (
-        <p className="hint" role="status">
+        <p className="hint row" role="status">
           {busy}
+          <button type="button" onClick={() => ctl.current?.abort()}>
+            Cancel
+          </button>
         </p>
       )}
       <Said said={error ? { ok: false, text: error } : done ? { ok: true, text: done } : null} place="add-folder" />

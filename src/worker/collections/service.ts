@@ -1,11 +1,12 @@
 // Collections as the engine offers them: add a folder (and bring it in), list, forget, reconcile with
 // the disk on start, and watch. Ingest, removal and tagging go through the engine's own services.
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import type { IngestProgress, IngestSummary, RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
 import { errorFields } from '../log.js';
+import type { DocStamp, CollectionRow } from '../store/rows.js';
 import type { VectorService } from '../vectors/service.js';
 import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
@@ -17,6 +18,8 @@ export type CollectionInfo = z.infer<typeof CollectionSchema>;
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 
 export class CollectionService {
+  /** A folder being read as it is added, by name: Forget stops it, and waits for it to stop. */
+  private readonly syncs = new Map<string, { ctl: AbortController; done: Promise<unknown> }>();
   /** The watcher a long-lived host started (watch()): collections added or forgotten later join or leave it. */
   private watcher: CollectionWatcher | null = null;
 
@@ -24,7 +27,7 @@ export class CollectionService {
     private readonly core: Core,
     private readonly vectors: VectorService,
     private readonly ingest: (paths: string[], opts: Progress & { tags?: string[] }) => Promise<IngestSummary>,
-    private readonly remove: (path: string) => Promise<RemoveResult>,
+    private readonly remove: (target: string | { ids: string[] }) => Promise<RemoveResult>,
   ) {}
 
   private syncContext(): SyncContext {
@@ -50,17 +53,42 @@ export class CollectionService {
   /** Adds a folder as a collection and brings it in (kb add). */
   async add(
     folder: string,
-    opts: Progress & { name?: string; tags?: string[]; glob?: string } = {},
+    opts: Progress & { name?: string; tags?: string[]; glob?: string; many?: boolean } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> {
     this.core.assertWritable('add a collection to it');
-    const { defaultName, reconcile, validateNewCollection } = await import('./sync.js');
+    const { countFiles, defaultName, MANY_FILES, reconcile, validateNewCollection } = await import('./sync.js');
     const root = resolve(folder);
     const name = opts.name ?? defaultName(root);
     validateNewCollection(await this.core.store.tables.collections.list(), root, name, this.core.dataDir);
+    if (!opts.many) {
+      opts.onProgress?.({ phase: 'scan', done: 0, total: 0 });
+      const n = await countFiles(root, opts.glob ?? null, this.core.config, this.core.dataDir);
+      if (n.files > MANY_FILES)
+        throw new KbError(
+          'TOO_LARGE',
+          `${root} holds ${n.more ? 'more than ' : ''}${n.files.toLocaleString('en-US')} files to read and keep in sync: add it again saying yes (kb add --yes) if you mean all of them, or choose a smaller folder`,
+        );
+    }
     const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
     await this.core.store.tables.collections.add(row);
     await this.audit('collection.add', name, root);
-    const reconciled = await reconcile(this.syncContext(), row, opts);
+    const ctl = new AbortController();
+    const stop = (): void => ctl.abort();
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    const running = reconcile(this.syncContext(), row, { ...opts, signal: ctl.signal });
+    this.syncs.set(name, { ctl, done: running.catch(() => undefined) });
+    let reconciled: ReconcileResult;
+    try {
+      reconciled = await running;
+    } finally {
+      this.syncs.delete(name);
+      opts.signal?.removeEventListener('abort', stop);
+    }
+    if (ctl.signal.aborted) {
+      // Cancelled (or forgotten meanwhile): nothing of it is kept, as if it had never been added.
+      if ((await this.core.store.tables.collections.list()).some((c) => c.name === name)) await this.drop(row);
+      throw new KbError('CANCELLED', `adding ${root} was cancelled: nothing of it was kept`);
+    }
     await this.watcher?.add(row);
     return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
   }
@@ -110,16 +138,49 @@ export class CollectionService {
   }
 
   /** Stops keeping a folder in sync and removes its documents from the index (the files stay). */
-  async forget(name: string): Promise<{ collection: string; removed: number }> {
-    const t = this.core.store.tables;
-    const c = (await t.collections.list()).find((x) => x.name === name);
+  /**
+   * What forgetting the collection takes out of the index: the documents its own sync brought in —
+   * inside the folder (and its glob), added since the collection was, never kb's own data dir (dropped
+   * files live there, and a home-folder collection holds it). A document indexed on its own before
+   * the folder was added stays.
+   */
+  private async own(c: CollectionRow): Promise<DocStamp[]> {
+    const { dirOf, inCollection } = await import('./sync.js');
+    const data = dirOf(resolve(this.core.dataDir));
+    return (await this.core.store.tables.documents.under(dirOf(c.root))).filter(
+      (d) => inCollection(c, d.path) && !d.path.startsWith(data) && d.added_at >= c.added_at,
+    );
+  }
+
+  private async named(name: string): Promise<CollectionRow> {
+    const c = (await this.core.store.tables.collections.list()).find((x) => x.name === name);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${name}; kb collections lists them`);
+    return c;
+  }
+
+  async leaving(name: string): Promise<{ collection: string; documents: number; names: string[] }> {
+    const own = await this.own(await this.named(name));
+    return { collection: name, documents: own.length, names: own.slice(0, 5).map((d) => basename(d.path)) };
+  }
+
+  async forget(name: string): Promise<{ collection: string; removed: number }> {
+    const c = await this.named(name);
+    // Its sync stops first (a folder still being read, the watcher), so nothing comes back in after.
+    const sync = this.syncs.get(name);
+    sync?.ctl.abort();
+    await sync?.done;
     await this.watcher?.remove(name);
-    const removed =
-      (await t.documents.under(c.root.endsWith(sep) ? c.root : c.root + sep)).length > 0 ? (await this.remove(c.root)).removed.length : 0;
-    await t.collections.forget(name);
+    const removed = await this.drop(c);
     await this.audit('collection.forget', name, `${removed} documents removed`);
     return { collection: name, removed };
+  }
+
+  /** Takes the collection and what it brought in out of the index; how many documents left. */
+  private async drop(c: CollectionRow): Promise<number> {
+    const own = await this.own(c);
+    const removed = own.length > 0 ? (await this.remove({ ids: own.map((d) => d.id) })).removed.length : 0;
+    await this.core.store.tables.collections.forget(c.name);
+    return removed;
   }
 
   /** On a shared store, who added or forgot a collection is on the audit trail (the database's own credentials: @admin). */

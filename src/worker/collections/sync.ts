@@ -11,6 +11,7 @@ import type { Config } from '../../shared/config.js';
 import type { IngestProgress, IngestSummary } from '../../shared/wire.js';
 import type { Store } from '../store/port.js';
 import type { CollectionRow } from '../store/rows.js';
+import { refusedFolder } from '../ingest/refused-folders.js';
 import { walk } from '../ingest/walk.js';
 import type { ReconcileSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
@@ -30,7 +31,7 @@ export interface SyncContext {
 
 export type ReconcileResult = z.infer<typeof ReconcileSchema>;
 
-const dirOf = (root: string): string => (root.endsWith(sep) ? root : root + sep);
+export const dirOf = (root: string): string => (root.endsWith(sep) ? root : root + sep);
 
 /** Whether a path belongs to the collection: under its root and, if it has one, matching its glob. */
 export function inCollection(c: CollectionRow, path: string): boolean {
@@ -50,12 +51,42 @@ export function validateNewCollection(existing: CollectionRow[], root: string, n
   if (existing.some((c) => c.name === name))
     throw new KbError('INVALID_ARGUMENT', `there is already a collection named ${name}; choose another with --name`);
   // (kb's own data dir may sit inside a collection: walking and watching always leave it out.)
-  if (dirOf(resolve(dataDir)) === dirOf(root)) throw new KbError('INVALID_ARGUMENT', `${root} is kb's data dir`);
+  const refused = refusedFolder(root, dataDir);
+  if (refused) throw new KbError('INVALID_ARGUMENT', refused);
   for (const c of existing) {
     if (dirOf(root).startsWith(dirOf(c.root)) || dirOf(c.root).startsWith(dirOf(root))) {
       throw new KbError('INVALID_ARGUMENT', `${root} overlaps the collection ${c.name} (${c.root}); a folder belongs to one collection`);
     }
   }
+}
+
+/** A folder of more files than this is added only when the person has said yes, told how many. */
+export const MANY_FILES = 5000;
+/** Counting stops here, or after this long: "more than" is said then. */
+const COUNT_CAP = 200_000;
+const COUNT_MS = 10_000;
+
+/** How many files a collection of this folder would read (as its sync walks it), up to a cap. */
+export async function countFiles(
+  root: string,
+  glob: string | null,
+  config: Config,
+  dataDir: string,
+): Promise<{ files: number; more: boolean }> {
+  const c: CollectionRow = { name: '', root, tags: [], glob, added_at: 0 };
+  const until = performance.now() + COUNT_MS;
+  let files = 0;
+  const walkOpts = {
+    ignore: config.ingest.ignore,
+    followSymlinks: config.ingest.follow_symlinks,
+    followOutside: config.ingest.follow_symlinks_outside,
+    exclude: [dataDir],
+  };
+  for await (const e of walk([root], walkOpts)) {
+    if (e.kind === 'file' && inCollection(c, e.path)) files++;
+    if (files >= COUNT_CAP || (files % 1000 === 0 && performance.now() > until)) return { files, more: true };
+  }
+  return { files, more: false };
 }
 
 export function defaultName(root: string): string {
@@ -87,8 +118,10 @@ export async function reconcile(
       exclude: [ctx.dataDir],
     };
     for await (const e of walk([c.root], walkOpts)) {
+      if (opts.signal?.aborted) break;
       if (e.kind !== 'file' || !inCollection(c, e.path)) continue;
       files++;
+      if (files % 500 === 0) opts.onProgress?.({ phase: 'scan', done: files, total: 0 });
       seen.add(e.path);
       const doc = known.get(e.path);
       if (doc && doc.status === 'indexed') {
@@ -104,7 +137,7 @@ export async function reconcile(
   }
   let errors = 0;
   let ingested = 0;
-  if (changed.length > 0) {
+  if (changed.length > 0 && !opts.signal?.aborted) {
     const s = await ctx.ingest(changed, {
       tags: c.tags,
       ...(opts.signal ? { signal: opts.signal } : {}),
@@ -120,7 +153,8 @@ export async function reconcile(
     await ctx.tag(unchanged, c.tags);
   }
   let removed = 0;
-  for (const path of known.keys()) {
+  // A cancelled walk has not seen every file: nothing is taken for gone.
+  for (const path of opts.signal?.aborted ? [] : known.keys()) {
     if (seen.has(path) || existsSync(path)) continue;
     // Moved files were taken over by the ingest above; what is still recorded here is really gone.
     if (await ctx.store.tables.documents.byPath(path)) {

@@ -1,4 +1,4 @@
-// Removing documents: by id, by path, or everything under a folder. The rows go in one transaction,
+// Removing documents: by id, by path, everything under a folder, or a list of ids (a forgotten collection's own). The rows go in one transaction,
 // then the vectors of what was removed, so a search never finds a removed document by meaning.
 import { resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
@@ -6,12 +6,19 @@ import { SCHEMA_VERSION, type RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import type { VectorService } from '../vectors/service.js';
 
-export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string): Promise<RemoveResult> {
+export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string | { ids: string[] }): Promise<RemoveResult> {
   core.assertWritable('remove documents from it');
   const t = core.store.tables;
   let docs: { id: string; path: string }[];
-  const byId = await t.documents.byId(idOrPath);
-  if (byId) docs = [byId];
+  const byId = typeof idOrPath === 'string' ? await t.documents.byId(idOrPath) : undefined;
+  if (typeof idOrPath !== 'string') {
+    docs = [];
+    for (const id of idOrPath.ids) {
+      const d = await t.documents.byId(id);
+      if (d) docs.push(d);
+    }
+    if (docs.length === 0) return { schema_version: SCHEMA_VERSION, removed: [] };
+  } else if (byId) docs = [byId];
   else {
     const abs = resolve(idOrPath);
     const exact = await t.documents.byPath(abs);

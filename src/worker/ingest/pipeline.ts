@@ -1,12 +1,15 @@
 // One pass over the user's paths: walk, prepare files ahead (read, detect, parse on the parse
 // threads), and write each document in order, all or nothing. A failing file is recorded and the run
 // goes on; what was indexed before stays as it was.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
 import type { Store } from '../store/port.js';
 import { failedDocRow } from './doc-row.js';
 import { ParsePool } from './parse-pool.js';
 import { type IngestContext, type Prepared, prepareFile } from './prepare.js';
+import { refusedFolder } from './refused-folders.js';
 import { normalizeTags } from './tags.js';
 import { walk } from './walk.js';
 
@@ -98,7 +101,21 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
     followOutside: ctx.config.ingest.follow_symlinks_outside,
     exclude: [ctx.dataDir],
   };
-  for await (const e of walk(paths, walkOpts)) {
+  const inputs: string[] = [];
+  for (const p of paths) {
+    const refused = (await stat(p).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+      ? refusedFolder(p, null)
+      : null;
+    if (!refused) inputs.push(p);
+    else {
+      summary.failed++;
+      summary.errors.push({ path: resolve(p), code: 'INVALID_ARGUMENT', message: refused });
+    }
+  }
+  for await (const e of walk(inputs, walkOpts)) {
     if (e.kind === 'file') files.push(e);
     else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
     else {

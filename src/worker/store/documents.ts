@@ -63,7 +63,7 @@ export class Documents implements Sync<DocumentsPort> {
     this.deleteQ = db.prepare<[string]>('DELETE FROM documents WHERE id = ?');
     this.pruneTagsQ = db.prepare<[]>('DELETE FROM tags WHERE id NOT IN (SELECT tag_id FROM document_tags)');
     this.underQ = db.prepare<[string, string], DocStamp>(
-      'SELECT id, path, size, mtime, status FROM documents WHERE path >= ? AND path < ?',
+      'SELECT id, path, size, mtime, status, added_at FROM documents WHERE path >= ? AND path < ?',
     );
     this.listQ = db.prepare<[], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d ORDER BY d.path`);
     this.withFactsQ = db.prepare<[string], DocWithFacts>(`SELECT d.*, ${FACTS} FROM documents d WHERE d.id = ?`);

@@ -47,7 +47,7 @@ export interface DocFacts {
 export type DocWithFacts = DocRow & DocFacts;
 
 /** Just enough of a document to reconcile a folder with the disk. */
-export type DocStamp = Pick<DocRow, 'id' | 'path' | 'size' | 'mtime' | 'status'>;
+export type DocStamp = Pick<DocRow, 'id' | 'path' | 'size' | 'mtime' | 'status' | 'added_at'>;
 
 /** A row of `chunks`: its anchor is JSON text (inspect parses it). */
 export interface ChunkRow {

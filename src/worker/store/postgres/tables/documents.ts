@@ -132,7 +132,7 @@ export class PgDocuments implements DocumentsPort {
     await this.sql.query('DELETE FROM tags t WHERE NOT EXISTS (SELECT 1 FROM document_tags dt WHERE dt.tag_id = t.id)');
   }
   under(dir: string): Promise<DocStamp[]> {
-    return rows<DocStamp>(this.sql, 'SELECT id, path, size, mtime, status FROM documents WHERE path >= $1 AND path < $2', [
+    return rows<DocStamp>(this.sql, 'SELECT id, path, size, mtime, status, added_at FROM documents WHERE path >= $1 AND path < $2', [
       dir,
       upperBound(dir),
     ]);
