@@ -4,7 +4,7 @@
 // before deletions are made, so a file that moved keeps its document and chunks (the pipeline sees
 // its old path gone and moves it) instead of being removed and embedded again.
 import { existsSync, statSync } from 'node:fs';
-import { basename, relative, resolve, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
