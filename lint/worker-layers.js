@@ -13,6 +13,7 @@ export const WORKER_LAYERS = [
       'log.ts',
       'version.ts',
       'user-path.ts',
+      'uploads.ts',
       'threads.ts',
       'thread-priority.ts',
       'ollama.ts',

@@ -1,7 +1,7 @@
 // The engine on the PostgreSQL store, end to end on a real server: files ingested, found, cited,
 // read back, listed, removed; `kb --store URL …` does the same from the command line; what kb says
 // when the server cannot be used.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/index.js';
@@ -126,11 +126,14 @@ describe.skipIf(!available)('kb on PostgreSQL', () => {
       expect(src.file.startsWith(join(dir, 'there'))).toBe(true);
       expect(readFileSync(src.file, 'utf8')).toBe(NOTES['notes/otters.md']);
       expect((await there.get(`${join(dir, 'notes/otters.md')}#L3-L3`)).text).toContain('Sea otters hold hands');
-      // Removed, its original is no one's: gc deletes it from the database and from the copies here.
+      // Removed, its original is no one's: Remove deletes it from the database at once, and gc the
+      // copy another machine fetched.
       await here.remove(join(dir, 'notes/otters.md'));
-      const gc = await there.gc();
-      expect(gc.removed_blobs).toBe(1);
       await expect(there.source(otters.doc_id)).rejects.toThrow(/no indexed document/);
+      const fetched = readdirSync(join(dir, 'there', 'blobs'), { recursive: true }).length;
+      expect(fetched).toBeGreaterThan(0);
+      expect((await there.gc()).removed_blobs).toBe(0);
+      expect(readdirSync(join(dir, 'there', 'blobs'), { recursive: true })).toEqual([]);
     } finally {
       here.close();
       there.close();

@@ -125,7 +125,10 @@ export const InitSchema = z.object({ schema_version: V, config: z.string(), data
 export const GcSchema = z.object({
   schema_version: V,
   removed_blobs: z.number().int(),
+  /** The stored copies' bytes and the dropped files' copies' bytes given back. */
   freed_bytes: z.number().int(),
+  /** Dropped files' copies in uploads/ that no document was read from (a cancelled drop's, a removed document's). */
+  removed_uploads: z.number().int(),
   /** What the index file gave back to the disk: the free pages of deleted rows. */
   compacted_bytes: z.number().int(),
   /** What the vector table's replaced versions took (an index build leaves the table twice on disk for a while). */

@@ -78,7 +78,7 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
     if (g.json) printJson(r);
     else
       line(
-        `Removed ${plural(r.removed_blobs, 'unreferenced original')}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB` +
+        `Removed ${plural(r.removed_blobs, 'unreferenced original')}${r.removed_uploads > 0 ? ` and ${plural(r.removed_uploads, "dropped file's copy", "dropped files' copies")}` : ''}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB` +
           (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : '') +
           (r.vector_bytes > 0 ? `; the vectors' replaced versions ${(r.vector_bytes / 1048576).toFixed(1)} MB` : ''),
       );

@@ -1,10 +1,11 @@
-// The Status view: what the index holds and takes on disk, and kb doctor's checks with how to fix
-// what fails.
+// The Status view: what the index holds and takes on disk (and a button that gives back what nothing
+// uses: kb gc), and kb doctor's checks with how to fix what fails.
 import { useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { DoctorReport } from '../../shared/wire';
 import { megabytes } from '../lib/model-pull';
 import { inApp } from '../lib/in-app';
+import { Said, useSayings } from '../Said';
 
 export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const [status, setStatus] = useState<Result<'index.status'> | null>(null);
@@ -22,6 +23,25 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
     );
   }, [kb, version, again]);
   const d = status?.disk;
+  const { sayings, say, fail } = useSayings<'reclaim'>();
+  const [reclaiming, setReclaiming] = useState(false);
+  const reclaim = async (): Promise<void> => {
+    say('reclaim', null);
+    setReclaiming(true);
+    try {
+      const r = await kb.gc({});
+      const freed = r.freed_bytes + r.compacted_bytes + r.vector_bytes;
+      say('reclaim', {
+        ok: true,
+        text: freed > 0 ? `Gave back ${megabytes(freed)} to the disk` : 'Nothing to give back: everything kept is in use',
+      });
+      setAgain((n) => n + 1);
+    } catch (e) {
+      fail('reclaim', e);
+    } finally {
+      setReclaiming(false);
+    }
+  };
   return (
     <section className="page" aria-label="Status">
       <h2>Status</h2>
@@ -52,7 +72,11 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
                 {megabytes(d.originals)}, models {megabytes(d.models)}
                 {d.uploads ? `, files dropped in the browser ${megabytes(d.uploads)}` : ''}
                 {d.ocr ? `, OCR language data ${megabytes(d.ocr)}` : ''}
-                {d.other ? `, logs and the rest ${megabytes(d.other)}` : ''}
+                {d.other ? `, logs and the rest ${megabytes(d.other)}` : ''}{' '}
+                <button onClick={() => void reclaim()} disabled={reclaiming}>
+                  {reclaiming ? 'Reclaiming…' : 'Reclaim space'}
+                </button>
+                <Said said={sayings.reclaim} as="div" place="reclaim" />
               </dd>
             </>
           )}

@@ -4,6 +4,7 @@ import { resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
+import { dropUploadCopy } from '../uploads.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string | { ids: string[] }): Promise<RemoveResult> {
@@ -25,10 +26,21 @@ export async function removeDocuments(core: Core, vectors: VectorService, idOrPa
     docs = exact ? [exact] : await t.documents.under(abs.endsWith(sep) ? abs : abs + sep);
   }
   if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
+  const blobs = new Set<string>();
+  for (const d of docs) {
+    const blob = (await t.originals.of(d.id))?.blob;
+    if (blob) blobs.add(blob);
+  }
   await core.store.write(async (w) => {
     for (const d of docs) await w.documents.delete(d.id);
   });
   core.wordsChanged();
+  // The space comes back now, not at the next kb gc: copies no document keeps any more, and dropped
+  // files' copies in uploads/ (kb's own).
+  if (!core.readOnly) {
+    for (const b of blobs) if (!(await t.originals.keeps(b))) await core.blobs.drop(b);
+    for (const d of docs) await dropUploadCopy(d.path, core.dataDir);
+  }
   await vectors.sync();
   return { schema_version: SCHEMA_VERSION, removed: docs.map((d) => ({ doc_id: d.id, path: d.path })) };
 }

@@ -18,6 +18,7 @@ import { exists, fsError, readHead, sha256, sha256File, SMALL_FILE } from './rea
 import { normalizeTags } from './tags.js';
 import type { ParsedDocument } from './types.js';
 import { PARSER_VERSION } from '../version.js';
+import { isUploadCopy } from '../uploads.js';
 import type { IngestContext, Prepared } from './context.js';
 
 export type { IngestContext, Outcome, Prepared } from './context.js';
@@ -168,7 +169,8 @@ export async function prepareFile(
     hash,
     size: st.size,
     mtime: Math.floor(st.mtimeMs),
-    copy: config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes,
+    // A dropped file's copy in uploads/ is kb's own already: never a second one in blobs/.
+    copy: config.store_originals === 'copy' && st.size <= config.ingest.copy_max_bytes && !isUploadCopy(path, ctx.dataDir),
     existing,
   };
   if (detected.kind === 'audio') return prepareAudio(ctx, { ...facts, tags }, putBlob);

@@ -76,10 +76,10 @@ export async function runFix(
       detail: `${t.kind === 'built' ? 'ranked' : 'brought up to date'} the best passages of ${plural(t.units, 'word and prefix', 'words and prefixes')} in many passages (${plural(t.scanned, 'passage')} read)`,
     });
   const gc = await collectGarbage(core, vectors);
-  if (gc.removed_blobs > 0)
+  if (gc.removed_blobs + gc.removed_uploads > 0)
     actions.push({
       name: 'stored originals',
-      detail: `removed ${gc.removed_blobs} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)`,
+      detail: `removed ${gc.removed_blobs + gc.removed_uploads} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)`,
     });
   if (gc.compacted_bytes > 0)
     actions.push({ name: 'index file', detail: `gave back ${(gc.compacted_bytes / 1048576).toFixed(1)} MB of free pages to the disk` });

@@ -79,6 +79,17 @@ export class BlobStore implements BlobsPort {
     renameSync(tmp, final);
   }
 
+  async drop(sha256: string): Promise<number> {
+    const p = this.pathOf(sha256);
+    try {
+      const { size } = await stat(p);
+      await unlink(p);
+      return size;
+    } catch {
+      return 0; // gone already
+    }
+  }
+
   /** Deletes every blob not in `keep`; returns how many and how many bytes were freed. */
   async gc(keep: Set<string>): Promise<{ removed: number; bytes: number }> {
     let removed = 0;

@@ -89,6 +89,8 @@ export interface OriginalsPort {
   of(docId: string): Promise<OriginalRow | undefined>;
   /** The blobs some document still keeps. */
   liveBlobs(): Promise<Set<string>>;
+  /** Whether some document still keeps this blob. */
+  keeps(blob: string): Promise<boolean>;
 }
 
 export interface IngestErrorsPort {
@@ -264,6 +266,8 @@ export interface BlobsPort {
   file(sha256: string): Promise<string | null>;
   /** Deletes every blob not in `keep`; how many, and how many bytes were freed. */
   gc(keep: Set<string>): Promise<{ removed: number; bytes: number }>;
+  /** Deletes one blob (no document keeps it any more); the bytes freed. */
+  drop(sha256: string): Promise<number>;
 }
 
 /** A team's accounts, grants and audit trail (a shared store's: PostgreSQL). */

@@ -90,6 +90,12 @@ export class PgBlobs implements BlobsPort {
     return this.local.pathOf(sha256);
   }
 
+  async drop(sha256: string): Promise<number> {
+    const gone = await rows<{ size: number }>(this.pool, 'DELETE FROM blobs WHERE sha256 = $1 RETURNING size', [sha256]);
+    await this.local.drop(sha256);
+    return gone[0]?.size ?? 0;
+  }
+
   /** Deletes the blobs no document refers to, in the database and here. */
   async gc(keep: Set<string>): Promise<{ removed: number; bytes: number }> {
     const gone = await rows<{ size: number }>(this.pool, 'DELETE FROM blobs WHERE NOT (sha256 = ANY ($1::text[])) RETURNING size', [

@@ -21,4 +21,7 @@ export class PgOriginals implements OriginalsPort {
       (await rows<{ blob: string }>(this.sql, 'SELECT DISTINCT blob FROM originals WHERE blob IS NOT NULL')).map((r) => r.blob),
     );
   }
+  async keeps(blob: string): Promise<boolean> {
+    return (await first<{ one: number }>(this.sql, 'SELECT 1 AS one FROM originals WHERE blob = $1 LIMIT 1', [blob])) !== undefined;
+  }
 }

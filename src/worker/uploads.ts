@@ -1,0 +1,80 @@
+// Dropped files' copies: a browser never says where a dropped file lives, so kb serve keeps its bytes
+// under the data dir's uploads/ (cli/serve/uploads.ts) and the engine indexes that copy. The copy is
+// kb's own: a document read from one keeps no second copy in blobs/, removing the document deletes
+// it, and gc deletes copies no document is read from (a cancelled drop's, a failed file's).
+import { readdir, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+
+/** A copy this young may be a drop whose ingest has not started yet: gc leaves it. */
+const FRESH_MS = 60 * 60 * 1000;
+
+export function uploadsDir(dataDir: string): string {
+  return join(resolve(dataDir), 'uploads');
+}
+
+export function isUploadCopy(path: string, dataDir: string): boolean {
+  return resolve(path).startsWith(uploadsDir(dataDir) + sep);
+}
+
+/** Deletes a removed document's copy, and the folders it leaves empty; the bytes freed. */
+export async function dropUploadCopy(path: string, dataDir: string): Promise<number> {
+  if (!isUploadCopy(path, dataDir)) return 0;
+  let size = 0;
+  try {
+    size = (await stat(path)).size;
+    await unlink(path);
+  } catch {
+    return 0;
+  }
+  const top = uploadsDir(dataDir);
+  for (let dir = dirname(resolve(path)); dir.startsWith(top + sep); dir = dirname(dir)) {
+    if (
+      !(await rmdir(dir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      break; // not empty: the folder stays
+  }
+  return size;
+}
+
+/** Deletes the copies under uploads/ that no document is read from (but fresh ones); how many, and their bytes. */
+export async function collectUploads(
+  dataDir: string,
+  read: (path: string) => Promise<boolean>,
+): Promise<{ removed: number; bytes: number }> {
+  const out = { removed: 0, bytes: 0 };
+  const now = Date.now();
+  const walk = async (dir: string): Promise<boolean> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    let left = entries.length;
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (await walk(p)) left--;
+        continue;
+      }
+      const st = await stat(p).catch(() => null);
+      if (!st || now - st.mtimeMs < FRESH_MS || (await read(p))) continue;
+      await rm(p, { force: true });
+      out.removed++;
+      out.bytes += st.size;
+      left--;
+    }
+    // A folder left empty goes too; uploads/ itself stays.
+    if (left === 0 && dir !== uploadsDir(dataDir))
+      return rmdir(dir).then(
+        () => true,
+        () => false,
+      );
+    return false;
+  };
+  await walk(uploadsDir(dataDir));
+  return out;
+}

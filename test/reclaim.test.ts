@@ -1,0 +1,67 @@
+// Issue 49: what Remove and kb gc give back. A removed document's stored copy goes at once (unless
+// another document keeps the same bytes); a dropped file's copy in uploads/ is kb's own, so it is kept
+// once (no second copy in blobs/) and goes with its document; gc deletes copies nothing is read from.
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineIn, tempDir, writeTree } from './helpers.js';
+import { makePdf } from './support/make-test-pdf.js';
+
+/** Every file under dir, relative. */
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+describe('Remove and kb gc give the space back', () => {
+  it('a removed document takes its stored copy with it, unless another keeps the same bytes', async () => {
+    const dir = await tempDir();
+    const pdf = await makePdf({ pages: [{ lines: ['The heron stands in the shallows.'] }] });
+    const other = await makePdf({ pages: [{ lines: ['The kingfisher dives from the alder.'] }] });
+    await writeTree(dir, { 'a/heron.pdf': pdf, 'a/heron-copy.pdf': pdf, 'a/kingfisher.pdf': other });
+    const dataDir = join(dir, 'data');
+    const engine = await engineIn(dataDir);
+    await engine.ingest([join(dir, 'a')]);
+    expect(files(join(dataDir, 'blobs'))).toHaveLength(2);
+    await engine.remove(join(dir, 'a/kingfisher.pdf'));
+    expect(files(join(dataDir, 'blobs'))).toHaveLength(1);
+    // The heron's bytes are kept by two documents: removing one keeps them.
+    await engine.remove(join(dir, 'a/heron.pdf'));
+    expect(files(join(dataDir, 'blobs'))).toHaveLength(1);
+    await engine.remove(join(dir, 'a/heron-copy.pdf'));
+    expect(files(join(dataDir, 'blobs'))).toEqual([]);
+    expect((await engine.gc()).removed_blobs).toBe(0);
+  });
+
+  it('a dropped file is kept once, in uploads/; Remove deletes it; gc deletes copies no document is read from', async () => {
+    const dir = await tempDir();
+    const dataDir = join(dir, 'data');
+    const engine = await engineIn(dataDir);
+    const up = join(dataDir, 'uploads');
+    await writeTree(up, {
+      '1111111111111111/scan.pdf': await makePdf({ pages: [{ lines: ['A dropped report on the weir.'] }] }),
+      '2222222222222222/notes/todo.md': '# Todo\n\nmend the sluice gate\n',
+      // A cancelled drop's copy, and one whose ingest has not started yet.
+      '3333333333333333/left.txt': 'nobody reads this',
+      '4444444444444444/fresh.txt': 'about to be read',
+    });
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(join(up, '3333333333333333/left.txt'), old, old);
+    await engine.ingest([join(up, '1111111111111111/scan.pdf'), join(up, '2222222222222222/notes')]);
+    expect(files(join(dataDir, 'blobs'))).toEqual([]);
+    expect((await engine.inspectDoc(join(up, '1111111111111111/scan.pdf'))).original.mode).toBe('reference');
+    expect((await engine.search({ query: 'sluice' })).results[0]?.citation.path).toBe(join(up, '2222222222222222/notes/todo.md'));
+
+    await engine.remove(join(up, '1111111111111111/scan.pdf'));
+    expect(existsSync(join(up, '1111111111111111'))).toBe(false);
+
+    const gc = await engine.gc();
+    expect(gc.removed_uploads).toBe(1);
+    expect(files(up)).toEqual(['2222222222222222/notes/todo.md', '4444444444444444/fresh.txt']);
+    await engine.remove(join(up, '2222222222222222/notes/todo.md'));
+    expect(files(up)).toEqual(['4444444444444444/fresh.txt']);
+  });
+});
