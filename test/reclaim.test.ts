@@ -52,7 +52,7 @@ describe('Remove and kb gc give the space back', () => {
     utimesSync(join(up, '3333333333333333/left.txt'), old, old);
     await engine.ingest([join(up, '1111111111111111/scan.pdf'), join(up, '2222222222222222/notes')]);
     expect(files(join(dataDir, 'blobs'))).toEqual([]);
-    expect((await engine.inspectDoc(join(up, '1111111111111111/scan.pdf'))).original.mode).toBe('reference');
+    expect((await engine.inspectDoc(join(up, '1111111111111111/scan.pdf'))).original?.mode).toBe('reference');
     expect((await engine.search({ query: 'sluice' })).results[0]?.citation.path).toBe(join(up, '2222222222222222/notes/todo.md'));
 
     await engine.remove(join(up, '1111111111111111/scan.pdf'));

@@ -153,6 +153,33 @@ describe('lexical search', () => {
     expect((await engine.search({ query: 'kn' })).results).toHaveLength(0);
   });
 
+  it('counts the last word typed as a word and as a prefix: the last keystroke finds what the finished query finds (issue 49)', async () => {
+    const d = await tempDir();
+    const filler = 'the stream runs past the mill and the meadow where cattle graze near the old stone bridge';
+    const notes: Record<string, string> = { 'both.md': `# Both\n\nnewts and turbidity: ${filler}\n` };
+    for (let i = 0; i < 6; i++) notes[`t${i}.md`] = `# Sample ${i}\n\nturbidity readings rose ${i}: ${filler}\n`;
+    for (let i = 0; i < 2; i++) notes[`n${i}.md`] = `# Pond ${i}\n\nnewts breed ${i}: ${filler}\n`;
+    for (let i = 0; i < 8; i++) notes[`c${i}.md`] = `# Tap ${i}\n\nchlorine measured ${i}: ${filler}\n`;
+    notes['cr.md'] = `# Flushing\n\n${filler}, chlorine residual after flushing\n`;
+    await writeTree(d, notes);
+    const e = await openEngine({ dataDir: join(d, 'data') });
+    try {
+      await e.ingest([d]);
+      const paths = async (query: string, prefix: boolean): Promise<string[]> =>
+        (await e.search({ query, prefix, mode: 'lexical', top: 30 })).results.map((h) => h.citation.path);
+      for (const q of ['newts turbidity', 'culvert newts', 'chlorine residual', 'turbidity newts']) {
+        expect(await paths(q, true), q).toEqual(await paths(q, false));
+      }
+      expect((await paths('chlorine residual', true))[0]).toBe(join(d, 'cr.md'));
+      // Letters that are no word yet find as a prefix, beside the other words.
+      const half = await paths('newts turb', true);
+      expect(half).toHaveLength(9);
+      expect(half[0]).toBe(join(d, 'both.md'));
+    } finally {
+      e.close();
+    }
+  });
+
   it('finds a word typed past its stem by that stem, not by substrings', async () => {
     // The index holds "correl" for correlation: "correlati"* begins no index term.
     const r = await engine.search({ query: 'correlati', prefix: true, mode: 'lexical', explain: true });

@@ -8,7 +8,8 @@ import { type QueryWord, analyze } from './analyze.js';
 import type { Filters } from '../store/doc-filter.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
-import { type ParsedQuery, stem, type Term } from './query.js';
+import { isStopword, type ParsedQuery, stem, type Term } from './query.js';
+import { prefixUnit } from './tops.js';
 import { rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
 import type { WordSource } from './word-source.js';
@@ -51,17 +52,9 @@ export class LexicalSearcher {
     let fts: LexicalResult | null = null;
     if (q.terms.length > 0 || q.phrases.length > 0) {
       const s = this.config.search;
-      const long = q.terms.filter((t) => !t.prefix).length >= s.feedback_min_terms;
-      fts = await rankFts(
-        this.src,
-        this.config,
-        q.terms,
-        q.phrases,
-        filters,
-        limit,
-        long && s.feedback && s.feedback_terms > 0,
-        exhaustive,
-      );
+      const terms = await this.lastWordTyped(q, filters);
+      const long = terms.filter((t) => !t.prefix).length >= s.feedback_min_terms;
+      fts = await rankFts(this.src, this.config, terms, q.phrases, filters, limit, long && s.feedback && s.feedback_terms > 0, exhaustive);
     }
     if (q.cjk.length > 0) {
       const sub = await substringSearch(this.src, q.cjk, filters, limit);
@@ -78,6 +71,29 @@ export class LexicalSearcher {
       if (words.length > 0) return substringSearch(this.src, words, filters, limit);
     }
     return fts ?? NO_HITS;
+  }
+
+  /**
+   * While typing, the last word may be finished or not: it counts as a word and as a prefix, so the
+   * hits shown after the last keystroke are never worse than those of the finished query. A word the
+   * index holds is searched as the finished query searches it (the prefix then re-ranks nothing);
+   * letters that are no word of the index yet ("newts turb") find candidates as a prefix beside the
+   * other words — unless the prefix is heavy (its tops are kept: thousands of chunks), where it only
+   * re-ranks, as FTS5 would score every chunk it begins. A query of that one word is left as it was:
+   * the prefix alone finds every continuation.
+   */
+  private async lastWordTyped(q: ParsedQuery, filters: Filters): Promise<Term[]> {
+    const half = q.terms.find((t) => t.prefix);
+    if (!half || q.terms.length + q.phrases.length === 1) return q.terms;
+    if (await this.src.stats.occurs(half.text)) {
+      // As finished: a stopword among other words is no term, a word already typed counts once more.
+      const whole: Term = { text: half.text, stem: stem(half.text), prefix: false, count: half.count };
+      const same = q.terms.find((o) => o !== half && !o.prefix && o.stem === whole.stem);
+      if (same) same.count += half.count;
+      return q.terms.flatMap((t) => (t !== half ? [t] : same || isStopword(half.text) ? [] : [whole]));
+    }
+    if (await this.src.fromTops(prefixUnit(half.text), filters, 1)) return q.terms;
+    return q.terms.map((t) => (t === half ? { ...t, drives: true } : t));
   }
 
   /** The words of a query the index does not hold, each with the indexed word most likely meant (spelling.ts). */

@@ -46,6 +46,8 @@ export interface Term {
   count: number;
   /** Another spelling of typed words (see lexical.ts variants): found and scored, not required. */
   alternative?: boolean;
+  /** A prefix that finds candidates beside complete words (the last word typed, lexical.ts), not only re-ranks them. */
+  drives?: boolean;
 }
 
 export interface ParsedQuery {

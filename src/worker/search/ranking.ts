@@ -79,7 +79,7 @@ export async function rankFts(
   const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
   // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
   // the query has no complete word that can; otherwise it just re-ranks (coverage and proximity).
-  const complete = terms.filter((t) => !t.prefix && !isCommon(t));
+  const complete = terms.filter((t) => (!t.prefix || t.drives) && !isCommon(t));
   const whole = terms.filter((t) => !t.prefix);
   let drivers: Term[];
   let deferred: Term[];
