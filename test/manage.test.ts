@@ -242,10 +242,20 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       await expect(call('settings.set', { key: 'ask.ollama_host', value: 'not a url' }).result).rejects.toMatchObject({
         code: 'CONFIG_INVALID',
       });
+      // A model's name as Ollama writes them; an editor link that opens an editor, never a script.
+      await expect(call('settings.set', { key: 'ask.model', value: 'no such model!!' }).result).rejects.toThrow(/not a model's name/);
+      for (const bad of ['javascript:alert(1)//{path}', 'data:text/html,{path}', 'JavaScript:void({path})', '{path}'])
+        await expect(call('settings.set', { key: 'ui.editor_uri', value: bad }).result, bad).rejects.toMatchObject({
+          code: 'CONFIG_INVALID',
+        });
+
       await expect(call('settings.set', { key: 'data_dir', value: '/tmp' } as never).result).rejects.toMatchObject({
         code: 'INVALID_ARGUMENT',
       });
       expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toBe(text);
+      expect(await call('settings.set', { key: 'ui.editor_uri', value: 'idea://open?file={path}&line={line}' }).result).toMatchObject({
+        applied: 'live',
+      });
       // The installed app's updates: a live switch the app reads when a look is due (src/main/updates.ts).
       expect(await call('settings.set', { key: 'ui.updates', value: false }).result).toMatchObject({ applied: 'live' });
       expect(readFileSync(join(dataDir, 'config.yaml'), 'utf8')).toMatch(/updates: false/);

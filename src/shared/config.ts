@@ -247,7 +247,13 @@ export const ConfigSchema = z
           )
           .default('http://127.0.0.1:11434'),
         /** The Ollama model that answers (ollama list); KB_OLLAMA_MODEL overrides. */
-        model: z.string().min(1).default('llama3.2'),
+        model: z
+          .string()
+          .regex(
+            /^[\w][\w.-]*(\/[\w.-]+)*(:[\w.-]+)?$/,
+            "not a model's name as Ollama writes them (llama3.2, qwen2.5:7b, hf.co/user/model:Q4_K_M)",
+          )
+          .default('llama3.2'),
         /** How many passages hybrid search retrieves for a question, before merging and packing. */
         top: z
           .number('a number of passages')
@@ -294,6 +300,9 @@ export const ConfigSchema = z
         editor_uri: z
           .string()
           .regex(/\{path\}/, 'the URI must hold {path}')
+          // A link the app opens: a page's script (javascript:) or a document made up on the spot (data:) never.
+          .regex(/^[a-z][a-z0-9+.-]*:/i, "the URI must start with an editor's scheme, as vscode:// or idea:// do")
+          .refine((u) => !/^(javascript|data|vbscript|blob|about):/i.test(u), 'javascript:, data: and the like open no editor')
           .default('vscode://file/{path}:{line}'),
         /**
          * kb tui's Enter on a text hit: a command with {path} and {line} filled in (e.g. subl {path}:{line},

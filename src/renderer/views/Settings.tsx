@@ -82,7 +82,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
             type="number"
             value={String(v['ask.top'] ?? 8)}
             label="Passages per question"
-            onSave={(s) => save('ask.top', s === '' ? '' : Number(s))}
+            onSave={(s) => save('ask.top', s === '' ? '' : /^\d+$/.test(s) ? Number(s) : s)}
           />
         </label>
         {note('ask.top')}
@@ -225,7 +225,10 @@ function TextSetting({
   return (
     <input
       aria-label={label}
-      type={type}
+      // A number box as text: a browser's number input turns "abc" into "", which would clear the
+      // setting to its default; as text, "abc" reaches the engine and is refused, saying why.
+      type="text"
+      inputMode={type === 'number' ? 'numeric' : undefined}
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={commit}
