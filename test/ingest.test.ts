@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { engineIn, searchDuringIngest, tempDir, writeTree } from './helpers.js';
 
@@ -139,10 +139,14 @@ describe('ingest', () => {
     expect((await engine.inspectDoc(doc.document.id)).original?.available).toBe(true);
     expect((await engine.list())[0]!.original_available).toBe(true);
     expect((await engine.gc()).removed_blobs).toBe(0);
+    // Removing it gives the copy back at once; gc finds what a crash or an older kb left behind.
+    const orphan = join(dirname(doc.original!.blob_path!), 'f'.repeat(64));
+    await writeFile(orphan, 'left behind');
     await engine.remove(doc.document.id);
+    expect(existsSync(doc.original!.blob_path!)).toBe(false);
     const gc = await engine.gc();
     expect(gc.removed_blobs).toBe(1);
-    expect(existsSync(doc.original!.blob_path!)).toBe(false);
+    expect(existsSync(orphan)).toBe(false);
   });
 
   it('references files above copy_max_bytes and in reference mode', async () => {
@@ -215,6 +219,10 @@ describe('ingest', () => {
       },
     });
     expect(s).toMatchObject({ added: 5, cancelled: true, not_read: 15 });
+    // The summary names what it did not read, so the person can add it again.
+    expect(s.not_read_paths).toHaveLength(15);
+    const unread = new Set(s.not_read_paths);
+    for (const d of await engine.list()) expect(unread.has(d.path)).toBe(false);
     expect(seen.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(finished).toEqual(['added', 'added', 'added', 'added', 'added']);
     expect((await engine.ingest([dir])).added).toBe(15);

@@ -140,6 +140,7 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(finished).toEqual(['a.png waiting', 'b.png waiting', 'c.png waiting', 'd.png waiting']);
     // Cancelled as the second image was being read: that one is finished, the last two are not touched.
     expect(first).toMatchObject({ cancelled: true, added: 2, not_read: 2 });
+    expect([...(first.not_read_paths ?? [])].sort()).toEqual([join(dir, 'c.png'), join(dir, 'd.png')]);
     expect((await engine.list()).map((d) => [d.path.slice(dir.length + 1), d.status])).toEqual([
       ['a.png', 'indexed'],
       ['b.png', 'indexed'],

@@ -175,7 +175,14 @@ export function App({ kb }: { kb: KbBridge }) {
           resume when it is back.
         </div>
       )}
-      <IngestPanel state={ingest.state} onCancel={ingest.cancel} onDismiss={ingest.dismiss} kb={kb} />
+      <IngestPanel
+        state={ingest.state}
+        onCancel={ingest.cancel}
+        onDismiss={ingest.dismiss}
+        onAgain={ingest.addPaths}
+        ocr={background?.task === 'ocr' ? background : null}
+        kb={kb}
+      />
       <main className={asking ? 'with-ask' : undefined}>
         {views[view]()}
         {/* Closed, the drawer is hidden, not unmounted: the question and its answer are there when it opens again. */}

@@ -3,6 +3,7 @@
 // files opened with kb all end here.
 import { useCallback, useRef, useState } from 'react';
 import type { KbBridge } from '../shared/api';
+import type { BackgroundEvent } from '../shared/events';
 import type { IngestProgress, IngestSummary } from '../shared/wire';
 import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } from './lib/drop';
 import { inApp } from './lib/in-app';
@@ -164,11 +165,17 @@ export function IngestPanel({
   state,
   onCancel,
   onDismiss,
+  onAgain,
+  ocr = null,
   kb,
 }: {
   state: IngestState;
   onCancel: () => void;
   onDismiss: () => void;
+  /** Adds these files again (a cancelled run's files it did not read). */
+  onAgain?: (paths: string[]) => void;
+  /** The engine's OCR in the background now: what the summary says of pages left to read. */
+  ocr?: BackgroundEvent | null;
   kb?: KbBridge;
 }) {
   const { running, phase, done, total, current, pages, files, names, summary, error } = state;
@@ -200,7 +207,7 @@ export function IngestPanel({
           )}
         </>
       )}
-      {!running && summary && <Summary summary={summary} names={names} onDismiss={onDismiss} />}
+      {!running && summary && <Summary summary={summary} names={names} onDismiss={onDismiss} onAgain={onAgain} ocr={ocr} />}
       {!running && summary && kb && state.folders.length > 0 && <KeepInSync kb={kb} folders={state.folders} />}
       {!running && error && (
         <div className="ingest-head">
@@ -255,7 +262,19 @@ function KeepInSync({ kb, folders }: { kb: KbBridge; folders: string[] }) {
   );
 }
 
-function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; names: ReadonlyMap<string, string>; onDismiss: () => void }) {
+function Summary({
+  summary: s,
+  names,
+  onDismiss,
+  onAgain,
+  ocr,
+}: {
+  summary: IngestSummary;
+  names: ReadonlyMap<string, string>;
+  onDismiss: () => void;
+  onAgain?: ((paths: string[]) => void) | undefined;
+  ocr: BackgroundEvent | null;
+}) {
   const parts = [
     `${s.added} added`,
     s.updated && `${s.updated} updated`,
@@ -264,8 +283,18 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
     s.failed && `${s.failed} failed`,
     s.not_read && `${s.not_read} not read`,
   ].filter(Boolean);
-  // Pages left waiting are read by the engine by itself (engine.keepUp), which the footer shows.
-  const later = s.ocr?.pending ? ` · ${s.ocr.pending} page${s.ocr.pending === 1 ? '' : 's'} still to read by OCR, in the background` : '';
+  // Pages left waiting are read by the engine by itself (engine.keepUp): what it is doing now is said,
+  // not what was left when the run ended.
+  const pending = s.ocr?.pending ?? 0;
+  const later =
+    pending === 0
+      ? ''
+      : ocr?.phase === 'done'
+        ? ' · the pages left to OCR have been read'
+        : ocr?.phase === 'running'
+          ? ` · OCR in the background: ${ocr.done} of ${ocr.total} pages read`
+          : ` · ${pending} page${pending === 1 ? '' : 's'} left to read by OCR, in the background`;
+  const unread = s.not_read_paths ?? [];
   return (
     <div className="ingest-summary" data-cancelled={s.cancelled ? 'yes' : undefined}>
       <div className="ingest-head">
@@ -275,6 +304,26 @@ function Summary({ summary: s, names, onDismiss }: { summary: IngestSummary; nam
         </span>
         <button onClick={onDismiss}>Close</button>
       </div>
+      {unread.length > 0 && (
+        <details className="ingest-unread" open>
+          <summary>
+            {unread.length === s.not_read ? '' : `${s.not_read} not read, among them: `}
+            {unread.length <= 5 ? unread.map((p) => base(known(names, p))).join(', ') : `${unread.length} files`}
+            {onAgain && (
+              <button className="again" onClick={() => onAgain(unread)}>
+                Read {unread.length === 1 ? 'it' : 'them'} now
+              </button>
+            )}
+          </summary>
+          {unread.length > 5 && (
+            <ul>
+              {unread.map((p) => (
+                <li key={p}>{known(names, p)}</li>
+              ))}
+            </ul>
+          )}
+        </details>
+      )}
       {s.errors.length > 0 && (
         <details className="ingest-errors" open>
           <summary>

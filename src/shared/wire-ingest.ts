@@ -50,6 +50,8 @@ export const IngestSummarySchema = versioned({
   cancelled: z.boolean().optional(),
   /** Cancelled: files found but not read, and new files whose text (scan, recording) was not read yet — none of them indexed. */
   not_read: z.number().int().nonnegative().optional(),
+  /** Which files were not read (the first 200): a summary names them, and can add them again. */
+  not_read_paths: z.array(z.string()).optional(),
 });
 export type IngestSummary = z.infer<typeof IngestSummarySchema>;
 

@@ -30,3 +30,6 @@ export type Outcome = 'added' | 'updated' | 'unchanged' | 'moved';
 /** A file read and parsed, waiting for its turn to be written (writes happen strictly in order). */
 /** `commit` writes the document inside the transaction it is handed (pipeline.ts). */
 export type Prepared = { skip: string } | { commit: (t: Tables) => Promise<Outcome> };
+
+/** The files a cancelled run did not read that its summary names (not_read_paths). */
+export const NOT_READ_NAMED = 200;

@@ -8,6 +8,7 @@ import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../s
 import type { Store } from '../store/port.js';
 import { failedDocRow } from './doc-row.js';
 import { ParsePool } from './parse-pool.js';
+import { NOT_READ_NAMED } from './context.js';
 import { type IngestContext, type Prepared, prepareFile } from './prepare.js';
 import { refusedFolder } from './refused-folders.js';
 import { normalizeTags } from './tags.js';
@@ -195,7 +196,10 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
     await batch.commit();
   }
   opts.onProgress?.({ phase: 'ingest', done, total: files.length });
-  if (done < files.length) summary.not_read = files.length - done;
+  if (done < files.length) {
+    summary.not_read = files.length - done;
+    summary.not_read_paths = files.slice(done, done + NOT_READ_NAMED).map((f) => f.path);
+  }
   summary.took_ms = Math.round(performance.now() - started);
   return summary;
 }

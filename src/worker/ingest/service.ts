@@ -10,6 +10,7 @@ import type { VectorService } from '../vectors/service.js';
 import { docState } from '../store/doc-state.js';
 import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
+import { NOT_READ_NAMED } from './context.js';
 import type { FileOutcome } from './pipeline.js';
 
 export interface IngestCallOptions {
@@ -151,9 +152,10 @@ export class IngestService {
   }
 
   /**
-   * Cancelled: the files this run added whose words were never read (a photo before its OCR, a
-   * recording before its transcript) are taken out again, and counted as not read. Nothing is left
-   * half-done; what earlier runs left waiting stays for the leftovers pass.
+   * Cancelled: the files this run added whose words were not all read (a photo before its OCR, a
+   * recording before its transcript, a PDF with scanned pages still to read) are taken out again, and
+   * counted and named as not read: nothing is left half-done, and nothing goes on reading after a
+   * Cancel. What earlier runs left waiting stays for the leftovers pass.
    */
   private async forgetUnread(summary: IngestSummary, outcomes: Map<string, FileOutcome>): Promise<void> {
     const { store } = this.core;
@@ -162,7 +164,7 @@ export class IngestService {
       if (outcome !== 'added') continue;
       const doc = await store.tables.documents.byPath(path);
       const facts = doc && (await store.tables.documents.withFacts(doc.id));
-      if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) unread.push(path);
+      if (facts && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) unread.push(path);
     }
     if (unread.length > 0) {
       await store.write(async (t) => {
@@ -176,6 +178,7 @@ export class IngestService {
     }
     summary.cancelled = true;
     summary.not_read = (summary.not_read ?? 0) + unread.length;
+    summary.not_read_paths = [...unread, ...(summary.not_read_paths ?? [])].slice(0, NOT_READ_NAMED);
     if (summary.ocr) summary.ocr.pending = (await store.tables.ocr.pending()).length;
     if (summary.transcribed) summary.transcribed.pending = 0;
   }
