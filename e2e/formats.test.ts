@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEW_KEYS_HASH, VIEW_KEYS_SCRIPT } from '../src/shared/view-keys.js';
 import * as F from '../test/support/format-fixtures.js';
 import { kb, kbServe, repoRoot, tempDir } from '../test/helpers.js';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
@@ -143,6 +144,26 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     expect(requests.filter((u) => u.includes('127.0.0.1:9/'))).toEqual([]);
   }, 90_000);
 
+  it('gives the keyboard back after a click in a rendered document: Ctrl-K to the search, ↑/↓ through the hits, Esc out', async () => {
+    const { page } = await library();
+    const docx = await open(page, 'zeppelin hangar');
+    await docx.locator('#kb-hit').click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    // Ctrl-K selects what the box holds, as it does from anywhere: typing replaces it.
+    await page.keyboard.type('babbage');
+    await expect.poll(() => page.locator('input[type=search]').first().inputValue()).toBe('babbage');
+    // Esc from the frame goes back to the search box too; ↑/↓ then move through the hits.
+    await docx.locator('#kb-hit').click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    const before = await page.locator('.results li[aria-selected=true]').count();
+    await page.keyboard.press('ArrowDown');
+    expect(before + (await page.locator('.results li').count())).toBeGreaterThan(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'format-keys.png') });
+  }, 60_000);
+
   it('says it is opening a document while the engine renders it, instead of an empty frame', async () => {
     const { page } = await library();
     // The rendition held back, as a big Word file's first open is.
@@ -161,15 +182,20 @@ describe.skipIf(!hasChromium)('structured documents in the viewer (kb serve)', (
     expect(await page.locator('.docview-loading').count()).toBe(0);
   });
 
-  it('serves the rendition under a CSP that runs no script and loads nothing remote', async () => {
+  it('serves the rendition under a CSP that runs no script but its own key forwarder, and loads nothing remote', async () => {
     const { page } = await library();
     await open(page, 'babbage');
     const src = await page.locator('iframe.docview').getAttribute('src');
     const res = await page.request.get(new URL(src!, page.url()).toString());
-    expect(res.headers()['content-security-policy']).toMatch(/^sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
+    expect(res.headers()['content-security-policy']).toBe(
+      `sandbox allow-scripts; default-src 'none'; script-src ${VIEW_KEYS_HASH}; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'`,
+    );
     const body = await res.text();
-    for (const bad of ['<script', 'onerror', '127.0.0.1:9']) expect(body).not.toContain(bad);
-    expect(await page.locator('iframe.docview').getAttribute('sandbox')).toBe('');
+    // The page's own script and handlers were dropped; the one script is kb's, which the CSP names by its hash.
+    expect(body.split('<script').length - 1).toBe(1);
+    expect(body).toContain(`<script>${VIEW_KEYS_SCRIPT}</script>`);
+    for (const bad of ['onerror', '127.0.0.1:9']) expect(body).not.toContain(bad);
+    expect(await page.locator('iframe.docview').getAttribute('sandbox')).toBe('allow-scripts');
 
     // A book's chapter links carry a key for that document's rendition, which the sandboxed frame needs
     // (no cookie goes with its links); the key opens nothing else and never becomes the session cookie.

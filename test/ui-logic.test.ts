@@ -181,3 +181,11 @@ describe('the engine’s next steps, as the app says them (inApp)', () => {
     for (const s of said) expect(s).not.toMatch(/\bkb (models|ls|reindex|ingest|ask)\b/);
   });
 });
+
+describe("the rendition's one script (shared/view-keys.ts)", () => {
+  it('is the script its CSP hash names', async () => {
+    const { createHash } = await import('node:crypto');
+    const { VIEW_KEYS_HASH, VIEW_KEYS_SCRIPT } = await import('../src/shared/view-keys.js');
+    expect(VIEW_KEYS_HASH).toBe(`'sha256-${createHash('sha256').update(VIEW_KEYS_SCRIPT).digest('base64')}'`);
+  });
+});

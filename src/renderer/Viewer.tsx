@@ -80,7 +80,8 @@ function DocFrame({ url, uri, title, query }: { url: string; uri: string; title:
         className="docview"
         key={src}
         src={src}
-        sandbox=""
+        // Scripts only for view-keys.ts's (the CSP allows it alone); never allow-same-origin.
+        sandbox="allow-scripts"
         title={`${title}, at the cited passage`}
         referrerPolicy="no-referrer"
         onLoad={(e) => {

@@ -5,6 +5,7 @@
 import type { DocumentSource } from './wire.js';
 import { toErrorPayload } from './errors.js';
 import { DOC_ID } from './doc-id.js';
+import { VIEW_KEYS_HASH } from './view-keys.js';
 
 export interface DocReply {
   status: number;
@@ -128,10 +129,11 @@ export function byteRange(header: string, size: number): [number, number] | 'uns
 
 /**
  * The viewer's page of a structured document (GET /doc/<id>/view?at=<fragment>): HTML the engine
- * rendered and sanitised, served so that even a sanitiser's miss could do nothing — the CSP's sandbox
- * runs no script, and nothing may load but inline styles and the document's own data: pictures.
+ * rendered and sanitised, served so that even a sanitiser's miss could do nothing — the CSP runs no
+ * script but the one that hands Ctrl/⌘-K and Esc to the window (view-keys.ts, by its hash), and
+ * nothing may load but inline styles and the document's own data: pictures.
  */
-export const VIEW_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+export const VIEW_CSP = `sandbox allow-scripts; default-src 'none'; script-src ${VIEW_KEYS_HASH}; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'`;
 
 export interface ViewReply {
   status: number;

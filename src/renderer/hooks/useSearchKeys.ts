@@ -1,6 +1,7 @@
 // The search's keys: Ctrl/⌘-K to the search box, ↑/↓ through the hits, Enter opens one (the viewer
 // takes the keyboard), Esc closes the ask drawer.
 import { type RefObject, useEffect } from 'react';
+import type { ViewKeyMessage } from '../../shared/view-keys';
 
 export interface SearchKeys {
   input: RefObject<HTMLInputElement | null>;
@@ -40,7 +41,22 @@ export function useSearchKeys(k: SearchKeys): void {
         viewer.current?.focus(); // open: the viewer takes the keyboard (scrolling), Ctrl-K comes back
       }
     };
+    // A rendered document's frame keeps the keyboard after a click in it: its one script posts Ctrl-K
+    // and Esc here (shared/view-keys.ts), taken only from a viewer frame of this window.
+    const onFrameKey = (e: MessageEvent): void => {
+      const key = (e.data as Partial<ViewKeyMessage> | null)?.kbViewKey;
+      if (key !== 'k' && key !== 'Escape') return;
+      const frames = [...document.querySelectorAll<HTMLIFrameElement>('iframe.docview')];
+      if (!frames.some((f) => f.contentWindow === e.source)) return;
+      if (key === 'Escape' && !asking)
+        input.current?.focus(); // out of the frame, back to the search
+      else onKey(new KeyboardEvent('keydown', { key, ctrlKey: key === 'k' }));
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('message', onFrameKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('message', onFrameKey);
+    };
   }, [input, list, viewer, hits, asking, toSearch, move, closeAsk]);
 }

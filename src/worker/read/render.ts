@@ -2,10 +2,12 @@
 // sanitised HTML with the cited blocks marked (`id="kb-hit"`, which the frame's URL scrolls to).
 // Word and web pages show their own markup; slides, tables, books and mail are laid out here. The
 // page is hostile input made safe twice: sanitize-html keeps no script, handler, frame, form, style
-// sheet or remote address, and the host serves it under a CSP that allows no script and no network.
+// sheet or remote address, and the host serves it under a CSP that allows no script but the hashed one
+// that hands Ctrl/⌘-K and Esc to the window (shared/view-keys.ts), and no network.
 import sanitizeHtml from 'sanitize-html';
 import type { Anchor } from '../../shared/anchors.js';
 import { anchorFragment } from '../../shared/citation.js';
+import { VIEW_KEYS_HASH, VIEW_KEYS_SCRIPT } from '../../shared/view-keys.js';
 import type { BlockDoc, DocBlock } from '../ingest/formats/blocks.js';
 import { type BlockRange, blockRange } from './block-span.js';
 
@@ -275,5 +277,5 @@ export function renderBlocks(doc: BlockDoc, anchor: Anchor | null, title: string
       main = flow(all, hit, mark);
   }
   const note = anchor && !hit ? `<p class="more">Nothing at #${esc(anchorFragment(anchor))} in this version of the document.</p>` : '';
-  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${note}${main}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${VIEW_KEYS_HASH}; style-src 'unsafe-inline'; img-src data:"><title>${esc(title)}</title><style>${STYLE}</style><script>${VIEW_KEYS_SCRIPT}</script></head><body>${note}${main}</body></html>`;
 }
