@@ -69,6 +69,37 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.close();
   });
 
+  it('shows after the last keystroke what the finished query finds, and never passes the hits of an earlier search off as its own', async () => {
+    const dir = await tempDir();
+    const notes: Record<string, string> = { 'notes/both.md': '# Both\n\nNewts live where the turbidity is low.\n' };
+    for (let i = 0; i < 6; i++) notes[`notes/t${i}.md`] = `# Sample ${i}\n\nThe turbidity of sample ${i} rose after rain.\n`;
+    for (let i = 0; i < 2; i++) notes[`notes/n${i}.md`] = `# Pond ${i}\n\nNewts breed in pond ${i}.\n`;
+    await writeTree(dir, notes);
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'notes')], { env }).code).toBe(0);
+    const finished = (kb(['search', 'newts turbidity', '--json'], { env }).json() as { returned: number }).returned;
+    expect(finished).toBe(9);
+    const host = await kbServe(join(dir, 'data'));
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
+    // Typed as a person types, no space after the last word.
+    await page.getByLabel('Search').pressSequentially('newts turbidity', { delay: 30 });
+    await expect.poll(() => page.locator('.results').getAttribute('data-query')).toBe('newts turbidity');
+    await expect.poll(() => page.locator('.hit').count()).toBe(finished);
+    expect(await page.locator('.results ol.stale').count()).toBe(0);
+    // A query that fails (an FTS5 expression with a syntax error): the error, and the hits below said to be an earlier search's.
+    await page.getByLabel('Search').fill("'turbidity AND'");
+    await expect.poll(() => page.locator('.results .error').innerText()).toMatch(/./);
+    expect(await page.locator('.stale-note').innerText()).toBe('Below: the results for “newts turbidity”, an earlier search.');
+    expect(await page.locator('.results ol.stale').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-stale-hits.png') });
+    await page.getByLabel('Search').fill('newts');
+    await expect.poll(() => page.locator('.results ol.stale').count()).toBe(0);
+    expect(await page.locator('.stale-note').count()).toBe(0);
+    await page.close();
+  });
+
   it.skipIf(!corporaDir())(
     'drop a real PDF and a Markdown file, see progress finish, find page N as you type, open it highlighted',
     async () => {

@@ -49,7 +49,15 @@ export function SearchPane({
   return (
     <>
       <section className="results" aria-label="Results" data-query={result?.query ?? ''} ref={listRef}>
-        {error && <p className="error">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {/* The hits below answered an earlier keystroke: said so, and dimmed, never passed off as this search's. */}
+        {error && result && hits.length > 0 && (
+          <p className="hint stale-note">Below: the results for “{result.query.trim()}”, an earlier search.</p>
+        )}
         {showFirstRun && firstRun}
         {result && (
           <SearchNotes
@@ -60,7 +68,7 @@ export function SearchPane({
             firstRun={firstRun}
           />
         )}
-        <ol>
+        <ol className={error ? 'stale' : undefined}>
           {hits.map((h, i) => (
             <HitRow
               key={`${h.doc_id}:${h.chunk_id}`}
