@@ -107,3 +107,46 @@ describe('PDF layout', () => {
     expect(z.settle(r)).toBe('a database of facts');
   });
 });
+
+describe('PDF furniture and columns a walk found (issue 49)', () => {
+  it('reads the right column under a large heading in the left one as its own lines, words apart', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([595, 842]);
+    // As reportlab lays a two-frame page: the title in the left frame, 18 pt, between the first
+    // lines of the right frame, 10 pt on a 12 pt leading.
+    page.drawText('Water Quality Report for', { x: 65, y: 767.9, size: 18, font });
+    page.drawText('the Ashby Catchment', { x: 76, y: 745.9, size: 18, font });
+    const right = [
+      'reservoir is fed by the Ashby brook and two smaller',
+      'streams that rise on the moor above the village.',
+      'Samples were taken weekly through the spring.',
+    ];
+    right.forEach((line, i) => page.drawText(line, { x: 313.6, y: 775.9 - 12 * i, size: 10, font }));
+    for (let i = 0; i < 30; i++) {
+      page.drawText(`Left column line ${i} about the weir and the mill race.`, { x: 56, y: 715.9 - 12 * i, size: 10, font });
+      page.drawText(`Right column line ${i} about the sluice and the meadow.`, { x: 313.6, y: 739.9 - 12 * i, size: 10, font });
+    }
+    const [text] = await kbPages(await doc.save());
+    expect(text).toContain('two smaller streams that rise on the moor above the village. Samples were taken weekly');
+    expect(text).not.toMatch(/smallerstreams/);
+  });
+
+  it('drops a stamp set up the margin (arXiv, a production line) and reads a turned table in the body', async () => {
+    const { PDFDocument, StandardFonts, degrees } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let n = 0; n < 2; n++) {
+      const page = doc.addPage([612, 792]);
+      for (let i = 0; i < 40; i++)
+        page.drawText(`Body line ${i} of page ${n + 1} on the kestrel survey.`, { x: 90, y: 720 - 14 * i, size: 11, font });
+      page.drawText('arXiv:2411.01234v2 [cs.IR] 28 Nov 2026', { x: 36, y: 230, size: 14, font, rotate: degrees(90) });
+      if (n === 1) page.drawText('Turned note: the merlin count doubled.', { x: 300, y: 200, size: 9, font, rotate: degrees(90) });
+    }
+    const pages = await kbPages(await doc.save());
+    expect(pages[0]).toContain('Body line 39 of page 1 on the kestrel survey.');
+    for (const p of pages) expect(p).not.toMatch(/arXiv|cs\.IR/);
+    expect(pages[1]).toContain('the merlin count doubled');
+  });
+});

@@ -17,9 +17,16 @@ export interface UprightText {
   main: TextItem[];
   /** The upright page's height, for the header and footer bands. */
   height: number;
-  /** Items running in each other direction, each turned upright on its own, with that page height. */
-  asides: { items: TextItem[]; height: number }[];
+  /**
+   * Items running in each other direction, each turned upright on its own, with that page height;
+   * `margin`: all of them stand in the outer eighth of the page's width as the body reads it (a
+   * production stamp, arXiv's identifier set up the margin).
+   */
+  asides: { items: TextItem[]; height: number; margin: boolean }[];
 }
+
+/** The share of the page's width on either side where text running another way is a margin stamp. */
+const MARGIN_SHARE = 0.125;
 
 /** Typographic ligatures (ﬁ, ﬂ, ﬀ …) as the letters they stand for, so the words are searchable. */
 const LIGATURE = /[\ufb00-\ufb06]/g;
@@ -56,24 +63,40 @@ export function uprightItems(raw: RawItem[], viewport: { transform: number[]; wi
   const weight = [0, 0, 0, 0];
   for (const p of placed) weight[p.q]! += p.str.trim().length;
   const main = weight.indexOf(Math.max(...weight));
-  const turn = (q: number): { items: TextItem[]; height: number } => {
+  /** The page turned by q quarters: a point's place in it, and its size. */
+  const frame = (q: number) => {
     const theta = (q * Math.PI) / 2;
     const cos = Math.round(Math.cos(theta));
     const sin = Math.round(Math.sin(theta));
     const rot = (x: number, y: number): [number, number] => [x * cos + y * sin, -x * sin + y * cos];
     const corners = [rot(0, 0), rot(viewport.width, 0), rot(0, viewport.height), rot(viewport.width, viewport.height)];
     const minX = Math.min(...corners.map((c) => c[0]));
+    const maxX = Math.max(...corners.map((c) => c[0]));
     const minY = Math.min(...corners.map((c) => c[1]));
     const maxY = Math.max(...corners.map((c) => c[1]));
+    const at = (x: number, y: number): [number, number] => {
+      const [rx, ry] = rot(x, y);
+      return [rx - minX, maxY - ry];
+    };
+    return { at, width: maxX - minX, height: maxY - minY };
+  };
+  const turn = (q: number): { items: TextItem[]; height: number } => {
+    const f = frame(q);
     const items = placed
       .filter((p) => p.q === q)
       .map((p) => {
-        const [x, y] = rot(p.x, p.y);
-        return { str: p.str, x: x - minX, y: maxY - y, width: p.width, height: p.height };
+        const [x, y] = f.at(p.x, p.y);
+        return { str: p.str, x, y, width: p.width, height: p.height };
       });
-    return { items, height: maxY - minY };
+    return { items, height: f.height };
   };
-  const body = turn(main);
-  const asides = [0, 1, 2, 3].filter((q) => q !== main && weight[q]! > 0).map(turn);
-  return { main: body.items, height: body.height, asides };
+  const body = frame(main);
+  const inMargin = (p: { x: number; y: number }): boolean => {
+    const x = body.at(p.x, p.y)[0];
+    return x < MARGIN_SHARE * body.width || x > (1 - MARGIN_SHARE) * body.width;
+  };
+  const asides = [0, 1, 2, 3]
+    .filter((q) => q !== main && weight[q]! > 0)
+    .map((q) => ({ ...turn(q), margin: placed.filter((p) => p.q === q).every(inMargin) }));
+  return { main: turn(main).items, height: body.height, asides };
 }

@@ -46,8 +46,15 @@ export function rowsOf<T extends { y: number; height: number }>(xs: T[]): T[][] 
   const rows: T[][] = [];
   for (const it of sorted) {
     const row = rows.at(-1);
-    // Compared with the row's tallest member: a raised footnote mark still joins its line.
-    const ref = row?.reduce((a, b) => (b.height > a.height ? b : a));
+    // Compared with a member of its own size, when the row has one: a heading set large in one column
+    // spans two lines of the column beside it, which are still two rows (joined, a reportlab page's
+    // right column began "two smallerstreams"). Else with the row's tallest member: a raised footnote
+    // mark still joins its line.
+    const peers = row?.filter((m) => m.height >= 0.77 * it.height && m.height <= 1.3 * it.height) ?? [];
+    const ref =
+      peers.length > 0
+        ? peers.reduce((a, b) => (Math.abs(b.y - it.y) < Math.abs(a.y - it.y) ? b : a))
+        : row?.reduce((a, b) => (b.height > a.height ? b : a));
     if (row && ref && Math.abs(ref.y - it.y) <= 0.5 * Math.max(ref.height, it.height, 1)) row.push(it);
     else rows.push([it]);
   }

@@ -8,9 +8,12 @@ import { detectLanguage } from '../language.js';
 import { pdfjsData } from '../pdfjs-data.js';
 import { Vocabulary } from './pdf-hyphens.js';
 import { type RawItem, uprightItems } from './pdf-items.js';
-import { fragments, type Fragment, type Paragraph, paragraphs, readingOrder } from './pdf-layout.js';
+import { fragments, type Fragment, type Paragraph, paragraphs, readingOrder, rowsOf } from './pdf-layout.js';
 import { MarginTracker, type PagePart } from './pdf-margins.js';
 import type { ChunkingOptions, ParsedChunk } from '../types.js';
+
+/** Lines of text running another way in a page's margin that are a stamp, not text to read. */
+const MARGIN_STAMP_LINES = 3;
 
 export interface PdfRequest {
   data: Uint8Array;
@@ -281,7 +284,12 @@ export async function parsePdf(req: PdfRequest, onChunks: (chunks: ParsedChunk[]
             page: n,
             frags: fragments(upright.main),
             height: upright.height,
-            asides: upright.asides.map((a) => ({ frags: fragments(a.items), height: a.height })),
+            asides: upright.asides
+              .map((a) => ({ frags: fragments(a.items), height: a.height, margin: a.margin }))
+              // A line or three set up the margin (a production stamp, arXiv's identifier) is
+              // furniture, not body text; a turned table or a landscape page's text is read.
+              .filter((a) => !(a.margin && rowsOf(a.frags).length <= MARGIN_STAMP_LINES))
+              .map(({ frags, height }) => ({ frags, height })),
           };
           margins.see(n, [p, ...p.asides]);
           window.push(p);
