@@ -187,12 +187,15 @@ export function App({ kb }: { kb: KbBridge }) {
         {views[view]()}
         {/* Closed, the drawer is hidden, not unmounted: the question and its answer are there when it opens again. */}
         <aside className="ask-drawer" hidden={!asking}>
-          <AskPanel kb={kb} onOpen={show} />
+          <AskPanel kb={kb} onOpen={show} open={asking} />
         </aside>
       </main>
       <footer>
-        {docs === null ? '' : `${docs.count} document${docs.count === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`} ·
-        engine {engine}
+        {/* Every document, the failed among them, as the Library lists and Status counts them. */}
+        {docs === null
+          ? ''
+          : `${docs.count + docs.failed} document${docs.count + docs.failed === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`}{' '}
+        · engine {engine}
         {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
         {team.link?.url && ` · team server ${new URL(team.link.url).host}${team.link.connected ? '' : ' (unreachable)'}`}
         {background && <BackgroundNote e={background} />}

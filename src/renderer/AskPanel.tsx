@@ -5,7 +5,18 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { KbBridge } from '../shared/api';
 import type { AskResult, AskSource, SearchHit } from '../shared/wire';
 
-export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onOpen: (hit: SearchHit) => void; standalone?: boolean }) {
+export function AskPanel({
+  kb,
+  onOpen,
+  standalone = false,
+  open = true,
+}: {
+  kb: KbBridge;
+  onOpen: (hit: SearchHit) => void;
+  standalone?: boolean;
+  /** The drawer is open: its question box takes the keyboard each time it opens. */
+  open?: boolean;
+}) {
   const [question, setQuestion] = useState('');
   const [answer, setAnswer] = useState('');
   const [sources, setSources] = useState<AskSource[]>([]);
@@ -29,6 +40,10 @@ export function AskPanel({ kb, onOpen, standalone = false }: { kb: KbBridge; onO
       window.removeEventListener('focus', focus);
     };
   }, [kb, standalone]);
+
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
 
   const ask = async (): Promise<void> => {
     const q = question.trim();

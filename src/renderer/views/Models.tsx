@@ -115,7 +115,8 @@ export function Models({
       <tr key={m.id} data-model={m.id}>
         <td>
           <strong>{m.id}</strong>
-          {using && <span className="badge">in use</span>}
+          {/* Chosen but not installed is not "in use": nothing searches or transcribes with it yet. */}
+          {using && (m.installed ? <span className="badge">in use</span> : <span className="badge muted">chosen, not installed</span>)}
           <div className="path">{about}</div>
           <Said said={sayings[m.id] ?? (pulled && { ok: pulled.ok, text: pulled.message })} as="div" place={m.id} />
         </td>
