@@ -1,7 +1,7 @@
 // A model-based test of the index: random sequences of what people do — ingest good and failing files
 // alone and in batches, edit, remove, re-ingest a folder, cancel half-way, kill -9 an ingest in
 // another process, restart, doctor, doctor --fix, gc, a library big enough for a pack dictionary,
-// searches while an ingest writes — checked after every step against a model of what the index must
+// searches while an ingest writes, the background upkeep of a long-lived host (merges, tops) — checked after every step against a model of what the index must
 // hold. Seeded and reproducible: a failure names its seed and step. test/index-model.test.ts runs a
 // short sequence on each store; `npm run bench -- soak` a long one.
 import { spawn } from 'node:child_process';
@@ -130,6 +130,7 @@ export class IndexModel {
       ['kill', 4],
       ['gc', 4],
       ['fix', 3],
+      ['keep-up', 3],
       ['big', 1],
     ];
     const live = weights.filter(([op]) => !this.skip(op));
@@ -174,6 +175,12 @@ export class IndexModel {
         return this.killed();
       case 'gc':
         await this.engine.gc();
+        return;
+      case 'keep-up':
+        // As the app's worker: from now on this engine merges the word indexes, updates the tops and
+        // reads what waits in the background, between and during the steps that follow.
+        this.engine.keepUp();
+        await this.engine.backgroundWork();
         return;
       case 'fix': {
         const fixed = await this.engine.fix();
