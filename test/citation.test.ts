@@ -44,6 +44,12 @@ describe('citation URIs', () => {
     expect(citationLabel(c, path.slice(1))).toBe(label);
   });
 
+  it("labels a mailbox's message by its subject, not its Message-ID", () => {
+    const c = makeCitation('/m.mbox', { kind: 'msg', id: 'CAF3xq9+Zk@mail.gmail.com' }, 'Re: the sluice gate');
+    expect(citationLabel(c, 'm.mbox')).toBe('m.mbox · message § Re: the sluice gate');
+    expect(c.uri).toBe('file:///m.mbox#msg=CAF3xq9%2BZk%40mail.gmail.com');
+  });
+
   it('labels an e-book passage by its chapter as a reader counts them, when the index knows it', () => {
     const c = makeCitation('/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18', chapter: 5 });
     expect(c.uri).toBe('file:///b.epub#epubcfi(/6/14[chap05]!/4/2,/10,/18)');

@@ -157,7 +157,13 @@ export function citationLabel(c: Citation, displayPath: string): string {
       break;
     }
     case 'msg':
-      where = `${displayPath} · message ${/^\d+$/.test(c.id) ? c.id : `<${shorten(c.id)}>`}`;
+      // A message is known to a person by its subject (the section), not its Message-ID: the id stays
+      // in the URI, and is said only where there is no subject.
+      where = /^\d+$/.test(c.id)
+        ? `${displayPath} · message ${c.id}`
+        : c.section
+          ? `${displayPath} · message`
+          : `${displayPath} · message <${shorten(c.id)}>`;
       break;
   }
   return c.section ? `${where} § ${c.section.split(' > ').join(' › ')}` : where;
