@@ -130,6 +130,10 @@ describe('lexical search', () => {
     expect((await engine.search({ query: '"kneed the dough"', mode: 'lexical' })).corrected).toBeUndefined();
     // A word being typed that indexed words begin with is no typo.
     expect((await engine.search({ query: 'punctu', prefix: true, mode: 'lexical' })).corrected).toBeUndefined();
+    // Nor is one typed past its stem that begins a written word ("correlati": the index holds "correl");
+    // one that begins nothing anyone wrote is a slip, corrected and said so, while typing too.
+    expect((await engine.search({ query: 'correlati', prefix: true, mode: 'lexical' })).corrected).toBeUndefined();
+    expect((await engine.search({ query: 'correlatoin', prefix: true, mode: 'lexical' })).corrected?.query).toBe('correlation');
     // A hostile query is bounded: a 10,000-letter word is not tried (its one-edit neighbours once took
     // the process out of memory), and of hundreds of unknown words only the first few are.
     expect((await engine.search({ query: 'q'.repeat(10_000), mode: 'lexical' })).corrected).toBeUndefined();

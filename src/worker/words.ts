@@ -31,3 +31,9 @@ export function indexForm(word: string): Form {
   }
   return f;
 }
+
+/** The letters as a written word (`whole`), or as the start of one, case-insensitively. */
+export function writtenWord(letters: string, whole: boolean): RegExp {
+  const l = letters.replace(/[^\p{L}\p{N}]/gu, '');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${l}${whole ? '(?![\\p{L}\\p{N}])' : ''}`, 'iu');
+}

@@ -127,6 +127,16 @@ export class IndexStats implements WordStats {
     return yes;
   }
 
+  async writtenStart(letters: string, within: string): Promise<boolean> {
+    const key = `~${letters}*${within}`;
+    let yes = this.occursCache.get(key);
+    if (yes === undefined) {
+      yes = this.index.writtenStart(letters, within);
+      this.occursCache.set(key, yes);
+    }
+    return yes;
+  }
+
   /** Whether some index term begins with these letters (a word still being typed): one seek. */
   async begins(prefix: string): Promise<boolean> {
     return this.beginsNow(prefix);

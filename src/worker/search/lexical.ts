@@ -104,11 +104,15 @@ export class LexicalSearcher {
       occurs: (w) => stats.occurs(w),
       occurring: (ws) => stats.occurring(ws),
       // A word being typed is no typo while index words begin with it, or it begins with an indexed
-      // word (typed past its stem: "deploym" for deployment, the index holding "deploy").
+      // word and a word written in the text begins with it (typed past its stem: "deploym" for
+      // deployment, the index holding "deploy"; "turbidty" begins no written word: a slip, corrected,
+      // and said so).
       begins: async (w) => {
         if (await stats.begins(w)) return true;
-        for (let k = w.length - 1; k >= Math.max(STEM_MIN, w.length - STEM_MAX_CUT); k--)
-          if (await stats.occurs(w.slice(0, k))) return true;
+        for (let k = w.length - 1; k >= Math.max(STEM_MIN, w.length - STEM_MAX_CUT); k--) {
+          const beginning = w.slice(0, k);
+          if (await stats.occurs(beginning)) return stats.writtenStart(w, beginning);
+        }
         return false;
       },
       written: (w) => stats.written(w),

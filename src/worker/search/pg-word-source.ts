@@ -127,6 +127,11 @@ class PgWordStats implements WordStats {
   async written(word: string): Promise<boolean> {
     return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ either: [{ form: indexForm(word).stem, prefix: false }] }), word));
   }
+  async writtenStart(letters: string, within: string): Promise<boolean> {
+    return this.cached(`~${letters}*${within}`, () =>
+      this.index.writtenAs(tsquery({ either: [{ form: indexForm(within).stem, prefix: false }] }), letters, false),
+    );
+  }
   /** Answers about the passages a user may read, kept per user (acting.ts). */
   private async cached(question: string, ask: () => Promise<boolean>): Promise<boolean> {
     const key = `${currentActor() ?? ''}\u0000${question}`;

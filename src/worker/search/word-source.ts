@@ -52,6 +52,12 @@ export interface WordStats {
   begins(prefix: string): Promise<boolean>;
   /** Whether these letters are written somewhere in the text as they stand (not only their stem). */
   written(word: string): Promise<boolean>;
+  /**
+   * Whether a word written in the text begins with these letters, among the chunks holding `within`
+   * (an indexed word they begin with): "correlati" is the start of a written "correlation", "turbidty"
+   * the start of nothing anyone wrote.
+   */
+  writtenStart(letters: string, within: string): Promise<boolean>;
 }
 
 export interface WordSource {

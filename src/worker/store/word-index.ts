@@ -9,6 +9,7 @@ import { chunksVersion } from './rollbacks.js';
 import { StatementCache } from './statement-cache.js';
 import { textFirst } from './upgrades/fts-order.js';
 import { substringsUpgrade } from './upgrades/substrings.js';
+import { writtenWord } from '../words.js';
 import type { Candidate, ChunkText } from './rows.js';
 
 export type { Candidate, ChunkText } from './rows.js';
@@ -102,10 +103,19 @@ export class WordIndex {
     if (SPACELESS.test(letters) || this.trigramOfAll()) {
       return this.prep('SELECT rowid FROM chunks_tri WHERE text LIKE ? LIMIT 1').get(`%${letters.replace(/[%_]/g, '')}%`) !== undefined;
     }
-    const rows = this.prep(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${WRITTEN_SAMPLE}`).all(phrase(letters)) as {
+    return this.writtenIn(letters, letters, true);
+  }
+
+  /** Whether a word beginning with these letters is written in one of the chunks holding `within` (a word). */
+  writtenStart(letters: string, within: string): boolean {
+    return this.writtenIn(within, letters, false);
+  }
+
+  private writtenIn(holding: string, letters: string, whole: boolean): boolean {
+    const rows = this.prep(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${WRITTEN_SAMPLE}`).all(phrase(holding)) as {
       rowid: number;
     }[];
-    const word = new RegExp(`(?<![\\p{L}\\p{N}])${letters.replace(/[^\p{L}\p{N}]/gu, '')}(?![\\p{L}\\p{N}])`, 'iu');
+    const word = writtenWord(letters, whole);
     return this.texts(rows.map((r) => r.rowid)).some((t) => word.test(t.text) || word.test(t.heading) || word.test(t.title));
   }
 

@@ -6,6 +6,7 @@
 import type { Filters } from '../doc-filter.js';
 import type { ChunkText } from '../rows.js';
 import { first, rows, type Sql, value } from './tables/sql.js';
+import { writtenWord } from '../../words.js';
 import { tsquery } from './tsquery.js';
 
 /**
@@ -248,14 +249,14 @@ export class PgWordIndex {
    * holding their stem, as the SQLite store reads it (WRITTEN_SAMPLE chunks): "validely" shares a stem
    * with "valid", but nobody wrote it.
    */
-  async writtenAs(stem: string, letters: string): Promise<boolean> {
+  async writtenAs(stem: string, letters: string, whole = true): Promise<boolean> {
     const r = await rows<{ title: string; heading: string; text: string }>(
       this.sql,
       `SELECT d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
        WHERE c.words @@ $1::tsquery LIMIT ${WRITTEN_SAMPLE}`,
       [stem],
     );
-    const word = new RegExp(`(?<![\\p{L}\\p{N}])${letters.replace(/[^\p{L}\p{N}]/gu, '')}(?![\\p{L}\\p{N}])`, 'iu');
+    const word = writtenWord(letters, whole);
     return r.some((t) => word.test(t.text) || word.test(t.heading) || word.test(t.title));
   }
 
