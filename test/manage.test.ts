@@ -286,7 +286,7 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(engine.config.models.hub_endpoint).toBe('http://127.0.0.1:9/mirror');
       expect(engine.config.log.level).toBe('info');
       const s = await call('settings.get', {}).result;
-      expect(s.overridden).toEqual({ 'ask.model': 'KB_OLLAMA_MODEL' });
+      expect(s.overridden).toEqual({ 'ask.model': 'KB_OLLAMA_MODEL', 'models.hub_endpoint': 'KB_HF_ENDPOINT' });
       expect(s.values['ask.model']).toBe('qwen2.5:7b');
       // The file takes the new value; the variable's stays in effect, and the note says so.
       const set = await call('settings.set', { key: 'ask.model', value: 'llama3.2' }).result;

@@ -179,6 +179,20 @@ describe('the engine’s next steps, as the app says them (inApp)', () => {
     expect(said[4]).toBe('1 of 3 documents (the Library says why)');
     expect(said[7]).toMatch(/\(in a terminal: ollama pull llama3\.2\); Ask shows sources only$/);
     for (const s of said) expect(s).not.toMatch(/\bkb (models|ls|reindex|ingest|ask)\b/);
+    // A setting with a field is named by its field, not by its config key or variable.
+    expect(said[2]).toMatch(/Behind a mirror, set it under Settings › Model hub/);
+    const { findFfmpeg } = await import('../src/worker/audio/decode.js');
+    let ffmpeg = '';
+    try {
+      findFfmpeg('/no/such/ffmpeg');
+    } catch (e) {
+      ffmpeg = inApp((e as Error).message);
+    }
+    expect(ffmpeg).toBe('ffmpeg was not found at /no/such/ffmpeg (Settings › ffmpeg); audio cannot be decoded');
+    expect(
+      inApp('Ollama is not running at http://127.0.0.1:9. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)'),
+    ).toBe('Ollama is not running at http://127.0.0.1:9. Start it with: ollama serve (or set its address under Settings)');
+    for (const s of [...said, ffmpeg]) expect(s).not.toMatch(/KB_[A-Z_]+|audio\.ffmpeg_path|ask\.ollama_host|models\.hub_endpoint/);
   });
 });
 

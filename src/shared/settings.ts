@@ -15,6 +15,8 @@ export const SETTINGS = {
   'search.rerank': { live: true },
   'rerank.model': { live: true },
   'rerank.pause_ms': { live: true },
+  'audio.ffmpeg_path': { live: true },
+  'models.hub_endpoint': { live: true },
   'audio.model': { live: false },
   'audio.language': { live: false },
   store_originals: { live: false },

@@ -15,6 +15,13 @@ const STEPS: [RegExp, string][] = [
   [/copy it here and run: kb models import \S+/g, 'copy it to this machine and import it under Models › Import a model'],
   [/kb models import DIR --as NAME/g, 'import it under Models › Import a model, with a name of its own'],
   [/kb models use ollama:NAME/g, 'Models › Use from Ollama'],
+  // Settings that have a field: the field, not the config key or the variable.
+  [/\(or point KB_OLLAMA_HOST \/ ask\.ollama_host at it\)/g, '(or set its address under Settings)'],
+  [/, or set KB_OLLAMA_HOST \/ ask\.ollama_host to where it runs/g, ', or set its address under Settings to where it runs'],
+  [/or set ask\.ollama_host \/ KB_OLLAMA_HOST/g, 'or set its address under Settings'],
+  [/ \(audio\.ffmpeg_path\)/g, ' (Settings › ffmpeg)'],
+  [/, or set audio\.ffmpeg_path/g, ', or give its path under Settings › ffmpeg'],
+  [/set KB_HF_ENDPOINT \(or models\.hub_endpoint\) to it/g, 'set it under Settings › Model hub'],
   // The index itself.
   [/\(kb ls says why\)/g, '(the Library says why)'],
   [/kb ls says which/g, 'the Library says which'],

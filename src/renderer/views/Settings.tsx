@@ -176,6 +176,21 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
           </div>
         </>
       )}
+      <h3>Audio and models</h3>
+      <div className="form">
+        <label>
+          ffmpeg
+          <TextSetting value={String(v['audio.ffmpeg_path'] ?? '')} label="ffmpeg" onSave={(s) => save('audio.ffmpeg_path', s)} />
+        </label>
+        {note('audio.ffmpeg_path')}
+        <p className="hint">Empty: the ffmpeg on the PATH. kb decodes recordings and videos with it.</p>
+        <label>
+          Model hub
+          <TextSetting value={String(v['models.hub_endpoint'] ?? '')} label="Model hub" onSave={(s) => save('models.hub_endpoint', s)} />
+        </label>
+        {note('models.hub_endpoint')}
+        <p className="hint">Where Models › Get downloads from: the hub, or a mirror of it.</p>
+      </div>
       <TeamServer kb={kb} onChanged={onChanged} />
       <h3>Data</h3>
       <p>
