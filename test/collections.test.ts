@@ -177,6 +177,18 @@ describe('what a collection owns (issue 49)', () => {
     await forgot;
     expect(await engine.collections()).toEqual([]);
     expect((await engine.list()).map((d) => relative(dir, d.path))).toEqual(['alone.md']);
+
+    // Cancelled while its files are still being counted: heard at once, nothing added.
+    const early = new AbortController();
+    const third = engine.addCollection(join(dir, 'many'), {
+      signal: early.signal,
+      onProgress: (p) => {
+        if (p.phase === 'scan') early.abort();
+      },
+    });
+    await expect(third).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(await engine.collections()).toEqual([]);
+    expect((await engine.list()).map((d) => relative(dir, d.path))).toEqual(['alone.md']);
   });
 });
 
@@ -226,6 +238,28 @@ describe('watching a collection', () => {
       await w.close();
     }
   }, 30_000);
+
+  it('never indexes what the walk leaves out: a file written later into a hidden folder, or one its .gitignore ignores (issue 49)', async () => {
+    const { root, engine, w } = await watched({
+      'notes/a.md': '# A\n\nalpha words\n',
+      'notes/.config/keep': '',
+      'notes/.gitignore': 'private/\n*.secret\n',
+    });
+    try {
+      writeFileSync(join(root, '.config', 'x.txt'), 'password=hunter2\n');
+      writeFileSync(join(root, '.env'), 'TOKEN=hunter3\n');
+      mkdirSync(join(root, 'private'));
+      writeFileSync(join(root, 'private', 'diary.md'), '# Diary\n\nhunter4 was here\n');
+      writeFileSync(join(root, 'keys.secret'), 'hunter5\n');
+      writeFileSync(join(root, 'seen.md'), '# Seen\n\nkingfisher by the weir\n');
+      await until(async () => (await top(engine, 'kingfisher')) === join(root, 'seen.md'));
+      await w.settle();
+      for (const word of ['hunter2', 'hunter3', 'hunter4', 'hunter5']) expect(await top(engine, word), word).toBeUndefined();
+      expect((await engine.list()).map((d) => relative(root, d.path)).sort()).toEqual(['a.md', 'seen.md']);
+    } finally {
+      await w.close();
+    }
+  });
 
   it('takes a burst of 1,000 new files, then their deletion', async () => {
     const { root, engine, w } = await watched({ 'notes/keep.md': '# Keep\n\nkept\n' });

@@ -23,6 +23,8 @@ export interface IngestState {
   names: ReadonlyMap<string, string>;
   summary: IngestSummary | null;
   error: string | null;
+  /** Cancelled before the engine had a summary to give (while files were still being sent): said, not as a failure. */
+  cancelled: string | null;
   /** Folders dropped on the desktop app, which the summary offers to keep in sync. */
   folders: string[];
 }
@@ -40,6 +42,7 @@ const IDLE: IngestState = {
   names: new Map(),
   summary: null,
   error: null,
+  cancelled: null,
   folders: [],
 };
 
@@ -85,8 +88,16 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
         );
         setState((s) => ({ ...s, running: false, summary, current: null }));
       } catch (e) {
-        const message = mine.signal.aborted ? 'cancelled: what was already indexed stays indexed' : (e as Error).message;
-        setState((s) => ({ ...s, running: false, error: message }));
+        if (mine.signal.aborted)
+          setState((s) => ({
+            ...s,
+            running: false,
+            cancelled:
+              s.phase === 'upload'
+                ? 'Cancelled while the files were being sent: none was added'
+                : 'Cancelled: what was already indexed stays indexed',
+          }));
+        else setState((s) => ({ ...s, running: false, error: (e as Error).message }));
       } finally {
         if (ctl.current === mine) ctl.current = null;
         onFinished();
@@ -178,8 +189,8 @@ export function IngestPanel({
   ocr?: BackgroundEvent | null;
   kb?: KbBridge;
 }) {
-  const { running, phase, done, total, current, pages, files, names, summary, error } = state;
-  if (!running && !summary && !error) return null;
+  const { running, phase, done, total, current, pages, files, names, summary, error, cancelled } = state;
+  if (!running && !summary && !error && !cancelled) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
   return (
     <section className="ingest" aria-label="Adding documents" data-state={running ? 'running' : error ? 'failed' : 'done'}>
@@ -212,6 +223,12 @@ export function IngestPanel({
       {!running && error && (
         <div className="ingest-head">
           <span className="error">{error}</span>
+          <button onClick={onDismiss}>Close</button>
+        </div>
+      )}
+      {!running && !error && cancelled && (
+        <div className="ingest-head" data-cancelled="yes">
+          <span>{cancelled}</span>
           <button onClick={onDismiss}>Close</button>
         </div>
       )}

@@ -60,37 +60,51 @@ export class CollectionService {
     const root = resolve(folder);
     const name = opts.name ?? defaultName(root);
     validateNewCollection(await this.core.store.tables.collections.list(), root, name, this.core.dataDir);
-    if (!opts.many) {
-      opts.onProgress?.({ phase: 'scan', done: 0, total: 0 });
-      const n = await countFiles(root, opts.glob ?? null, this.core.config, this.core.dataDir);
-      if (n.files > MANY_FILES)
-        throw new KbError(
-          'TOO_LARGE',
-          `${root} holds ${n.more ? 'more than ' : ''}${n.files.toLocaleString('en-US')} files to read and keep in sync: add it again saying yes (kb add --yes) if you mean all of them, or choose a smaller folder`,
-        );
-    }
-    const row = { name, root, tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean), glob: opts.glob ?? null, added_at: Date.now() };
-    await this.core.store.tables.collections.add(row);
-    await this.audit('collection.add', name, root);
+    // Cancel is heard from the first moment: while the files are counted, read, and watched.
     const ctl = new AbortController();
     const stop = (): void => ctl.abort();
     opts.signal?.addEventListener('abort', stop, { once: true });
-    const running = reconcile(this.syncContext(), row, { ...opts, signal: ctl.signal });
-    this.syncs.set(name, { ctl, done: running.catch(() => undefined) });
-    let reconciled: ReconcileResult;
+    const cancelled = (): KbError => new KbError('CANCELLED', `adding ${root} was cancelled: nothing of it was kept`);
     try {
-      reconciled = await running;
+      if (!opts.many) {
+        opts.onProgress?.({ phase: 'scan', done: 0, total: 0 });
+        const n = await countFiles(root, opts.glob ?? null, this.core.config, this.core.dataDir, ctl.signal);
+        if (ctl.signal.aborted) throw cancelled();
+        if (n.files > MANY_FILES)
+          throw new KbError(
+            'TOO_LARGE',
+            `${root} holds ${n.more ? 'more than ' : ''}${n.files.toLocaleString('en-US')} files to read and keep in sync: add it again saying yes (kb add --yes) if you mean all of them, or choose a smaller folder`,
+          );
+      }
+      const row = {
+        name,
+        root,
+        tags: (opts.tags ?? []).map((t) => t.trim()).filter(Boolean),
+        glob: opts.glob ?? null,
+        added_at: Date.now(),
+      };
+      await this.core.store.tables.collections.add(row);
+      await this.audit('collection.add', name, root);
+      const running = reconcile(this.syncContext(), row, { ...opts, signal: ctl.signal });
+      this.syncs.set(name, { ctl, done: running.catch(() => undefined) });
+      let reconciled: ReconcileResult;
+      try {
+        reconciled = await running;
+        if (!ctl.signal.aborted) await this.watcher?.add(row);
+      } finally {
+        this.syncs.delete(name);
+      }
+      if (ctl.signal.aborted) {
+        // Cancelled (or forgotten meanwhile), even as its watch was being set up: nothing of it is
+        // kept, as if it had never been added.
+        await this.watcher?.remove(name);
+        if ((await this.core.store.tables.collections.list()).some((c) => c.name === name)) await this.drop(row);
+        throw cancelled();
+      }
+      return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
     } finally {
-      this.syncs.delete(name);
       opts.signal?.removeEventListener('abort', stop);
     }
-    if (ctl.signal.aborted) {
-      // Cancelled (or forgotten meanwhile): nothing of it is kept, as if it had never been added.
-      if ((await this.core.store.tables.collections.list()).some((c) => c.name === name)) await this.drop(row);
-      throw new KbError('CANCELLED', `adding ${root} was cancelled: nothing of it was kept`);
-    }
-    await this.watcher?.add(row);
-    return { collection: (await this.list()).find((c) => c.name === name)!, reconciled };
   }
 
   /**

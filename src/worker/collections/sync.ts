@@ -72,6 +72,7 @@ export async function countFiles(
   glob: string | null,
   config: Config,
   dataDir: string,
+  signal?: AbortSignal,
 ): Promise<{ files: number; more: boolean }> {
   const c: CollectionRow = { name: '', root, tags: [], glob, added_at: 0 };
   const until = performance.now() + COUNT_MS;
@@ -83,6 +84,7 @@ export async function countFiles(
     exclude: [dataDir],
   };
   for await (const e of walk([root], walkOpts)) {
+    if (signal?.aborted) break;
     if (e.kind === 'file' && inCollection(c, e.path)) files++;
     if (files >= COUNT_CAP || (files % 1000 === 0 && performance.now() > until)) return { files, more: true };
   }

@@ -7,7 +7,7 @@ import { dirname, join, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CollectionRow } from '../store/rows.js';
 import { inCollection, type SyncContext } from './sync.js';
-import { savedPageOf } from '../ingest/walk.js';
+import { hiddenUnder, ignoredUnder, savedPageOf } from '../ingest/walk.js';
 
 import type { WatchEvent } from '../../shared/events.js';
 
@@ -30,8 +30,6 @@ function leavesRoot(root: string, path: string): boolean {
     return false; // gone: a removal, which is always taken
   }
 }
-
-const SKIP = /(^|[\\/])(\.git|node_modules|\.hg|\.svn|__pycache__)([\\/]|$)/;
 
 /** A path in (or being) a saved page's companion folder (`Page_files/` beside `Page.html`), as walk.ts skips it. */
 function insideSavedPage(path: string, root: string): boolean {
@@ -61,7 +59,9 @@ export class CollectionWatcher {
       persistent: true,
       // An editor's save (a temp file renamed over the original) is reported as one change.
       atomic: true,
-      ignored: (p: string) => SKIP.test(p) || (p + sep).startsWith(dataDir) || insideSavedPage(p, c.root),
+      // What the walk never reaches is never watched either: hidden files and folders (~/.config),
+      // .git, node_modules…, kb's own data dir, a saved page's companion folder.
+      ignored: (p: string) => hiddenUnder(p, c.root) || (p + sep).startsWith(dataDir) || insideSavedPage(p, c.root),
     });
     const queue = (path: string): void => {
       if (!inCollection(c, path) && !this.isFolderEvent(c, path)) return;
@@ -104,7 +104,10 @@ export class CollectionWatcher {
     this.pending.clear();
     for (const { c, paths } of batches) {
       const t0 = performance.now();
-      const present = [...paths].filter((p) => existsSync(p) && inCollection(c, p));
+      const present: string[] = [];
+      for (const p of paths)
+        // As the walk reads the folder: the ignore files on the way and the config's patterns apply.
+        if (existsSync(p) && inCollection(c, p) && !(await ignoredUnder(p, c.root, this.ctx.config.ingest.ignore))) present.push(p);
       const gone = [...paths].filter((p) => !existsSync(p));
       const event: WatchEvent = { collection: c.name, ingested: [], removed: [], errors: [], took_ms: 0 };
       try {

@@ -12,6 +12,39 @@ export type WalkEntry =
 
 const ALWAYS_SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
 
+/** A name the walk never enters or takes: hidden (a dotfile or dot-folder: ~/.config, .env) or always skipped. */
+function skippedName(name: string): boolean {
+  return name.startsWith('.') || ALWAYS_SKIP_DIRS.has(name);
+}
+
+/**
+ * Whether a path under `root` is one the walk never reaches: a hidden or always-skipped file or folder
+ * on its way (the watcher asks, so a file written later into ~/.config is no more indexed than one
+ * that was there when the folder was added).
+ */
+export function hiddenUnder(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  if (!rel || rel.startsWith('..')) return false;
+  return rel.split(sep).some(skippedName);
+}
+
+/** Whether the ignore files on the way from `root` (.gitignore/.kbignore) or the config's patterns leave this path out. */
+export async function ignoredUnder(path: string, root: string, patterns: string[]): Promise<boolean> {
+  const matchers: Matcher[] = patterns.length > 0 ? [{ base: '/', ig: ignore().add(patterns) }] : [];
+  const rel = relative(root, path);
+  if (rel.startsWith('..')) return false;
+  let dir = root;
+  const own = await loadIgnore(dir);
+  if (own) matchers.push(own);
+  for (const part of rel.split(sep).slice(0, -1)) {
+    dir = join(dir, part);
+    if (ignored(matchers, dir, true)) return true;
+    const here = await loadIgnore(dir);
+    if (here) matchers.push(here);
+  }
+  return ignored(matchers, path, false);
+}
+
 /** The folder a browser's "Save page as… (complete)" writes beside the page: `Page_files` (localised in some browsers). */
 const SAVED_PAGE_FOLDER = /^(.+)(_files|-Dateien|_fichiers|_archivos|_arquivos|_file|_bestanden|_filer|_pliki|_soubory)$/;
 
@@ -100,7 +133,7 @@ export async function* walk(inputs: string[], opts: WalkOptions): AsyncGenerator
     const here = own ? [...matchers, own] : matchers;
     for (const name of names) {
       const child = join(path, name);
-      if (name.startsWith('.') || ALWAYS_SKIP_DIRS.has(name)) continue;
+      if (skippedName(name)) continue;
       let st;
       try {
         st = await stat(child);
