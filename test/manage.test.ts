@@ -244,7 +244,14 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       });
       // A model's name as Ollama writes them; an editor link that opens an editor, never a script.
       await expect(call('settings.set', { key: 'ask.model', value: 'no such model!!' }).result).rejects.toThrow(/not a model's name/);
-      for (const bad of ['javascript:alert(1)//{path}', 'data:text/html,{path}', 'JavaScript:void({path})', '{path}'])
+      for (const bad of [
+        'javascript:alert(1)//{path}',
+        'data:text/html,{path}',
+        'JavaScript:void({path})',
+        '{path}',
+        'https://evil.example/?p={path}',
+        'file://{path}',
+      ])
         await expect(call('settings.set', { key: 'ui.editor_uri', value: bad }).result, bad).rejects.toMatchObject({
           code: 'CONFIG_INVALID',
         });

@@ -1,7 +1,7 @@
 // OCR with tesseract.js and its local language data (the @tesseract.js-data/eng package): images cited
 // by region in the image as viewers show it, scanned PDF pages cited by page, the OCR pass after the
 // text layer, cancellation that resumes, and OCR turned off.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
@@ -141,6 +141,8 @@ describe.skipIf(!corpora)('OCR', () => {
     // Cancelled as the second image was being read: that one is finished, the last two are not touched.
     expect(first).toMatchObject({ cancelled: true, added: 2, not_read: 2 });
     expect([...(first.not_read_paths ?? [])].sort()).toEqual([join(dir, 'c.png'), join(dir, 'd.png')]);
+    // The stored copy of what was taken out went with it (a, b and c are the same image: its copy stays).
+    expect(readdirSync(join(dir, 'data', 'blobs'), { recursive: true }).filter((f) => String(f).length > 60)).toHaveLength(1);
     expect((await engine.list()).map((d) => [d.path.slice(dir.length + 1), d.status])).toEqual([
       ['a.png', 'indexed'],
       ['b.png', 'indexed'],

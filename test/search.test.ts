@@ -85,6 +85,10 @@ describe('lexical search', () => {
     const r = await engine.search({ query: "'fox NOT lazy'" });
     expect(r.results.map((h) => h.citation.path.split('/').pop())).toEqual(['partial.txt']);
     await expect(engine.search({ query: "'fox AND ('" })).rejects.toMatchObject({ code: 'QUERY_INVALID' });
+    // Said in words a person can act on, not SQLite's "syntax error near """.
+    await expect(engine.search({ query: "'fox AND'" })).rejects.toThrow(
+      /^the search expression between quotes is not valid FTS5 \(it ends where a word should follow\): finish it, or drop the quotes/,
+    );
     // Not closed yet (typing): said so, and searched as words meanwhile, not silently as something else.
     const open = await engine.search({ query: "'NEAR(fox", prefix: true });
     expect(open.notice).toMatch(/not finished: close it with '/);

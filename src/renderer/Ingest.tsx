@@ -27,6 +27,8 @@ export interface IngestState {
   cancelled: string | null;
   /** Folders dropped on the desktop app, which the summary offers to keep in sync. */
   folders: string[];
+  /** What this run was asked to read: "Read them now" asks for it again (what was read is unchanged, and quick). */
+  asked: string[];
 }
 
 export type Finished = NonNullable<IngestProgress['finished']>;
@@ -44,6 +46,7 @@ const IDLE: IngestState = {
   error: null,
   cancelled: null,
   folders: [],
+  asked: [],
 };
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
@@ -59,6 +62,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
       try {
         const paths = await getPaths(mine.signal);
         if (!paths.length) throw new Error('nothing to add: no files in what was dropped');
+        setState((s) => ({ ...s, asked: paths }));
         const summary = await kb.ingest(
           { paths, ...(force ? { force } : {}), ...(collection ? { collection } : {}) },
           {
@@ -218,7 +222,9 @@ export function IngestPanel({
           )}
         </>
       )}
-      {!running && summary && <Summary summary={summary} names={names} onDismiss={onDismiss} onAgain={onAgain} ocr={ocr} />}
+      {!running && summary && (
+        <Summary summary={summary} names={names} onDismiss={onDismiss} onAgain={onAgain && (() => onAgain(state.asked))} ocr={ocr} />
+      )}
       {!running && summary && kb && state.folders.length > 0 && <KeepInSync kb={kb} folders={state.folders} />}
       {!running && error && (
         <div className="ingest-head">
@@ -289,7 +295,8 @@ function Summary({
   summary: IngestSummary;
   names: ReadonlyMap<string, string>;
   onDismiss: () => void;
-  onAgain?: ((paths: string[]) => void) | undefined;
+  /** Reads again what the run was asked to read: only what it did not read is new work. */
+  onAgain?: (() => void) | undefined;
   ocr: BackgroundEvent | null;
 }) {
   const parts = [
@@ -322,24 +329,30 @@ function Summary({
         <button onClick={onDismiss}>Close</button>
       </div>
       {unread.length > 0 && (
-        <details className="ingest-unread" open>
-          <summary>
-            {unread.length === s.not_read ? '' : `${s.not_read} not read, among them: `}
-            {unread.length <= 5 ? unread.map((p) => base(known(names, p))).join(', ') : `${unread.length} files`}
-            {onAgain && (
-              <button className="again" onClick={() => onAgain(unread)}>
-                Read {unread.length === 1 ? 'it' : 'them'} now
-              </button>
-            )}
-          </summary>
-          {unread.length > 5 && (
-            <ul>
-              {unread.map((p) => (
-                <li key={p}>{known(names, p)}</li>
-              ))}
-            </ul>
+        <div className="ingest-unread">
+          <span>
+            Not read:{' '}
+            {unread.length <= 5 && unread.length === s.not_read
+              ? unread.map((p) => base(known(names, p))).join(', ')
+              : `${(s.not_read ?? unread.length).toLocaleString('en-US')} files`}
+          </span>
+          {onAgain && (
+            <button className="again" onClick={onAgain}>
+              Read {s.not_read === 1 ? 'it' : 'them'} now
+            </button>
           )}
-        </details>
+          {unread.length > 5 && (
+            <details>
+              <summary>Which</summary>
+              <ul>
+                {unread.map((p) => (
+                  <li key={p}>{known(names, p)}</li>
+                ))}
+                {(s.not_read ?? 0) > unread.length && <li>… and {((s.not_read ?? 0) - unread.length).toLocaleString('en-US')} more</li>}
+              </ul>
+            </details>
+          )}
+        </div>
       )}
       {s.errors.length > 0 && (
         <details className="ingest-errors" open>

@@ -59,7 +59,8 @@ export function SearchPane({
           <p className="hint stale-note">Below: the results for “{result.query.trim()}”, an earlier search.</p>
         )}
         {showFirstRun && firstRun}
-        {result && (
+        {/* A failed search's own words are above; the notes of the earlier one it would contradict are not shown. */}
+        {result && !error && (
           <SearchNotes
             result={result}
             filtered={filtered}

@@ -302,7 +302,11 @@ export const ConfigSchema = z
           .regex(/\{path\}/, 'the URI must hold {path}')
           // A link the app opens: a page's script (javascript:) or a document made up on the spot (data:) never.
           .regex(/^[a-z][a-z0-9+.-]*:/i, "the URI must start with an editor's scheme, as vscode:// or idea:// do")
-          .refine((u) => !/^(javascript|data|vbscript|blob|about):/i.test(u), 'javascript:, data: and the like open no editor')
+          // Nor a web page or a file (the app's tab would go there): an editor's own scheme.
+          .refine(
+            (u) => !/^(javascript|data|vbscript|blob|about|https?|file):/i.test(u),
+            'javascript:, data:, http: and file: links open no editor',
+          )
           .default('vscode://file/{path}:{line}'),
         /**
          * kb tui's Enter on a text hit: a command with {path} and {line} filled in (e.g. subl {path}:{line},

@@ -5,8 +5,8 @@
 import { readdir, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
-/** A copy this young may be a drop whose ingest has not started yet: gc leaves it. */
-const FRESH_MS = 60 * 60 * 1000;
+/** A copy this young may be a drop whose ingest has not started yet (or a cancelled one's, to be read again): gc leaves it. */
+const FRESH_MS = 10 * 60 * 1000;
 
 export function uploadsDir(dataDir: string): string {
   return join(resolve(dataDir), 'uploads');

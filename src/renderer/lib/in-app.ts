@@ -22,6 +22,8 @@ const STEPS: [RegExp, string][] = [
   [/ \(audio\.ffmpeg_path\)/g, ' (Settings › ffmpeg)'],
   [/, or set audio\.ffmpeg_path/g, ', or give its path under Settings › ffmpeg'],
   [/set KB_HF_ENDPOINT \(or models\.hub_endpoint\) to it/g, 'set it under Settings › Model hub'],
+  // A folder of thousands of files: the app asks itself.
+  [/: add it again saying yes \(kb add --yes\) if you mean all of them, or choose a smaller folder/g, '.'],
   // The index itself.
   [/\(kb ls says why\)/g, '(the Library says why)'],
   [/kb ls says which/g, 'the Library says which'],

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import { Said, useSayings } from '../Said';
+import { inApp } from '../lib/in-app';
 
 type Collection = Result<'collections.list'>['collections'][number];
 
@@ -151,7 +152,11 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
     } catch (e) {
       if (mine.signal.aborted || (e as { code?: string }).code === 'CANCELLED')
         setError(`Cancelled: ${folder} was not added, and nothing of it was kept`);
-      else if ((e as { code?: string }).code === 'TOO_LARGE' && !many && window.confirm(`${(e as Error).message}\n\nRead all of them?`)) {
+      else if (
+        (e as { code?: string }).code === 'TOO_LARGE' &&
+        !many &&
+        window.confirm(`${inApp((e as Error).message)} Read all of them?`)
+      ) {
         ctl.current = null;
         return add(folder, true);
       } else setError((e as Error).message);

@@ -29,6 +29,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
       return null;
     }
   };
+  const refused = (key: SettingKey): boolean => notes[key]?.ok === false;
   const note = (key: SettingKey) => {
     const n = notes[key];
     const env = settings.overridden[key];
@@ -55,7 +56,12 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
       <div className="form">
         <label>
           Ollama address
-          <TextSetting value={String(v['ask.ollama_host'] ?? '')} label="Ollama address" onSave={(s) => save('ask.ollama_host', s)} />
+          <TextSetting
+            value={String(v['ask.ollama_host'] ?? '')}
+            label="Ollama address"
+            refused={refused('ask.ollama_host')}
+            onSave={(s) => save('ask.ollama_host', s)}
+          />
         </label>
         {note('ask.ollama_host')}
         <label>
@@ -72,7 +78,12 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
               ))}
             </select>
           ) : (
-            <TextSetting value={String(v['ask.model'] ?? '')} label="Ollama model" onSave={(s) => save('ask.model', s)} />
+            <TextSetting
+              value={String(v['ask.model'] ?? '')}
+              label="Ollama model"
+              refused={refused('ask.model')}
+              onSave={(s) => save('ask.model', s)}
+            />
           )}
         </label>
         {note('ask.model')}
@@ -82,6 +93,7 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
             type="number"
             value={String(v['ask.top'] ?? 8)}
             label="Passages per question"
+            refused={refused('ask.top')}
             onSave={(s) => save('ask.top', s === '' ? '' : /^\d+$/.test(s) ? Number(s) : s)}
           />
         </label>
@@ -140,7 +152,12 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         {note('ui.theme')}
         <label>
           Open in editor
-          <TextSetting value={String(v['ui.editor_uri'] ?? '')} label="Editor link" onSave={(s) => save('ui.editor_uri', s)} />
+          <TextSetting
+            value={String(v['ui.editor_uri'] ?? '')}
+            label="Editor link"
+            refused={refused('ui.editor_uri')}
+            onSave={(s) => save('ui.editor_uri', s)}
+          />
         </label>
         {note('ui.editor_uri')}
         <p className="hint">
@@ -180,13 +197,23 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
       <div className="form">
         <label>
           ffmpeg
-          <TextSetting value={String(v['audio.ffmpeg_path'] ?? '')} label="ffmpeg" onSave={(s) => save('audio.ffmpeg_path', s)} />
+          <TextSetting
+            value={String(v['audio.ffmpeg_path'] ?? '')}
+            label="ffmpeg"
+            refused={refused('audio.ffmpeg_path')}
+            onSave={(s) => save('audio.ffmpeg_path', s)}
+          />
         </label>
         {note('audio.ffmpeg_path')}
         <p className="hint">Empty: the ffmpeg on the PATH. kb decodes recordings and videos with it.</p>
         <label>
           Model hub
-          <TextSetting value={String(v['models.hub_endpoint'] ?? '')} label="Model hub" onSave={(s) => save('models.hub_endpoint', s)} />
+          <TextSetting
+            value={String(v['models.hub_endpoint'] ?? '')}
+            label="Model hub"
+            refused={refused('models.hub_endpoint')}
+            onSave={(s) => save('models.hub_endpoint', s)}
+          />
         </label>
         {note('models.hub_endpoint')}
         <p className="hint">Where Models › Get downloads from: the hub, or a mirror of it.</p>
@@ -220,11 +247,14 @@ function TextSetting({
   label,
   onSave,
   type = 'text',
+  refused = false,
 }: {
   value: string;
   label: string;
   onSave: (v: string) => Promise<string | null>;
   type?: 'text' | 'number';
+  /** Its last save was refused (the note beside it says why). */
+  refused?: boolean;
 }) {
   const [text, setText] = useState(value);
   // A new value from outside (saved, or put back to the default) replaces what the box holds.
@@ -235,7 +265,8 @@ function TextSetting({
   }
   const commit = (): void => {
     // A refused value stays in the box beside its error, to be corrected; a saved one shows as saved.
-    if (text.trim() !== value) void onSave(text.trim()).then((saved) => saved !== null && setText(saved));
+    // The value in effect typed back after a refusal is saved again too, so its "Not saved" goes.
+    if (text.trim() !== value || refused) void onSave(text.trim()).then((saved) => saved !== null && setText(saved));
   };
   return (
     <input

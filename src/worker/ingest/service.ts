@@ -167,12 +167,18 @@ export class IngestService {
       if (facts && (facts.ocr_pending > 0 || facts.transcript_status === 'pending')) unread.push(path);
     }
     if (unread.length > 0) {
+      const blobs = new Set<string>();
       await store.write(async (t) => {
         for (const path of unread) {
           const doc = await t.documents.byPath(path);
-          if (doc) await t.documents.delete(doc.id);
+          if (!doc) continue;
+          const blob = (await t.originals.of(doc.id))?.blob;
+          if (blob) blobs.add(blob);
+          await t.documents.delete(doc.id);
         }
       });
+      // Their stored copies go with them (a dropped file's uploads/ copy stays, to be read again).
+      for (const b of blobs) if (!(await store.tables.originals.keeps(b))) await this.core.blobs.drop(b);
       for (const path of unread) outcomes.set(path, 'skipped');
       summary.added -= unread.length;
     }

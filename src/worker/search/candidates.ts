@@ -105,7 +105,11 @@ export class Candidates implements WordSource {
     try {
       return this.index.candidates(match, this.weights(), this.docIds(filters), limit);
     } catch (e) {
-      throw new KbError('QUERY_INVALID', `the search expression is not valid: ${(e as Error).message.replace(/^fts5: /, '')}`);
+      const why = (e as Error).message.replace(/^fts5: /, '').replace(/^syntax error near ""$/, 'it ends where a word should follow');
+      throw new KbError(
+        'QUERY_INVALID',
+        `the search expression between quotes is not valid FTS5 (${why}): finish it, or drop the quotes to search its words`,
+      );
     }
   }
 
