@@ -90,13 +90,38 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     expect(await page.locator('.results ol.stale').count()).toBe(0);
     // A query that fails (an FTS5 expression with a syntax error): the error, and the hits below said to be an earlier search's.
     await page.getByLabel('Search').fill("'turbidity AND'");
-    await expect.poll(() => page.locator('.results .error').innerText()).toMatch(/./);
+    await expect.poll(() => page.locator('.results .error').innerText()).toMatch(/not valid FTS5 \(it ends where a word should follow\)/);
+    // The earlier keystroke's own notes ("not finished…") are not shown under this search's error.
+    expect(await page.locator('.results .notice').count()).toBe(0);
     expect(await page.locator('.stale-note').innerText()).toBe('Below: the results for “newts turbidity”, an earlier search.');
     expect(await page.locator('.results ol.stale').count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'web-stale-hits.png') });
     await page.getByLabel('Search').fill('newts');
     await expect.poll(() => page.locator('.results ol.stale').count()).toBe(0);
     expect(await page.locator('.stale-note').count()).toBe(0);
+    await page.close();
+  });
+
+  it('opens a hit in a one-line file of megabytes at its passage, marked, without drawing the whole line', async () => {
+    const dir = await tempDir();
+    const words = ['river', 'sample', 'meadow', 'water', 'flow', 'stone', 'bank', 'reed', 'heron', 'mill'];
+    const line = Array.from({ length: 500_000 }, (_, i) => (i === 420_000 ? 'kingfisher' : words[(i * 7 + (i >> 4)) % words.length])).join(
+      ' ',
+    );
+    await writeTree(dir, { 'dump/one-line.txt': line });
+    const env = { KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml') };
+    expect(kb(['ingest', join(dir, 'dump')], { env }).code).toBe(0);
+    const host = await kbServe(join(dir, 'data'));
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(host.url);
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
+    await page.getByLabel('Search').fill('kingfisher');
+    await page.locator('.hit').first().click();
+    await page.locator('.lines mark.passage').waitFor();
+    expect(await page.locator('.lines mark.passage').innerText()).toContain('kingfisher');
+    // The line is shown around the passage: a few thousand characters, not three megabytes.
+    expect(await page.locator('.lines').evaluate((el) => el.textContent?.length ?? 0)).toBeLessThan(10_000);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-one-line.png') });
     await page.close();
   });
 

@@ -203,3 +203,20 @@ describe("the rendition's one script (shared/view-keys.ts)", () => {
     expect(VIEW_KEYS_HASH).toBe(`'sha256-${createHash('sha256').update(VIEW_KEYS_SCRIPT).digest('base64')}'`);
   });
 });
+
+describe('a very long line in the viewer (lib/long-line.ts)', () => {
+  it('shows the stretch around the cited passage, marked, never the whole line', async () => {
+    const { lineShown, LONG_LINE } = await import('../src/renderer/lib/long-line.js');
+    const words = Array.from({ length: 400_000 }, (_, i) => `w${i}`).join(' ');
+    const passage = words.slice(1_000_000, 1_002_400);
+    const s = lineShown(words, passage);
+    expect(s.marked).toBe(passage.trim());
+    expect(s.before.length + s.marked.length + s.after.length).toBeLessThan(7_000);
+    expect(s.cut).toBe(true);
+    // Not found (another version of the file): its start, cut.
+    expect(lineShown(words, 'nowhere in it').before).toHaveLength(2_000);
+    // An ordinary line is shown as it is.
+    expect(lineShown('short line', 'short')).toEqual({ before: 'short line', marked: '', after: '', cut: false });
+    expect(LONG_LINE).toBeGreaterThan(10_000);
+  });
+});

@@ -5,6 +5,7 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { HitActions } from './HitActions';
 import { inApp } from './lib/in-app';
+import { LONG_LINE, lineShown } from './lib/long-line';
 import { waitsForSpeechModel } from './lib/speech';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
@@ -40,7 +41,13 @@ export function Viewer({
       {STRUCTURED.has(hit.source.type) ? (
         <DocFrame url={url} uri={c.uri} title={hit.source.title} query={query} />
       ) : c.kind === 'lines' ? (
-        <LinesView url={url} start={c.start} end={c.end} lang={hit.source.type === 'code' ? languageFor(c.path) : null} />
+        <LinesView
+          url={url}
+          start={c.start}
+          end={c.end}
+          lang={hit.source.type === 'code' ? languageFor(c.path) : null}
+          passage={hit.text}
+        />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
         <PdfView url={url} page={c.page} passage={hit.text} />
       ) : c.kind === 'region' ? (
@@ -121,15 +128,33 @@ function useText(url: string): { text: string | null; failed: string | null } {
 }
 
 /** A text document with the cited lines highlighted and scrolled into view; code in colour. */
-function LinesView({ url, start, end, lang }: { url: string; start: number; end: number; lang: string | null }) {
+function LinesView({
+  url,
+  start,
+  end,
+  lang,
+  passage = null,
+}: {
+  url: string;
+  start: number;
+  end: number;
+  lang: string | null;
+  /** The hit's text: where in a very long line it is. */
+  passage?: string | null;
+}) {
   const { text, failed } = useText(url);
   const first = useRef<HTMLDivElement>(null);
   const lines = useMemo(() => (text === null ? null : text.split(/\r?\n/)), [text]);
   const coloured = useMemo(
-    () => (text !== null && lang && text.length < 2_000_000 ? colourLines(text.replace(/\r\n/g, '\n'), lang) : null),
-    [text, lang],
+    () =>
+      text !== null && lang && text.length < 2_000_000 && !(lines ?? []).some((l) => l.length > LONG_LINE)
+        ? colourLines(text.replace(/\r\n/g, '\n'), lang)
+        : null,
+    [text, lang, lines],
   );
   useEffect(() => {
+    // A very long cited line scrolls to its passage itself (LongLine).
+    if ((lines?.[start - 1]?.length ?? 0) > LONG_LINE) return;
     first.current?.scrollIntoView({ block: 'center' });
   }, [lines, start]);
   if (failed) return <p className="error">Cannot open it: {failed}</p>;
@@ -144,6 +169,8 @@ function LinesView({ url, start, end, lang }: { url: string; start: number; end:
             <span className="ln">{n}</span>
             {coloured ? (
               <span className="lt" dangerouslySetInnerHTML={{ __html: coloured[i] || ' ' }} />
+            ) : l.length > LONG_LINE ? (
+              <LongLine line={l} passage={hl ? passage : null} />
             ) : (
               <span className="lt">{l || ' '}</span>
             )}
@@ -151,6 +178,26 @@ function LinesView({ url, start, end, lang }: { url: string; start: number; end:
         );
       })}
     </div>
+  );
+}
+
+function LongLine({ line, passage }: { line: string; passage: string | null }) {
+  const s = lineShown(line, passage);
+  const mark = useRef<HTMLElement>(null);
+  useEffect(() => mark.current?.scrollIntoView({ block: 'start' }), [line, passage]);
+  return (
+    <span className="lt">
+      {s.before}
+      {s.marked && (
+        <mark className="passage" ref={mark}>
+          {s.marked}
+        </mark>
+      )}
+      {s.after}
+      {s.cut && (
+        <span className="hint"> … ({(line.length / 1e6).toFixed(1)} million characters on this line: the cited passage is shown)</span>
+      )}
+    </span>
   );
 }
 
