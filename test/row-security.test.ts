@@ -2,11 +2,13 @@
 // kb's own connection, set to user A, sees none of B's rows — documents, passages, vectors, originals
 // and what hangs off them — whatever kb's own filters do; a session naming nobody sees nothing; an
 // editor writes only into the collections granted to them.
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actingFor } from '../src/worker/acting.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
@@ -148,5 +150,26 @@ describe.skipIf(!available)('row-level security on PostgreSQL', () => {
     expect(chunks.length).toBeGreaterThan(0);
     await engine.accounts.revoke('loose', '@all');
     expect(await paths('bob')).toEqual(['/private/diary.md']);
+  });
+
+  it("never lets one user's Remove take the stored copy another collection's document keeps (issue 49)", async () => {
+    const same = '# Same\n\nThe same bytes, kept in two collections.\n';
+    await writeTree(dir, { 'team/same.md': same, 'private/same.md': same });
+    await engine.ingest([join(dir, 'team/same.md'), join(dir, 'private/same.md')]);
+    const kept = (await engine.list()).find((d) => d.path === join(dir, 'private/same.md'))!;
+    // Carol edits the team's collection and cannot see the private one, whose document keeps the same bytes.
+    await actingFor('carol', () => engine.remove(join(dir, 'team/same.md')));
+    rmSync(join(dir, 'private/same.md'));
+    rmSync(join(dir, 'data', 'blobs'), { recursive: true, force: true });
+    const src = await engine.source(kept.doc_id);
+    expect(readFileSync(src.file, 'utf8')).toBe(same);
+    await engine.remove(join(dir, 'private/same.md'));
+    // Bytes nobody else keeps go from the database when she removes their document (the engine's credentials).
+    await writeTree(dir, { 'team/unique.md': '# Unique\n\nBytes only the team keeps.\n' });
+    await engine.ingest([join(dir, 'team/unique.md')]);
+    const blobs = async (): Promise<number> => Number((await as('dan', 'SELECT count(*) AS n FROM blobs'))[0]!.n);
+    const before = await blobs();
+    await actingFor('carol', () => engine.remove(join(dir, 'team/unique.md')));
+    expect(await blobs()).toBe(before - 1);
   });
 });

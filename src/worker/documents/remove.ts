@@ -4,6 +4,7 @@ import { resolve, sep } from 'node:path';
 import { KbError } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type RemoveResult } from '../../shared/wire.js';
 import type { Core } from '../core.js';
+import { asEngine } from '../acting.js';
 import { dropUploadCopy } from '../uploads.js';
 import type { VectorService } from '../vectors/service.js';
 
@@ -38,7 +39,11 @@ export async function removeDocuments(core: Core, vectors: VectorService, idOrPa
   // The space comes back now, not at the next kb gc: copies no document keeps any more, and dropped
   // files' copies in uploads/ (kb's own).
   if (!core.readOnly) {
-    for (const b of blobs) if (!(await t.originals.keeps(b))) await core.blobs.drop(b);
+    // Asked as the engine: on a team server another collection's document, which this user cannot
+    // see, may keep the same bytes.
+    await asEngine(async () => {
+      for (const b of blobs) if (!(await t.originals.keeps(b))) await core.blobs.drop(b);
+    });
     for (const d of docs) await dropUploadCopy(d.path, core.dataDir);
   }
   await vectors.sync();

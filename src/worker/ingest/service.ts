@@ -10,6 +10,7 @@ import type { VectorService } from '../vectors/service.js';
 import { docState } from '../store/doc-state.js';
 import type { Ocr } from './ocr/ocr.js';
 import type { ParsePool } from './parse-pool.js';
+import { asEngine } from '../acting.js';
 import { NOT_READ_NAMED } from './context.js';
 import type { FileOutcome } from './pipeline.js';
 
@@ -178,7 +179,10 @@ export class IngestService {
         }
       });
       // Their stored copies go with them (a dropped file's uploads/ copy stays, to be read again).
-      for (const b of blobs) if (!(await store.tables.originals.keeps(b))) await this.core.blobs.drop(b);
+      // As the engine: another collection's document, out of this user's sight, may keep the same bytes.
+      await asEngine(async () => {
+        for (const b of blobs) if (!(await store.tables.originals.keeps(b))) await this.core.blobs.drop(b);
+      });
       for (const path of unread) outcomes.set(path, 'skipped');
       summary.added -= unread.length;
     }
