@@ -229,7 +229,10 @@ describe('main: the kb-doc: protocol', () => {
     const view = await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('para=2')}`));
     expect(view.status).toBe(200);
     expect(view.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(view.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    // No script but kb's own key forwarder, named by its hash (shared/view-keys.ts).
+    expect(view.headers.get('content-security-policy')).toMatch(
+      /^sandbox allow-scripts; default-src 'none'; script-src 'sha256-[\w+/=]+';/,
+    );
     expect(await view.text()).toMatch(/<div id="kb-hit" class="hit"><div class="block" data-unit="2"><p>The cited paragraph\.<\/p>/);
     expect((await handler(new Request(`${docUrl(doc.doc_id)}/view?at=${encodeURIComponent('slide=1')}`))).status).toBe(400);
     expect((await handler(new Request(`kb-doc://doc/ffffffffffffffffffff/view`))).status).toBe(404);

@@ -10,6 +10,7 @@ import { ReindexResultSchema, SearchResultSchema } from '../src/shared/wire.js';
 import { openEngine } from '../src/worker/index.js';
 import { makeTestModel } from './support/make-test-model.js';
 import { corporaDir, kbAsync, writeTree } from './helpers.js';
+import { parse as parseYaml } from 'yaml';
 
 const hasCorpora = corporaDir() !== null;
 if (!hasCorpora) console.warn('reindex tests skipped: ../shared/corpora (the real tokenizer) is not here; set KB_CORPORA');
@@ -111,7 +112,9 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
       expect(ReindexResultSchema.safeParse(second).success).toBe(true);
       expect(second).toMatchObject({ model: BGE, cancelled: false, resumed: first.embedded, embedded: total - first.embedded });
       expect(second.config_updated).toBe(join(data, 'config.yaml'));
-      expect(readFileSync(join(data, 'config.yaml'), 'utf8')).toMatch(/embedding:\s+provider: onnx\s+model: bge-small-en-v1\.5/);
+      expect(parseYaml(readFileSync(join(data, 'config.yaml'), 'utf8'))).toMatchObject({
+        embedding: { provider: 'onnx', model: 'bge-small-en-v1.5' },
+      });
       // The builder searches with the new model at once.
       const after = await builder.search({ query: 'fox', mode: 'vector', top: 500 });
       expect(after.vector).toEqual({ status: 'ok' });

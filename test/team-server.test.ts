@@ -207,6 +207,7 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
       'models.remove': { name: 'x' },
       'models.use': { name: 'x' },
       'collections.add': { path: dir },
+      'collections.leaving': { name: 'private' },
       'collections.forget': { name: 'private' },
       'users.add': { name: 'mallory', role: 'admin' },
       'users.remove': { name: 'bob' },

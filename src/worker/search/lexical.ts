@@ -9,10 +9,10 @@ import type { Filters } from '../store/doc-filter.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
 import { isStopword, type ParsedQuery, stem, type Term } from './query.js';
-import { prefixUnit } from './tops.js';
-import { rankFts } from './ranking.js';
+import { prefixUnit, TOPS_INDEX_FACTOR } from './tops.js';
+import { commonAt, rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
-import type { WordSource } from './word-source.js';
+import { anyOf, type WordSource } from './word-source.js';
 
 export type { LexicalHit, LexicalResult } from './lexical-result.js';
 
@@ -92,8 +92,21 @@ export class LexicalSearcher {
       if (same) same.count += half.count;
       return q.terms.flatMap((t) => (t !== half ? [t] : same || isStopword(half.text) ? [] : [whole]));
     }
-    if (await this.src.fromTops(prefixUnit(half.text), filters, 1)) return q.terms;
+    if (await this.heavyPrefix(half.text, filters)) return q.terms;
     return q.terms.map((t) => (t === half ? { ...t, drives: true } : t));
+  }
+
+  /**
+   * Whether a prefix begins words in so many chunks that it only re-ranks, as a common word does: its
+   * tops are kept (an index big enough keeps them for every heavy prefix), or — an index too small to
+   * keep any — counting its chunks, cheap there, passes the common mark.
+   */
+  private async heavyPrefix(letters: string, filters: Filters): Promise<boolean> {
+    if (await this.src.fromTops(prefixUnit(letters), filters, 1)) return true;
+    const n = this.src.stats.n();
+    if (n >= TOPS_INDEX_FACTOR * this.config.search.tops_min_df) return false;
+    const common = commonAt(n);
+    return (await this.src.fetch(anyOf([{ text: letters, prefix: true }]), filters, common + 1)).length > common;
   }
 
   /** The words of a query the index does not hold, each with the indexed word most likely meant (spelling.ts). */

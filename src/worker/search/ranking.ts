@@ -31,6 +31,11 @@ const FEEDBACK_DEPTH = 50;
  */
 const COMMON_MIN = 1000;
 const COMMON_SHARE = 0.01;
+
+/** How many chunks make a word common in an index of n: it re-ranks, it does not find candidates. */
+export function commonAt(n: number): number {
+  return Math.max(COMMON_MIN, n * COMMON_SHARE);
+}
 /** Counting more rows than this for total_matches costs more than the search: estimate instead (fewer where scoring costs more: WordSource.scoringCost). */
 const EXACT_COUNT_MAX = 5000;
 /** Postings of the common words up to which the chunks holding a driver and one of them are fetched too (fewer where scoring costs more). */
@@ -75,7 +80,7 @@ export async function rankFts(
   /** Phrases from this index on are another spelling of a typed word, not typed themselves. */
   const firstSplit = typedPhrases.length;
   const df = await stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
-  const common = Math.max(COMMON_MIN, n * COMMON_SHARE);
+  const common = commonAt(n);
   const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
   // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
   // the query has no complete word that can; otherwise it just re-ranks (coverage and proximity).

@@ -33,6 +33,9 @@ export function upgradeRecords(db: Db, rows: number): UpgradeState | null {
       if (!state || substringsUpgrade(db) !== null || packingUpgrade(db) !== null || ftsOrderUpgrade(db) !== null) return state;
       if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + CHUNK_TRIGGERS);
       const to = batchEnd(db, state, rows);
+      // The dictionaries read now, outside the statement: kb_repack runs inside it, where the
+      // connection can run no statement of its own.
+      dictionariesOf(db).current(db);
       db.prepare(
         `UPDATE chunks SET packed = kb_repack(packed, heading, anchor), heading = '', anchor = ''
          WHERE rowid > ? AND rowid <= ? AND packed IS NOT NULL AND heading || anchor <> ''`,
