@@ -69,6 +69,23 @@ describe('kb CLI', () => {
     expect(r.json()).toMatchObject({ added: 2, failed: 1, errors: [{ code: 'NOT_TEXT' }] });
   });
 
+  it('exits 130 when Ctrl-C interrupts an ingest, saying the rest is not read (issue 49)', async () => {
+    const dir = await tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`many/n${i}.md`] = `# Note ${i}\n\nThe otter ${i} slid down the bank.\n`;
+    await writeTree(dir, files);
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/kb.js'), 'ingest', join(dir, 'many')], {
+      env: { ...process.env, KB_DATA_DIR: join(dir, 'data'), KB_CONFIG: join(dir, 'none.yaml'), NO_COLOR: '1' },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += String(d)));
+    setTimeout(() => child.kill('SIGINT'), 1500);
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(out).toMatch(/Interrupted: the files above were indexed; run the same command to finish/);
+    expect(code).toBe(130);
+  });
+
   it('ls, inspect, remove, gc and doctor', async () => {
     const { dir, env } = await setup();
     kb(['ingest', join(dir, 'notes')], { env });

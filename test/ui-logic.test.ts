@@ -192,6 +192,7 @@ describe('the engine’s next steps, as the app says them (inApp)', () => {
     expect(
       inApp('Ollama is not running at http://127.0.0.1:9. Start it with: ollama serve (or point KB_OLLAMA_HOST / ask.ollama_host at it)'),
     ).toBe('Ollama is not running at http://127.0.0.1:9. Start it with: ollama serve (or set its address under Settings)');
+    expect(inApp('models.import: as: a model name (letters, digits, . _ -)')).toBe('a model name (letters, digits, . _ -)');
     for (const s of [...said, ffmpeg]) expect(s).not.toMatch(/KB_[A-Z_]+|audio\.ffmpeg_path|ask\.ollama_host|models\.hub_endpoint/);
   });
 });

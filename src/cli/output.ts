@@ -5,7 +5,8 @@ import { styleText } from 'node:util';
 import { toErrorPayload, type ErrorCode } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/wire.js';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, partial: 3 } as const;
+/** interrupted: Ctrl-C stopped it (128 + SIGINT, as a shell reports it): what was done stays, the rest is not. */
+export const EXIT = { ok: 0, error: 1, usage: 2, partial: 3, interrupted: 130 } as const;
 
 // node:util's styleText colours only when stdout is a terminal and NO_COLOR/FORCE_COLOR allow it.
 export const bold = (s: string): string => styleText('bold', s);

@@ -77,6 +77,7 @@ export async function ingestCommand(
     const notice = g.json ? null : setTimeout(() => line(dim('Updating the vector index for fast search…')), 500);
     await kb.settled();
     if (notice) clearTimeout(notice);
-    return summary.failed > 0 ? EXIT.partial : EXIT.ok;
+    // Interrupted is not done: a script must not take a half-read folder for a finished one.
+    return controller.signal.aborted ? EXIT.interrupted : summary.failed > 0 ? EXIT.partial : EXIT.ok;
   });
 }

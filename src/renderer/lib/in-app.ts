@@ -24,6 +24,8 @@ const STEPS: [RegExp, string][] = [
   [/set KB_HF_ENDPOINT \(or models\.hub_endpoint\) to it/g, 'set it under Settings › Model hub'],
   // A folder of thousands of files: the app asks itself.
   [/: add it again saying yes \(kb add --yes\) if you mean all of them, or choose a smaller folder/g, '.'],
+  // A refused call names its method for the command line ("models.import: as: …"): the app's field says it.
+  [/^[a-z]+(?:\.[a-z]+)+: (?:as|name|path): /g, ''],
   // The index itself.
   [/\(kb ls says why\)/g, '(the Library says why)'],
   [/kb ls says which/g, 'the Library says which'],
