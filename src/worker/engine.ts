@@ -29,7 +29,7 @@ import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 import type { Core } from './core.js';
-import { errorFields, type Log, type Process } from './log.js';
+import type { Log, Process } from './log.js';
 import type { InEffect } from './config/env.js';
 import { wordIndexOf } from './search/word-sources.js';
 import { SpeechService } from './ingest/speech/speech.js';
@@ -39,7 +39,7 @@ import { type IngestCallOptions, IngestService } from './ingest/service.js';
 import { Upkeep } from './ingest/upkeep.js';
 import { TopsUpkeep } from './search/tops-upkeep.js';
 import { MergeUpkeep } from './maintenance/merge-upkeep.js';
-import { upgradeIfSmall, upgradeIndex } from './maintenance/upgrade.js';
+import { upgradeIfSmall, upgradeInBackground } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
 import { AccountService } from './accounts/service.js';
 import { TeamLink } from './link/service.js';
@@ -208,24 +208,9 @@ export class Engine {
     this.#tops.maintain(); // an index from before the tops, or one another process grew
     this.#merge?.waitForQuiet(MERGE_QUIET_MS);
     this.#merge?.maintain();
-    this.#upgrading ??= upgradeIndex(
-      this.#core,
-      (p) => onEvent({ task: 'upgrading', phase: 'running', ...p }),
-      () => this.#closed,
-    )
-      .then(
-        (did) => {
-          if (did) onEvent({ task: 'upgrading', phase: 'done', done: 1, total: 1 });
-        },
-        (e: unknown) => {
-          if (this.#closed) return;
-          this.#core.log.error(errorFields(e), 'upgrading the index failed');
-          onEvent({ task: 'upgrading', phase: 'failed', done: 0, total: 0, message: (e as Error).message });
-        },
-      )
-      .finally(() => {
-        this.#upgrading = null;
-      });
+    this.#upgrading ??= upgradeInBackground(this.#core, onEvent, () => this.#closed).finally(() => {
+      this.#upgrading = null;
+    });
   };
   /** Removes one document by id or path, every document under a folder path, or these ids, and their vectors. */
   remove = (idOrPath: string | { ids: string[] }): Promise<RemoveResult> =>

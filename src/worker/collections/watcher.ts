@@ -7,7 +7,7 @@ import { dirname, join, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CollectionRow } from '../store/rows.js';
 import { inCollection, type SyncContext } from './sync.js';
-import { hiddenUnder, ignoredUnder, savedPageOf } from '../ingest/walk.js';
+import { hiddenUnder, type IgnoreFilesRead, ignoredUnder, savedPageOf } from '../ingest/walk.js';
 
 import type { WatchEvent } from '../../shared/events.js';
 
@@ -105,9 +105,11 @@ export class CollectionWatcher {
     for (const { c, paths } of batches) {
       const t0 = performance.now();
       const present: string[] = [];
+      const ignoreFiles: IgnoreFilesRead = new Map();
       for (const p of paths)
         // As the walk reads the folder: the ignore files on the way and the config's patterns apply.
-        if (existsSync(p) && inCollection(c, p) && !(await ignoredUnder(p, c.root, this.ctx.config.ingest.ignore))) present.push(p);
+        if (existsSync(p) && inCollection(c, p) && !(await ignoredUnder(p, c.root, this.ctx.config.ingest.ignore, ignoreFiles)))
+          present.push(p);
       const gone = [...paths].filter((p) => !existsSync(p));
       const event: WatchEvent = { collection: c.name, ingested: [], removed: [], errors: [], took_ms: 0 };
       try {

@@ -28,18 +28,26 @@ export function hiddenUnder(path: string, root: string): boolean {
   return rel.split(sep).some(skippedName);
 }
 
-/** Whether the ignore files on the way from `root` (.gitignore/.kbignore) or the config's patterns leave this path out. */
-export async function ignoredUnder(path: string, root: string, patterns: string[]): Promise<boolean> {
+/**
+ * Whether the ignore files on the way from `root` (.gitignore/.kbignore) or the config's patterns leave
+ * this path out. `read`: the ignore files read so far, by folder (a batch of a thousand paths reads each once).
+ */
+export async function ignoredUnder(path: string, root: string, patterns: string[], read: IgnoreFilesRead = new Map()): Promise<boolean> {
+  const loadIgnoreOnce = (dir: string): Promise<Matcher | null> => {
+    let m = read.get(dir);
+    if (!m) read.set(dir, (m = loadIgnore(dir)));
+    return m;
+  };
   const matchers: Matcher[] = patterns.length > 0 ? [{ base: '/', ig: ignore().add(patterns) }] : [];
   const rel = relative(root, path);
   if (rel.startsWith('..')) return false;
   let dir = root;
-  const own = await loadIgnore(dir);
+  const own = await loadIgnoreOnce(dir);
   if (own) matchers.push(own);
   for (const part of rel.split(sep).slice(0, -1)) {
     dir = join(dir, part);
     if (ignored(matchers, dir, true)) return true;
-    const here = await loadIgnore(dir);
+    const here = await loadIgnoreOnce(dir);
     if (here) matchers.push(here);
   }
   return ignored(matchers, path, false);
@@ -58,6 +66,9 @@ export function savedPageOf(folder: string, siblings: (name: string) => boolean)
   for (const ext of ['.html', '.htm', '.xhtml', '.shtml']) if (siblings(`${m[1]}${ext}`)) return `${m[1]}${ext}`;
   return null;
 }
+
+/** The ignore files read, by folder: what ignoredUnder reads once for a batch of paths. */
+export type IgnoreFilesRead = Map<string, Promise<Matcher | null>>;
 
 interface Matcher {
   base: string;

@@ -2,6 +2,7 @@
 // on the engine's thread, yielding between batches so searches go on, and resumable — each batch
 // commits its progress with it. A new or small index is upgraded when it opens; a big one by a
 // long-lived host (the app, kb serve, kb watch) in the background, or by kb doctor --fix.
+import type { BackgroundEvent } from '../../shared/events.js';
 import type { Core } from '../core.js';
 import { errorFields } from '../log.js';
 import { AT_OPEN, nextUpgrade as next, UPGRADES, upgradeSmall } from '../store/upgrades/index.js';
@@ -67,4 +68,18 @@ export async function upgradeIndex(
   core.wordsChanged();
   core.log.info({ ms: Date.now() - started }, 'index upgraded');
   return true;
+}
+
+/** A long-lived host's upgrade of the index, told as `background` events: running, done, or failed and why. */
+export function upgradeInBackground(core: Core, onEvent: (e: BackgroundEvent) => void, closed: () => boolean): Promise<void> {
+  return upgradeIndex(core, (p) => onEvent({ task: 'upgrading', phase: 'running', ...p }), closed).then(
+    (did) => {
+      if (did) onEvent({ task: 'upgrading', phase: 'done', done: 1, total: 1 });
+    },
+    (e: unknown) => {
+      if (closed()) return;
+      core.log.error(errorFields(e), 'upgrading the index failed');
+      onEvent({ task: 'upgrading', phase: 'failed', done: 0, total: 0, message: (e as Error).message });
+    },
+  );
 }
