@@ -113,14 +113,20 @@ describe('plain-text notes', () => {
     for (const c of doc.chunks) expect(c.text.length).toBeLessThanOrEqual(opts.max_chars);
   });
 
-  it('cuts one enormous line into bounded windows that all cite that line', () => {
-    const text = 'x'.repeat(opts.max_chars * 10);
+  it('cuts one enormous line into bounded windows, each citing that line and its own characters', () => {
+    const text = Array.from({ length: opts.max_chars }, (_, i) => `w${i}`).join(' ');
     const doc = parseNote(text, 'one.txt', opts);
-    expect(doc.chunks.length).toBeGreaterThanOrEqual(10);
+    expect(doc.chunks.length).toBeGreaterThanOrEqual(3);
+    let next = 1;
     for (const c of doc.chunks) {
       expect(c.text.length).toBeLessThanOrEqual(opts.max_chars);
-      expect(c.anchor).toEqual({ kind: 'lines', start: 1, end: 1 });
+      if (c.anchor.kind !== 'lines' || c.anchor.col_start === undefined || c.anchor.col_end === undefined) throw new Error('no columns');
+      expect([c.anchor.start, c.anchor.end, c.anchor.col_start]).toEqual([1, 1, next]);
+      // The characters cited are the chunk's text, exactly, and the windows tile the line.
+      expect(text.slice(c.anchor.col_start - 1, c.anchor.col_end)).toBe(c.text);
+      next = c.anchor.col_end + 1;
     }
+    expect(next).toBe(text.length + 1);
   });
 
   it('gives an empty file no chunks', () => {

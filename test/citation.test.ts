@@ -37,6 +37,9 @@ describe('citation URIs', () => {
     // Read from a URI alone, the chapter as a reader counts it is not known: the file of the reading order.
     ['/b.epub', { kind: 'cfi', cfi: '/6/14[chap05]!/4/2,/10,/18' }, 'epubcfi(/6/14[chap05]!/4/2,/10,/18)', 'b.epub · part 7'],
     ['/m.mbox', { kind: 'msg', id: 'abc@example.org' }, 'msg=abc%40example.org', 'm.mbox · message <abc@example.org>'],
+    // Characters of a very long line, as GitHub writes them.
+    ['/dump.txt', { kind: 'lines', start: 1, end: 1, col_start: 4097, col_end: 8192 }, 'L1C4097-L1C8192', 'dump.txt · L1 chars 4097–8192'],
+    ['/a.js', { kind: 'lines', start: 2, end: 3, col_start: 9, col_end: 40 }, 'L2C9-L3C40', 'a.js · L2:9–L3:40'],
   ] as const)('%s#%s round-trips and reads as "%s"', (path, anchor, fragment, label) => {
     const c = makeCitation(path, anchor);
     expect(c.uri).toBe(`file://${path}#${fragment}`);

@@ -91,6 +91,27 @@ describe('ingest', () => {
     expect(await engine.list()).toHaveLength(1);
   });
 
+  it('cites a passage of a one-line dump by its characters, and kb get and search agree on them', async () => {
+    const dir = await tempDir();
+    // A minified bundle's worth of one line; one word deep inside it is the needle.
+    const words = Array.from({ length: 30_000 }, (_, i) => (i === 21_000 ? 'zanzibarquill' : `tok${i % 997}`));
+    const line = words.join(' ');
+    await writeFile(join(dir, 'dump.txt'), line);
+    const engine = await engineIn();
+    await engine.ingest([dir]);
+    const [hit] = (await engine.search({ query: 'zanzibarquill', top: 1 })).results;
+    if (hit?.citation.kind !== 'lines' || hit.citation.col_start === undefined || hit.citation.col_end === undefined)
+      throw new Error(`no character range: ${JSON.stringify(hit?.citation)}`);
+    expect(hit.citation.uri).toMatch(/#L1C\d+-L1C\d+$/);
+    expect(hit.citation.col_start).toBeGreaterThan(100_000);
+    expect(line.slice(hit.citation.col_start - 1, hit.citation.col_end)).toBe(hit.text);
+    const span = await engine.get(hit.citation.uri);
+    expect(span.text).toBe(hit.text);
+    expect(span.citation.uri).toBe(hit.citation.uri);
+    expect(span.citation.label).toMatch(/^dump\.txt · L1 chars \d+–\d+$/);
+    await expect(engine.get(`${join(dir, 'dump.txt')}#L1C999999999-L1C999999999`)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('keeps the id and chunks of a moved file', async () => {
     const dir = await tempDir();
     await writeTree(dir, { 'old/a.md': note('moving') });

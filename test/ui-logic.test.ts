@@ -220,4 +220,14 @@ describe('a very long line in the viewer (lib/long-line.ts)', () => {
     expect(lineShown('short line', 'short')).toEqual({ before: 'short line', marked: '', after: '', cut: false });
     expect(LONG_LINE).toBeGreaterThan(10_000);
   });
+
+  it('marks the characters the citation names, where the same words stand earlier too', async () => {
+    const { lineShown } = await import('../src/renderer/lib/long-line.js');
+    const line = 'same words here. '.repeat(3_000);
+    const at = 17 * 2_000;
+    const s = lineShown(line, 'same words here.', [at + 1, at + 16]);
+    expect(s.marked).toBe('same words here.');
+    expect(s.before.endsWith(line.slice(at - 50, at))).toBe(true);
+    expect(s.before.length).toBeLessThan(at);
+  });
 });

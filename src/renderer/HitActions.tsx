@@ -17,7 +17,7 @@ export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; 
     );
   };
   const line = c.kind === 'lines' ? c.start : 1;
-  const link = editorUri(editor, c.path, line);
+  const link = editorUri(editor, c.path, line, c.kind === 'lines' ? c.col_start : undefined);
   const textual = hit.source.type === 'markdown' || hit.source.type === 'note' || hit.source.type === 'code';
   return (
     <div className="hit-actions" role="toolbar" aria-label="Hit actions">

@@ -47,6 +47,7 @@ export function Viewer({
           end={c.end}
           lang={hit.source.type === 'code' ? languageFor(c.path) : null}
           passage={hit.text}
+          cols={c.col_start !== undefined && c.col_end !== undefined && c.start === c.end ? [c.col_start, c.col_end] : null}
         />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
         <PdfView url={url} page={c.page} passage={hit.text} />
@@ -134,6 +135,7 @@ function LinesView({
   end,
   lang,
   passage = null,
+  cols = null,
 }: {
   url: string;
   start: number;
@@ -141,6 +143,8 @@ function LinesView({
   lang: string | null;
   /** The hit's text: where in a very long line it is. */
   passage?: string | null;
+  /** The cited characters of a one-line span, 1-based and inclusive, where the citation says them. */
+  cols?: readonly [number, number] | null;
 }) {
   const { text, failed } = useText(url);
   const first = useRef<HTMLDivElement>(null);
@@ -170,7 +174,7 @@ function LinesView({
             {coloured ? (
               <span className="lt" dangerouslySetInnerHTML={{ __html: coloured[i] || ' ' }} />
             ) : l.length > LONG_LINE ? (
-              <LongLine line={l} passage={hl ? passage : null} />
+              <LongLine line={l} passage={hl ? passage : null} cols={hl ? cols : null} />
             ) : (
               <span className="lt">{l || ' '}</span>
             )}
@@ -181,10 +185,10 @@ function LinesView({
   );
 }
 
-function LongLine({ line, passage }: { line: string; passage: string | null }) {
-  const s = lineShown(line, passage);
+function LongLine({ line, passage, cols }: { line: string; passage: string | null; cols: readonly [number, number] | null }) {
+  const s = lineShown(line, passage, cols);
   const mark = useRef<HTMLElement>(null);
-  useEffect(() => mark.current?.scrollIntoView({ block: 'start' }), [line, passage]);
+  useEffect(() => mark.current?.scrollIntoView({ block: 'start' }), [line, passage, cols]);
   return (
     <span className="lt">
       {s.before}

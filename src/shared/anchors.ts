@@ -5,7 +5,11 @@
 import { z } from 'zod';
 
 const pos = z.number().int().positive();
-const lines = z.object({ kind: z.literal('lines'), start: pos, end: pos });
+/**
+ * `#L12-L34`; inside a very long line (a one-line dump, minified code) also the characters, GitHub's
+ * `#L1C4097-L1C8192`: 1-based, inclusive, the first on the start line and the last on the end line.
+ */
+const lines = z.object({ kind: z.literal('lines'), start: pos, end: pos, col_start: pos.optional(), col_end: pos.optional() });
 const page = z.object({
   kind: z.literal('page'),
   page: pos,

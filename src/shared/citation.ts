@@ -23,7 +23,9 @@ export function fileUriToPath(uri: string): string {
 export function anchorFragment(a: Anchor): string {
   switch (a.kind) {
     case 'lines':
-      return `L${a.start}-L${a.end}`;
+      return a.col_start !== undefined && a.col_end !== undefined
+        ? `L${a.start}C${a.col_start}-L${a.end}C${a.col_end}`
+        : `L${a.start}-L${a.end}`;
     case 'page':
       return `page=${a.page}`;
     case 'time':
@@ -102,6 +104,8 @@ export function parseCitationUri(uri: string): Citation {
   const frag = uri.slice(hash + 1);
   let m: RegExpMatchArray | null;
   if ((m = frag.match(/^L(\d+)-L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[2]! });
+  if ((m = frag.match(/^L(\d+)C(\d+)-L(\d+)C(\d+)$/)))
+    return makeCitation(path, { kind: 'lines', start: +m[1]!, col_start: +m[2]!, end: +m[3]!, col_end: +m[4]! });
   if ((m = frag.match(/^L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[1]! });
   if ((m = frag.match(/^page=(\d+)$/))) return makeCitation(path, { kind: 'page', page: +m[1]! });
   if ((m = frag.match(/^t=([\d.]+),([\d.]+)$/))) return makeCitation(path, { kind: 'time', start: +m[1]!, end: +m[2]! });
@@ -120,7 +124,14 @@ export function citationLabel(c: Citation, displayPath: string): string {
   let where: string;
   switch (c.kind) {
     case 'lines':
-      where = c.start === c.end ? `${displayPath} · L${c.start}` : `${displayPath} · L${c.start}–${c.end}`;
+      where =
+        c.col_start !== undefined && c.col_end !== undefined
+          ? c.start === c.end
+            ? `${displayPath} · L${c.start} chars ${c.col_start}–${c.col_end}`
+            : `${displayPath} · L${c.start}:${c.col_start}–L${c.end}:${c.col_end}`
+          : c.start === c.end
+            ? `${displayPath} · L${c.start}`
+            : `${displayPath} · L${c.start}–${c.end}`;
       break;
     case 'page':
       where = c.page_end && c.page_end !== c.page ? `${displayPath} · pp. ${c.page}–${c.page_end}` : `${displayPath} · p. ${c.page}`;

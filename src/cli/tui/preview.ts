@@ -21,7 +21,8 @@ const TIME_CONTEXT_S = 60;
  */
 export function previewTarget(hit: SearchHit, context: number): string {
   const c = hit.citation;
-  if (c.kind === 'lines') return `${c.path}#L${Math.max(1, c.start - context)}-L${c.end + context}`;
+  // Characters of a very long line: those, not the megabytes around them.
+  if (c.kind === 'lines' && c.col_start === undefined) return `${c.path}#L${Math.max(1, c.start - context)}-L${c.end + context}`;
   if (c.kind === 'time') return `${c.path}#t=${Math.max(0, c.start - TIME_CONTEXT_S)},${c.end + TIME_CONTEXT_S}`;
   return c.uri;
 }

@@ -9,12 +9,17 @@ const AROUND = 2_000;
  * What of a line to show: all of it, or — a line of a one-line dump, which many passages cite — the
  * stretch around this passage (found by its text) with the passage marked, else its start.
  */
-export function lineShown(line: string, passage: string | null): { before: string; marked: string; after: string; cut: boolean } {
+export function lineShown(
+  line: string,
+  passage: string | null,
+  /** The cited characters (1-based, inclusive) when the citation says them: exact where the text repeats. */
+  cols: readonly [number, number] | null = null,
+): { before: string; marked: string; after: string; cut: boolean } {
   if (line.length <= LONG_LINE) return { before: line, marked: '', after: '', cut: false };
   const probe = passage ? passage.trim().slice(0, 80) : '';
-  const at = probe ? line.indexOf(probe) : -1;
+  const at = cols && cols[0] <= line.length ? cols[0] - 1 : probe ? line.indexOf(probe) : -1;
   if (at < 0) return { before: line.slice(0, AROUND), marked: '', after: '', cut: true };
-  const end = Math.min(line.length, at + (passage ?? '').trim().length);
+  const end = Math.min(line.length, cols && cols[0] <= line.length ? cols[1] : at + (passage ?? '').trim().length);
   const from = Math.max(0, at - AROUND);
   return {
     before: (from > 0 ? '… ' : '') + line.slice(from, at),

@@ -28,8 +28,15 @@ export function similarity(a: string, b: string): number {
 /** One citation spanning two neighbouring chunks of the same document, or null when they do not join. */
 function joinCitations(a: Citation, b: Citation): Citation | null {
   let anchor: Anchor | null = null;
-  if (a.kind === 'lines' && b.kind === 'lines') anchor = { kind: 'lines', start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
-  else if (a.kind === 'page' && b.kind === 'page') {
+  if (a.kind === 'lines' && b.kind === 'lines') {
+    const [first, last] = a.start < b.start || (a.start === b.start && (a.col_start ?? 0) <= (b.col_start ?? 0)) ? [a, b] : [b, a];
+    // Windows of one long line join into the characters both cover; else whole lines.
+    const cols =
+      first.col_start !== undefined && last.col_end !== undefined && first.start === first.end && last.start === last.end
+        ? { col_start: first.col_start, col_end: Math.max(last.col_end, first.col_end ?? 0) }
+        : {};
+    anchor = { kind: 'lines', start: first.start, end: Math.max(a.end, b.end), ...cols };
+  } else if (a.kind === 'page' && b.kind === 'page') {
     const lo = Math.min(a.page, b.page);
     const hi = Math.max(a.page_end ?? a.page, b.page_end ?? b.page);
     anchor = hi > lo ? { kind: 'page', page: lo, page_end: hi } : { kind: 'page', page: lo };

@@ -46,7 +46,7 @@ async function parseTarget(store: Store, target: string): Promise<{ doc: DocRow;
   } catch {
     throw new KbError(
       'INVALID_ARGUMENT',
-      `#${frag} is not a span kb knows: #L12-L34, #page=3, #t=10,20, #xywh=x,y,w,h, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…`,
+      `#${frag} is not a span kb knows: #L12-L34, #L1C4097-L1C8192, #page=3, #t=10,20, #xywh=x,y,w,h, #para=12-18, #slide=7, #row=12-40, #:~:text=…, #epubcfi(…) or #msg=…`,
     );
   }
   const { uri: _u, path: _p, ...anchor } = c;
@@ -112,8 +112,28 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     const start = anchor?.kind === 'lines' ? Math.max(1, anchor.start) : 1;
     const end = anchor?.kind === 'lines' ? Math.min(lines.length, anchor.end) : lines.length;
     if (start > lines.length) throw new KbError('NOT_FOUND', `${doc.path} has ${plural(lines.length, 'line')}, not ${start}`);
-    text = lines.slice(start - 1, end).join('\n');
-    anchorOut = { kind: 'lines', start, end };
+    const picked = lines.slice(start - 1, end);
+    // Characters inside a very long line: the first counts on the start line, the last on the end line.
+    const cols =
+      anchor?.kind === 'lines' && anchor.col_start !== undefined && anchor.col_end !== undefined
+        ? { start: anchor.start, end: anchor.end, col_start: anchor.col_start, col_end: anchor.col_end }
+        : null;
+    if (cols && cols.start === cols.end && cols.col_end < cols.col_start)
+      throw new KbError('INVALID_ARGUMENT', `#L${cols.start}C${cols.col_start}-L${cols.end}C${cols.col_end} ends before it starts`);
+    if (cols && (lines[start - 1]?.length ?? 0) < cols.col_start)
+      throw new KbError(
+        'NOT_FOUND',
+        `line ${start} of ${doc.path} has ${plural(lines[start - 1]?.length ?? 0, 'character')}, not ${cols.col_start}`,
+      );
+    if (cols && end === cols.end) {
+      picked[picked.length - 1] = picked.at(-1)!.slice(0, cols.col_end);
+      picked[0] = picked[0]!.slice(cols.col_start - 1);
+    }
+    text = picked.join('\n');
+    anchorOut =
+      cols && end === cols.end
+        ? { kind: 'lines', start, end, col_start: cols.col_start, col_end: cols.col_end }
+        : { kind: 'lines', start, end };
   }
   const citation = makeCitation(doc.path, anchorOut);
   const c = cap(text, maxChars);

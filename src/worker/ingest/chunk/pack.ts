@@ -1,5 +1,6 @@
 // Greedy packing of line-addressed blocks into chunks: the one place that decides chunk sizes for
 // Markdown sections, plain-text paragraphs and code glue, so every format cuts the same way.
+import type { Anchor } from '../../../shared/anchors.js';
 import type { ChunkingOptions } from '../types.js';
 
 export interface Block {
@@ -138,11 +139,25 @@ export interface PieceText {
   text: string;
   startLine: number;
   endLine: number;
+  /** A window of one very long line: its first and last characters there, 1-based. */
+  colStart?: number;
+  colEnd?: number;
+}
+
+/** The citation of a piece: its lines, and inside a very long line its characters. */
+export function pieceAnchor(t: PieceText): Extract<Anchor, { kind: 'lines' }> {
+  return {
+    kind: 'lines',
+    start: t.startLine,
+    end: t.endLine,
+    ...(t.colStart !== undefined && t.colEnd !== undefined ? { col_start: t.colStart, col_end: t.colEnd } : {}),
+  };
 }
 
 /**
  * The text of a piece. A single line far longer than max_chars (minified code, a one-line dump) is
- * cut into windows that all cite that line, so no chunk grows without bound.
+ * cut into windows that cite that line and their characters in it, so no chunk grows without bound
+ * and each window's citation opens at its own words.
  */
 export function pieceTexts(lines: Lines, p: Piece, opts: ChunkingOptions): PieceText[] {
   const text = lines.slice(p.startLine, p.endLine);
@@ -151,7 +166,8 @@ export function pieceTexts(lines: Lines, p: Piece, opts: ChunkingOptions): Piece
   }
   const out: PieceText[] = [];
   for (let i = 0; i < text.length; i += opts.max_chars) {
-    out.push({ text: text.slice(i, i + opts.max_chars), startLine: p.startLine, endLine: p.endLine });
+    const window = text.slice(i, i + opts.max_chars);
+    out.push({ text: window, startLine: p.startLine, endLine: p.endLine, colStart: i + 1, colEnd: i + window.length });
   }
   return out;
 }

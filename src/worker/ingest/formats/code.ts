@@ -3,7 +3,7 @@
 // code between symbols, fall back to line windows.
 import { createRequire } from 'node:module';
 import type { Language as TsLanguage, Node as TsNode, Parser as TsParser } from '@vscode/tree-sitter-wasm';
-import { type Block, Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import { type Block, Lines, packBlocks, pieceAnchor, pieceTexts } from '../chunk/pack.js';
 import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 const require = createRequire(import.meta.url);
@@ -299,7 +299,7 @@ function chunkBySymbols(lines: Lines, symbols: Symbol[], opts: ChunkingOptions):
     const pieces = packBlocks(windowBlocks(lines, start, end, opts), (l) => lines.length(l), opts);
     for (const p of pieces) {
       for (const t of pieceTexts(lines, p, opts)) {
-        out.push({ text: t.text, heading, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
+        out.push({ text: t.text, heading, anchor: pieceAnchor(t) });
       }
     }
   };

@@ -7,7 +7,7 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { parse as parseYaml } from 'yaml';
 import type { RootContent } from 'mdast';
-import { type Block, Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import { type Block, Lines, packBlocks, pieceAnchor, pieceTexts } from '../chunk/pack.js';
 import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 interface Section {
@@ -121,7 +121,7 @@ function chunkSections(sections: Section[], lines: Lines, opts: ChunkingOptions)
     );
     for (const p of pieces) {
       for (const t of pieceTexts(lines, p, opts)) {
-        out.push({ text: t.text, heading, anchor: { kind: 'lines', start: t.startLine, end: t.endLine } });
+        out.push({ text: t.text, heading, anchor: pieceAnchor(t) });
       }
     }
   }

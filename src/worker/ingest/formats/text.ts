@@ -1,5 +1,5 @@
 // Notes and plain text: a small note is one chunk; a long text is packed from its paragraphs.
-import { Lines, packBlocks, pieceTexts } from '../chunk/pack.js';
+import { Lines, packBlocks, pieceAnchor, pieceTexts } from '../chunk/pack.js';
 import type { ChunkingOptions, ParsedChunk, ParsedDocument } from '../types.js';
 
 export function chunkPlainText(lines: Lines, opts: ChunkingOptions, heading = ''): ParsedChunk[] {
@@ -12,7 +12,7 @@ export function chunkPlainText(lines: Lines, opts: ChunkingOptions, heading = ''
     pieceTexts(lines, p, opts).map((t) => ({
       text: t.text,
       heading,
-      anchor: { kind: 'lines' as const, start: t.startLine, end: t.endLine },
+      anchor: pieceAnchor(t),
     })),
   );
 }
