@@ -499,6 +499,47 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 60_000);
 
   it.skipIf(!corporaDir())(
+    'a scan read while the run goes on says so in its line: no "read next" about a file already read',
+    async () => {
+      const dir = await tempDir();
+      const host = await kbServe(join(dir, 'data'));
+      const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+      await page.goto(host.url);
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          for (const li of Array.from(document.querySelectorAll<HTMLElement>('.ingest-files li')))
+            seen.push(
+              `${li.dataset.outcome} ${li.querySelector('.name')?.textContent ?? ''}: ${li.querySelector('.words')?.textContent ?? ''}`,
+            );
+        }).observe(document.body, { childList: true, subtree: true, characterData: true });
+      });
+      const images = join(corporaDir()!, 'images/tesseract.js');
+      // Several scans, read one after another once every file is in: while the later ones are read, the
+      // first one's line learns that it was read.
+      await drop(
+        page,
+        ['testocr.png', 'bill.png', 'cosmic.png', 'simple.png'].map((name, i) => ({
+          name: `${i + 1}-${name}`,
+          type: 'image/png',
+          bytes: readFileSync(join(images, name)),
+        })),
+      );
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 120_000 });
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      expect(seen.some((l) => l === 'added 1-testocr.png: added; its text was read')).toBe(true);
+      // Never before it was listed as waiting.
+      expect(seen.findIndex((l) => l.startsWith('waiting 1-testocr.png'))).toBeLessThan(
+        seen.indexOf('added 1-testocr.png: added; its text was read'),
+      );
+      await page.close();
+      await host.stop();
+    },
+    150_000,
+  );
+
+  it.skipIf(!corporaDir())(
     'real audio, a damaged scan and notes dropped together: true counts, and the Library says indexed, waiting or failed with the reason, as kb ls does',
     async () => {
       const dir = await tempDir();
@@ -529,11 +570,17 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
       expect(await page.locator('.ingest-errors').innerText()).toMatch(/scan-cut\.png[\s\S]*PARSE_FAILED[\s\S]*could not be decoded/);
       expect(await page.locator('.ingest-summary').innerText()).toMatch(/1 audio file waits for a speech model/);
       await page.screenshot({ path: join(ARTIFACTS, 'web-drop-summary.png') });
-      const seen = new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen));
+      const order = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      const seen = new Set(order);
       // A scan is listed as waiting for its text until OCR has read it; the damaged one is never ✓ added.
       expect([...seen].filter((l) => l.endsWith(' scan-cut.png') && !l.startsWith('failed') && !l.startsWith('waiting'))).toEqual([]);
       expect(seen.has('added notes.md')).toBe(true);
-      expect([...seen].some((l) => l.endsWith(' testocr.png') && l.startsWith('added'))).toBe(false);
+      const firstWaiting = order.indexOf('waiting testocr.png');
+      expect(firstWaiting).toBeGreaterThanOrEqual(0);
+      expect(order.slice(0, firstWaiting).some((l) => l.endsWith(' testocr.png'))).toBe(false);
+      // A recording no speech model can transcribe is never ✓ added: it waits, and its line says for what.
+      expect(seen.has('waiting jfk.mp3')).toBe(true);
+      expect(seen.has('added jfk.mp3')).toBe(false);
       await page.getByRole('button', { name: 'Close' }).click();
 
       await page.getByRole('button', { name: 'Library' }).click();

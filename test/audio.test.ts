@@ -159,8 +159,13 @@ describe.skipIf(!corpora || !hasFfmpeg)('audio in the index (transcriber double)
     const data = join(dir, 'data');
     // No speech model: the file is added, and waits.
     const before = await engineIn(data);
-    const s1 = await before.ingest([join(dir, 'talk.wav')]);
+    const finished: unknown[] = [];
+    const s1 = await before.ingest([join(dir, 'talk.wav')], { onProgress: (p) => void (p.finished && finished.push(p.finished)) });
     expect(s1).toMatchObject({ added: 1, transcribed: { files: 0, waiting: 1 } });
+    // The list of files says it waits, and for what: never a ✓ for words nobody can find yet.
+    expect(finished).toEqual([
+      { path: join(dir, 'talk.wav'), outcome: 'waiting', message: expect.stringMatching(/^waiting for a speech model/) },
+    ]);
     const waiting = (await before.list())[0]!;
     expect(waiting).toMatchObject({
       type: 'audio',

@@ -9,6 +9,7 @@ import { type Dropped, droppedEntries, droppedFolders, droppedPaths, upload } fr
 import { inApp } from './lib/in-app';
 import { Summary } from './IngestSummary';
 import { base, known } from './lib/file-names';
+import { type Settled, useSettledFiles } from './hooks/useSettledFiles';
 
 export interface IngestState {
   running: boolean;
@@ -31,6 +32,8 @@ export interface IngestState {
   folders: string[];
   /** What this run was asked to read: "Read them now" asks for it again (what was read is unchanged, and quick). */
   asked: string[];
+  /** Files the run's OCR has finished with (it reads them one after another, in order). */
+  read: string[];
 }
 
 export type Finished = NonNullable<IngestProgress['finished']>;
@@ -49,6 +52,7 @@ const IDLE: IngestState = {
   cancelled: null,
   folders: [],
   asked: [],
+  read: [],
 };
 
 export function useIngest(kb: KbBridge, onFinished: () => void) {
@@ -80,13 +84,16 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
                     files: [...s.files.slice(-199), p.finished],
                     current: s.current === p.finished.path ? null : s.current,
                   };
+                // OCR reads file after file: the one it moves on from (or ends with) is read.
+                const left = s.phase === 'ocr' && s.current && s.current !== p.path && !s.read.includes(s.current) ? [s.current] : [];
                 return {
                   ...s,
                   phase: p.phase,
                   done: p.done,
                   total: p.total,
-                  current: p.path ?? (p.phase === 'ingest' ? null : s.current),
+                  current: p.path ?? (p.phase === 'ingest' || left.length ? null : s.current),
                   pages: p.pages ?? null,
+                  read: left.length ? [...s.read, ...left] : s.read,
                 };
               });
             },
@@ -192,6 +199,7 @@ export function IngestPanel({
   kb?: KbBridge;
 }) {
   const { running, phase, done, total, current, pages, files, names, summary, error, cancelled } = state;
+  const settled = useSettledFiles(kb, files, state.read);
   if (!running && !summary && !error && !cancelled) return null;
   const pct = total > 0 ? Math.round((100 * done) / total) : 0;
   return (
@@ -214,7 +222,7 @@ export function IngestPanel({
           {files.length > 0 && (
             <ul className="ingest-files" aria-label="Files so far">
               {files.slice(-5).map((f) => (
-                <FileLine key={f.path} f={f} name={base(known(names, f.path))} />
+                <FileLine key={f.path} f={f} name={base(known(names, f.path))} settled={settled.get(f.path)} />
               ))}
             </ul>
           )}
@@ -250,15 +258,22 @@ const MARKS: Record<Finished['outcome'], [string, string]> = {
   failed: ['✗', 'failed'],
 };
 
-/** One finished file: what became of it, in a mark and in words (a failure with its reason). */
-function FileLine({ f, name }: { f: Finished; name: string }) {
-  const [mark, words] = MARKS[f.outcome];
+/** One finished file: what became of it, in a mark and in words (a failure with its reason); a waiting one as it settles. */
+function FileLine({ f, name, settled }: { f: Finished; name: string; settled?: Settled | undefined }) {
+  const outcome = f.outcome === 'waiting' && settled ? settled.outcome : f.outcome;
+  const [mark] = MARKS[outcome];
+  const words =
+    f.outcome === 'waiting' && settled
+      ? inApp(settled.words)
+      : (f.outcome === 'failed' || f.outcome === 'waiting') && f.message
+        ? inApp(f.message)
+        : MARKS[f.outcome][1];
   return (
-    <li className={`outcome-${f.outcome}`} data-outcome={f.outcome} title={f.message ? `${name}: ${f.message}` : `${name}: ${words}`}>
+    <li className={`outcome-${outcome}`} data-outcome={outcome} title={`${name}: ${words}`}>
       <span className="mark" aria-hidden>
         {mark}
       </span>{' '}
-      <span className="name">{name}</span> <span className="words">{f.outcome === 'failed' && f.message ? inApp(f.message) : words}</span>
+      <span className="name">{name}</span> <span className="words">{words}</span>
     </li>
   );
 }

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { SCHEMA_VERSION, type IngestProgress, type IngestSummary } from '../../shared/wire.js';
+import { docState } from '../store/doc-state.js';
 import type { Store } from '../store/port.js';
 import { failedDocRow } from './doc-row.js';
 import { ParsePool } from './parse-pool.js';
@@ -72,6 +73,9 @@ async function finishedAs(
         : undefined;
     if (facts && facts.chunk_count === 0 && (facts.ocr_pending > 0 || facts.transcript_status === 'pending'))
       return { path, outcome: 'waiting' };
+    // A recording no speech model can transcribe yet has no words to find: not a plain "added".
+    if (facts && facts.chunk_count === 0 && facts.transcript_status === 'waiting')
+      return { path, outcome: 'waiting', message: docState(facts).reason ?? 'waiting for a speech model' };
   }
   return { path, outcome, ...(message ? { message } : {}) };
 }
