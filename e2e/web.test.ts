@@ -494,6 +494,16 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
       await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^todo\.txt/);
     }
     await expect.poll(() => page.locator('footer').innerText()).toMatch(/2 documents/);
+    // Its citation names the file as it was dropped, not kb's copy under uploads/ (a browser never says where it lives).
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('.hit').first().click();
+    await page.getByRole('button', { name: 'Copy citation' }).click();
+    const clip = (): Promise<string> =>
+      page.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      );
+    await expect.poll(clip).toBe('todo.txt#L1-L1');
+    expect(await page.locator('.viewer .uri, article .uri').first().innerText()).toBe('todo.txt#L1-L1');
     await page.close();
     await host.stop();
   }, 60_000);

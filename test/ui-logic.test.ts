@@ -231,3 +231,15 @@ describe('a very long line in the viewer (lib/long-line.ts)', () => {
     expect(s.before.length).toBeLessThan(at);
   });
 });
+
+describe("a dropped file's citation (lib/shown-path.ts)", () => {
+  it("cites the file by its path in the drop, never kb's private copy; a file read where it lives by its own URI", async () => {
+    const { citationShown, droppedAs } = await import('../src/renderer/lib/shown-path.js');
+    const copy = '/home/u/.local/share/kb/uploads/0123456789abcdef/docs/Q3 report.pdf';
+    expect(droppedAs(copy)).toBe('docs/Q3 report.pdf');
+    expect(citationShown(`file://${copy.replace(/ /g, '%20')}#page=7`, copy)).toBe('docs/Q3%20report.pdf#page=7');
+    expect(citationShown('file:///home/u/notes/a.md#L3-L9', '/home/u/notes/a.md')).toBe('file:///home/u/notes/a.md#L3-L9');
+    // A folder that happens to be called uploads, without kb's hash folder, is the person's own.
+    expect(droppedAs('/home/u/uploads/a.md')).toBeNull();
+  });
+});

@@ -6,6 +6,7 @@ import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
 import { copyText } from './lib/clipboard';
 import { editorUri } from './lib/editor-uri';
+import { citationShown, droppedAs } from './lib/shown-path';
 
 export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; editor: string }) {
   const [said, setSaid] = useState<string | null>(null);
@@ -17,12 +18,20 @@ export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; 
     );
   };
   const line = c.kind === 'lines' ? c.start : 1;
+  const cited = citationShown(c.uri, c.path);
+  const dropped = droppedAs(c.path) !== null;
   const link = editorUri(editor, c.path, line, c.kind === 'lines' ? c.col_start : undefined);
   const textual = hit.source.type === 'markdown' || hit.source.type === 'note' || hit.source.type === 'code';
   return (
     <div className="hit-actions" role="toolbar" aria-label="Hit actions">
-      <button onClick={() => copy(c.uri, 'the citation')}>Copy citation</button>
-      <button onClick={() => copy(`[${c.label ?? hit.source.title}](${c.uri})`, 'a Markdown link')}>Copy as Markdown link</button>
+      <button
+        onClick={() =>
+          copy(cited, dropped ? 'the citation, by the file’s path in the drop (a browser does not say where it lives)' : 'the citation')
+        }
+      >
+        Copy citation
+      </button>
+      <button onClick={() => copy(`[${c.label ?? hit.source.title}](${cited})`, 'a Markdown link')}>Copy as Markdown link</button>
       {textual && !hit.from && (
         <a
           className="button"

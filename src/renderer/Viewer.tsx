@@ -6,6 +6,7 @@ import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { HitActions } from './HitActions';
 import { inApp } from './lib/in-app';
 import { LONG_LINE, lineShown } from './lib/long-line';
+import { citationShown } from './lib/shown-path';
 import { waitsForSpeechModel } from './lib/speech';
 import type { KbBridge } from '../shared/api';
 import type { SearchHit } from '../shared/wire';
@@ -58,7 +59,7 @@ export function Viewer({
       ) : (
         <pre className="passage">{hit.text}</pre>
       )}
-      <p className="uri">{c.uri}</p>
+      <p className="uri">{citationShown(c.uri, c.path)}</p>
     </article>
   );
 }
