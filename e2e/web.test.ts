@@ -473,6 +473,22 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await host.stop();
   });
 
+  it('a browser opened without the token signs in on a page with a field for it', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    await page.goto(new URL(host.url).origin + '/');
+    await page.getByLabel('Token').fill('kb_not_a_token_of_this_server');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/kb does not know that token/);
+    await page.getByLabel('Token').fill(host.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
+    expect(new URL(page.url()).searchParams.get('token')).toBeNull();
+    await page.close();
+    await host.stop();
+  }, 60_000);
+
   it('two different files dropped under one name are both kept and found; the same file again is unchanged', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));

@@ -129,6 +129,42 @@ describe('kb serve', () => {
     await host.stop();
   });
 
+  it('a browser without a token gets a sign-in page: the right token signs it in, a wrong one is said, other sites cannot post it', async () => {
+    const dir = await tempDir();
+    const host = await kbServe(join(dir, 'data'));
+    const base = `http://127.0.0.1:${host.port}`;
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    const form = await fetch(`${base}/`, { headers: html });
+    expect(form.status).toBe(401);
+    expect(form.headers.get('content-security-policy')).toMatch(/default-src 'none'.*form-action 'self'/);
+    const page = await form.text();
+    expect(page).toMatch(/<input id="token" name="token" type="password"/);
+    expect(page).not.toMatch(/role="alert"/);
+    const post = (token: string, origin = base): Promise<Response> =>
+      fetch(`${base}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }).toString(),
+      });
+    const wrong = await post('kb_nobody_0123456789abcdef');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toMatch(/role="alert">kb does not know that token/);
+    // Another site's page cannot sign a visitor in (or try tokens from their browser).
+    expect((await post(host.token, 'http://evil.example')).status).toBe(403);
+    const right = await post(` ${host.token}\n`);
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('/');
+    const cookie = right.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^kb_token=[^;]+; HttpOnly; SameSite=Strict/);
+    const after = await fetch(`${base}/`, { headers: { ...html, cookie: cookie.split(';')[0]! } });
+    expect(after.status).toBe(200);
+    expect(await after.text()).not.toMatch(/Sign in to kb/);
+    // A program asking without a token still gets the refusal in words, not a page.
+    expect(await (await fetch(`${base}/`)).text()).toMatch(/sign in with your token/);
+    await host.stop();
+  });
+
   it('answers only its own page: token, Host and Origin are checked', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));

@@ -20,7 +20,8 @@ import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
-import { Gate, type Session } from './sign-in.js';
+import { Gate, type Session, tokenOf } from './sign-in.js';
+import { SIGN_IN_CSP, SIGN_IN_PATH, TOKEN_FIELD, signInPage } from './sign-in-page.js';
 import type { Caller, Method, Params, Result } from '../../shared/api.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
@@ -97,6 +98,22 @@ function listenRefusal(host: string, publicUrl: string | null, insecure: boolean
   if (!publicUrl)
     return `on ${host}, kb serve needs the address people will type, to check each request's Host and Origin: --public-url http://NAME:PORT (or serve.public_url)`;
   return null;
+}
+
+const UNKNOWN_TOKEN = 'kb does not know that token: check it, or ask an admin for a new one (kb users token NAME).';
+const TOO_MANY = 'Too many failed sign-ins from this address: wait ten minutes.';
+
+function sendSignInPage(res: ServerResponse, status: number, problem: string | null): void {
+  res
+    .writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': SIGN_IN_CSP,
+      'x-content-type-options': 'nosniff',
+      // no-referrer would make the browser post the form with `Origin: null`, which /sign-in refuses.
+      'referrer-policy': 'same-origin',
+      ...(status === 429 ? { 'retry-after': '600' } : {}),
+    })
+    .end(signInPage(problem));
 }
 
 const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
@@ -254,11 +271,15 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
+    if (path === SIGN_IN_PATH) return signInForm(req, res);
     const view = VIEW_ROUTE.exec(path)?.[1] ?? null;
     const pageFile = !view && path !== '/upload' && !path.startsWith('/doc/');
     const signed = await gate.signIn(req, url, view, pageFile);
     if ('refused' in signed) {
       const limited = signed.refused === 'limited';
+      // A person opening the page gets a form for their token; a program, the same refusal in words.
+      if (pageFile && req.method === 'GET' && /text\/html/.test(req.headers.accept ?? ''))
+        return sendSignInPage(res, limited ? 429 : 401, limited ? TOO_MANY : tokenOf(req, url) ? UNKNOWN_TOKEN : null);
       res
         .writeHead(limited ? 429 : 401, { 'content-type': 'text/plain', ...(limited ? { 'retry-after': '600' } : {}) })
         .end(
@@ -282,6 +303,28 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (path === '/upload') return upload(session, req, url, res);
     if (path.startsWith('/doc/')) return serveDoc(session, path.slice('/doc/'.length), req, res);
     return serveFile(req, res);
+  };
+  /** POST /sign-in from the sign-in page: the token checked as any request's is, then kept in the cookie. */
+  const signInForm = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST' || !originOk(req)) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end("sign in from kb's own page\n");
+      return;
+    }
+    let body = '';
+    for await (const part of req) {
+      body += String(part);
+      if (body.length > 8192) return sendSignInPage(res, 413, 'That is far longer than a token.');
+    }
+    const given = new URLSearchParams(body).get(TOKEN_FIELD)?.trim() ?? '';
+    const signed = await gate.signIn(req, new URL('/', 'http://x'), null, false, given);
+    if ('refused' in signed)
+      return sendSignInPage(res, signed.refused === 'limited' ? 429 : 401, signed.refused === 'limited' ? TOO_MANY : UNKNOWN_TOKEN);
+    res
+      .writeHead(303, {
+        location: '/',
+        'set-cookie': `kb_token=${signed.session.token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`,
+      })
+      .end();
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {

@@ -65,10 +65,17 @@ export class Gate {
    * for the page's own files (`recent`) is a token the engine accepted a moment ago taken again
    * unasked: a socket, a document or an upload asks each time.
    */
-  async signIn(req: IncomingMessage, url: URL, viewOf: string | null, recent = false): Promise<SignIn> {
+  async signIn(
+    req: IncomingMessage,
+    url: URL,
+    viewOf: string | null,
+    recent = false,
+    /** The token typed into the sign-in page, in place of the request's own. */
+    typed?: string,
+  ): Promise<SignIn> {
     const address = this.addressOf(req);
     if ((await this.fails.get(address))?.remainingPoints === 0) return { refused: 'limited' };
-    const token = tokenOf(req, url);
+    const token = typed ?? tokenOf(req, url);
     if (same(token, this.ownerToken)) return { session: { user: null, token: this.ownerToken } };
     if (token && /^kb_/.test(token)) {
       const user = await this.user(token, recent);

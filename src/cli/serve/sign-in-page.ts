@@ -1,0 +1,39 @@
+// The page a browser sees before it has signed in: a field for the token (a team's user has one from
+// `kb users add` or `kb users token`; the owner has the URL kb serve printed), posted to /sign-in from
+// this page only. No script and nothing from elsewhere: its own CSP says so.
+
+/** The form's one field and the route it posts to, written once for the page and the host. */
+export const SIGN_IN_PATH = '/sign-in';
+export const TOKEN_FIELD = 'token';
+
+export const SIGN_IN_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The sign-in page, with what went wrong the last time (an unknown token, too many tries). */
+export function signInPage(problem: string | null = null): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · kb</title>
+<style>
+  :root { color-scheme: light dark; font: 15px/1.5 system-ui, sans-serif; }
+  body { display: grid; place-items: center; min-height: 90vh; margin: 0; }
+  form { width: min(26rem, 90vw); display: grid; gap: .75rem; }
+  h1 { font-size: 1.3rem; margin: 0; }
+  input { font: inherit; padding: .45rem .6rem; }
+  button { font: inherit; padding: .45rem; cursor: pointer; }
+  .problem { color: #c62828; margin: 0; }
+  @media (prefers-color-scheme: dark) { .problem { color: #ff8a80; } }
+  p { margin: 0; }
+  code { font-size: .9em; }
+</style></head>
+<body><form method="post" action="${SIGN_IN_PATH}">
+  <h1>Sign in to kb</h1>
+  <p>Paste your token: an admin gives it to you (<code>kb users add</code>, <code>kb users token</code>). The person running kb serve can open the address it printed instead.</p>
+  <label for="token">Token</label>
+  <input id="token" name="${TOKEN_FIELD}" type="password" autocomplete="current-password" required autofocus spellcheck="false">
+  ${problem ? `<p class="problem" role="alert">${escape(problem)}</p>` : ''}
+  <button type="submit">Sign in</button>
+</form></body></html>
+`;
+}
