@@ -414,6 +414,11 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await expect.poll(() => page.locator('.ask-drawer').isVisible()).toBe(true);
     const viewer = (await page.locator('.viewer').boundingBox())!;
     expect(viewer.width).toBeGreaterThan(380);
+    // …and the hits stay in sight above it: Ask never hides what the search found.
+    const hits = (await page.locator('.results').boundingBox())!;
+    expect(await page.locator('.hit').first().isVisible()).toBe(true);
+    expect(hits.height).toBeGreaterThan(120);
+    expect(hits.y + hits.height).toBeLessThanOrEqual(viewer.y + 1);
     await page.screenshot({ path: join(ARTIFACTS, 'setup-ask-narrow.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.ask-drawer').isVisible()).toBe(false);
