@@ -53,6 +53,49 @@ describe('Markdown chunking', () => {
     const doc = parseMarkdown(md, 'x', opts);
     expect(doc.chunks).toHaveLength(1);
     expect(doc.chunks[0]!.anchor).toEqual({ kind: 'lines', start: 1, end: 11 });
+    // Merged, it is labelled with what its sections share: not with the first section's heading alone.
+    expect(doc.chunks[0]!.heading).toBe('A');
+  });
+
+  it('labels a chunk of merged sections by the heading they share, and a piece of one section by its own', () => {
+    const md = [
+      '# Setup',
+      '',
+      para(12, 'intro'),
+      '',
+      '## Linux',
+      '',
+      'apt-get install kb',
+      '',
+      '## macOS',
+      '',
+      'brew install kb',
+      '',
+      '## Windows',
+      '',
+      'winget install kb',
+    ].join('\n');
+    const doc = parseMarkdown(md, 'x', opts);
+    const installs = doc.chunks.find((c) => c.text.startsWith('## Linux'))!;
+    expect(installs.text).toContain('winget');
+    // Not "Setup > Linux": two thirds of it are about macOS and Windows.
+    expect(installs.heading).toBe('Setup');
+    // A big section after a small one: the pieces wholly inside it carry its own heading.
+    const big = [
+      '# Guide',
+      '',
+      '## Intro',
+      '',
+      'short intro',
+      '',
+      '## Install',
+      '',
+      ...Array.from({ length: 8 }, (_, i) => para(6, `inst${i}`) + '\n'),
+    ].join('\n');
+    const chunks = parseMarkdown(big, 'g', opts).chunks;
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.at(-1)!.heading).toBe('Guide > Install');
+    expect(chunks[0]!.heading).toBe('Guide');
   });
 
   it('splits a big section at paragraphs, with overlap, and never inside a code fence or a table', () => {

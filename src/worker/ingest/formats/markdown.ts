@@ -112,18 +112,41 @@ function chunkSections(sections: Section[], lines: Lines, opts: ChunkingOptions)
 
   const out: ParsedChunk[] = [];
   for (const g of groups) {
-    const path = g[0]!.path;
-    const heading = path.join(' > ');
     const pieces = packBlocks(
       g.flatMap((s) => s.blocks),
       (l) => lines.length(l),
       opts,
     );
     for (const p of pieces) {
+      const heading = pieceHeading(g, p.startLine, p.endLine).join(' > ');
       for (const t of pieceTexts(lines, p, opts)) {
         out.push({ text: t.text, heading, anchor: pieceAnchor(t) });
       }
     }
   }
   return out;
+}
+
+/**
+ * The heading a piece is labelled with: its section's; across merged sections, the headings they
+ * share ("Setup" for Setup › Linux and Setup › macOS); sharing none (an untitled opening and the first
+ * section), the heading of the section holding most of its text.
+ */
+function pieceHeading(group: Section[], start: number, end: number): string[] {
+  const inside = group
+    .map((s) => ({
+      path: s.path,
+      chars: s.blocks.filter((b) => b.endLine >= start && b.startLine <= end).reduce((n, b) => n + b.chars, 0),
+    }))
+    .filter((s) => s.chars > 0);
+  if (inside.length === 0) return group[0]!.path;
+  const shared = inside.slice(1).reduce((common, s) => common.slice(0, commonLength(common, s.path)), inside[0]!.path);
+  if (shared.length > 0 || inside.length === 1) return shared;
+  return inside.reduce((most, s) => (s.chars > most.chars ? s : most)).path;
+}
+
+function commonLength(a: string[], b: string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
