@@ -287,6 +287,14 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="4"]').waitFor();
     expect(await page.getByTestId('pdf-page').innerText()).toBe('Page 4 of 5');
     expect(await page.locator('.textLayer .hl-span').count()).toBeGreaterThan(0);
+    // The page bar, in its place, never covers the hit's buttons.
+    const covered = async (): Promise<boolean> => {
+      const bar = (await page.locator('.pdf-nav').boundingBox())!;
+      const copy = (await page.getByRole('button', { name: 'Copy citation' }).boundingBox())!;
+      return copy.y + copy.height > bar.y && copy.y < bar.y + bar.height;
+    };
+    await page.locator('.viewer').evaluate((v) => (v.scrollTop = 0));
+    expect(await covered()).toBe(false);
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.locator('.pdf-holder[data-state="ready"] canvas[data-page="5"]').waitFor();
     // The next page is shown from its top, below the page bar, not where the last one was scrolled to.

@@ -223,6 +223,8 @@ describe('a PDF’s title', () => {
       '3f2a9c0d4b5e6f7a8b9c',
       '88300 162..177',
       '905_Precinct_NoOU',
+      '(anonymous)',
+      '(unspecified)',
     ])
       expect(metaTitle({ Title: junk }), junk).toBeNull();
     for (const real of ['Annual Report 2024', 'Node.js in Action', 'NICS Firearm Background Checks'])

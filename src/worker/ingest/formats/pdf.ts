@@ -90,6 +90,8 @@ const JUNK_TITLE = [
   /\.(exe|docx?|pdf|pptx?|xlsx?|tex|dvi|rtf|txt|html?|e?ps|qxd|qxp|indd?|pmd|p65|wpd|od[tps]|tmp|cdr|ai|psd|fm|mif|pub|vsd|wps|pages|key|numbers)$/i,
   /[\\/]/,
   /^(untitled|document|presentation|book|slide|sheet|doc|title|microsoft word)\s*\d*$/i,
+  // Placeholders a library writes when the program gave none (reportlab's "(anonymous)", "(unspecified)").
+  /^[([<]\s*(anonymous|unspecified|unknown|none|null|no title|untitled)\s*[)\]>]$/i,
   /^[\d\s._-]+$/,
   /^[0-9a-f]{16,}$/i,
   // One word joined by underscores is a file's name ("905_Precinct_NoOU"), not a title.
