@@ -525,6 +525,37 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
   }, 60_000);
 
   it.skipIf(!corporaDir())(
+    'a hit on a scanned PDF page is marked where OCR read it, though the page has no text to find it in',
+    async () => {
+      const dir = await tempDir();
+      const { PDFDocument } = await import('pdf-lib');
+      const doc = await PDFDocument.create();
+      const png = await doc.embedPng(readFileSync(join(corporaDir()!, 'images/tesseract.js/testocr.png')));
+      doc.addPage([612, 792]).drawImage(png, { x: 56, y: 400, width: 500, height: (500 * png.height) / png.width });
+      mkdirSync(join(dir, 'in'));
+      writeFileSync(join(dir, 'in/scan.pdf'), await doc.save());
+      const data = join(dir, 'data');
+      expect(kb(['ingest', join(dir, 'in')], { env: { KB_DATA_DIR: data, KB_CONFIG: join(dir, 'none.yaml') } }).code).toBe(0);
+      const host = await kbServe(data);
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+      await page.goto(host.url);
+      await page.getByLabel('Search').fill('quick brown dog');
+      await page.locator('.hit').first().click();
+      await page.locator('.pdf-holder[data-state="ready"]').waitFor({ timeout: 30_000 });
+      const region = (await page.locator('.ocr-region').boundingBox())!;
+      const canvas = (await page.locator('.pdf-holder canvas').boundingBox())!;
+      // Over the picture: its left edge 56 pt in of 612, its bottom 392 pt down of 792.
+      expect(region.x - canvas.x).toBeGreaterThan(canvas.width * 0.08);
+      expect(region.y + region.height - canvas.y).toBeLessThan(canvas.height * 0.51);
+      expect(region.width * region.height).toBeGreaterThan(canvas.width * canvas.height * 0.05);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-ocr-pdf-mark.png') });
+      await page.close();
+      await host.stop();
+    },
+    90_000,
+  );
+
+  it.skipIf(!corporaDir())(
     'a scan read while the run goes on says so in its line: no "read next" about a file already read',
     async () => {
       const dir = await tempDir();

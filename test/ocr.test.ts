@@ -114,6 +114,15 @@ describe.skipIf(!corpora)('OCR', () => {
     expect(doc.ocr_pages).toEqual([{ page: 2, status: 'done', confidence: expect.any(Number), error: null }]);
     const hit = (await engine.search({ query: 'quick brown dog', mode: 'lexical', top: 1 })).results[0]!;
     expect(hit.citation).toMatchObject({ kind: 'page', page: 2, uri: `file://${join(dir, 'scan.pdf')}#page=2` });
+    // Where on the scanned page the passage stands (a viewer has no text layer to find it in): inside the
+    // picture, drawn 56–556 pt across and from 392 pt down on a 612 × 792 pt page.
+    if (hit.citation.kind !== 'page' || !hit.citation.box) throw new Error(`no box: ${JSON.stringify(hit.citation)}`);
+    const { x, y, w, h } = hit.citation.box;
+    expect(x).toBeGreaterThanOrEqual(56 / 612 - 0.01);
+    expect(x + w).toBeLessThanOrEqual(556 / 612 + 0.01);
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(y + h).toBeLessThanOrEqual(392 / 792 + 0.01);
+    expect(w * h).toBeGreaterThan(0.02);
     const page2 = doc.chunks
       .filter((c) => (c.anchor as { page: number }).page === 2)
       .map((c) => c.text)

@@ -126,6 +126,29 @@ describe('PDF passage highlight', () => {
     expect(marked.map((i) => spans[i]!.text)).toEqual(first.map((s) => s.text));
   });
 
+  it('leaves a running header unmarked though it ends in the words the passage starts with; a line the passage starts inside is marked', () => {
+    const body = [
+      'Annual report of the water board on the',
+      'reservoir works, the sluice gates and the',
+      'turbine hall, for the year now ended.',
+    ];
+    const spans = [
+      // The header kb dropped from the page's text, a line and a bit above the body, in a smaller size.
+      { text: 'Ashby Water Board · Annual Report', left: 72, right: 300, top: 40, bottom: 49 },
+      ...body.map((text, i) => ({ text, left: 72, right: 330, top: 66 + i * 15, bottom: 78 + i * 15 })),
+    ];
+    const passage = body.join(' ');
+    expect(spansToMark(spans, passage).map((i) => spans[i]!.text)).toEqual(body);
+    // The passage starting inside a line of the body: that line is marked.
+    const straddling = [
+      { text: 'the year before. Annual report of the', left: 72, right: 330, top: 51, bottom: 63 },
+      ...spans.slice(1).map((s, i) => (i === 0 ? { ...s, text: 'water board on the' } : s)),
+    ];
+    expect(
+      spansToMark(straddling, `Annual report of the ${passage.slice('Annual report of the '.length)}`).map((i) => straddling[i]!.text),
+    ).toEqual(['the year before. Annual report of the', 'water board on the', ...body.slice(1)]);
+  });
+
   it('follows a passage that runs on into the next column, and no further', () => {
     const a = ['The committee met in March to discuss', 'the budget of the regional harbour'];
     const b = ['authority and its plans for dredging', 'the northern channel before winter.', 'Unrelated notes follow in this column'];

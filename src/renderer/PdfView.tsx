@@ -69,7 +69,15 @@ function openDoc(lib: PdfJs, url: string): Promise<PdfDoc> {
   return task.promise;
 }
 
-export function PdfView({ url, page: cited, passage }: { url: string; page: number; passage: string }) {
+/** Where an OCR'd passage stands on its page, as fractions of the page (the anchor's `box`). */
+export interface PageBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export function PdfView({ url, page: cited, passage, box = null }: { url: string; page: number; passage: string; box?: PageBox | null }) {
   const holder = useRef<HTMLDivElement>(null);
   // The page on screen: the cited one first; the toolbar moves through the rest of the document (a
   // move belongs to the hit it was made on).
@@ -79,7 +87,9 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
   const setPage = (n: number): void => setMoved({ hit, page: n });
   const [pages, setPages] = useState<number | null>(null);
   // How the drawing of this page for this passage went: 'loading' until it says.
-  const job = `${hit}\n${page}\n${passage}`;
+  // The box as text: a new search hands over an equal box in a new object, which must not draw the page again.
+  const boxAt = box ? [box.x, box.y, box.w, box.h].join(',') : '';
+  const job = `${hit}\n${page}\n${passage}\n${boxAt}`;
   const [drawn, setDrawn] = useState<{ job: string; state: 'ready' | string } | null>(null);
   const state = drawn?.job === job ? drawn.state : 'loading';
   useEffect(() => {
@@ -137,8 +147,23 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
             );
       for (const i of marked) spans[i]!.classList.add('hl-span');
       layer.dataset.passage = passage.slice(0, 80);
+      // A scanned page has no text to find the words in: OCR said where its paragraphs stand.
+      let region: HTMLElement | null = null;
+      if (page === cited && marked.length === 0 && boxAt) {
+        const [x, y, w, h] = boxAt.split(',').map(Number) as [number, number, number, number];
+        region = document.createElement('div');
+        region.className = 'ocr-region';
+        Object.assign(region.style, {
+          left: `${x * viewport.width}px`,
+          top: `${y * viewport.height}px`,
+          width: `${w * viewport.width}px`,
+          height: `${h * viewport.height}px`,
+        });
+        stage.append(region);
+      }
       // The cited passage in the middle of the pane; another page from its top, below the page bar.
       if (marked.length > 0) spans[marked[0]!]!.scrollIntoView({ block: 'center' });
+      else if (region) region.scrollIntoView({ block: 'center' });
       else el.scrollIntoView({ block: 'start' });
       setState('ready');
     })().catch((e: Error) => !cancelled && setState(e.message));
@@ -146,7 +171,7 @@ export function PdfView({ url, page: cited, passage }: { url: string; page: numb
       cancelled = true;
       stage.remove();
     };
-  }, [url, page, cited, passage, job]);
+  }, [url, page, cited, passage, job, boxAt]);
   const go = (n: number): void => setPage(Math.max(1, Math.min(pages ?? n, n)));
   return (
     <div className="pdf">

@@ -51,7 +51,7 @@ export function Viewer({
           cols={c.col_start !== undefined && c.col_end !== undefined && c.start === c.end ? [c.col_start, c.col_end] : null}
         />
       ) : c.kind === 'page' && hit.source.type === 'pdf' ? (
-        <PdfView url={url} page={c.page} passage={hit.text} />
+        <PdfView url={url} page={c.page} passage={hit.text} box={c.box ?? null} />
       ) : c.kind === 'region' ? (
         <ImageView url={url} box={c} />
       ) : c.kind === 'time' ? (

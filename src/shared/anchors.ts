@@ -18,6 +18,13 @@ const page = z.object({
   char_end: z.number().int().nonnegative().optional(),
   /** Set when the page's text came from OCR: tesseract's confidence, 0–100. */
   confidence: z.number().optional(),
+  /**
+   * Read by OCR: where the passage's paragraphs stand on the page, as fractions of its width and
+   * height from the top left — a scanned page has no text for a viewer to find the words in.
+   */
+  box: z
+    .object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1), w: z.number().min(0).max(1), h: z.number().min(0).max(1) })
+    .optional(),
 });
 const time = z.object({ kind: z.literal('time'), start: z.number().nonnegative(), end: z.number().nonnegative() });
 const region = z.object({

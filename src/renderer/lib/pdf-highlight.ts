@@ -92,8 +92,12 @@ export function spansToMark(spans: SpanBox[], passage: string): number[] {
   if (p.length === 0) return [];
   const texts = spans.map((s) => norm(s.text));
   const belongs = texts.map((t) => t.length > 0 && inPassage(t, p));
+  // A span that shares only an edge with the passage (a line the passage starts or ends inside) may
+  // as well be a running header ending in the words the passage starts with ("… Annual Report" over
+  // "Annual report of the board"): it never places the passage, and counts only right beside it.
+  const edgeOnly = texts.map((t, i) => belongs[i]! && !p.includes(t));
   const sure = spans.flatMap((s, i) => {
-    if (!belongs[i] || texts[i]!.length < 12) return [];
+    if (!belongs[i] || edgeOnly[i] || texts[i]!.length < 12) return [];
     const [from, to] = placeIn(texts[i]!, p);
     return [{ ...s, from, to }];
   });
@@ -133,6 +137,13 @@ export function spansToMark(spans: SpanBox[], passage: string): number[] {
     if (!belongs[i]) return [];
     const x = (s.left + s.right) / 2;
     const y = (s.top + s.bottom) / 2;
+    if (edgeOnly[i])
+      // The line just above or below a chosen block, or one of its own lines: never one set apart from it.
+      return chosen.some(
+        (b) => x >= b.left - line && x <= b.right + line && s.bottom >= b.top - line * 0.6 && s.top <= b.bottom + line * 0.6,
+      )
+        ? [i]
+        : [];
     // A short span (a word, a number) counts where it sits in a chosen block, a line's height around it.
     return chosen.some((b) => x >= b.left - line && x <= b.right + line && y >= b.top - line * 1.5 && y <= b.bottom + line * 1.5)
       ? [i]

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { indexedOriginal } from '../original.js';
 import { KbError, toErrorPayload } from '../../../shared/errors.js';
 import type { IngestError, IngestProgress } from '../../../shared/wire.js';
+import type { Anchor } from '../../../shared/anchors.js';
 import type { BlobsPort } from '../../store/port.js';
 import type { Store } from '../../store/port.js';
 import type { OcrJob } from '../../store/rows.js';
@@ -15,6 +16,8 @@ import { COMMON_SCRIPT_LANGUAGES, type ScriptGuess } from './scripts.js';
 import type { ParsePool } from '../parse-pool.js';
 import { pageChunks } from '../formats/pdf.js';
 import type { ChunkingOptions, ParsedChunk } from '../types.js';
+
+type PageAnchor = Extract<Anchor, { kind: 'page' }>;
 
 export interface OcrContext {
   store: Store;
@@ -154,9 +157,37 @@ async function readPage(ctx: OcrContext, job: OcrJob): Promise<PageRead> {
     ctx.config.chunking,
   ).map((c) => ({
     ...c,
-    anchor: { ...c.anchor, confidence: Math.round(result.confidence) },
+    anchor: { ...c.anchor, confidence: Math.round(result.confidence), ...boxOf(c.anchor, result.paragraphs, r.width, r.height) },
   }));
   return { chunks, confidence: result.confidence, unreadable: null };
+}
+
+/** Where on the page a passage of an OCR'd page stands: its paragraphs' boxes together, as fractions of the page. */
+function boxOf(
+  anchor: Anchor,
+  paragraphs: OcrResult['paragraphs'],
+  width: number,
+  height: number,
+): { box?: NonNullable<PageAnchor['box']> } {
+  if (anchor.kind !== 'page' || anchor.char_start === undefined || anchor.char_end === undefined || !width || !height) return {};
+  let at = 0;
+  let box: OcrBox | null = null;
+  for (const p of paragraphs) {
+    // The page's text is its paragraphs joined by a blank line (pageChunks): a chunk's characters say which.
+    if (at < anchor.char_end && at + p.text.length > anchor.char_start)
+      box = box
+        ? {
+            x0: Math.min(box.x0, p.bbox.x0),
+            y0: Math.min(box.y0, p.bbox.y0),
+            x1: Math.max(box.x1, p.bbox.x1),
+            y1: Math.max(box.y1, p.bbox.y1),
+          }
+        : { ...p.bbox };
+    at += p.text.length + 2;
+  }
+  if (!box) return {};
+  const f = (n: number, of: number): number => Math.min(1, Math.max(0, Math.round((n / of) * 10_000) / 10_000));
+  return { box: { x: f(box.x0, width), y: f(box.y0, height), w: f(box.x1 - box.x0, width), h: f(box.y1 - box.y0, height) } };
 }
 
 /** Runs every pending OCR page, in path and page order, until done or cancelled. */
