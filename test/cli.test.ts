@@ -127,6 +127,19 @@ describe('kb CLI', () => {
     expect(bad.code).toBe(1);
     expect(bad.json()).toMatchObject({ error: { code: 'CONFIG_INVALID' } });
     expect((bad.json() as { error: { message: string } }).error.message).toMatch(/search\.top/);
+    // kb doctor says the same: kb refuses it (it does not go on with the defaults).
+    const refused = kb(['doctor', '--json'], { env }).json() as { checks: { name: string; status: string; detail: string }[] };
+    expect(refused.checks.find((c) => c.name === 'config')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/search\.top.*kb refuses to run until it is fixed/),
+    });
+    // A bad value of a setting that only changes how kb looks is ignored with a warning, as doctor says: kb goes on.
+    await writeFile(file, 'ui:\n  editor_uri: "javascript:alert(1)"\n');
+    const cosmetic = kb(['ls', '--json'], { env });
+    expect(cosmetic.code).toBe(0);
+    expect(cosmetic.stderr).toMatch(/warning: .*ui\.editor_uri: .*ignored, its default is used/);
+    const said = kb(['doctor', '--json'], { env }).json() as { checks: { name: string; status: string; detail: string }[] };
+    expect(said.checks.find((c) => c.name === 'config')?.detail).toMatch(/ui\.editor_uri: .*ignored, its default is used/);
     await writeFile(file, 'search:\n  top: 1\n');
     kb(['ingest', join(dir, 'notes')], { env });
     expect((kb(['search', "'setup OR other'", '--json'], { env }).json() as { returned: number }).returned).toBe(1);

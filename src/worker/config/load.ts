@@ -103,11 +103,35 @@ export async function resolveSettings(flagDataDir?: string, opts: { lenient?: bo
     }
   }
   const merged = deepMerge(global, local);
-  const parsed = ConfigSchema.safeParse(merged);
-  if (parsed.success) return { dataDir, ...withEnvironment(parsed.data), files, problems };
   const where = files.join(' / ') || 'config';
+  let parsed = ConfigSchema.safeParse(merged);
+  // A bad value of a setting that only changes how kb looks falls back to its default, said as a
+  // misspelt one is: nothing is written or read differently because of it.
+  const cosmetic = parsed.error?.issues.filter((i) => FALLS_BACK.includes(String(i.path[0]))) ?? [];
+  if (cosmetic.length > 0 && cosmetic.length === parsed.error?.issues.length) {
+    const byKey = new Map<string, typeof cosmetic>();
+    for (const i of cosmetic) byKey.set(i.path.join('.'), [...(byKey.get(i.path.join('.')) ?? []), i]);
+    for (const [key, issues] of byKey) {
+      dropKey(merged, issues[0]!.path);
+      problems.push(`${where}: ${key}: ${issues.map((i) => i.message).join('; ')}; ignored, its default is used`);
+    }
+    parsed = ConfigSchema.safeParse(merged);
+  }
+  if (parsed.success) return { dataDir, ...withEnvironment(parsed.data), files, problems };
   const message = `${where}: ${describeIssues(parsed.error)}`;
   if (!opts.lenient) throw new KbError('CONFIG_INVALID', message);
-  problems.push(`${message}; the defaults are used instead`);
+  problems.push(`${message}; kb refuses to run until it is fixed (kb doctor alone reads it with the defaults)`);
   return { dataDir, ...withEnvironment(ConfigSchema.parse({})), files, problems };
+}
+
+/**
+ * The settings whose bad values fall back to their defaults: how kb looks, never where it reads or
+ * writes (a store's address or the data dir wrong must stop kb, not send it elsewhere).
+ */
+const FALLS_BACK = ['ui'];
+
+function dropKey(data: Record<string, unknown>, path: readonly PropertyKey[]): void {
+  let at: unknown = data;
+  for (const k of path.slice(0, -1)) at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[k] : undefined;
+  if (at && typeof at === 'object') delete (at as Record<PropertyKey, unknown>)[path[path.length - 1]!];
 }
