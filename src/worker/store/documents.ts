@@ -85,7 +85,7 @@ export class Documents implements Sync<DocumentsPort> {
     // A copy is stored once per content (blobs are named by it), however many documents share it.
     this.storedBytesQ = db
       .prepare<[], number>(
-        "SELECT coalesce(sum(size), 0) FROM (SELECT DISTINCT content_hash, size FROM documents INDEXED BY documents_copies WHERE original = 'copy')",
+        "SELECT coalesce(sum((size + 4095) / 4096 * 4096), 0) FROM (SELECT DISTINCT content_hash, size FROM documents INDEXED BY documents_copies WHERE original = 'copy')",
       )
       .pluck();
   }

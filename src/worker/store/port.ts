@@ -36,7 +36,7 @@ export interface DocumentsPort {
   paths(): Promise<string[]>;
   /** How many documents are under a folder (`dir` ends with the separator). */
   countUnder(dir: string): Promise<number>;
-  /** Bytes of the copies kept, as the index records them. */
+  /** The disk the copies kept take, as the index records them: each file's bytes rounded up to the 4 KiB a file system gives it. */
   storedBytes(): Promise<number>;
   anyIndexed(): Promise<boolean>;
   byPath(path: string): Promise<DocRow | undefined>;

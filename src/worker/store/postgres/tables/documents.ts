@@ -51,7 +51,7 @@ export class PgDocuments implements DocumentsPort {
     return (
       (await value<number>(
         this.sql,
-        "SELECT coalesce(sum(size), 0)::bigint FROM (SELECT DISTINCT content_hash, size FROM documents WHERE original = 'copy') s",
+        "SELECT coalesce(sum((size + 4095) / 4096 * 4096), 0)::bigint FROM (SELECT DISTINCT content_hash, size FROM documents WHERE original = 'copy') s",
       )) ?? 0
     );
   }
