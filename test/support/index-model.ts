@@ -1,7 +1,8 @@
 // A model-based test of the index: random sequences of what people do — ingest good and failing files
 // alone and in batches, edit, remove, re-ingest a folder, cancel half-way, kill -9 an ingest in
 // another process, restart, doctor, doctor --fix, gc, a library big enough for a pack dictionary,
-// searches while an ingest writes, the background upkeep of a long-lived host (merges, tops) — checked after every step against a model of what the index must
+// searches while an ingest writes, the background upkeep of a long-lived host (merges, tops), an index
+// an older kb wrote being upgraded meanwhile — checked after every step against a model of what the index must
 // hold. Seeded and reproducible: a failure names its seed and step. test/index-model.test.ts runs a
 // short sequence on each store; `npm run bench -- soak` a long one.
 import { spawn } from 'node:child_process';
@@ -12,6 +13,7 @@ import type { Engine } from '../../src/worker/index.js';
 import { docx } from './format-fixtures.js';
 import { Rng } from './fuzz.js';
 import { makePdf } from './make-test-pdf.js';
+import { schema10At } from './old-index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,6 +45,12 @@ export interface ModelOptions {
   childEnv: Record<string, string>;
   /** Ops this run never does (a store that cannot, a run that must be short). */
   without?: string[];
+  /**
+   * SQLite: start from an index an older kb wrote (schema 10) holding one document of this many
+   * passages, which kb upgrades — at open when small, a batch at a time in the background once the
+   * steps keep up (past store/upgrades' AT_OPEN) — while the steps go on.
+   */
+  old?: number;
   /** Said after each step. */
   log?: (line: string) => void;
 }
@@ -93,6 +101,7 @@ export class IndexModel {
 
   async run(): Promise<ModelReport> {
     await mkdir(this.src, { recursive: true });
+    if (this.o.old) await this.startOld(this.o.old);
     this.engine = await this.o.open(this.dataDir);
     try {
       for (let step = 1; step <= this.o.steps; step++) {
@@ -191,6 +200,19 @@ export class IndexModel {
       default:
         throw new Error(`no op ${op}`);
     }
+  }
+
+  /** The data dir as an older kb left it: one text file's lines, each a passage, the first holding its word. */
+  private async startOld(rows: number): Promise<void> {
+    const path = join(this.src, 'd0', 'f0-txt.txt');
+    const word = wordFor(this.o.seed, 0);
+    const line = (i: number): string => `${i === 0 ? `${word} ` : ''}plain note number ${i} about ${FILLER[i % FILLER.length]!.toLowerCase()}`;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, Array.from({ length: rows }, (_, i) => line(i)).join('\n') + '\n');
+    await mkdir(this.dataDir, { recursive: true });
+    schema10At(join(this.dataDir, 'kb.sqlite'), line, rows, { path, root: this.src });
+    this.disk.set(path, { word });
+    this.index.set(path, { word, status: 'indexed' });
   }
 
   /** New files, some of which (mixed) no reader can take. */

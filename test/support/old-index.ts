@@ -5,16 +5,22 @@ import { MIGRATIONS } from '../../src/worker/store/migrations/index.js';
 export const OLD_DOC = '0123456789abcdef0123';
 
 /** An index as kb wrote it at schema 10 (every chunk in the trigram index) at `file`: `rows` chunks of one document. */
-export function schema10At(file: string, text: (i: number) => string, rows: number): void {
+export function schema10At(
+  file: string,
+  text: (i: number) => string,
+  rows: number,
+  /** The document's file, when it is a real one (the model-based test's); else /notes/all.md, which is not there. */
+  doc: { path: string; root: string } = { path: '/notes/all.md', root: '/notes' },
+): void {
   const raw = new Database(file);
   for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
   raw.pragma('user_version = 10');
   raw
     .prepare(
       `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-       VALUES (?, '/notes/all.md', '/notes', 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
+       VALUES (?, ?, ?, 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
     )
-    .run(OLD_DOC);
+    .run(OLD_DOC, doc.path, doc.root);
   const add = raw.prepare(
     `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
   );
