@@ -1,6 +1,6 @@
 // `npm run bench -- soak`: the model-based test of the index (test/support/index-model.ts) run long —
 // seeds × steps of random operations on SQLite and on a throwaway PostgreSQL cluster, every invariant
-// checked after every step. KB_SOAK_SEEDS (default 8), KB_SOAK_STEPS (default 200), KB_SOAK_FROM (the
+// checked after every step; every other SQLite seed starts from an index an older kb wrote. KB_SOAK_SEEDS (default 8), KB_SOAK_STEPS (default 200), KB_SOAK_FROM (the
 // first seed, default 1000) choose the runs; a failure names its seed and step, to be replayed.
 import { openEngine } from '../src/worker/index.js';
 import { IndexModel } from '../test/support/index-model.js';
@@ -29,6 +29,8 @@ async function soak(store: 'sqlite' | 'postgres', seeds: number[], steps: number
         dir,
         open: (dataDir) => openEngine({ dataDir, config: u ? { store: { url: u } } : {} }),
         childEnv: u ? { KB_STORE: u } : {},
+        // Every other SQLite seed starts from an index an older kb wrote, upgraded under the steps.
+        ...(store === 'sqlite' && seed % 2 === 1 ? { old: 21_000 } : {}),
         log: () => done++,
       }).run();
       runs.clean++;

@@ -16,6 +16,14 @@ describe('the index against its model', () => {
     expect(report.ops.big).toBe(1);
     expect(report.documents).toBeGreaterThan(20);
   });
+
+  it('SQLite, from an index an older kb wrote: the same while it is upgraded in the background', { timeout: 600_000 }, async () => {
+    const dir = await tempDir();
+    // Past what is upgraded as the index opens: the upgrades run a batch at a time under the steps.
+    const report = await new IndexModel({ seed: 7, steps: 20, dir, open: (d) => engineIn(d), childEnv: {}, old: 21_000 }).run();
+    expect(report.steps).toBe(20);
+    expect(report.ops['keep-up']).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe.skipIf(!postgresAvailable())('the index against its model on PostgreSQL', () => {

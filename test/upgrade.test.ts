@@ -254,6 +254,34 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     db.close();
   });
 
+  it('a document added while the upgrades wait their turn keeps its words through every one of them', async () => {
+    // Too big to be upgraded as it opens: the upgrades run one after another in the background, and
+    // documents are added before the word index's own upgrade has begun (the model-based test found it).
+    const file = await schema10(sixty(), 21_000);
+    const dir = join(file, '..');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'heron.txt'), 'The record zqheronword was written down.');
+    await writeFile(
+      join(dir, 'long.txt'),
+      Array.from({ length: 400 }, (_, i) => `line ${i} of the long note about otters`).join('\n') + '\nzqotterword',
+    );
+    const engine = await engineIn(dir);
+    try {
+      await engine.ingest([join(dir, 'heron.txt'), join(dir, 'long.txt')]);
+      const finds = async (w: string): Promise<number> =>
+        (await engine.search({ query: w, mode: 'lexical', correct: false })).results.length;
+      expect([await finds('zqheronword'), await finds('zqotterword')]).toEqual([1, 1]);
+      engine.keepUp();
+      await engine.backgroundWork();
+      expect(await engine.doctor().then((r) => r.checks.find((c) => c.name === 'index upgrade'))).toBeUndefined();
+      expect([await finds('zqheronword'), await finds('zqotterword')]).toEqual([1, 1]);
+      const fts = (await engine.doctor()).checks.find((c) => c.name === 'full-text index');
+      expect(fts?.status).toBe('ok');
+    } finally {
+      engine.close();
+    }
+  });
+
   it('killed at random moments (SIGKILL), leaves an index that is searchable and sound, and finishes on the next run', async () => {
     // 30,000 chunks: more than an index is upgraded at open, so kb doctor --fix does it, in batches.
     const file = await schema10(

@@ -9,8 +9,14 @@ export function schema10At(
   file: string,
   text: (i: number) => string,
   rows: number,
-  /** The document's file, when it is a real one (the model-based test's); else /notes/all.md, which is not there. */
-  doc: { path: string; root: string } = { path: '/notes/all.md', root: '/notes' },
+  /**
+   * The document's file, when it is a real one (the model-based test's), with what makes kb take it
+   * for unchanged; else /notes/all.md, which is not there.
+   */
+  doc: { path: string; root: string; hash?: string; size?: number; mtime?: number; parser?: number } = {
+    path: '/notes/all.md',
+    root: '/notes',
+  },
 ): void {
   const raw = new Database(file);
   for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
@@ -18,9 +24,9 @@ export function schema10At(
   raw
     .prepare(
       `INSERT INTO documents (id, path, root, title, type, lang, content_hash, size, mtime, page_count, duration, parser_version, status, error, original, added_at, updated_at)
-       VALUES (?, ?, ?, 'All', 'markdown', 'en', 'x', 1, 0, NULL, NULL, 1, 'indexed', NULL, 'reference', 0, 0)`,
+       VALUES (?, ?, ?, 'All', 'markdown', 'en', ?, ?, ?, NULL, NULL, ?, 'indexed', NULL, 'reference', 0, 0)`,
     )
-    .run(OLD_DOC, doc.path, doc.root);
+    .run(OLD_DOC, doc.path, doc.root, doc.hash ?? 'x', doc.size ?? 1, doc.mtime ?? 0, doc.parser ?? 1);
   const add = raw.prepare(
     `INSERT INTO chunks (id, doc_id, ordinal, heading, text, anchor, chunker_version) VALUES (?, ?, ?, '', ?, '{"kind":"lines","start":1,"end":1}', 1)`,
   );

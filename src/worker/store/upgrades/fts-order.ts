@@ -28,13 +28,20 @@ export function upgradeFtsOrder(db: Db, rows: number): UpgradeState | null {
     .transaction((): UpgradeState | null => {
       const state = ftsOrderUpgrade(db);
       if (!state || substringsUpgrade(db) !== null || packingUpgrade(db) !== null) return state;
-      if (state.cursor === 0) db.exec(DROP_CHUNK_TRIGGERS + chunkTriggers({ table: 'chunks_fts_next', when: IN_NEXT }));
-      const to = batchEnd(db, state, rows);
-      db.prepare(
+      const copy = db.prepare(
         `INSERT INTO chunks_fts_next(rowid, title, heading, text, meta)
          SELECT c.rowid, d.title, kb_heading(c.packed, c.heading), kb_unpack(c.packed, c.text), ${META_TERMS}
          FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid > ? AND c.rowid <= ?`,
-      ).run(state.cursor, to);
+      );
+      if (state.cursor === 0) {
+        db.exec(DROP_CHUNK_TRIGGERS + chunkTriggers({ table: 'chunks_fts_next', when: IN_NEXT }));
+        // Chunks written since the migration, while the upgrades before this one ran, went into
+        // chunks_fts alone: the triggers that also write the new index start only now. Past the
+        // cursor's end, nothing else copies them — the swap would lose their words.
+        copy.run(state.end, Number.MAX_SAFE_INTEGER);
+      }
+      const to = batchEnd(db, state, rows);
+      copy.run(state.cursor, to);
       const next = moveUpgrade(db, KEY, state, to);
       if (next) return next;
       swapIn(db, 'chunks_fts');
