@@ -266,3 +266,13 @@ describe("a dropped file's citation (lib/shown-path.ts)", () => {
     expect(droppedAs('/home/u/uploads/a.md')).toBeNull();
   });
 });
+
+describe('counts (lib/numbers.ts)', () => {
+  it('writes every count one way, with thousands separated', async () => {
+    const { count, num } = await import('../src/renderer/lib/numbers.js');
+    expect(num(140502)).toBe('140,502');
+    expect(count(1, 'document')).toBe('1 document');
+    expect(count(1234, 'document')).toBe('1,234 documents');
+    expect(count(2, 'passage', 'passages')).toBe('2 passages');
+  });
+});

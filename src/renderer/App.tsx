@@ -27,6 +27,7 @@ import { Models } from './views/Models';
 import { Settings } from './views/Settings';
 import { Status } from './views/Status';
 import { type View, VIEW_TABLE } from './views/table';
+import { count, num } from './lib/numbers';
 
 export function App({ kb }: { kb: KbBridge }) {
   const { query, setQuery, view, setView } = useAddressState();
@@ -192,10 +193,8 @@ export function App({ kb }: { kb: KbBridge }) {
       </main>
       <footer>
         {/* Every document, the failed among them, as the Library lists and Status counts them. */}
-        {docs === null
-          ? ''
-          : `${docs.count + docs.failed} document${docs.count + docs.failed === 1 ? '' : 's'}${docs.failed ? ` (${docs.failed} failed)` : ''}`}{' '}
-        · engine {engine}
+        {docs === null ? '' : `${count(docs.count + docs.failed, 'document')}${docs.failed ? ` (${num(docs.failed)} failed)` : ''}`} ·
+        engine {engine}
         {setup.status && !setup.status.embedding.installed ? ' · by words only' : ''}
         {team.link?.url && ` · team server ${new URL(team.link.url).host}${team.link.connected ? '' : ' (unreachable)'}`}
         {background && <BackgroundNote e={background} />}

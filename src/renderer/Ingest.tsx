@@ -10,6 +10,7 @@ import { inApp } from './lib/in-app';
 import { Summary } from './IngestSummary';
 import { base, known } from './lib/file-names';
 import { type Settled, useSettledFiles } from './hooks/useSettledFiles';
+import { num } from './lib/numbers';
 
 export interface IngestState {
   running: boolean;
@@ -208,7 +209,7 @@ export function IngestPanel({
         <>
           <div className="ingest-head">
             <span>
-              {phase ? PHASES[phase] : 'Starting'} {total > 0 ? `${done} of ${total}` : ''}
+              {phase ? PHASES[phase] : 'Starting'} {total > 0 ? `${num(done)} of ${num(total)}` : ''}
             </span>
             <button onClick={onCancel}>Cancel</button>
           </div>

@@ -4,6 +4,7 @@ import type { BackgroundEvent } from '../shared/events';
 import type { IngestSummary } from '../shared/wire';
 import { base, known } from './lib/file-names';
 import { inApp } from './lib/in-app';
+import { count, num } from './lib/numbers';
 
 export function Summary({
   summary: s,
@@ -20,12 +21,12 @@ export function Summary({
   ocr: BackgroundEvent | null;
 }) {
   const parts = [
-    `${s.added} added`,
-    s.updated && `${s.updated} updated`,
-    s.unchanged && `${s.unchanged} unchanged`,
-    s.moved && `${s.moved} moved`,
-    s.failed && `${s.failed} failed`,
-    s.not_read && `${s.not_read} not read`,
+    `${num(s.added)} added`,
+    s.updated && `${num(s.updated)} updated`,
+    s.unchanged && `${num(s.unchanged)} unchanged`,
+    s.moved && `${num(s.moved)} moved`,
+    s.failed && `${num(s.failed)} failed`,
+    s.not_read && `${num(s.not_read)} not read`,
   ].filter(Boolean);
   // Pages left waiting are read by the engine by itself (engine.keepUp): what it is doing now is said,
   // not what was left when the run ended.
@@ -36,8 +37,8 @@ export function Summary({
       : ocr?.phase === 'done'
         ? ' · the pages left to OCR have been read'
         : ocr?.phase === 'running'
-          ? ` · OCR in the background: ${ocr.done} of ${ocr.total} pages read`
-          : ` · ${pending} page${pending === 1 ? '' : 's'} left to read by OCR, in the background`;
+          ? ` · OCR in the background: ${num(ocr.done)} of ${num(ocr.total)} pages read`
+          : ` · ${count(pending, 'page')} left to read by OCR, in the background`;
   const unread = s.not_read_paths ?? [];
   return (
     <div className="ingest-summary" data-cancelled={s.cancelled ? 'yes' : undefined}>
@@ -54,7 +55,7 @@ export function Summary({
             Not read:{' '}
             {unread.length <= 5 && unread.length === s.not_read
               ? unread.map((p) => base(known(names, p))).join(', ')
-              : `${(s.not_read ?? unread.length).toLocaleString('en-US')} files`}
+              : count(s.not_read ?? unread.length, 'file')}
           </span>
           {onAgain && (
             <button className="again" onClick={onAgain}>
@@ -68,7 +69,7 @@ export function Summary({
                 {unread.map((p) => (
                   <li key={p}>{known(names, p)}</li>
                 ))}
-                {(s.not_read ?? 0) > unread.length && <li>… and {((s.not_read ?? 0) - unread.length).toLocaleString('en-US')} more</li>}
+                {(s.not_read ?? 0) > unread.length && <li>… and {num((s.not_read ?? 0) - unread.length)} more</li>}
               </ul>
             </details>
           )}

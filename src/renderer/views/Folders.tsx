@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import { Said, useSayings } from '../Said';
 import { inApp } from '../lib/in-app';
+import { count, num } from '../lib/numbers';
 
 type Collection = Result<'collections.list'>['collections'][number];
 
@@ -105,7 +106,7 @@ export function forgetQuestion(root: string, leaving: { documents: number; names
       ? 'No document leaves kb: none was brought in by this folder.'
       : n <= leaving.names.length
         ? `${n === 1 ? 'This document leaves' : `These ${n} documents leave`} kb: ${leaving.names.join(', ')}.`
-        : `${n.toLocaleString('en-US')} documents leave kb (${leaving.names.join(', ')}, …).`;
+        : `${num(n)} documents leave kb (${leaving.names.join(', ')}, …).`;
   return `Stop keeping ${root} in sync? ${what} Documents you added on their own stay, and the files themselves are not touched.`;
 }
 
@@ -134,13 +135,8 @@ export function AddFolder({ kb, onAdded, compact = false }: { kb: KbBridge; onAd
           signal: mine.signal,
           onProgress: (p) => {
             if (p.phase === 'scan')
-              setBusy(
-                p.done > 0
-                  ? `Looking through ${folder}: ${p.done.toLocaleString('en-US')} files so far`
-                  : `Counting the files in ${folder}…`,
-              );
-            else if (p.total > 0)
-              setBusy(`Reading ${folder}: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} files`);
+              setBusy(p.done > 0 ? `Looking through ${folder}: ${num(p.done)} files so far` : `Counting the files in ${folder}…`);
+            else if (p.total > 0) setBusy(`Reading ${folder}: ${num(p.done)} of ${count(p.total, 'file')}`);
           },
         },
       );

@@ -9,6 +9,7 @@ import { shownPath } from '../lib/shown-path';
 import { waitsForSpeechModel } from '../lib/speech';
 import { Said, useSayings } from '../Said';
 import { useDebounced } from '../hooks/useDebounced';
+import { count, num } from '../lib/numbers';
 
 /** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
@@ -164,7 +165,7 @@ export function Library({
       )}
       <div className="library-head">
         <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
-          {all.toLocaleString('en-US')} document{all === 1 ? '' : 's'}
+          {count(all, 'document')}
         </button>
         {failed > 0 && (
           <button
@@ -223,7 +224,7 @@ export function Library({
               setOnly(null);
             }}
           >
-            Show all {all.toLocaleString('en-US')}
+            Show all {num(all)}
           </button>
         </p>
       ) : (
@@ -323,7 +324,7 @@ export function Library({
           </table>
           {left > 0 && (
             <div ref={more} className="hint" role="status">
-              Showing {shown.length.toLocaleString('en-US')} of {page.total.toLocaleString('en-US')}…
+              Showing {num(shown.length)} of {num(page.total)}…
             </div>
           )}
         </>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import { type ModelPull, megabytes } from '../lib/model-pull';
 import { Said, useSayings } from '../Said';
+import { count, num } from '../lib/numbers';
 
 type List = Result<'models.list'>;
 type InUse = { embedding: string; speech: string; reranker: string };
@@ -160,7 +161,7 @@ export function Models({
           <progress value={switching?.total ? switching.done : undefined} max={switching?.total || undefined} />
           <span className="pull-bytes">
             {switching?.total
-              ? `embedding ${switching.done} of ${switching.total} passages; searches use the old vectors meanwhile`
+              ? `embedding ${num(switching.done)} of ${count(switching.total, 'passage')}; searches use the old vectors meanwhile`
               : 'loading the model…'}
           </span>
           <button onClick={() => switchCtl.current?.abort()}>Stop</button>

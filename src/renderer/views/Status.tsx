@@ -6,6 +6,7 @@ import type { DoctorReport } from '../../shared/wire';
 import { megabytes } from '../lib/model-pull';
 import { inApp } from '../lib/in-app';
 import { Said, useSayings } from '../Said';
+import { num } from '../lib/numbers';
 
 export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const [status, setStatus] = useState<Result<'index.status'> | null>(null);
@@ -53,9 +54,9 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
       {status && (
         <dl className="facts">
           <dt>Documents</dt>
-          <dd>{status.documents}</dd>
+          <dd>{num(status.documents)}</dd>
           <dt>Passages</dt>
-          <dd>{status.chunks}</dd>
+          <dd>{num(status.chunks)}</dd>
           <dt>Folders kept in sync</dt>
           <dd>{status.collections.length}</dd>
           <dt>Search by meaning</dt>
