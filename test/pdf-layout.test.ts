@@ -1,5 +1,6 @@
-// PDF reading order on the layout ground truth (fixtures/pdf-layout, typeset by pdfLaTeX and drawn by
-// pdf-lib: 1–4 columns, full width mixed with columns, a sidebar, a table between column blocks,
+// PDF reading order on the layout ground truth (fixtures/pdf-layout, typeset by pdfLaTeX, drawn by
+// pdf-lib and set by ReportLab — reports, books with chapter heads, journals, memos with margin stamps,
+// transcripts with printed page numbers: 1–4 columns, full width mixed with columns, a sidebar, a table between column blocks,
 // footnotes, running headers with page numbers on alternating sides, a landscape page, pages turned
 // by 90° and 270°, columns emitted across the page): every paragraph's words in the page text, in
 // order, and no header or footer. Plus the hyphenation rule and independence from emission order.

@@ -3,7 +3,8 @@
 // first wide gap from the top, and below the last one from the bottom — within 20% of the page's
 // edge (LaTeX's running heads sit ~12% down, its page numbers up to 17% up: a fixed 8% band missed
 // them). A line there is furniture when it is a page number, when the same line (digits blanked) recurs on the pages of its parity —
-// books and journals alternate left and right heads — or of all pages, when it starts or ends with
+// books and journals alternate left and right heads — or of all pages, when it stands in the place and
+// size where most pages have such a line (a chapter's head on its one page), when it starts or ends with
 // the page's number, or when it is what a journal prints on an article's first page only (its
 // citation line above, its copyright, DOI and dates below). Nearer the edge (8%), in a one- or
 // two-page document, where nothing can repeat, any short line set apart from the body is furniture.
@@ -48,6 +49,8 @@ interface Line {
   lines: number;
   /** No other text within a wide gap above or below the line itself. */
   alone: boolean;
+  /** Where it stands and how big it is set: a running head's place, whatever its words. */
+  slot: string;
 }
 
 /** A running head is a short line: a page's first line of prose is not one, even if it repeats. */
@@ -82,7 +85,14 @@ function blockLines(p: PagePart): Line[] {
     const nearEdge = (row: Fragment[]): boolean => (top ? row[0]!.y > p.height * (1 - MARGIN) : row[0]!.y < p.height * MARGIN);
     const alone = (row: Fragment[]): boolean => p.frags.every((g) => row.includes(g) || Math.abs(g.y - row[0]!.y) >= APART * h(row));
     for (const row of block)
-      out.push({ frags: row, text: row.map((f) => f.text).join(' '), edge: nearEdge(row), lines: block.length, alone: alone(row) });
+      out.push({
+        frags: row,
+        text: row.map((f) => f.text).join(' '),
+        edge: nearEdge(row),
+        lines: block.length,
+        alone: alone(row),
+        slot: `${top ? 'head' : 'foot'}:${Math.round(row[0]!.y / 2)}:${Math.round(h(row) * 2)}`,
+      });
   }
   return out;
 }
@@ -91,6 +101,8 @@ function blockLines(p: PagePart): Line[] {
 export class MarginTracker {
   private counts = [new Map<string, number>(), new Map<string, number>()];
   private pages = [0, 0];
+  /** Pages with a short header or footer line in each place and size (of either parity). */
+  private slots = new Map<string, number>();
 
   /** `pageCount`: a document too short to show repetition is judged by position alone. */
   constructor(private readonly pageCount: number) {}
@@ -99,9 +111,21 @@ export class MarginTracker {
   see(page: number, parts: PagePart[]): void {
     const parity = page % 2;
     this.pages[parity]!++;
-    const seen = new Set(parts.flatMap((p) => blockLines(p).map((l) => marginSignature(l.text))));
+    const lines = parts.flatMap((p) => blockLines(p));
+    const seen = new Set(lines.map((l) => marginSignature(l.text)));
     const m = this.counts[parity]!;
     for (const s of seen) m.set(s, (m.get(s) ?? 0) + 1);
+    for (const slot of new Set(lines.filter(headLike).map((l) => l.slot))) this.slots.set(slot, (this.slots.get(slot) ?? 0) + 1);
+  }
+
+  /**
+   * A short line set apart in the place and size where most pages have one: a chapter's running head
+   * on the one page of the chapter that has it ("Chapter One" over page 1 only, "Chapter Two" over
+   * pages 3 and 5), which no repetition of its words can show.
+   */
+  private inHeadSlot(slot: string): boolean {
+    const total = this.pages[0]! + this.pages[1]!;
+    return total >= 4 && (this.slots.get(slot) ?? 0) >= Math.max(3, total * 0.6);
   }
 
   /** Recurs on at least half the pages of its parity (or of all pages), once three pages have been read. */
@@ -123,6 +147,7 @@ export class MarginTracker {
       const furniture =
         isPageNumber(line.text) ||
         (short && this.repeats(marginSignature(line.text), page)) ||
+        (headLike(line) && this.inHeadSlot(line.slot)) ||
         // "1 Introduction" heading page 1 is no running head: a line naming the page counts near the edge only.
         (line.edge && namesPage(line.text, page)) ||
         (page === 1 && this.pageCount > 1 && JOURNAL_LINE.test(line.text) && line.text.length <= 160) ||
@@ -133,6 +158,14 @@ export class MarginTracker {
     }
     return p.frags.filter((f) => !drop.has(f));
   }
+}
+
+/**
+ * Shaped as a running head: short, and a block of a line or two or a line on its own — not the last
+ * line of a paragraph that happens to end near the top of every page.
+ */
+function headLike(line: Line): boolean {
+  return line.text.length <= HEAD_MAX && (line.lines <= 2 || line.alone);
 }
 
 /** A short line that starts or ends with the page's own number. */
