@@ -51,7 +51,9 @@ describe('Remove and kb gc give the space back', () => {
     const du = Number(execFileSync('du', ['-s', '-B1', dataDir], { encoding: 'utf8' }).split(/\s/)[0]);
     // The logs and the write-ahead log move a little between the two looks.
     expect(Math.abs(disk.total - du)).toBeLessThan(Math.max(64 * 1024, du * 0.02));
-    expect(disk.index + disk.vectors + disk.originals + disk.models + (disk.uploads ?? 0) + (disk.ocr ?? 0) + (disk.other ?? 0)).toBe(disk.total);
+    expect(disk.index + disk.vectors + disk.originals + disk.models + (disk.uploads ?? 0) + (disk.ocr ?? 0) + (disk.other ?? 0)).toBe(
+      disk.total,
+    );
   });
 
   it('a dropped file is kept once, in uploads/; Remove deletes it; gc deletes copies no document is read from', async () => {
