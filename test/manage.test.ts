@@ -270,6 +270,32 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       const restart = await call('settings.set', { key: 'store_originals', value: 'reference' }).result;
       expect(restart).toMatchObject({ applied: 'restart', note: expect.stringMatching(/restart/) });
       expect((await call('settings.get', {}).result).restart_needed).toEqual(['store_originals']);
+      // A program that is not there, a hub that is not HTTP: refused now, not found out at the next recording or download.
+      await expect(call('settings.set', { key: 'audio.ffmpeg_path', value: '/nonexistent/ffmpeg' }).result).rejects.toThrow(
+        /Not saved: no ffmpeg runs at \/nonexistent\/ffmpeg/,
+      );
+      await expect(call('settings.set', { key: 'models.hub_endpoint', value: 'ftp://evil.example' }).result).rejects.toThrow(/HTTP/);
+      expect((await call('settings.set', { key: 'audio.ffmpeg_path', value: '' }).result).note).toBe('Back to the default: in effect now');
+
+      // A person tabbing through the form: changes sent together are all kept, in the file and in effect.
+      const burst = await Promise.all([
+        call('settings.set', { key: 'ask.ollama_host', value: 'http://127.0.0.1:6' }).result,
+        call('settings.set', { key: 'ask.model', value: 'qwen2.5' }).result,
+        call('settings.set', { key: 'ask.top', value: 5 }).result,
+        call('settings.set', { key: 'ui.editor_uri', value: 'idea://open?file={path}&line={line}&x=1' }).result,
+      ]);
+      expect(burst.map((b) => b.note)).toEqual([
+        expect.stringMatching(/^Saved/),
+        expect.stringMatching(/^Saved/),
+        expect.stringMatching(/^Saved/),
+        expect.stringMatching(/^Saved/),
+      ]);
+      const after = readFileSync(join(dataDir, 'config.yaml'), 'utf8');
+      expect(after).toMatch(/ollama_host: http:\/\/127\.0\.0\.1:6/);
+      expect(after).toMatch(/model: qwen2\.5/);
+      expect(after).toMatch(/top: 5/);
+      expect(after).toMatch(/x=1/);
+      expect(engine.config.ask).toMatchObject({ ollama_host: 'http://127.0.0.1:6', model: 'qwen2.5', top: 5 });
     } finally {
       engine.close();
     }

@@ -137,7 +137,13 @@ export const ConfigSchema = z
     models: z
       .object({
         /** The Hugging Face hub or a mirror of it; KB_HF_ENDPOINT overrides. */
-        hub_endpoint: z.string().url().default('https://huggingface.co'),
+        hub_endpoint: z
+          .string()
+          .refine(
+            (u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u),
+            'models are fetched over HTTP(S): an address like https://huggingface.co',
+          )
+          .default('https://huggingface.co'),
       })
       .prefault({}),
     search: z

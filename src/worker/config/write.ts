@@ -2,6 +2,7 @@
 // replacing the file atomically so a crash never leaves half a config. A data dir with no config.yaml
 // yet gets kb init's commented one (every setting, its default and what it does) with the change in
 // it; maps are written as blocks, and a section left empty by taking a key out goes with it.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -45,7 +46,8 @@ export async function setDataDirSetting(dataDir: string, path: string[], value: 
       if (isMap(m)) m.flow = false;
     }
   }
-  const tmp = `${file}.${process.pid}.tmp`;
+  // A name of its own: two writes at once must never rename each other's file.
+  const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(tmp, doc.toString(), { mode: 0o600 });
   await rename(tmp, file);
   return file;

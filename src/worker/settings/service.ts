@@ -42,6 +42,11 @@ function issueWords(error: z.ZodError): string {
 export class SettingsService {
   /** Keys written since this engine opened that only a restart applies. */
   private readonly restartNeeded = new Set<SettingKey>();
+  /**
+   * The change before this one: changes are made one at a time, each checked against and written
+   * over the one before (a person tabbing through the form sends them faster than a file is written).
+   */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly core: Core) {}
 
@@ -81,7 +86,13 @@ export class SettingsService {
    * Changes one setting. An empty text is no value: the key leaves config.yaml and its default is back
    * (a setting with no default refuses it). The note says in words what happened.
    */
-  async set(key: SettingKey, value: Value): Promise<SettingSet> {
+  set(key: SettingKey, value: Value): Promise<SettingSet> {
+    const run = this.last.then(() => this.setNow(key, value));
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  private async setNow(key: SettingKey, value: Value): Promise<SettingSet> {
     this.core.assertWritable('change its settings');
     const path = key.split('.');
     const cleared = typeof value === 'string' && value.trim() === '';
@@ -97,6 +108,15 @@ export class SettingsService {
     const checked = getPath(parsed.data as unknown as Tree, path);
     if (typeof checked !== 'string' && typeof checked !== 'number' && typeof checked !== 'boolean')
       throw new KbError('CONFIG_INVALID', 'Not saved: this setting needs a value.');
+    if (key === 'audio.ffmpeg_path' && typeof checked === 'string' && checked !== '') {
+      // A path that runs no ffmpeg would only be found out at the next recording.
+      const { findFfmpeg } = await import('../audio/decode.js');
+      try {
+        findFfmpeg(checked);
+      } catch {
+        throw new KbError('CONFIG_INVALID', `Not saved: no ffmpeg runs at ${checked}.`);
+      }
+    }
     const { setDataDirSetting } = await import('../config/write.js');
     const file = await setDataDirSetting(this.core.dataDir, path, cleared ? undefined : checked);
     const { live } = SETTINGS[key];
@@ -106,7 +126,7 @@ export class SettingsService {
     else if (!live) this.restartNeeded.add(key);
     this.core.log.info({ key, live, cleared }, 'setting changed');
     const wins = env ? ` — but ${env} is set in kb's environment and still wins` : '';
-    const what = cleared ? `Back to the default, ${String(checked)}` : `Saved ${String(checked)}`;
+    const what = cleared ? `Back to the default${String(checked) === '' ? '' : `, ${String(checked)}`}` : `Saved ${String(checked)}`;
     return {
       schema_version: SCHEMA_VERSION,
       key,
