@@ -75,6 +75,10 @@ describe('Remove and kb gc give the space back', () => {
     expect((await engine.inspectDoc(join(up, '1111111111111111/scan.pdf'))).original?.mode).toBe('reference');
     expect((await engine.search({ query: 'sluice' })).results[0]?.citation.path).toBe(join(up, '2222222222222222/notes/todo.md'));
 
+    // Cited by its path in the drop, as the app copies it: kb get finds kb's copy.
+    expect((await engine.get('notes/todo.md#L3')).text).toBe('mend the sluice gate');
+    expect((await engine.get('notes%2Ftodo.md#L3')).text).toBe('mend the sluice gate');
+    await expect(engine.get('todo.md#L3')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await engine.remove(join(up, '1111111111111111/scan.pdf'));
     expect(existsSync(join(up, '1111111111111111'))).toBe(false);
 

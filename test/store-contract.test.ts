@@ -80,6 +80,14 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
     expect(await t.documents.indexedTypes()).toEqual(new Set(['markdown', 'pdf']));
     expect(await t.documents.anyIndexed()).toBe(true);
     expect((await t.documents.indexedWithHash('hash-a')).map((d) => d.id)).toEqual(['a']);
+    // Files dropped in a browser, found by their path in the drop; LIKE's own characters are letters there.
+    await t.documents.upsert(doc('d1', '/data/uploads/0123456789abcdef/notes/to_do 100%.md'));
+    await t.documents.upsert(doc('d2', '/data/uploads/fedcba9876543210/notes/to_do 100%.md'));
+    await t.documents.upsert(doc('d3', '/data/uploads/fedcba9876543210/notes/toXdo 100%.md'));
+    expect((await t.documents.droppedAs('notes/to_do 100%.md')).map((d) => d.id).sort()).toEqual(['d1', 'd2']);
+    expect(await t.documents.droppedAs('to_do 100%.md')).toEqual([]);
+    expect(await t.documents.droppedAs('a.md')).toEqual([]);
+    for (const id of ['d1', 'd2', 'd3']) await t.documents.delete(id);
     // a and c are copies of 100 bytes each, each taking a 4 KiB block on disk
     expect(await t.documents.storedBytes()).toBe(2 * 4096);
 

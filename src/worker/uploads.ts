@@ -12,6 +12,14 @@ export function uploadsDir(dataDir: string): string {
   return join(resolve(dataDir), 'uploads');
 }
 
+/**
+ * A LIKE pattern (escaped with \\) for the copies of a file dropped under this path in the drop: in
+ * any data dir's uploads/, under a 16-letter content folder (cli/serve/uploads.ts names them).
+ */
+export function droppedPattern(name: string): string {
+  return `%/uploads/${'_'.repeat(16)}/${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+}
+
 export function isUploadCopy(path: string, dataDir: string): boolean {
   return resolve(path).startsWith(uploadsDir(dataDir) + sep);
 }

@@ -4,7 +4,7 @@
 // The target is a citation URI, a path with a fragment, or a document id with one; no fragment reads
 // the whole document. Everything is capped at max_chars.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { citationLabel, makeCitation, parseCitationUri, pathToFileUri } from '../../shared/citation.js';
 import { DOC_ID } from '../../shared/doc-id.js';
 import { KbError } from '../../shared/errors.js';
@@ -35,7 +35,7 @@ async function parseTarget(store: Store, target: string): Promise<{ doc: DocRow;
   if (DOC_ID.test(left)) doc = await store.tables.documents.byId(left);
   else {
     const path = left.startsWith('file://') ? parseCitationUri(`${left}#L1-L1`).path : resolve(left);
-    doc = await store.tables.documents.byPath(path);
+    doc = (await store.tables.documents.byPath(path)) ?? (await dropped(store, left));
     if (!doc) throw new KbError('NOT_FOUND', `${path} is not indexed (kb ls lists what is)`);
   }
   if (!doc) throw new KbError('NOT_FOUND', `no document with id ${left}`);
@@ -51,6 +51,30 @@ async function parseTarget(store: Store, target: string): Promise<{ doc: DocRow;
   }
   const { uri: _u, path: _p, ...anchor } = c;
   return { doc, anchor: anchor as Anchor };
+}
+
+/**
+ * A file dropped in a browser is cited by its path in the drop (`docs/Q3%20report.pdf#page=7`: the
+ * browser never says where it lives): that names the copy kb serve keeps, when one copy has that name.
+ */
+async function dropped(store: Store, left: string): Promise<DocRow | undefined> {
+  if (left.startsWith('file://') || isAbsolute(left)) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(left).replace(/\\/g, '/').replace(/^\.\//, '');
+  } catch {
+    return undefined;
+  }
+  const copies = await store.tables.documents.droppedAs(name);
+  if (copies.length > 1)
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `${name} names ${copies.length} files dropped in a browser: cite one by its id (${copies
+        .slice(0, 3)
+        .map((d) => d.id)
+        .join(', ')}), as kb ls lists them`,
+    );
+  return copies[0];
 }
 
 const cap = (text: string, max: number): { text: string; truncated: boolean } =>

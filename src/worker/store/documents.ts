@@ -1,4 +1,5 @@
 // The documents table: one row per indexed (or failed) file, and what its status is made of.
+import { droppedPattern } from '../uploads.js';
 import type { Db } from './db.js';
 import type { DocRow, DocWithFacts, DocStamp } from './rows.js';
 import type { DocumentsPort, Sync } from './port.js';
@@ -15,6 +16,7 @@ export const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS c
 
 export class Documents implements Sync<DocumentsPort> {
   private readonly byPathQ;
+  private readonly droppedAsQ;
   private readonly byIdQ;
   private readonly withHashQ;
   private readonly upsertQ;
@@ -38,6 +40,7 @@ export class Documents implements Sync<DocumentsPort> {
 
   constructor(db: Db) {
     this.byPathQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE path = ?');
+    this.droppedAsQ = db.prepare<[string], DocRow>("SELECT * FROM documents WHERE path LIKE ? ESCAPE '\\' LIMIT 20");
     this.byIdQ = db.prepare<[string], DocRow>('SELECT * FROM documents WHERE id = ?');
     this.withHashQ = db.prepare<[string], DocRow>("SELECT * FROM documents WHERE content_hash = ? AND status = 'indexed'");
     this.upsertQ = db.prepare<
@@ -130,6 +133,9 @@ export class Documents implements Sync<DocumentsPort> {
 
   byPath(path: string): DocRow | undefined {
     return this.byPathQ.get(path);
+  }
+  droppedAs(name: string): DocRow[] {
+    return this.droppedAsQ.all(droppedPattern(name));
   }
   byId(id: string): DocRow | undefined {
     return this.byIdQ.get(id);

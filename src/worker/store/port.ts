@@ -40,6 +40,8 @@ export interface DocumentsPort {
   storedBytes(): Promise<number>;
   anyIndexed(): Promise<boolean>;
   byPath(path: string): Promise<DocRow | undefined>;
+  /** Files dropped in a browser under this path in the drop (kb serve keeps them as uploads/<hash>/<name>). */
+  droppedAs(name: string): Promise<DocRow[]>;
   byId(id: string): Promise<DocRow | undefined>;
   /** Indexed documents with these bytes (a file that moved keeps its document). */
   indexedWithHash(hash: string): Promise<DocRow[]>;

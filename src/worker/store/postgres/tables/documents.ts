@@ -4,6 +4,7 @@ import type { DocumentsPort } from '../../port.js';
 import type { DocRow, DocStamp, DocWithFacts } from '../../rows.js';
 import { wordVector } from '../word-vector.js';
 import { first, rows, type Sql, upperBound, value } from './sql.js';
+import { droppedPattern } from '../../../uploads.js';
 
 /** A document's name words: its title's (A) and its file name's (B), for finding it by name. */
 const namesOf = (title: string, path: string): string => wordVector(title, basename(path), '').literal;
@@ -63,6 +64,11 @@ export class PgDocuments implements DocumentsPort {
   }
   byId(id: string): Promise<DocRow | undefined> {
     return first<DocRow>(this.sql, `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id = $1`, [id]);
+  }
+  droppedAs(name: string): Promise<DocRow[]> {
+    return rows<DocRow>(this.sql, `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.path LIKE $1 ESCAPE '\\' LIMIT 20`, [
+      droppedPattern(name),
+    ]);
   }
   indexedWithHash(hash: string): Promise<DocRow[]> {
     return rows<DocRow>(this.sql, `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.content_hash = $1 AND d.status = 'indexed'`, [hash]);
