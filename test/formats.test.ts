@@ -392,10 +392,26 @@ describe('a web page’s text fragments', () => {
       // Every word quoted is a whole word of the page: a cut word ("to" of "told") matches nothing.
       for (const w of [...a.start.split(' '), ...(a.end ?? '').split(' ').filter(Boolean)])
         expect(words.has(w), `${w} in ${JSON.stringify(a)}`).toBe(true);
+      // A browser matches each term inside one block: never from the heading into the paragraph.
+      const blocks = ['Minutes', long, p1, p2];
+      for (const term of [a.start, a.end].filter((x): x is string => !!x))
+        expect(
+          blocks.some((b) => b.includes(term)),
+          `${term} within one block`,
+        ).toBe(true);
       // And kb get on the citation gives back a text holding the chunk's own first words.
       const uri = makeCitation(join(d, 'minutes.html'), c.anchor as Anchor).uri;
       expect((await e.get(uri, 100_000)).text).toContain(a.start);
     }
+    // A passage from a heading into its paragraphs: each term is quoted from one block (a browser
+    // matches nothing across the <h1> and the <p>), the start from the first, the end from the last.
+    writeFileSync(
+      join(d, 'recipe.html'),
+      '<!doctype html><html><head><title>Recipe</title></head><body><main><h1>Saffron Risotto</h1><p>Toast the arborio rice in butter, then add the saffron threads.</p><p>Stir for twenty minutes.</p></main></body></html>',
+    );
+    await e.ingest([join(d, 'recipe.html')]);
+    const recipe = (await e.inspectDoc(join(d, 'recipe.html'))).chunks[0]!.anchor;
+    expect(recipe).toEqual({ kind: 'text', start: 'Saffron Risotto', end: 'Stir for twenty minutes.' });
     // "The harbour report was read aloud" opens both: the second passage's fragment names what precedes
     // it (the first one's last words), and kb get follows it to the second paragraph, not the first.
     const second = (await e.search({ query: '"again by the clerk"', mode: 'lexical' })).results[0]!;

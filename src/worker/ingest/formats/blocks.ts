@@ -70,12 +70,21 @@ export function textFragment(
   text: string,
   words = 6,
   whole?: { text: string; lower: string; at: number },
+  /**
+   * The passage's first and last blocks (a heading, a paragraph) when it spans several: a browser
+   * matches each of a fragment's terms inside one block, so "Saffron Risotto Toast the rice" across
+   * an <h1> and a <p> finds nothing. The start is quoted from the first block, the end from the last.
+   */
+  blocks?: { first: string; last: string },
 ): Extract<Anchor, { kind: 'text' }> {
-  const w = squash(text)
-    .split(' ')
-    .filter((x) => x.length > 0);
-  const anchor: Extract<Anchor, { kind: 'text' }> =
-    w.length <= words * 2
+  const split = (t: string): string[] =>
+    squash(t)
+      .split(' ')
+      .filter((x) => x.length > 0);
+  const w = split(text);
+  const anchor: Extract<Anchor, { kind: 'text' }> = blocks
+    ? { kind: 'text', start: split(blocks.first).slice(0, words).join(' '), end: split(blocks.last).slice(-words).join(' ') }
+    : w.length <= words * 2
       ? { kind: 'text', start: w.join(' ') }
       : { kind: 'text', start: w.slice(0, words).join(' '), end: w.slice(-words).join(' ') };
   if (!whole) return anchor;
@@ -146,7 +155,13 @@ function anchorOf(doc: BlockDoc, first: DocBlock, last: DocBlock, text: string, 
     case 'text': {
       const whole = wholeOf(doc);
       const base = whole.starts.get(first);
-      return textFragment(text, 6, base === undefined ? undefined : { text: whole.text, lower: whole.lower, at: base + offset });
+      const spans = first !== last && squash(first.text) !== '' && squash(last.text) !== '';
+      return textFragment(
+        text,
+        6,
+        base === undefined ? undefined : { text: whole.text, lower: whole.lower, at: base + offset },
+        spans ? { first: squash(first.text).slice(offset), last: squash(last.text) } : undefined,
+      );
     }
     case 'cfi': {
       const chapter = doc.groups[first.group]?.chapter;
