@@ -61,6 +61,15 @@ describe.skipIf(!hasChromium)('the Library of a big index (kb serve)', () => {
       await expect.poll(() => rows.first().innerText()).toMatch(/Note 259/);
       await page.getByRole('button', { name: '1 failed' }).click();
       await expect.poll(() => rows.count()).toBe(1);
+      // Add files… is there whenever the index has files: a browser has no other way than a drop.
+      await page.getByRole('button', { name: '1 failed' }).click();
+      await page.locator('.library-head input[type=file]').setInputFiles({
+        name: 'walrus.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Walrus\n\nThe walrus hauls out on the ice.\n'),
+      });
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.locator('.library-head').innerText()).toMatch(/262 documents/);
     } finally {
       await page.close();
       await host.stop();

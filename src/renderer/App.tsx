@@ -115,6 +115,8 @@ export function App({ kb }: { kb: KbBridge }) {
         onOpen={openDocument}
         speech={speech}
         server={team.link?.connected ? team.link.url : null}
+        onFiles={ingest.addFiles}
+        onPaths={ingest.addPaths}
       />
     ),
     folders: () => <Folders kb={kb} version={version} onChanged={refresh} />,

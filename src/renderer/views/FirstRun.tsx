@@ -1,7 +1,7 @@
 // What a new index shows before anything is searched: the steps left to set kb up — add files (a
 // picker as well as drag and drop), add a folder to keep in sync, get the model that searches by
 // meaning — and whether Ollama can answer questions, with the exact next step. Each goes once done.
-import { useRef } from 'react';
+import { AddFiles } from '../AddFiles';
 import type { KbBridge, Result } from '../../shared/api';
 import type { Settings } from '../../shared/settings';
 import { type ModelPull, megabytes } from '../lib/model-pull';
@@ -31,7 +31,6 @@ export function FirstRun({
   onPaths: (paths: string[]) => void;
   onChanged: () => void;
 }) {
-  const picker = useRef<HTMLInputElement>(null);
   const { status, models, settings } = setup;
   if (!status) return null;
   const model = models?.models.find((m) => m.id === status.embedding.model);
@@ -42,32 +41,13 @@ export function FirstRun({
   const o = settings?.ollama;
   const needOllama = o !== undefined && !(o.reachable && o.model_pulled);
   if (!needFiles && !needFolder && !needModel && !needOllama) return null;
-  const pickFiles = async (): Promise<void> => {
-    if (kb.app) onPaths(await kb.app.pick('files'));
-    else picker.current?.click();
-  };
   return (
     <div className="first-run" aria-label="Set up kb">
       <h2>{needFiles ? 'Nothing indexed yet' : 'Finish setting up'}</h2>
       <ul className="steps">
         {needFiles && (
           <li data-step="files">
-            <button className="primary" onClick={() => void pickFiles()}>
-              Add files…
-            </button>{' '}
-            {KINDS} — or drop files and folders anywhere on this window.
-            <input
-              ref={picker}
-              type="file"
-              multiple
-              hidden
-              aria-label="Choose files"
-              onChange={(e) => {
-                const files = [...(e.target.files ?? [])];
-                e.target.value = '';
-                if (files.length) onFiles(files);
-              }}
-            />
+            <AddFiles kb={kb} onFiles={onFiles} onPaths={onPaths} primary /> {KINDS} — or drop files and folders anywhere on this window.
           </li>
         )}
         {needFolder && (

@@ -1,5 +1,6 @@
 // The library: every indexed document with its status and error, sorted as the person chooses, the
 // failed or waiting ones a click away, to open, remove or index again.
+import { AddFiles } from '../AddFiles';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { KbBridge } from '../../shared/api';
@@ -42,6 +43,8 @@ export function Library({
   onChanged,
   onOpen,
   speech,
+  onFiles,
+  onPaths,
 }: {
   kb: KbBridge;
   version: number;
@@ -52,6 +55,9 @@ export function Library({
   /** Opens a document; rejects with why it cannot be shown, said in its row. */
   onOpen: (d: DocumentSummary) => Promise<void>;
   speech: ReactNode;
+  /** Files chosen with Add files…: sent to the ingest as a drop is (none for a team server's Library). */
+  onFiles?: ((files: File[]) => void) | undefined;
+  onPaths?: ((paths: string[]) => void) | undefined;
 }) {
   const [page, setPage] = useState<DocumentPage | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -164,6 +170,7 @@ export function Library({
         </p>
       )}
       <div className="library-head">
+        {onFiles && onPaths && !server && <AddFiles kb={kb} onFiles={onFiles} onPaths={onPaths} />}
         <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
           {count(all, 'document')}
         </button>
