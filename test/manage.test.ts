@@ -398,13 +398,14 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
       expect(s).toMatchObject({ documents: 3, chunks: 3, embedding: { installed: false } });
       expect(s.disk!.index).toBeGreaterThan(0);
       expect(s.disk!.total).toBeGreaterThanOrEqual(s.disk!.index + s.disk!.originals);
-      // The stored copies as the index counts them are the bytes in blobs/, each content once.
+      // The stored copies as the index counts them are the files in blobs/, each content once, by the
+      // blocks each takes (as du counts them), with the folders they sit in.
       const blobs = join(engine.dataDir, 'blobs');
-      const inBlobs = readdirSync(blobs, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0);
-      expect(s.disk!.originals).toBe(inBlobs);
+      const copies = readdirSync(blobs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      const inBlobs = copies.reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0);
       expect(inBlobs).toBe('# A\n\nalpha\n'.length + '# B\n\nbeta, longer\n'.length);
+      const folders = [blobs, ...new Set(copies.map((e) => e.parentPath))];
+      expect(s.disk!.originals).toBe(copies.length * 4096 + folders.reduce((n, f) => n + statSync(f).blocks * 512, 0));
     } finally {
       engine.close();
     }
