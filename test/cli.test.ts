@@ -142,6 +142,10 @@ describe('kb CLI', () => {
     expect(said.checks.find((c) => c.name === 'config')?.detail).toMatch(/ui\.editor_uri: .*ignored, its default is used/);
     await writeFile(file, 'search:\n  top: 1\n');
     kb(['ingest', join(dir, 'notes')], { env });
+    // Meaning alone, with no model to search by: an error that says what to get, not "No matches."
+    const vector = kb(['search', 'setup', '--mode', 'vector'], { env });
+    expect(vector.code).toBe(1);
+    expect(vector.stderr).toMatch(/search by meaning is not available: no embedding model installed.*\(MODEL_MISSING\)/);
     expect((kb(['search', "'setup OR other'", '--json'], { env }).json() as { returned: number }).returned).toBe(1);
   });
 

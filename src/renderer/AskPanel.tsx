@@ -160,7 +160,8 @@ export function AskPanel({
       )}
       {result && (
         <p className="meta">
-          {result.model ? `${result.model} · ` : ''}
+          {/* The model is named only when it answered: unreachable, it wrote nothing. */}
+          {result.model && result.llm.status === 'ok' ? `${result.model} · ` : ''}
           {result.took_ms} ms
         </p>
       )}

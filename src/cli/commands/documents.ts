@@ -67,7 +67,8 @@ export async function removeCommand(target: string, g: GlobalOptions): Promise<n
     if (g.json) printJson(r);
     else {
       for (const d of r.removed) line(`removed ${displayPath(d.path)}`);
-      line(dim(`${plural(r.removed.length, 'document')} removed; their stored copies go with the next "kb gc"`));
+      // Their stored copies went with them (documents/remove.ts), but a copy another document keeps.
+      line(dim(`${plural(r.removed.length, 'document')} removed, with the copies kb kept of them; your files are untouched`));
     }
   });
 }

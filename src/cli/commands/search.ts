@@ -1,3 +1,4 @@
+import { KbError } from '../../shared/errors.js';
 import { citationLabel } from '../../shared/citation.js';
 import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withClient } from '../context.js';
@@ -31,6 +32,9 @@ export async function searchCommand(words: string[], flags: SearchFlags, g: Glob
       explain: explain === true,
       prefix: prefix === true,
     });
+    // Asked for meaning alone and there is none to search by: that is not "no matches".
+    if (result.mode === 'vector' && result.vector?.status === 'unavailable')
+      throw new KbError('MODEL_MISSING', `search by meaning is not available: ${result.vector.reason ?? 'no embedding model'}`);
     if (g.json) printJson(result);
     else printHuman(result, explain === true);
   });

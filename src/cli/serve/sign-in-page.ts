@@ -29,7 +29,7 @@ export function signInPage(problem: string | null = null): string {
 </style></head>
 <body><form method="post" action="${SIGN_IN_PATH}">
   <h1>Sign in to kb</h1>
-  <p>Paste your token: an admin gives it to you (<code>kb users add</code>, <code>kb users token</code>). The person running kb serve can open the address it printed instead.</p>
+  <p>Paste your token. On your own computer, the address <code>kb serve</code> printed holds it (so does the file <code>serve-token</code> in kb's data folder). On a team's server, an admin gives you one (<code>kb users add</code>, <code>kb users token</code>).</p>
   <label for="token">Token</label>
   <input id="token" name="${TOKEN_FIELD}" type="password" autocomplete="current-password" required autofocus spellcheck="false">
   ${problem ? `<p class="problem" role="alert">${escape(problem)}</p>` : ''}

@@ -30,6 +30,6 @@ export function docState(d: DocWithFacts): DocState {
     return d.error ? { status: 'failed', reason: d.error } : { status: 'indexed', reason: 'empty: there is nothing in it to search' };
   }
   if (d.ocr_pending > 0 && !d.error)
-    return { status: 'indexed', reason: `${d.ocr_pending} page${d.ocr_pending === 1 ? '' : 's'} still wait for OCR` };
+    return { status: 'indexed', reason: d.ocr_pending === 1 ? '1 page still waits for OCR' : `${d.ocr_pending} pages still wait for OCR` };
   return { status: 'indexed', reason: d.error };
 }
