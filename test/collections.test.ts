@@ -44,6 +44,7 @@ describe('collections', () => {
     expect(kb(['search', 'alpha', '--tags', 'work', '--json'], { env }).json()).toMatchObject({ returned: 1 });
     expect(kb(['add', join(dir, 'notes', 'sub')], { env }).stderr).toMatch(/overlaps the collection notes/);
     expect(kb(['add', join(dir, 'nowhere')], { env }).stderr).toMatch(/no folder at/);
+    expect(kb(['add', join(dir, 'notes', 'a.md')], { env }).stderr).toMatch(/a\.md is a file, not a folder/);
     const forget = kb(['forget', 'notes', '--json'], { env });
     expect(forget.json()).toMatchObject({ collection: 'notes', removed: 2 });
     expect(onDisk(join(dir, 'notes'))).toEqual(['a.md', 'b.txt', join('sub', 'c.md')]);
