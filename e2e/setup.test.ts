@@ -1,7 +1,7 @@
 // Setting kb up without a terminal, in Chromium through kb serve: the first-run steps, the Models,
 // Folders, Settings and Status views, a recording that waits for a speech model, and what every hit
 // offers. A stub hub and a stub Ollama on 127.0.0.1 stand in for the network.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -232,6 +232,27 @@ describe.skipIf(!hasChromium)('setting kb up in the browser (kb serve)', () => {
     await row.getByRole('button', { name: 'Forget' }).click();
     await page.getByText('No folders yet.').waitFor();
     await expect.poll(() => page.locator('footer').innerText()).toMatch(/^0 documents/);
+  }, 60_000);
+
+  it('Status finds the files a drop cut short left unread, and Repair reads them', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data');
+    const left = join(data, 'uploads', '7777777777777777', 'bittern.md');
+    await writeTree(dirname(left), { 'bittern.md': '# Bittern\n\nThe bittern booms in the reed bed.\n' });
+    const old = new Date(Date.now() - 5 * 60_000);
+    utimesSync(left, old, old);
+    const { page, host } = await open(data);
+    await nav(page, 'Status').click();
+    await expect
+      .poll(() => page.locator('[data-check="dropped files"]').innerText())
+      .toMatch(/1 file dropped in a browser was never read .*Repair \(Status\) reads them/);
+    await page.getByRole('button', { name: 'Repair' }).click();
+    await expect.poll(() => page.locator('[data-said="repair"]').innerText()).toMatch(/dropped files: read 1 file/);
+    await expect.poll(() => page.locator('[data-check="dropped files"]').innerText()).toMatch(/ok/);
+    await page.getByLabel('Search').fill('bittern');
+    await expect.poll(() => page.locator('.hit .label').first().innerText()).toMatch(/^bittern\.md/);
+    await page.close();
+    await host.stop();
   }, 60_000);
 
   it('every hit: copy its citation or a Markdown link, open the line in the editor; the query survives a reload; more than 20 hits come with "Show more"', async () => {

@@ -37,6 +37,29 @@ describe('Remove and kb gc give the space back', () => {
     expect((await engine.gc()).removed_blobs).toBe(0);
   });
 
+  it('a drop cut short (kb serve killed while it read the files) is found by kb doctor, and --fix reads what it left', async () => {
+    const dir = await tempDir();
+    const dataDir = join(dir, 'data');
+    const engine = await engineIn(dataDir);
+    const up = join(dataDir, 'uploads');
+    await writeTree(up, {
+      '5555555555555555/drop/read.md': '# Read\n\nthe heron was read\n',
+      '6666666666666666/drop/left.md': '# Left\n\nthe bittern was left behind\n',
+    });
+    const minuteAgo = new Date(Date.now() - 2 * 60_000);
+    utimesSync(join(up, '6666666666666666/drop/left.md'), minuteAgo, minuteAgo);
+    await engine.ingest([join(up, '5555555555555555/drop/read.md')]);
+    const said = (await engine.doctor()).checks.find((c) => c.name === 'dropped files');
+    expect(said).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^1 file dropped in a browser was never read .*left\.md.*kb doctor --fix reads them/),
+    });
+    const fixed = await engine.fix();
+    expect(fixed.actions).toContainEqual({ name: 'dropped files', detail: expect.stringMatching(/read 1 file .*: 1 added/) });
+    expect((await engine.search({ query: 'bittern' })).results[0]?.citation.path).toBe(join(up, '6666666666666666/drop/left.md'));
+    expect(fixed.report.checks.find((c) => c.name === 'dropped files')?.status).toBe('ok');
+  });
+
   it.skipIf(process.platform === 'win32')('Status says what du says the data dir takes, every part named', async () => {
     const dir = await tempDir();
     const notes: Record<string, string | Uint8Array> = {};

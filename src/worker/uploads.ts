@@ -47,6 +47,23 @@ export async function dropUploadCopy(path: string, dataDir: string): Promise<num
   return size;
 }
 
+/**
+ * The copies under uploads/ that no document is read from and that are older than `minAgeMs`: a drop
+ * cut short (kb serve stopped or killed while it read them) leaves them, unread and unlisted.
+ */
+export async function unreadUploads(dataDir: string, read: (path: string) => Promise<boolean>, minAgeMs = 60_000): Promise<string[]> {
+  const entries = await readdir(uploadsDir(dataDir), { recursive: true, withFileTypes: true }).catch(() => []);
+  const now = Date.now();
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const p = join(e.parentPath, e.name);
+    const st = await stat(p).catch(() => null);
+    if (st && now - st.mtimeMs >= minAgeMs && !(await read(p))) out.push(p);
+  }
+  return out.sort();
+}
+
 /** Deletes the copies under uploads/ that no document is read from (but fresh ones); how many, and their bytes. */
 export async function collectUploads(
   dataDir: string,

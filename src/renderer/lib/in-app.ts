@@ -27,6 +27,8 @@ const STEPS: [RegExp, string][] = [
   // A refused call names its method for the command line ("models.import: as: …"): the app's field says it.
   [/^[a-z]+(?:\.[a-z]+)+: (?:as|name|path): /g, ''],
   // The index itself.
+  [/kb doctor --fix reads them; kb gc deletes them/g, 'Repair (Status) reads them; Reclaim space deletes them'],
+  [/\(kb doctor --fix does it now\)/g, '(Repair, under Status, does it now)'],
   [/\(kb ls says why\)/g, '(the Library says why)'],
   [/kb ls says which/g, 'the Library says which'],
   [/add (\S+) to ocr\.languages(?: \(Settings\))?/g, 'tick $1 under Settings › OCR languages'],

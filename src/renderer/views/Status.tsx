@@ -24,7 +24,25 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
     );
   }, [kb, version, again]);
   const d = status?.disk;
-  const { sayings, say, fail } = useSayings<'reclaim'>();
+  const { sayings, say, fail } = useSayings<'reclaim' | 'repair'>();
+  const [repairing, setRepairing] = useState(false);
+  /** kb doctor --fix: what can be rebuilt from what survives, and a drop cut short read. */
+  const repair = async (): Promise<void> => {
+    say('repair', null);
+    setRepairing(true);
+    try {
+      const r = await kb['doctor.fix']({});
+      say('repair', {
+        ok: true,
+        text: r.actions.length ? r.actions.map((a) => `${a.name}: ${inApp(a.detail)}`).join(' · ') : 'Nothing needed repairing',
+      });
+      setAgain((n) => n + 1);
+    } catch (e) {
+      fail('repair', e);
+    } finally {
+      setRepairing(false);
+    }
+  };
   const [reclaiming, setReclaiming] = useState(false);
   const reclaim = async (): Promise<void> => {
     say('reclaim', null);
@@ -92,8 +110,16 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
         </dl>
       )}
       <h3>
-        Checks <button onClick={() => setAgain((n) => n + 1)}>Check again</button>
+        Checks <button onClick={() => setAgain((n) => n + 1)}>Check again</button>{' '}
+        {report?.checks.some(
+          (c) => c.status !== 'ok' && c.name !== 'language model' && c.name !== 'embedding model' && c.name !== 'speech model',
+        ) && (
+          <button onClick={() => void repair()} disabled={repairing}>
+            {repairing ? 'Repairing…' : 'Repair'}
+          </button>
+        )}
       </h3>
+      <Said said={sayings.repair} as="div" place="repair" />
       {!report ? (
         <p className="hint">Checking…</p>
       ) : (

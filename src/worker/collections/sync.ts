@@ -47,7 +47,10 @@ export function collectionFor(collections: CollectionRow[], path: string): Colle
 export function validateNewCollection(existing: CollectionRow[], root: string, name: string, dataDir: string): void {
   if (!existsSync(root)) throw new KbError('NOT_FOUND', `no folder at ${root}`);
   if (!statSync(root).isDirectory())
-    throw new KbError('INVALID_ARGUMENT', `${root} is a file, not a folder: kb keeps folders in sync (add a file as it is with kb ingest, or Add files…)`);
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `${root} is a file, not a folder: kb keeps folders in sync (add a file as it is with kb ingest, or Add files…)`,
+    );
   if (!/^[\w][\w.-]{0,63}$/.test(name))
     throw new KbError('INVALID_ARGUMENT', `a collection name is letters, digits, . _ - (not "${name}"); choose one with --name`);
   if (existing.some((c) => c.name === name))

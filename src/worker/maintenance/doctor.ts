@@ -1,6 +1,8 @@
 // kb doctor: every check of what kb needs, each ok, warn (works, degraded) or fail (broken), with
 // what to do about it.
 import { access, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { unreadUploads } from '../uploads.js';
 import { plural } from '../../shared/words.js';
 import { SCHEMA_VERSION, type DoctorCheck, type DoctorReport } from '../../shared/wire.js';
 import type { Core } from '../core.js';
@@ -36,6 +38,19 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
   } catch {
     checks.push({ name: 'data dir', status: 'fail', detail: `${dataDir} is not writable` });
   }
+  const unread = core.readOnly ? [] : await unreadUploads(dataDir, async (p) => (await store.tables.documents.byPath(p)) !== undefined);
+  checks.push(
+    unread.length === 0
+      ? { name: 'dropped files', status: 'ok', detail: 'every file dropped in a browser was read' }
+      : {
+          name: 'dropped files',
+          status: 'warn',
+          detail: `${plural(unread.length, 'file')} dropped in a browser ${unread.length === 1 ? 'was' : 'were'} never read (the drop was cut short: ${unread
+            .slice(0, 3)
+            .map((p) => basename(p))
+            .join(', ')}${unread.length > 3 ? ', …' : ''}): kb doctor --fix reads them; kb gc deletes them`,
+        },
+  );
   const db = core.sqlite;
   if (db) {
     check('database integrity', () => {

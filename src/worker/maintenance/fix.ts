@@ -12,6 +12,7 @@ import { quickCheck, rebuildWordIndexes, wordIndexesSound } from '../store/integ
 import type { TopsUpkeep } from '../search/tops-upkeep.js';
 import type { VectorService } from '../vectors/service.js';
 import { collectGarbage } from './gc.js';
+import { unreadUploads } from '../uploads.js';
 import { repairPassages } from './repair-passages.js';
 import { pendingUpgrade, upgradeIndex } from './upgrade.js';
 import type { DoctorFixSchema } from '../../shared/cli-output.js';
@@ -75,6 +76,15 @@ export async function runFix(
       name: 'common words',
       detail: `${t.kind === 'built' ? 'ranked' : 'brought up to date'} the best passages of ${plural(t.units, 'word and prefix', 'words and prefixes')} in many passages (${plural(t.scanned, 'passage')} read)`,
     });
+  // Before gc, which would delete them: the files of a drop that was cut short, read as it was asked.
+  const dropped = await unreadUploads(core.dataDir, async (p) => (await core.store.tables.documents.byPath(p)) !== undefined, 0);
+  if (dropped.length > 0) {
+    const r = await reread(dropped);
+    actions.push({
+      name: 'dropped files',
+      detail: `read ${plural(dropped.length, 'file')} a drop in the browser had left unread: ${r.added + r.updated} added${r.failed ? `, ${r.failed} failed (kb ls says why)` : ''}`,
+    });
+  }
   const gc = await collectGarbage(core, vectors);
   if (gc.removed_blobs + gc.removed_uploads > 0)
     actions.push({
