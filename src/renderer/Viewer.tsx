@@ -189,7 +189,13 @@ function LinesView({
 function LongLine({ line, passage, cols }: { line: string; passage: string | null; cols: readonly [number, number] | null }) {
   const s = lineShown(line, passage, cols);
   const mark = useRef<HTMLElement>(null);
-  useEffect(() => mark.current?.scrollIntoView({ block: 'start' }), [line, passage, cols]);
+  useEffect(() => {
+    // Scrolled within the lines' own box only: scrollIntoView moved the whole viewer too, and cut
+    // the document's title in half.
+    const m = mark.current;
+    const box = m?.closest<HTMLElement>('.lines');
+    if (m && box) box.scrollTop += m.getBoundingClientRect().top - box.getBoundingClientRect().top - 24;
+  }, [line, passage, cols]);
   return (
     <span className="lt">
       {s.before}
