@@ -276,3 +276,24 @@ describe('counts (lib/numbers.ts)', () => {
     expect(count(2, 'passage', 'passages')).toBe('2 passages');
   });
 });
+
+describe('hits of files with one name (lib/same-names.ts)', () => {
+  it('tells them apart by the fewest folders that differ, and leaves a name of its own alone', async () => {
+    const { folderHints } = await import('../src/renderer/lib/same-names.js');
+    const hints = folderHints([
+      '/n/big/note1.md',
+      '/n/big2/note1.md',
+      '/n/big/alone.md',
+      '/a/x/readme.md',
+      '/b/x/readme.md',
+      '/n/big/note1.md',
+    ]);
+    expect(hints.get('/n/big/note1.md')).toBe('big');
+    expect(hints.get('/n/big2/note1.md')).toBe('big2');
+    expect(hints.has('/n/big/alone.md')).toBe(false);
+    expect(hints.get('/a/x/readme.md')).toBe('a/x');
+    expect(hints.get('/b/x/readme.md')).toBe('b/x');
+    // Two drops of one name differ only by kb's content folder: nothing worth saying.
+    expect(folderHints(['/d/uploads/0123456789abcdef/todo.txt', '/d/uploads/fedcba9876543210/todo.txt']).size).toBe(0);
+  });
+});

@@ -13,8 +13,11 @@ export function HitRow({
   explain,
   onClick,
   speech,
+  folder = null,
 }: {
   hit: SearchHit;
+  /** The folders that tell this file from another hit's of the same name, when there is one. */
+  folder?: string | null;
   active: boolean;
   explain: boolean;
   onClick: () => void;
@@ -36,7 +39,10 @@ export function HitRow({
           </span>
         )}
       </div>
-      <div className="label">{hit.citation.label}</div>
+      <div className="label">
+        {hit.citation.label}
+        {folder && <span className="folder"> · in {folder}</span>}
+      </div>
       {hit.source.total_chunks === 0 ? (
         <div className="snippet waiting-note" data-reason>
           {inApp(hit.source.reason) ?? 'nothing in it to search yet'}

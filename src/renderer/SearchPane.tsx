@@ -1,5 +1,6 @@
 // The search view: the hits of the query (with what the search says of itself) and, beside them, the
 // open hit in its viewer.
+import { folderHints } from './lib/same-names';
 import { type ReactNode, type RefObject, useDeferredValue, useMemo } from 'react';
 import type { KbBridge } from '../shared/api';
 import { HitRow } from './HitRow';
@@ -41,6 +42,7 @@ export function SearchPane({
 }: SearchPaneProps) {
   const { result, error, pinned, selected } = search;
   const hits = result?.results ?? [];
+  const folders = folderHints(hits.map((h) => h.citation.path));
   const hit = pinned ?? hits[selected];
   // The list first, the viewer after: opening a document never delays the next keystroke's results.
   // The hit and the query it answered go together, so the viewer never reloads an old hit for a new query.
@@ -74,6 +76,7 @@ export function SearchPane({
             <HitRow
               key={`${h.doc_id}:${h.chunk_id}`}
               hit={h}
+              folder={folders.get(h.citation.path) ?? null}
               speech={speech}
               active={!pinned && i === selected}
               explain={explain}
