@@ -158,6 +158,36 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect((await bob.call('ingest', { paths: ['/etc/hostname'] })).error?.code).toBe('FORBIDDEN');
   });
 
+  it('a grant to @all lets everyone read a collection, and no editor write it unless granted it by name (issue 50)', async () => {
+    await writeTree(dir, { 'handbook/leave.md': '# Leave\n\nThe quokka holiday rota is in the handbook.\n' });
+    const admin = await openEngine({ dataDir: join(dir, 'admin-data'), config: { store: { url } } });
+    try {
+      await admin.addCollection(join(dir, 'handbook'), { name: 'handbook' });
+      await admin.accounts.grant('handbook', '@all');
+    } finally {
+      admin.close();
+    }
+    const alice = await as('alice');
+    const bob = await as('bob');
+    const leave = (await alice.call('search', { query: 'quokka', mode: 'lexical' })).result as { results: Hit[] };
+    expect(paths(leave.results)).toEqual(['/handbook/leave.md']);
+    const id = leave.results[0]!.doc_id;
+    // Bob edits another collection: @all makes him a reader of this one, not its editor.
+    expect((await bob.call('collections.list', {})).result).toMatchObject({
+      collections: expect.arrayContaining([expect.objectContaining({ name: 'handbook', writable: false })]),
+    });
+    expect((await bob.call('ingest', { paths: [join(dir, 'handbook/leave.md')], force: true })).error?.code).toBe('FORBIDDEN');
+    expect((await bob.call('ingest', { paths: [join(dir, 'handbook')], tags: ['mine'] })).error?.code).toBe('FORBIDDEN');
+    expect((await bob.call('remove', { target: id })).error?.code).toBe('FORBIDDEN');
+    const upload = await fetch(`http://127.0.0.1:${server.port}/upload?name=rota.md&collection=handbook`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.bob}`, origin: `http://127.0.0.1:${server.port}` },
+      body: '# Rota\n\nnot his to add\n',
+    });
+    expect(upload.status).toBe(403);
+    expect(((await alice.call('search', { query: 'quokka', mode: 'lexical' })).result as { results: Hit[] }).results).toHaveLength(1);
+  });
+
   it('searches right after a drop while the folder watcher ingests it too: none fails, each finds it', async () => {
     // The watcher and the editor's own ingest write the same note; a search that meets a chunk the
     // other replaced meanwhile runs once more (search.ts) — it once failed with "chunk … vanished".

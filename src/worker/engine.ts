@@ -214,7 +214,9 @@ export class Engine {
   };
   /** Removes one document by id or path, every document under a folder path, or these ids, and their vectors. */
   remove = (idOrPath: string | { ids: string[] }): Promise<RemoveResult> =>
-    removeDocuments(this.#core, this.#vectors, idOrPath).finally(() => this.#merge?.maintain());
+    removeDocuments(this.#core, this.#vectors, idOrPath, (paths) => this.#accounts.assertMayAdd(paths, 'remove documents')).finally(() =>
+      this.#merge?.maintain(),
+    );
   /** Transcribes what waited for a speech model (after one is installed, or when a host opens). */
   transcribePending = (opts: IngestCallOptions = {}): ReturnType<IngestService['transcribePending']> =>
     this.#ingest.transcribePending(opts);

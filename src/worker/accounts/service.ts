@@ -129,7 +129,7 @@ export class AccountService {
    * would refuse the rows anyway, but the files must not even be read (a path elsewhere on the
    * server is not theirs to open). The machine's owner may add anything.
    */
-  async assertMayAdd(paths: string[]): Promise<void> {
+  async assertMayAdd(paths: string[], doing = 'add files'): Promise<void> {
     const user = currentActor();
     if (user === undefined) return;
     const sight = await this.port.sight();
@@ -142,7 +142,7 @@ export class AccountService {
       if (!roots.some((r) => full.startsWith(r)))
         throw new KbError(
           'FORBIDDEN',
-          `${user} may add files only inside the collections they edit${roots.length ? '' : ' (none yet: ask an admin to grant you one, as an editor)'}: ${p} is outside them`,
+          `${user} may ${doing} only inside the collections they edit${roots.length ? '' : ' (none yet: ask an admin to grant you one, as an editor)'}: ${p} is outside them`,
         );
     }
   }

@@ -8,7 +8,17 @@ import { asEngine } from '../acting.js';
 import { dropUploadCopy } from '../uploads.js';
 import type { VectorService } from '../vectors/service.js';
 
-export async function removeDocuments(core: Core, vectors: VectorService, idOrPath: string | { ids: string[] }): Promise<RemoveResult> {
+export async function removeDocuments(
+  core: Core,
+  vectors: VectorService,
+  idOrPath: string | { ids: string[] },
+  /**
+   * Refuses paths the caller may not change (a team's user: outside the collections they edit). A
+   * document they may only read stays under the database's policies anyway: without this, its
+   * removal did nothing and was reported done.
+   */
+  mayChange: (paths: string[]) => Promise<void> = async () => undefined,
+): Promise<RemoveResult> {
   core.assertWritable('remove documents from it');
   const t = core.store.tables;
   let docs: { id: string; path: string }[];
@@ -27,6 +37,7 @@ export async function removeDocuments(core: Core, vectors: VectorService, idOrPa
     docs = exact ? [exact] : await t.documents.under(abs.endsWith(sep) ? abs : abs + sep);
   }
   if (docs.length === 0) throw new KbError('NOT_FOUND', `nothing indexed at ${idOrPath}`);
+  await mayChange(docs.map((d) => d.path));
   const blobs = new Set<string>();
   for (const d of docs) {
     const blob = (await t.originals.of(d.id))?.blob;
