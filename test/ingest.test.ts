@@ -51,6 +51,23 @@ describe('ingest', () => {
     expect(s.skipped.some((x) => x.path === join(dir, 'kb-data'))).toBe(true);
   });
 
+  it("never reads kb's own data through a link, named or walked: its config, its stored copies, its token", async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'kb-data');
+    const engine = await engineIn(data);
+    await writeTree(dir, { 'notes/a.md': note('walrus'), 'kb-data/config.yaml': 'store:\n  url: postgres://kb:secret@db/kb\n' });
+    await engine.ingest([join(dir, 'notes/a.md')]);
+    await symlink(join(data, 'config.yaml'), join(dir, 'notes/config-link.yaml'));
+    await symlink(join(data, 'kb.sqlite'), join(dir, 'notes/index-link.txt'));
+    await symlink(data, join(dir, 'notes/data-link'));
+    const named = await engine.ingest([join(dir, 'notes/config-link.yaml'), join(dir, 'notes/index-link.txt')]);
+    expect(named.skipped.map((x) => x.reason)).toEqual(["kb's own data", "kb's own data"]);
+    const walked = await engine.ingest([join(dir, 'notes')], { force: true });
+    expect(walked.errors).toEqual([]);
+    expect((await engine.list()).map((d) => d.path)).toEqual([join(dir, 'notes/a.md')]);
+    expect((await engine.search({ query: 'secret', mode: 'lexical' })).results).toEqual([]);
+  });
+
   it('takes a file named explicitly even if it is hidden', async () => {
     const dir = await tempDir();
     await writeTree(dir, { '.notes.md': note('explicit') });

@@ -3,7 +3,7 @@
 // search, get, the Library, facets, the viewer, a document's bytes, ask's sources and collections
 // alike; a reader cannot add, an editor adds only into their collections (a drop included); a wrong
 // token is refused and, repeated, the address waits; a removed user is stopped mid-session.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +186,33 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     });
     expect(upload.status).toBe(403);
     expect(((await alice.call('search', { query: 'quokka', mode: 'lexical' })).result as { results: Hit[] }).results).toHaveLength(1);
+  });
+
+  it("an editor's symlinks bring nothing in: not another collection's folder or file, not kb serve's token — named or walked (issue 50)", async () => {
+    const links = {
+      'private/team-link': join(dir, 'team'),
+      'private/plan-link.md': join(dir, 'team/plan.md'),
+      'private/token-link.txt': join(dir, 'data/serve-token'),
+      'private/hostname-link.txt': '/etc/hostname',
+    };
+    for (const [at, to] of Object.entries(links)) await symlink(to, join(dir, at));
+    try {
+      const bob = await as('bob');
+      for (const [at, to] of Object.entries(links)) {
+        const named = await bob.call('ingest', { paths: [join(dir, at)] });
+        expect(named.error?.code, at).toBe('FORBIDDEN');
+        // What lies behind the link is not said.
+        expect(named.error?.message, at).not.toContain(to);
+      }
+      const walked = await bob.call('ingest', { paths: [join(dir, 'private')] });
+      expect(walked.error).toBeUndefined();
+      const docs = ((await bob.call('documents.page', { limit: 100 })).result as { documents: Hit[] }).documents;
+      expect(paths(docs).filter((p) => /link|plan|token|hostname/.test(p))).toEqual([]);
+      expect(((await bob.call('search', { query: 'friday', mode: 'lexical' })).result as { results: Hit[] }).results).toEqual([]);
+      expect((await bob.call('get', { target: join(dir, 'private/token-link.txt') })).error?.code).toBe('NOT_FOUND');
+    } finally {
+      for (const at of Object.keys(links)) await rm(join(dir, at), { force: true });
+    }
   });
 
   it('searches right after a drop while the folder watcher ingests it too: none fails, each finds it', async () => {

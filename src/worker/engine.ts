@@ -169,9 +169,10 @@ export class Engine {
   // Documents in and out
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
     await this.#accounts.assertMayAdd(paths);
+    const confine = await this.#accounts.confinement();
     this.#tops.hold();
     try {
-      return await this.#ingest.ingest(paths, opts);
+      return await this.#ingest.ingest(paths, { ...opts, ...(confine ? { confine } : {}) });
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
       this.#tops.release();

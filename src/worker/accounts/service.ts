@@ -4,6 +4,8 @@
 // with them) acts as an administrator, named @admin in the trail.
 import { timingSafeEqual } from 'node:crypto';
 import { resolve, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import type { Confinement } from '../ingest/confine.js';
 import { currentActor } from '../acting.js';
 import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
@@ -132,19 +134,48 @@ export class AccountService {
   async assertMayAdd(paths: string[], doing = 'add files'): Promise<void> {
     const user = currentActor();
     if (user === undefined) return;
-    const sight = await this.port.sight();
-    if (sight.all) return;
-    const roots = (await this.core.store.tables.collections.list())
-      .filter((c) => sight.writable.includes(c.name))
-      .map((c) => (c.root.endsWith(sep) ? c.root : c.root + sep));
+    const roots = await this.writableRoots();
+    if (roots === null) return;
     for (const p of paths) {
-      const full = resolve(p);
-      if (!roots.some((r) => full.startsWith(r)))
+      // Where it really is: a link inside a collection to elsewhere is elsewhere.
+      const full = await realpath(p).catch(() => resolve(p));
+      if (!roots.some((r) => full === r.slice(0, -1) || full.startsWith(r)))
         throw new KbError(
           'FORBIDDEN',
           `${user} may ${doing} only inside the collections they edit${roots.length ? '' : ' (none yet: ask an admin to grant you one, as an editor)'}: ${p} is outside them`,
         );
     }
+  }
+
+  /** The real folders (ending in the separator) of the collections the caller edits; null: anything (the owner, an admin). */
+  private async writableRoots(): Promise<string[] | null> {
+    return (await this.writable())?.map((c) => c.real) ?? null;
+  }
+
+  /** The collections the caller edits: each root as recorded and really (both ending in the separator); null: all. */
+  private async writable(): Promise<{ root: string; real: string }[] | null> {
+    if (currentActor() === undefined) return null;
+    const sight = await this.port.sight();
+    if (sight.all) return null;
+    const slash = (p: string): string => (p.endsWith(sep) ? p : p + sep);
+    const roots = (await this.core.store.tables.collections.list()).filter((c) => sight.writable.includes(c.name));
+    return Promise.all(roots.map(async (c) => ({ root: slash(c.root), real: slash(await realpath(c.root).catch(() => resolve(c.root))) })));
+  }
+
+  /**
+   * What a team's user's ingest may read: the real root of the collection they edit that holds a
+   * file's real path (ingest/confine.ts). None for the owner and admins.
+   */
+  async confinement(): Promise<Confinement | undefined> {
+    const roots = await this.writable();
+    if (roots === null) return undefined;
+    // The deepest root first: a collection inside another's folder owns its files.
+    const deepest = [...roots].sort((a, b) => b.real.length - a.real.length);
+    return (real) => {
+      const c = deepest.find((x) => real.startsWith(x.real));
+      // Recorded under the collection's root as kb knows it, so the database files it there.
+      return c === undefined ? null : { root: c.root.slice(0, -1), path: c.root + real.slice(c.real.length) };
+    };
   }
 
   /** A team's user adds to a collection only if they edit it; the machine's owner, to any. */

@@ -11,6 +11,7 @@ import { failedDocRow } from './doc-row.js';
 import { ParsePool } from './parse-pool.js';
 import { NOT_READ_NAMED } from './context.js';
 import { type IngestContext, type Prepared, prepareFile } from './prepare.js';
+import { admit, type Confinement, ownPlaces } from './confine.js';
 import { refusedFolder } from './refused-folders.js';
 import { normalizeTags } from './tags.js';
 import { walk } from './walk.js';
@@ -25,6 +26,8 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** How each file of the batch went, as counted in the summary (the OCR and audio passes may revise it). */
   onOutcome?: (path: string, outcome: FileOutcome) => void;
+  /** A team user's bounds: files are read only inside them, at their real paths (confine.ts). */
+  confine?: Confinement | undefined;
 }
 
 export type FileOutcome = 'added' | 'updated' | 'unchanged' | 'moved' | 'failed' | 'skipped';
@@ -120,9 +123,20 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       summary.errors.push({ path: resolve(p), code: 'INVALID_ARGUMENT', message: refused });
     }
   }
+  const own = await ownPlaces(ctx.dataDir);
+  const taken = new Set<string>();
   for await (const e of walk(inputs, walkOpts)) {
-    if (e.kind === 'file') files.push(e);
-    else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
+    if (e.kind === 'file') {
+      const a = await admit(e, own, opts.confine);
+      if ('skip' in a) summary.skipped.push({ path: e.path, reason: a.skip });
+      else if ('refused' in a) {
+        summary.failed++;
+        summary.errors.push({ path: e.path, code: 'FORBIDDEN', message: a.refused });
+      } else if (!taken.has(a.path)) {
+        taken.add(a.path);
+        files.push(a);
+      }
+    } else if (e.kind === 'skip') summary.skipped.push({ path: e.path, reason: e.reason });
     else {
       summary.failed++;
       summary.errors.push({ path: e.path, code: e.code, message: e.message });

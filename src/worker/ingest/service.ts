@@ -1,6 +1,7 @@
 // An ingest as the engine runs it: the text layers first (committed and searchable as they land),
 // then what has to be read from pixels (OCR), then what has to be heard (audio), then the summary made
 // final, then vectors. The parse threads and the tesseract worker start on first need and stay until close.
+import type { Confinement } from './confine.js';
 import type { IngestError, IngestProgress, IngestSummary, ReindexProgress, Transcribed } from '../../shared/wire.js';
 import { firstLine, KbError } from '../../shared/errors.js';
 import { type Core, diskFull } from '../core.js';
@@ -20,6 +21,8 @@ export interface IngestCallOptions {
   force?: boolean;
   onProgress?: (p: IngestProgress) => void;
   signal?: AbortSignal;
+  /** A team user's bounds (the engine sets it from their grants): see ingest/confine.ts. */
+  confine?: Confinement | undefined;
 }
 
 export class IngestService {
