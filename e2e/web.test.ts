@@ -485,6 +485,15 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('footer').innerText()).toMatch(/engine ready/);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
+    // The printed address signs in too, and its token leaves the address at once: a search's address never carries it.
+    const printed = await browser.newPage();
+    await printed.goto(host.url);
+    await expect.poll(() => printed.locator('footer').innerText()).toMatch(/engine ready/);
+    expect(new URL(printed.url()).searchParams.get('token')).toBeNull();
+    await printed.getByLabel('Search').fill('anything');
+    await expect.poll(() => new URL(printed.url()).searchParams.get('q')).toBe('anything');
+    expect(printed.url()).not.toContain(host.token);
+    await printed.close();
     await page.close();
     await host.stop();
   }, 60_000);

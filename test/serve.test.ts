@@ -162,6 +162,13 @@ describe('kb serve', () => {
     expect(await after.text()).not.toMatch(/Sign in to kb/);
     // A program asking without a token still gets the refusal in words, not a page.
     expect(await (await fetch(`${base}/`)).text()).toMatch(/sign in with your token/);
+    // A link carrying a token, followed from another site: it asks before signing in (the link could be anyone's).
+    const linked = await fetch(host.url, { headers: { ...html, 'sec-fetch-site': 'cross-site' } });
+    expect(linked.status).toBe(200);
+    expect(linked.headers.get('set-cookie')).toBeNull();
+    expect(await linked.text()).toMatch(/Sign in as this kb's owner\?/);
+    // Opened by the person themselves (typed, pasted, a bookmark): signed in at once, as before.
+    expect((await fetch(host.url, { headers: { ...html, 'sec-fetch-site': 'none' } })).headers.get('set-cookie')).toMatch(/^kb_token=/);
     await host.stop();
   });
 

@@ -375,6 +375,19 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     }
   });
 
+  it("a link with another account's token asks before it replaces the session the browser has (issue 50)", async () => {
+    const site = `http://127.0.0.1:${server.port}`;
+    const html = { accept: 'text/html' };
+    const page = await fetch(`${site}/?token=${tokens.bob}`, { headers: { ...html, cookie: `kb_token=${tokens.alice}` } });
+    expect(page.headers.get('set-cookie')).toBeNull();
+    const text = await page.text();
+    expect(text).toMatch(/Sign in as bob\?/);
+    expect(text).toMatch(/No, stay as I am/);
+    // The same account's link: nothing to ask.
+    const same = await fetch(`${site}/?token=${tokens.alice}`, { headers: { ...html, cookie: `kb_token=${tokens.alice}` } });
+    expect(same.headers.get('set-cookie')).toMatch(/^kb_token=/);
+  });
+
   it('refuses a wrong token, then the address for a while; stops a removed user at once', async () => {
     const erin = await as('erin');
     expect((await erin.call('whoami', {})).result).toMatchObject({ user: 'erin' });

@@ -20,8 +20,8 @@ import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
-import { Gate, type Session, tokenOf } from './sign-in.js';
-import { SIGN_IN_CSP, SIGN_IN_PATH, TOKEN_FIELD, signInPage } from './sign-in-page.js';
+import { cookieTokenOf, Gate, type Session, tokenOf } from './sign-in.js';
+import { SIGN_IN_CSP, SIGN_IN_PATH, TOKEN_FIELD, signInPage, switchPage } from './sign-in-page.js';
 import type { Caller, Method, Params, Result } from '../../shared/api.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
@@ -114,6 +114,18 @@ function sendSignInPage(res: ServerResponse, status: number, problem: string | n
       ...(status === 429 ? { 'retry-after': '600' } : {}),
     })
     .end(signInPage(problem));
+}
+
+function sendSwitchPage(res: ServerResponse, user: string | null, token: string): void {
+  res
+    .writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': SIGN_IN_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+      'cache-control': 'no-store',
+    })
+    .end(switchPage(user, token));
 }
 
 const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
@@ -290,6 +302,16 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       return;
     }
     const session = signed.session;
+    // A token in the address signs in at once only when the person opened that address themselves
+    // (typed, pasted, a bookmark: Sec-Fetch-Site none). From another site's link, or over another
+    // session here, it asks first: the link could be anyone's.
+    const linked = url.searchParams.get('token');
+    if (pageFile && req.method === 'GET' && linked && session.token === linked) {
+      const site = req.headers['sec-fetch-site'];
+      const current = cookieTokenOf(req);
+      if (site === 'cross-site' || site === 'same-site' || (current !== undefined && current !== linked))
+        return sendSwitchPage(res, session.user, linked);
+    }
     // A view key opens one rendition and nothing else: it is never turned into the session cookie.
     if (session.token)
       res.setHeader('set-cookie', `kb_token=${session.token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`);

@@ -37,3 +37,31 @@ export function signInPage(problem: string | null = null): string {
 </form></body></html>
 `;
 }
+
+/**
+ * A link carrying a token, followed from another site or while someone else is signed in here: it
+ * could be anyone's token (a link made to sign you in as its sender, whose collections would then get
+ * your drops), so it asks.
+ */
+export function switchPage(as: string | null, token: string): string {
+  const who = as === null ? "this kb's owner" : escape(as);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · kb</title>
+<style>
+  :root { color-scheme: light dark; font: 15px/1.5 system-ui, sans-serif; }
+  body { display: grid; place-items: center; min-height: 90vh; margin: 0; }
+  form { width: min(28rem, 90vw); display: grid; gap: .75rem; }
+  h1 { font-size: 1.3rem; margin: 0; }
+  button, a { font: inherit; padding: .45rem; text-align: center; }
+  p { margin: 0; }
+</style></head>
+<body><form method="post" action="${SIGN_IN_PATH}">
+  <h1>Sign in as ${who}?</h1>
+  <p>The link you followed signs this browser in to kb as <strong>${who}</strong>. Only go on if you meant to: whatever you add from now on goes where ${who} may add it.</p>
+  <input type="hidden" name="${TOKEN_FIELD}" value="${escape(token)}">
+  <button type="submit">Sign in as ${who}</button>
+  <a href="/">No, stay as I am</a>
+</form></body></html>
+`;
+}

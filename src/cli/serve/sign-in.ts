@@ -37,7 +37,12 @@ function same(a: string | undefined, b: string): boolean {
 /** The token a request carries: the Authorization header, ?token=, or the cookie. */
 export function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  return bearer ?? url.searchParams.get('token') ?? /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+  return bearer ?? url.searchParams.get('token') ?? cookieTokenOf(req);
+}
+
+/** The token the session cookie holds, if any. */
+export function cookieTokenOf(req: IncomingMessage): string | undefined {
+  return /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
 }
 
 export class Gate {
