@@ -114,6 +114,22 @@ describe('kb CLI', () => {
     );
   });
 
+  it("never writes a document's control sequences to the terminal: no window title, clipboard or screen commands (issue 50)", async () => {
+    const { dir, env } = await setup();
+    const evil = `# Esc\x1b]0;owned\x07 title\n\nThe gannet \x1b]52;c;ZWNobyBvd25lZA==\x07 dives \x1b[2J\x9b31m here.\n`;
+    await writeFile(join(dir, 'evil.md'), evil);
+    expect(kb(['ingest', join(dir, 'evil.md')], { env }).code).toBe(0);
+    const found = kb(['search', 'gannet'], { env });
+    const got = kb(['get', `${join(dir, 'evil.md')}#L1-L3`], { env });
+    const listed = kb(['ls'], { env });
+    for (const out of [found.stdout, got.stdout, listed.stdout]) {
+      expect(out).not.toMatch(/[\x1b\x07\x9b]/);
+    }
+    expect(got.stdout).toMatch(/The gannet \uFFFD\]52;c;ZWNobyBvd25lZA==\uFFFD dives/);
+    // --json keeps the text as it is: JSON escapes what a terminal would obey.
+    expect(JSON.stringify(kb(['get', `${join(dir, 'evil.md')}#L3`, '--json'], { env }).json())).toContain('\\u001b]52');
+  });
+
   it('init writes a commented config that kb then reads; a bad config is a clear error', async () => {
     const { dir, env } = await setup();
     const init = kb(['init', '--json'], { env });

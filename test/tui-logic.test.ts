@@ -180,3 +180,15 @@ describe('a transcript line’s time', () => {
     expect(lineTime('no time here')).toBeNull();
   });
 });
+
+describe("a document's control characters in kb tui", () => {
+  it('are drawn as � in titles, citations, snippets and the preview: never sent to the terminal', async () => {
+    const { fit, snippetParts } = await import('../src/cli/tui/parts.js');
+    expect(fit('Notes\x1b]0;owned\x07', 40)).toBe('Notes\uFFFD]0;owned\uFFFD');
+    expect(snippetParts('the \x1b[2Jgannet dives', [[8, 14]], 40)).toEqual([
+      { s: 'the \uFFFD[2J', hl: false },
+      { s: 'gannet', hl: true },
+      { s: ' dives', hl: false },
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import { CONFIG_FILE, CONFIG_TEMPLATE, resolveSettings } from '../../worker/inde
 import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 import { countBar } from '../progress.js';
+import { terminalSafe } from '../terminal-text.js';
 
 /** Documents asked for at a time: kb ls prints each page as it comes, never holding every document. */
 const LS_PAGE = 500;
@@ -46,9 +47,9 @@ function lsLine(d: DocumentSummary): void {
   // A recording's length before its path (the path stays last, whole, for tools that cut at it).
   const length = d.duration !== undefined ? `${formatClock(d.duration)}  ` : '';
   line(
-    `${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${displayPath(d.path)}`,
+    `${d.doc_id}  ${status}  ${d.type.padEnd(8)} ${String(d.chunks).padStart(4)} ${d.chunks === 1 ? 'chunk ' : 'chunks'}  ${orig}  ${length}${terminalSafe(displayPath(d.path))}`,
   );
-  if (d.reason) line(dim(`    ${d.reason}`));
+  if (d.reason) line(dim(`    ${terminalSafe(d.reason)}`));
 }
 
 export async function inspectCommand(what: string, id: string, g: GlobalOptions): Promise<number> {
@@ -66,7 +67,7 @@ export async function removeCommand(target: string, g: GlobalOptions): Promise<n
     const r = await kb.remove({ target });
     if (g.json) printJson(r);
     else {
-      for (const d of r.removed) line(`removed ${displayPath(d.path)}`);
+      for (const d of r.removed) line(`removed ${terminalSafe(displayPath(d.path))}`);
       // Their stored copies went with them (documents/remove.ts), but a copy another document keeps.
       line(dim(`${plural(r.removed.length, 'document')} removed, with the copies kb kept of them; your files are untouched`));
     }

@@ -2,14 +2,15 @@
 import { type GlobalOptions, withClient } from '../context.js';
 import { cyan, dim, line, printJson, yellow } from '../output.js';
 import { plural } from '../../shared/words.js';
+import { terminalSafe } from '../terminal-text.js';
 
 export async function getCommand(target: string, flags: { max?: number }, g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
     const span = await kb.get({ target, ...(flags.max !== undefined ? { max_chars: flags.max } : {}) });
     if (g.json) return void printJson(span);
-    line(cyan(span.citation.label ?? span.citation.uri));
+    line(cyan(terminalSafe(span.citation.label ?? span.citation.uri)));
     if (span.stale) line(yellow('(the file changed since it was indexed: the lines may have moved)'));
-    line(span.text);
+    line(terminalSafe(span.text));
     if (span.truncated) line(dim(`… cut at ${flags.max ?? 20000} characters (--max N for more)`));
   });
 }

@@ -3,6 +3,7 @@ import { citationLabel } from '../../shared/citation.js';
 import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
+import { terminalSafe } from '../terminal-text.js';
 
 export interface SearchFlags {
   mode?: SearchMode;
@@ -50,10 +51,10 @@ function printHuman(r: SearchResult, explain: boolean): void {
   }
   for (const h of r.results) {
     line(
-      `${bold(`${h.rank}.`)} ${bold(h.source.title || displayPath(h.citation.path))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`,
+      `${bold(`${h.rank}.`)} ${bold(terminalSafe(h.source.title || displayPath(h.citation.path)))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`,
     );
-    line(`   ${cyan(citationLabel(h.citation, displayPath(h.citation.path)))}`);
-    line(`   ${highlight(h.snippet, h.snippet_highlights)}`);
+    line(`   ${cyan(terminalSafe(citationLabel(h.citation, displayPath(h.citation.path))))}`);
+    line(`   ${highlight(terminalSafe(h.snippet), h.snippet_highlights)}`);
     if (explain) {
       const x = h.retrieval;
       const e = x.explain;

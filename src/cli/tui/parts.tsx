@@ -5,12 +5,14 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { SearchHit } from '../../shared/wire.js';
 import type { PreviewLine } from './preview.js';
+import { terminalSafe } from '../terminal-text.js';
 
 /**
  * A line cut to what a row of `cols` cells could show (a character takes one or two): Ink measures
  * every character of a text it truncates, and a paragraph-long line made each frame ~10 ms slower.
  */
-export const fit = (s: string, cols: number): string => (s.length > 2 * cols ? s.slice(0, 2 * cols) : s);
+/** A document's text cut to what a row can show, its control characters made harmless (terminal-text.ts). */
+export const fit = (s: string, cols: number): string => terminalSafe(s.length > 2 * cols ? s.slice(0, 2 * cols) : s);
 
 /**
  * The snippet on one line, split at its highlight ranges. The ranges index the snippet as stored, so
@@ -22,7 +24,7 @@ export function snippetParts(text: string, highlights: [number, number][], cols:
   let at = 0;
   let room = 2 * cols;
   const push = (s: string, hl: boolean): void => {
-    const folded = s.replace(/\s+/g, ' ').slice(0, Math.max(0, room));
+    const folded = terminalSafe(s.replace(/\s+/g, ' ').slice(0, Math.max(0, room)));
     room -= folded.length;
     if (folded) parts.push({ s: folded, hl });
   };
