@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/worker/index.js';
+import { actingFor } from '../src/worker/acting.js';
 import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
 import { engineIn, kbAsync, tempDir, writeTree } from './helpers.js';
 
@@ -109,6 +110,13 @@ describe.skipIf(!available)('accounts on PostgreSQL', () => {
     const audit = await kbAsync(['audit', '--limit', '1', '--json'], { env });
     expect(audit.json().entries).toEqual([
       expect.objectContaining({ actor: '@admin', action: 'collection.grant', target: 'team', detail: '@all' }),
+    ]);
+    // A team's admin changing things through a server is named on the trail, not hidden behind @admin.
+    await actingFor('dave', () => one.accounts.revoke('team', '@all'));
+    await actingFor('dave', () => one.accounts.addUser('erin', 'reader'));
+    expect((await one.accounts.trail(2)).map((e) => `${e.actor} ${e.action} ${e.target}`)).toEqual([
+      'dave user.add erin',
+      'dave collection.revoke team',
     ]);
   });
 });

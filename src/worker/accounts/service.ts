@@ -53,7 +53,7 @@ export class AccountService {
   }
 
   /** A new user; its token is returned once and never stored. */
-  async addUser(name: string, role: Role, actor = DATABASE_ADMIN): Promise<Account & { token: string }> {
+  async addUser(name: string, role: Role, actor = currentActor() ?? DATABASE_ADMIN): Promise<Account & { token: string }> {
     AccountService.name(name);
     const t = newToken();
     const hash = await hashSecret(t.secret);
@@ -72,7 +72,7 @@ export class AccountService {
   }
 
   /** The user and every grant to them go; their token stops working at once. */
-  async removeUser(name: string, actor = DATABASE_ADMIN): Promise<void> {
+  async removeUser(name: string, actor = currentActor() ?? DATABASE_ADMIN): Promise<void> {
     const removed = await this.port.write(async (a) => {
       if (!(await a.removeUser(name))) return false;
       await a.record(AccountService.entry(actor, 'user.remove', name));
@@ -82,7 +82,7 @@ export class AccountService {
   }
 
   /** A new token for a user; the old one stops working at once. */
-  async newToken(name: string, actor = DATABASE_ADMIN): Promise<Account & { token: string }> {
+  async newToken(name: string, actor = currentActor() ?? DATABASE_ADMIN): Promise<Account & { token: string }> {
     const t = newToken();
     const hash = await hashSecret(t.secret);
     const user = await this.port.write(async (a) => {
@@ -96,11 +96,11 @@ export class AccountService {
   }
 
   /** Lets a user (or @all) read a collection. */
-  async grant(collection: string, grantee: string, actor = DATABASE_ADMIN): Promise<{ changed: boolean }> {
+  async grant(collection: string, grantee: string, actor = currentActor() ?? DATABASE_ADMIN): Promise<{ changed: boolean }> {
     return this.changeGrant('grant', collection, grantee, actor);
   }
 
-  async revoke(collection: string, grantee: string, actor = DATABASE_ADMIN): Promise<{ changed: boolean }> {
+  async revoke(collection: string, grantee: string, actor = currentActor() ?? DATABASE_ADMIN): Promise<{ changed: boolean }> {
     return this.changeGrant('revoke', collection, grantee, actor);
   }
 

@@ -12,6 +12,7 @@ import type { ReconcileResult, SyncContext } from './sync.js';
 import type { CollectionWatcher, WatchOptions } from './watcher.js';
 import type { CollectionSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
+import { currentActor } from '../acting.js';
 
 export type CollectionInfo = z.infer<typeof CollectionSchema>;
 
@@ -197,9 +198,9 @@ export class CollectionService {
     return removed;
   }
 
-  /** On a shared store, who added or forgot a collection is on the audit trail (the database's own credentials: @admin). */
+  /** On a shared store, who added or forgot a collection is on the audit trail (a team's admin by name; the database's own credentials: @admin). */
   private async audit(action: string, name: string, detail: string): Promise<void> {
-    await this.core.store.accounts?.record({ at: Date.now(), actor: '@admin', action, target: name, detail });
+    await this.core.store.accounts?.record({ at: Date.now(), actor: currentActor() ?? '@admin', action, target: name, detail });
   }
 
   /** Reconciles every collection with the disk (on start): what changed while kb was closed. */
