@@ -259,15 +259,17 @@ describe('the substrings and packing upgrades (migrations 11 and 12)', () => {
     // documents are added before the word index's own upgrade has begun (the model-based test found it).
     const file = await schema10(sixty(), 21_000);
     const dir = join(file, '..');
+    // The notes live outside the data dir: kb never reads its own folder.
+    const notes = await tempDir();
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(join(dir, 'heron.txt'), 'The record zqheronword was written down.');
+    await writeFile(join(notes, 'heron.txt'), 'The record zqheronword was written down.');
     await writeFile(
-      join(dir, 'long.txt'),
+      join(notes, 'long.txt'),
       Array.from({ length: 400 }, (_, i) => `line ${i} of the long note about otters`).join('\n') + '\nzqotterword',
     );
     const engine = await engineIn(dir);
     try {
-      await engine.ingest([join(dir, 'heron.txt'), join(dir, 'long.txt')]);
+      await engine.ingest([join(notes, 'heron.txt'), join(notes, 'long.txt')]);
       const finds = async (w: string): Promise<number> =>
         (await engine.search({ query: w, mode: 'lexical', correct: false })).results.length;
       expect([await finds('zqheronword'), await finds('zqotterword')]).toEqual([1, 1]);
