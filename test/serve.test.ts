@@ -160,6 +160,8 @@ describe('kb serve', () => {
     const after = await fetch(`${base}/`, { headers: { ...html, cookie: cookie.split(';')[0]! } });
     expect(after.status).toBe(200);
     expect(await after.text()).not.toMatch(/Sign in to kb/);
+    // A page whose account was removed comes back here, told why (lib/client.ts on close code 4001).
+    expect(await (await fetch(`${base}/?signed_out=1`, { headers: html })).text()).toMatch(/You were signed out: your account was removed/);
     // A program asking without a token still gets the refusal in words, not a page.
     expect(await (await fetch(`${base}/`)).text()).toMatch(/sign in with your token/);
     // A link carrying a token, followed from another site: it asks before signing in (the link could be anyone's).

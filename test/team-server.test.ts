@@ -388,12 +388,29 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect(same.headers.get('set-cookie')).toMatch(/^kb_token=/);
   });
 
+  it("tells each open page only what its user may know: another collection's file names and errors never reach a reader (issue 50)", async () => {
+    const alice = await as('alice');
+    const owner = await connect(server.port, server.token);
+    clients.push(owner);
+    await writeTree(dir, { 'private/secret-plans.md': '# Secret\n\nThe kestrel roost is confidential.\n' });
+    // The owner's page hears the watched folder's change, by name; alice's only that something changed.
+    for (let i = 0; i < 100 && !owner.events.some((e) => e.event === 'collections'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(JSON.stringify(owner.events)).toContain('secret-plans.md');
+    for (let i = 0; i < 50 && !alice.events.some((e) => e.event === 'changed'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alice.events.some((e) => e.event === 'changed')).toBe(true);
+    expect(alice.events.map((e) => e.event)).not.toContain('collections');
+    expect(alice.events.map((e) => e.event)).not.toContain('background');
+    expect(JSON.stringify(alice.events)).not.toContain('secret-plans');
+  });
+
   it('refuses a wrong token, then the address for a while; stops a removed user at once', async () => {
     const erin = await as('erin');
     expect((await erin.call('whoami', {})).result).toMatchObject({ user: 'erin' });
     const removed = await kbAsync(['users', 'remove', 'erin', '--store', url, '--data-dir', join(dir, 'cli-data')]);
     expect(removed.code, removed.stderr).toBe(0);
-    expect((await erin.call('search', { query: 'heron' })).error?.code).toBe('UNAUTHENTICATED');
+    expect(['UNAUTHENTICATED', 'CLOSED']).toContain((await erin.call('search', { query: 'heron' })).error?.code);
+    // Her open page is closed within moments, saying why (it then shows the sign-in page with the reason).
+    expect(await erin.closed).toEqual({ code: 4001, reason: expect.stringMatching(/account was removed or its token replaced/) });
     await expect(connect(server.port, tokens.erin!)).rejects.toThrow(/refused: 401/);
 
     const wrong = 'kb_000000000000_' + 'A'.repeat(43);

@@ -10,6 +10,10 @@ export interface Client {
   ) => Promise<{ result?: unknown; error?: { code: string; message: string } }>;
   raw: (text: string) => Promise<unknown>;
   close: () => void;
+  /** Every event the server pushed, in order. */
+  events: { event: string; data: unknown }[];
+  /** How the server closed the connection. */
+  closed: Promise<{ code: number; reason: string }>;
 }
 
 export function connect(port: number, token: string, origin = `http://127.0.0.1:${port}`): Promise<Client> {
@@ -26,6 +30,15 @@ export function connect(port: number, token: string, origin = `http://127.0.0.1:
     >();
     let next = 1;
     let rawWaiter: ((m: unknown) => void) | null = null;
+    const events: { event: string; data: unknown }[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((res) =>
+      ws.on('close', (code, reason) => {
+        // A call the closed connection will never answer is answered now.
+        for (const w of waiting.values()) w.resolve({ error: { code: 'CLOSED', message: String(reason) } });
+        waiting.clear();
+        res({ code, reason: String(reason) });
+      }),
+    );
     ws.on('message', (d) => {
       const m = JSON.parse(String(d)) as {
         type: string;
@@ -36,6 +49,7 @@ export function connect(port: number, token: string, origin = `http://127.0.0.1:
         error?: { code: string; message: string };
       };
       if (m.id === -1 && rawWaiter) return rawWaiter(m);
+      if (m.type === 'event' && m.id === undefined && m.event) events.push({ event: m.event, data: m.data });
       const w = m.id === undefined ? undefined : waiting.get(m.id);
       if (!w) return;
       if (m.type === 'event') w.onProgress?.(m.data);
@@ -58,6 +72,8 @@ export function connect(port: number, token: string, origin = `http://127.0.0.1:
             ws.send(text);
           }),
         close: () => ws.close(),
+        events,
+        closed,
       }),
     );
   });

@@ -102,6 +102,7 @@ function listenRefusal(host: string, publicUrl: string | null, insecure: boolean
 
 const UNKNOWN_TOKEN = 'kb does not know that token: check it, or ask an admin for a new one (kb users token NAME).';
 const TOO_MANY = 'Too many failed sign-ins from this address: wait ten minutes.';
+const SIGNED_OUT_TEXT = 'You were signed out: your account was removed, or its token replaced. Sign in with the token an admin gives you.';
 
 function sendSignInPage(res: ServerResponse, status: number, problem: string | null): void {
   res
@@ -114,6 +115,22 @@ function sendSignInPage(res: ServerResponse, status: number, problem: string | n
       ...(status === 429 ? { 'retry-after': '600' } : {}),
     })
     .end(signInPage(problem));
+}
+
+/** The close code a page hears when its account was removed or its token replaced (WebSocket's private range). */
+const SIGNED_OUT = 4001;
+const SIGNED_OUT_CHECK_MS = 3_000;
+
+/**
+ * What a team's user hears of the engine's events: nothing that names another collection's files or
+ * counts its work. A watched folder's changes become a bare `changed` (the page asks again, under its
+ * own rights); background work (OCR, embedding of everyone's files) is not theirs to watch.
+ */
+function forTeamUser(m: ServerMessage): ServerMessage | null {
+  if (m.type !== 'event') return m;
+  if (m.event === 'collections') return { type: 'event', event: 'changed', data: {} };
+  if (m.event === 'background') return null;
+  return m;
 }
 
 function sendSwitchPage(res: ServerResponse, user: string | null, token: string): void {
@@ -145,10 +162,17 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       broadcast({ type: 'event', event, data });
     },
   });
-  const sockets = new Set<WebSocket>();
+  /** Each open page, and whom it signed in as (none: the owner). */
+  const sockets = new Map<WebSocket, Caller | undefined>();
   const broadcast = (m: ServerMessage): void => {
     const text = JSON.stringify(m);
-    for (const s of sockets) s.send(text);
+    for (const [s, caller] of sockets) {
+      if (!caller) s.send(text);
+      else {
+        const theirs = forTeamUser(m);
+        if (theirs) s.send(JSON.stringify(theirs));
+      }
+    }
   };
   await supervisor.start().catch((e: unknown) => {
     log.error(errorFields(e), 'the worker did not start');
@@ -291,7 +315,11 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       const limited = signed.refused === 'limited';
       // A person opening the page gets a form for their token; a program, the same refusal in words.
       if (pageFile && req.method === 'GET' && /text\/html/.test(req.headers.accept ?? ''))
-        return sendSignInPage(res, limited ? 429 : 401, limited ? TOO_MANY : tokenOf(req, url) ? UNKNOWN_TOKEN : null);
+        return sendSignInPage(
+          res,
+          limited ? 429 : 401,
+          limited ? TOO_MANY : url.searchParams.has('signed_out') ? SIGNED_OUT_TEXT : tokenOf(req, url) ? UNKNOWN_TOKEN : null,
+        );
       res
         .writeHead(limited ? 429 : 401, { 'content-type': 'text/plain', ...(limited ? { 'retry-after': '600' } : {}) })
         .end(
@@ -374,7 +402,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   /** One browser connection: a bridge session that checks each message against the contract. */
   const bridge = (ws: WebSocket, caller: Caller | undefined): void => {
-    sockets.add(ws);
+    sockets.set(ws, caller);
     const session = openBridgeSession(
       supervisor,
       (m) => {
@@ -408,13 +436,26 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     server.listen(opts.port, listenOn, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  // A page whose user was removed, or whose token was replaced, is closed within moments, saying why
+  // (on any server of the store: the account is read each time).
+  const signedOut = setInterval(() => {
+    for (const [ws, caller] of sockets) {
+      if (!caller || !('token' in caller)) continue;
+      supervisor.request('whoami', {}, undefined, caller).result.catch((e: unknown) => {
+        if (e instanceof Error && (e as { code?: string }).code === 'UNAUTHENTICATED')
+          ws.close(SIGNED_OUT, 'signed out: the account was removed or its token replaced');
+      });
+    }
+  }, SIGNED_OUT_CHECK_MS);
+  signedOut.unref();
   const shown = publicUrl ? publicUrl.origin : `http://${isLoopback(listenOn) ? '127.0.0.1' : listenOn}:${port}`;
   return {
     url: `${shown}/?token=${token}`,
     port,
     close: async () => {
+      clearInterval(signedOut);
       supervisor.stop();
-      for (const s of sockets) s.terminate();
+      for (const s of sockets.keys()) s.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -3,6 +3,9 @@
 import type { ClientMessage, KbBridge, Method, ServerMessage } from '../../shared/api';
 import { callError, RpcCalls } from '../../shared/rpc-client';
 
+/** kb serve's close code for a page whose account was removed or whose token was replaced. */
+const SIGNED_OUT = 4001;
+
 export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): KbBridge {
   let ws: WebSocket;
   let open: Promise<void>;
@@ -27,7 +30,12 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
       ),
     );
     ws.addEventListener('message', (e) => calls.receive(JSON.parse(String(e.data)) as ServerMessage));
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (e) => {
+      // The server closed it because this account was removed or its token replaced: to sign-in.
+      if (e.code === SIGNED_OUT) {
+        location.assign('/?signed_out=1');
+        return;
+      }
       const was = connected;
       connected = false;
       calls.failAll(callError('INTERNAL', 'lost the connection to kb'));
