@@ -5,6 +5,9 @@
 import type { ServerMessage } from './api.js';
 import type { EventData, EventName } from './events.js';
 
+/** The close code kb serve gives a page whose account was removed or whose token was replaced (WebSocket's private range). */
+export const SIGNED_OUT_CLOSE = 4001;
+
 /**
  * The one shape of a call's error, wherever the UI or a host meets it: an Error named KbError with the
  * contract's code (shared/errors.ts's KbError, the engine's own, has the same shape).

@@ -20,8 +20,10 @@ import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError, toErrorPayload } from '../../shared/errors.js';
 import { receiveUpload } from './uploads.js';
 import { serveToken } from './token.js';
-import { cookieTokenOf, Gate, type Session, tokenOf } from './sign-in.js';
-import { SIGN_IN_CSP, SIGN_IN_PATH, TOKEN_FIELD, signInPage, switchPage } from './sign-in-page.js';
+import { cookieTokenOf, Gate, type Session, sessionCookie, tokenOf } from './sign-in.js';
+import { SIGN_IN_PATH, SIGNED_OUT_TEXT, TOO_MANY, UNKNOWN_TOKEN, sendPage, signInPage, switchPage } from './sign-in-page.js';
+import { closeSignedOut, forTeamUser } from './team-events.js';
+import { signInForm } from './sign-in-form.js';
 import type { Caller, Method, Params, Result } from '../../shared/api.js';
 import { Supervisor, type WorkerHandle } from '../../shared/supervisor.js';
 import { errorFields, type Log, silentLog, workerProcessEntry } from '../../worker/index.js';
@@ -98,51 +100,6 @@ function listenRefusal(host: string, publicUrl: string | null, insecure: boolean
   if (!publicUrl)
     return `on ${host}, kb serve needs the address people will type, to check each request's Host and Origin: --public-url http://NAME:PORT (or serve.public_url)`;
   return null;
-}
-
-const UNKNOWN_TOKEN = 'kb does not know that token: check it, or ask an admin for a new one (kb users token NAME).';
-const TOO_MANY = 'Too many failed sign-ins from this address: wait ten minutes.';
-const SIGNED_OUT_TEXT = 'You were signed out: your account was removed, or its token replaced. Sign in with the token an admin gives you.';
-
-function sendSignInPage(res: ServerResponse, status: number, problem: string | null): void {
-  res
-    .writeHead(status, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': SIGN_IN_CSP,
-      'x-content-type-options': 'nosniff',
-      // no-referrer would make the browser post the form with `Origin: null`, which /sign-in refuses.
-      'referrer-policy': 'same-origin',
-      ...(status === 429 ? { 'retry-after': '600' } : {}),
-    })
-    .end(signInPage(problem));
-}
-
-/** The close code a page hears when its account was removed or its token replaced (WebSocket's private range). */
-const SIGNED_OUT = 4001;
-const SIGNED_OUT_CHECK_MS = 3_000;
-
-/**
- * What a team's user hears of the engine's events: nothing that names another collection's files or
- * counts its work. A watched folder's changes become a bare `changed` (the page asks again, under its
- * own rights); background work (OCR, embedding of everyone's files) is not theirs to watch.
- */
-function forTeamUser(m: ServerMessage): ServerMessage | null {
-  if (m.type !== 'event') return m;
-  if (m.event === 'collections') return { type: 'event', event: 'changed', data: {} };
-  if (m.event === 'background') return null;
-  return m;
-}
-
-function sendSwitchPage(res: ServerResponse, user: string | null, token: string): void {
-  res
-    .writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': SIGN_IN_CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'same-origin',
-      'cache-control': 'no-store',
-    })
-    .end(switchPage(user, token));
 }
 
 const FALLBACK = `<!doctype html><meta charset="utf-8"><title>kb</title>
@@ -307,7 +264,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    if (path === SIGN_IN_PATH) return signInForm(req, res);
+    if (path === SIGN_IN_PATH) return signInForm(req, res, { gate, originOk, secure });
     const view = VIEW_ROUTE.exec(path)?.[1] ?? null;
     const pageFile = !view && path !== '/upload' && !path.startsWith('/doc/');
     const signed = await gate.signIn(req, url, view, pageFile);
@@ -315,10 +272,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       const limited = signed.refused === 'limited';
       // A person opening the page gets a form for their token; a program, the same refusal in words.
       if (pageFile && req.method === 'GET' && /text\/html/.test(req.headers.accept ?? ''))
-        return sendSignInPage(
+        return sendPage(
           res,
           limited ? 429 : 401,
-          limited ? TOO_MANY : url.searchParams.has('signed_out') ? SIGNED_OUT_TEXT : tokenOf(req, url) ? UNKNOWN_TOKEN : null,
+          signInPage(limited ? TOO_MANY : url.searchParams.has('signed_out') ? SIGNED_OUT_TEXT : tokenOf(req, url) ? UNKNOWN_TOKEN : null),
         );
       res
         .writeHead(limited ? 429 : 401, { 'content-type': 'text/plain', ...(limited ? { 'retry-after': '600' } : {}) })
@@ -338,11 +295,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       const site = req.headers['sec-fetch-site'];
       const current = cookieTokenOf(req);
       if (site === 'cross-site' || site === 'same-site' || (current !== undefined && current !== linked))
-        return sendSwitchPage(res, session.user, linked);
+        return sendPage(res, 200, switchPage(session.user, linked));
     }
     // A view key opens one rendition and nothing else: it is never turned into the session cookie.
-    if (session.token)
-      res.setHeader('set-cookie', `kb_token=${session.token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`);
+    if (session.token) res.setHeader('set-cookie', sessionCookie(session.token, secure));
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'no-referrer');
     if (view) return serveView(session, view, url.searchParams.get('at'), url.searchParams.get('q'), res);
@@ -353,28 +309,6 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (path === '/upload') return upload(session, req, url, res);
     if (path.startsWith('/doc/')) return serveDoc(session, path.slice('/doc/'.length), req, res);
     return serveFile(req, res);
-  };
-  /** POST /sign-in from the sign-in page: the token checked as any request's is, then kept in the cookie. */
-  const signInForm = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST' || !originOk(req)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end("sign in from kb's own page\n");
-      return;
-    }
-    let body = '';
-    for await (const part of req) {
-      body += String(part);
-      if (body.length > 8192) return sendSignInPage(res, 413, 'That is far longer than a token.');
-    }
-    const given = new URLSearchParams(body).get(TOKEN_FIELD)?.trim() ?? '';
-    const signed = await gate.signIn(req, new URL('/', 'http://x'), null, false, given);
-    if ('refused' in signed)
-      return sendSignInPage(res, signed.refused === 'limited' ? 429 : 401, signed.refused === 'limited' ? TOO_MANY : UNKNOWN_TOKEN);
-    res
-      .writeHead(303, {
-        location: '/',
-        'set-cookie': `kb_token=${signed.session.token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`,
-      })
-      .end();
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -436,24 +370,13 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     server.listen(opts.port, listenOn, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  // A page whose user was removed, or whose token was replaced, is closed within moments, saying why
-  // (on any server of the store: the account is read each time).
-  const signedOut = setInterval(() => {
-    for (const [ws, caller] of sockets) {
-      if (!caller || !('token' in caller)) continue;
-      supervisor.request('whoami', {}, undefined, caller).result.catch((e: unknown) => {
-        if (e instanceof Error && (e as { code?: string }).code === 'UNAUTHENTICATED')
-          ws.close(SIGNED_OUT, 'signed out: the account was removed or its token replaced');
-      });
-    }
-  }, SIGNED_OUT_CHECK_MS);
-  signedOut.unref();
+  const stopSignedOut = closeSignedOut(sockets, (caller) => supervisor.request('whoami', {}, undefined, caller).result);
   const shown = publicUrl ? publicUrl.origin : `http://${isLoopback(listenOn) ? '127.0.0.1' : listenOn}:${port}`;
   return {
     url: `${shown}/?token=${token}`,
     port,
     close: async () => {
-      clearInterval(signedOut);
+      stopSignedOut();
       supervisor.stop();
       for (const s of sockets.keys()) s.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -40,6 +40,11 @@ export function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   return bearer ?? url.searchParams.get('token') ?? cookieTokenOf(req);
 }
 
+/** The session cookie for a token: never readable by a page's script, never sent by another site, Secure behind https. */
+export function sessionCookie(token: string, secure: boolean): string {
+  return `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`;
+}
+
 /** The token the session cookie holds, if any. */
 export function cookieTokenOf(req: IncomingMessage): string | undefined {
   return /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];

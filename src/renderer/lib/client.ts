@@ -1,10 +1,7 @@
 // window.kb for the browser: the same contract as the desktop app's preload bridge, over the web
 // host's WebSocket (same origin; the host's cookie carries the access token).
 import type { ClientMessage, KbBridge, Method, ServerMessage } from '../../shared/api';
-import { callError, RpcCalls } from '../../shared/rpc-client';
-
-/** kb serve's close code for a page whose account was removed or whose token was replaced. */
-const SIGNED_OUT = 4001;
+import { callError, RpcCalls, SIGNED_OUT_CLOSE } from '../../shared/rpc-client';
 
 export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): KbBridge {
   let ws: WebSocket;
@@ -32,7 +29,7 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
     ws.addEventListener('message', (e) => calls.receive(JSON.parse(String(e.data)) as ServerMessage));
     ws.addEventListener('close', (e) => {
       // The server closed it because this account was removed or its token replaced: to sign-in.
-      if (e.code === SIGNED_OUT) {
+      if (e.code === SIGNED_OUT_CLOSE) {
         location.assign('/?signed_out=1');
         return;
       }
