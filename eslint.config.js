@@ -168,7 +168,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        // …but for the RPC client, which the preload bundles too, and the table of document types:
+        // …but for the RPC client, which the preload bundles too, the table of document types and the search's limits:
         // plain TypeScript, no zod.
         {
           patterns: [
@@ -179,6 +179,8 @@ export default tseslint.config(
                 '!**/shared/rpc-client.js',
                 '!**/shared/doc-types',
                 '!**/shared/doc-types.js',
+                '!**/shared/search-limits',
+                '!**/shared/search-limits.js',
               ],
               allowTypeImports: true,
               message: `the renderer imports only types from src/shared (${WHY})`,

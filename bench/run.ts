@@ -6,6 +6,7 @@ import { benchCrash } from './crash.js';
 import { benchEmbed } from './embed.js';
 import { benchFormats } from './formats.js';
 import { benchFuzz } from './fuzz.js';
+import { benchHostile } from './hostile.js';
 import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
@@ -57,14 +58,15 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   scale: benchScale,
   team: () => benchTeam(),
   soak: benchSoak,
+  hostile: benchHostile,
   package: benchPackage,
 };
 
 /** `--store postgres`: the benches measured on the PostgreSQL store instead. */
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
-/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long; the package is the app's, not the engine's. */
-const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak']);
+/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long, the hostile requests a quarter of an hour; the package is the app's, not the engine's. */
+const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak', 'hostile']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

@@ -20,6 +20,7 @@ export const WORKER_LAYERS = [
       'acting.ts',
       'serial-job.ts',
       'search-traffic.ts',
+      'turns.ts',
       'words.ts',
     ],
   },

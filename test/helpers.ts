@@ -163,7 +163,7 @@ export async function searchDuringIngest(
         if (asked || !when(p)) return;
         asked = engine.search(search).then((r) => {
           order.push('search');
-          return r.results.length;
+          return r.total_matches;
         });
       },
     })

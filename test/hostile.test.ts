@@ -177,3 +177,71 @@ describe('logs', () => {
     expect(stdout.slice(first.length)).not.toMatch(/albatross|hunter2/);
   });
 });
+
+describe('hostile requests (issue 50, item 4)', () => {
+  const notes = {
+    'notes/alpha.md': '# Alpha\n\nThe heron waded through the reeds at dawn.\n',
+    'notes/deep/beta.md': '# Beta\n\nA heron and a kingfisher shared the river.\n',
+    'notes/gamma.txt': 'Herons nest in colonies called heronries.\n',
+    'other/delta.md': '# Delta\n\nNo birds here, only a heron painted on a mug.\n',
+    [`other/${'heron-'.repeat(9)}notes.txt`]: 'A heron with a long name.\n',
+  };
+  const found = async (engine: Awaited<ReturnType<typeof engineIn>>, path: string): Promise<string[]> =>
+    [
+      ...new Set(
+        (await engine.search({ query: 'heron', mode: 'lexical', path })).results.map((h) => h.citation.path.split('/').slice(-2).join('/')),
+      ),
+    ].sort();
+
+  it('a path glob is matched in linear time: `*?` forty times answers at once, and globs keep their meaning', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, notes);
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'notes'), join(dir, 'other')]);
+    // A backtracking matcher (picomatch's regular expression) takes hours over the long name here.
+    expect(await found(engine, `${'*?'.repeat(12)}x`)).toEqual([]);
+    expect(await found(engine, '*?'.repeat(40))).toEqual([`other/${'heron-'.repeat(9)}notes.txt`]);
+    expect(await found(engine, `**/${'*a'.repeat(30)}b`)).toEqual([]);
+    expect(await found(engine, 'notes/*.md')).toEqual(['notes/alpha.md']);
+    expect(await found(engine, 'notes/**')).toEqual(['deep/beta.md', 'notes/alpha.md', 'notes/gamma.txt']);
+    expect(await found(engine, '**/*.{md,txt}')).toHaveLength(5);
+    expect(await found(engine, '**/[a-c]*.md')).toEqual(['deep/beta.md', 'notes/alpha.md']);
+    expect(await found(engine, '**/[!a-c]*.md')).toEqual(['other/delta.md']);
+    expect(await found(engine, '**/g?mma.txt')).toEqual(['notes/gamma.txt']);
+    expect(await found(engine, '**/{x}.md')).toEqual([]);
+    await expect(engine.search({ query: 'heron', path: `${'{a,'.repeat(9)}b${'}'.repeat(9)}` })).rejects.toThrow(
+      /nests \{…\} more than 8 deep/,
+    );
+    await expect(engine.search({ query: 'heron', path: 'x'.repeat(1001) })).rejects.toThrow(/path/);
+  });
+
+  it('an expression between quotes that could explode is refused, saying why; a long query is cut, saying so', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, notes);
+    const engine = await engineIn(join(dir, 'data'));
+    await engine.ingest([join(dir, 'notes')]);
+    const refused = async (query: string): Promise<string> => {
+      const e = await engine.search({ query, mode: 'lexical' }).then(
+        () => null,
+        (x: unknown) => x as { code: string; message: string },
+      );
+      expect(e?.code).toBe('QUERY_INVALID');
+      return e!.message;
+    };
+    expect(await refused("'a* OR heron'")).toMatch(/prefix a\*.*needs 3 letters/);
+    expect(await refused("'her* OR kin* OR ree*'")).toMatch(/more than 2 prefixes/);
+    expect(await refused(`'${'('.repeat(17)}heron${')'.repeat(17)}'`)).toMatch(/more than 16 deep/);
+    expect(await refused(`'${Array.from({ length: 33 }, () => 'heron').join(' OR ')}'`)).toMatch(/33 words; at most 32/);
+    expect((await engine.search({ query: "'her* AND NEAR(heron reeds, 5)'", mode: 'lexical' })).results.length).toBeGreaterThan(0);
+
+    const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(' ');
+    const long = await engine.search({ query: `${filler} heron`, mode: 'lexical', correct: false });
+    expect(long.notice).toMatch(/words past the first 32 were left out/);
+    expect(long.results).toHaveLength(0); // heron is the 41st word: not searched
+    const first = await engine.search({ query: `heron ${filler}`, mode: 'lexical', correct: false });
+    expect(first.results.length).toBeGreaterThan(0);
+    const phrases = await engine.search({ query: Array.from({ length: 9 }, () => '"heron waded"').join(' '), mode: 'lexical' });
+    expect(phrases.results.length).toBeGreaterThan(0);
+    expect((await engine.search({ query: 'heron waded', mode: 'lexical' })).notice).toBeUndefined();
+  });
+});

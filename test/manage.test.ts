@@ -386,6 +386,29 @@ describe('the RPC methods behind the Models, Folders, Settings and Status views'
     }
   });
 
+  it('answers a read past search.deadline_ms TIMEOUT and cancels it; writes have no deadline (issue 50)', async () => {
+    const dir = await tempDir();
+    await writeTree(
+      dir,
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`n${i}.md`, `# Note ${i}\n\nthe walrus sings at dawn ${i}\n`])),
+    );
+    // A millisecond: any search outlives it, an ingest (a write) runs to its end.
+    const engine = await engineIn(undefined, { search: { deadline_ms: 1 } });
+    const { call } = served(engine);
+    try {
+      expect((await call('ingest', { paths: [dir] }).result).added).toBe(40);
+      const late = await call('search', { query: 'walrus sings', top: 40, explain: true }).result.then(
+        () => null,
+        (e: { code: string; message: string }) => e,
+      );
+      expect(late).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/search ran past its deadline .*search\.deadline_ms/) });
+      // Nothing was lost and the engine answers the next call (in-process callers have no deadline).
+      expect((await localClient(engine, 'test').search({ query: 'walrus' })).results.length).toBeGreaterThan(0);
+    } finally {
+      engine.close();
+    }
+  });
+
   it('says what the index holds and what it takes on disk', async () => {
     const dir = await tempDir();
     // Two files with the same bytes share one stored copy; a third is different.

@@ -79,12 +79,12 @@ describe('kb mcp', () => {
 
       // The search tool takes what every other way to search takes (wire.ts), limits included.
       expect(search.inputSchema.properties).toMatchObject({
-        top: { maximum: 1000 },
+        top: { maximum: 200 },
         prefix: { type: 'boolean' },
         threshold: { type: 'number' },
       });
       const prefixed = SearchResultSchema.parse(
-        (await client.callTool({ name: 'search', arguments: { query: 'instal', prefix: true, top: 500 } })).structuredContent,
+        (await client.callTool({ name: 'search', arguments: { query: 'instal', prefix: true, top: 200 } })).structuredContent,
       );
       expect(prefixed.results[0]!.citation.uri).toMatch(/setup\.md#L/);
 

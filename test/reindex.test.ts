@@ -116,7 +116,7 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
         embedding: { provider: 'onnx', model: 'bge-small-en-v1.5' },
       });
       // The builder searches with the new model at once.
-      const after = await builder.search({ query: 'fox', mode: 'vector', top: 500 });
+      const after = await builder.search({ query: 'fox', mode: 'vector', top: 200 });
       expect(after.vector).toEqual({ status: 'ok' });
       expect(after.results).toHaveLength(total);
       // The reader was opened for MiniLM, whose vectors are gone now: it says so instead of failing.

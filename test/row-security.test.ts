@@ -37,9 +37,9 @@ describe.skipIf(!available)('row-level security on PostgreSQL', () => {
     url = await cluster.database();
     dir = await mkdtemp(join(tmpdir(), 'kb-rls-'));
     await writeTree(dir, {
-      'team/plan.md': '# Plan\n\nShip the heron release on Friday.\n',
+      'team/plan.md': '# Plan\n\nShip the heron release on Friday with releaseTrain42.\n',
       'team/notes.txt': 'The heron release needs a changelog.',
-      'private/diary.md': '# Diary\n\nThe heron came back to the pond.\n',
+      'private/diary.md': '# Diary\n\nThe heron came back to the pond; heronWatcher2 saw it.\n',
       'loose/todo.md': '# Todo\n\nBuy a heron feeder.\n',
     });
     engine = await openEngine({ dataDir: join(dir, 'data'), config: { store: { url } } });
@@ -75,9 +75,9 @@ describe.skipIf(!available)('row-level security on PostgreSQL', () => {
     // kb's own role owns the tables: FORCE makes it obey the policies anyway.
     const forced = await as(
       '@admin',
-      "SELECT relname FROM pg_class WHERE relforcerowsecurity AND relname IN ('documents', 'chunks', 'originals', 'blobs', 'blob_parts', 'document_tags')",
+      "SELECT relname FROM pg_class WHERE relforcerowsecurity AND relname IN ('documents', 'chunks', 'chunk_insides', 'originals', 'blobs', 'blob_parts', 'document_tags')",
     );
-    expect(forced).toHaveLength(6);
+    expect(forced).toHaveLength(7);
   });
 
   it('keeps passages, vectors, originals and their bytes with their documents', async () => {
@@ -107,6 +107,31 @@ describe.skipIf(!available)('row-level security on PostgreSQL', () => {
       expect(await as('', `SELECT chunk_id FROM ${table}`)).toEqual([]);
     }
     expect(await docsOf('alice', viaDocs('chunks'))).toEqual(['/team/notes.txt', '/team/plan.md']);
+    // What substring search reads is visible with its passage (issue 50: it once read every passage).
+    const insides = async (user: string): Promise<string[]> =>
+      (await as(user, 'SELECT inside FROM chunk_insides ORDER BY inside')).map((r) => String(r.inside));
+    expect(await insides('alice')).toEqual(['releasetrain42']);
+    expect(await insides('bob')).toEqual(['heronwatcher2']);
+    expect(await insides('')).toEqual([]);
+    expect((await engine.search({ query: 'watcher', mode: 'lexical' })).results.map((h) => h.citation.path.slice(dir.length))).toEqual([
+      '/private/diary.md',
+    ]);
+  });
+
+  it('fills in what substring search reads for the passages an older kb wrote, when the store opens (issue 50)', async () => {
+    await as('@admin', 'DELETE FROM chunk_insides');
+    await as('@admin', "INSERT INTO meta (key, value) SELECT 'insides_from', max(rowid)::text FROM chunks");
+    const again = await openEngine({ dataDir: join(dir, 'data-again'), config: { store: { url } } });
+    try {
+      expect((await as('@admin', 'SELECT inside FROM chunk_insides ORDER BY inside')).map((r) => r.inside)).toEqual([
+        'heronwatcher2',
+        'releasetrain42',
+      ]);
+      expect(await as('@admin', "SELECT * FROM meta WHERE key = 'insides_from'")).toEqual([]);
+      expect((await again.search({ query: 'train42', mode: 'lexical' })).results).toHaveLength(1);
+    } finally {
+      again.close();
+    }
   });
 
   it('lets an editor write only into the collections granted to them, and a reader nowhere', async () => {

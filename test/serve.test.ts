@@ -129,6 +129,30 @@ describe('kb serve', () => {
     await host.stop();
   });
 
+  it('believes X-Forwarded-For only from a proxy named in serve.trusted_proxies, and limits one account guessed from many addresses (issue 50)', async () => {
+    const hex = (i: number): string => i.toString(16).padStart(12, '0');
+    const guesses = async (port: number, id: (i: number) => string): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const headers = { authorization: `Bearer kb_${id(i)}_${'A'.repeat(43)}`, 'x-forwarded-for': `203.0.113.${i + 1}` };
+        out.push((await fetch(`http://127.0.0.1:${port}/`, { headers })).status);
+      }
+      return out;
+    };
+    const served = async (serve: Record<string, unknown>): Promise<number> => {
+      const dir = await tempDir();
+      await writeTree(dir, { 'data/config.yaml': JSON.stringify({ serve: { public_url: 'https://kb.example.com', ...serve } }) });
+      return (await kbServe(join(dir, 'data'))).port;
+    };
+    // No proxy named: a header anyone may write names no one; every guess here is loopback's.
+    expect((await guesses(await served({}), hex)).slice(10)).toEqual([429, 429]);
+    // A named proxy's forwarded addresses are believed: twelve clients, a wrong guess each…
+    const proxied = await served({ trusted_proxies: ['127.0.0.1'] });
+    expect(await guesses(proxied, (i) => hex(100 + i))).toEqual(Array(12).fill(401));
+    // …but one account's token guessed from twelve addresses waits after ten.
+    expect((await guesses(proxied, () => hex(7))).slice(10)).toEqual([429, 429]);
+  });
+
   it('a browser without a token gets a sign-in page: the right token signs it in, a wrong one is said, other sites cannot post it', async () => {
     const dir = await tempDir();
     const host = await kbServe(join(dir, 'data'));

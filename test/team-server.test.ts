@@ -403,6 +403,28 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect(JSON.stringify(alice.events)).not.toContain('secret-plans');
   });
 
+  it("one reader's pathological requests neither freeze the server nor pass unrefused (issue 50)", async () => {
+    const alice = await as('alice');
+    const erin = await as('erin');
+    const owner = await connect(server.port, server.token);
+    clients.push(owner);
+    // A long file name in a collection alice cannot read: the glob was matched against every path.
+    const long = join(dir, 'private', `${'heron-'.repeat(9)}notes.md`);
+    await writeTree(dir, { [`private/${'heron-'.repeat(9)}notes.md`]: '# Long\n\nA heron with a long name.\n' });
+    expect((await owner.call('ingest', { paths: [long] })).error).toBeUndefined();
+    // picomatch's backtracking took ~30× longer per `*?` here: eight of them, ten seconds; twelve, hours.
+    const glob = alice.call('search', { query: 'heron', path: `${'*?'.repeat(12)}x` });
+    const [theirs, mine] = await Promise.all([glob, erin.call('whoami', {})]);
+    expect(theirs.error).toBeUndefined();
+    expect((theirs.result as { results: unknown[] }).results).toEqual([]);
+    expect(mine.result).toMatchObject({ user: 'erin' });
+    for (const query of ["'a:* | b:* | c:*'", `'${'('.repeat(40)}heron${')'.repeat(40)}'`])
+      expect((await alice.call('search', { query, mode: 'lexical' })).error).toMatchObject({ code: 'QUERY_INVALID' });
+    expect((await alice.call('search', { query: 'heron', tags: Array.from({ length: 65 }, (_, i) => `t${i}`) })).error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+
   it('refuses a wrong token, then the address for a while; stops a removed user at once', async () => {
     const erin = await as('erin');
     expect((await erin.call('whoami', {})).result).toMatchObject({ user: 'erin' });

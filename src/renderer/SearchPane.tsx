@@ -3,6 +3,7 @@
 import { folderHints } from './lib/same-names';
 import { type ReactNode, type RefObject, useDeferredValue, useMemo } from 'react';
 import type { KbBridge } from '../shared/api';
+import { MAX_TOP } from '../shared/search-limits';
 import { HitRow } from './HitRow';
 import { SearchNotes } from './SearchNotes';
 import { Viewer } from './Viewer';
@@ -87,11 +88,16 @@ export function SearchPane({
             />
           ))}
         </ol>
-        {result && result.returned >= search.top && result.total_matches > result.returned && (
-          <button className="more" onClick={search.showMore}>
-            Show more
-          </button>
-        )}
+        {result &&
+          result.returned >= search.top &&
+          result.total_matches > result.returned &&
+          (search.top < MAX_TOP ? (
+            <button className="more" onClick={search.showMore}>
+              Show more
+            </button>
+          ) : (
+            <p className="meta">The first {MAX_TOP} are shown: add a word or a filter to reach the others.</p>
+          ))}
         {result && (
           <p className="meta">
             {result.returned} of {result.total_matches_estimated ? '~' : ''}

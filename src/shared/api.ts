@@ -144,7 +144,7 @@ export const API = {
   'document.open': { params: z.object({ doc_id: DocIdSchema }).strict(), result: SearchHitSchema, progress: null },
   /** The text of a cited span (kb get): a citation URI, a path with a fragment, or a document id with one. */
   get: {
-    params: z.object({ target: z.string().min(1).max(65_536), max_chars: z.number().int().positive().max(10_000_000).optional() }).strict(),
+    params: z.object({ target: z.string().min(1).max(8192), max_chars: z.number().int().positive().max(10_000_000).optional() }).strict(),
     result: SpanSchema,
     progress: null,
   },

@@ -185,6 +185,13 @@ export const ConfigSchema = z
          * word index scores a passage more slowly than SQLite's, an eighth of this.
          */
         tops_min_df: z.number().int().positive().default(4000),
+        /**
+         * A request that reads (a search, a passage, the Library's page, …) still running after this
+         * many milliseconds is answered TIMEOUT and the engine moves on; on PostgreSQL the database
+         * stops its statement too (statement_timeout on the searches' connections). Every request's
+         * cost is bounded by what it may ask (search/query-limits.ts): this is the backstop.
+         */
+        deadline_ms: z.number().int().positive().default(10_000),
         /** How much matching every query word (idf-weighted) multiplies a bm25 score: 1 + boost × coverage. */
         coverage_boost: z.number().nonnegative().default(0.6),
         /** Bonus for neighbouring query words found within 8 words of each other (bm25 units, idf-weighted). */
@@ -333,6 +340,12 @@ export const ConfigSchema = z
          * the only Host and Origin it answers besides loopback, and the URL it prints.
          */
         public_url: z.string().regex(PUBLIC_URL, 'an origin: https://host[:port], no path').nullable().default(null),
+        /**
+         * The addresses of the reverse proxies in front of kb serve (127.0.0.1 for one on the same
+         * machine): only from them is X-Forwarded-For believed, to tell whose sign-in failed. From
+         * anyone else it is a header anyone may write.
+         */
+        trusted_proxies: z.array(z.string().min(1)).default([]),
       })
       .prefault({}),
     log: z

@@ -1,5 +1,6 @@
 // The wire format every process and every `--json` consumer agrees on (docs/design.md, "Wire format").
 // Fields may be added later, never removed or renamed.
+import { MAX_TOP } from './search-limits.js';
 import { z } from 'zod';
 import { ComponentStatusSchema, type SCHEMA_VERSION, versioned } from './wire-base.js';
 
@@ -128,17 +129,17 @@ export const SearchResultSchema = versioned({
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 /** How many hits a search returns. */
-const TopSchema = z.number().int().positive().max(1000);
+const TopSchema = z.number().int().positive().max(MAX_TOP);
 
 /** What a search takes: the RPC's params, the MCP search tool's input and the CLI's flags alike. */
 export const SearchParamsSchema = z.object({
   query: z.string().describe('words, "a phrase", or a question'),
   mode: SearchModeSchema.default('hybrid').describe('hybrid (words and meaning), lexical or vector'),
   top: TopSchema.default(10).describe('how many hits'),
-  tags: z.array(z.string()).default([]).describe('only documents carrying all these tags'),
+  tags: z.array(z.string().max(200)).max(64).default([]).describe('only documents carrying all these tags'),
   type: DocTypeSchema.optional().describe('only this document type'),
-  path: z.string().optional().describe('only paths matching this glob (* stays within a folder, ** crosses folders)'),
-  lang: z.string().optional().describe('only documents in this language (en, ko, …) or programming language'),
+  path: z.string().max(1000).optional().describe('only paths matching this glob (* stays within a folder, ** crosses folders)'),
+  lang: z.string().max(64).optional().describe('only documents in this language (en, ko, …) or programming language'),
   threshold: z.number().optional().describe('drop hits scoring below this'),
   prefix: z.boolean().default(false).describe('treat the last word as a prefix (search-as-you-type)'),
   explain: z.boolean().default(false).describe('include how each hit was ranked'),

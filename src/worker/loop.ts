@@ -17,7 +17,7 @@ import { KbError, toErrorPayload } from '../shared/errors.js';
 import type { Engine } from './engine.js';
 import { errorFields, type Log, silentLog } from './log.js';
 import { describeIssues } from '../shared/issues.js';
-import { mayCall } from '../shared/access.js';
+import { ACCESS, mayCall } from '../shared/access.js';
 import { actingFor } from './acting.js';
 import type { Account } from './accounts/service.js';
 import { type Call, handlers } from './handlers.js';
@@ -97,6 +97,14 @@ async function callerOf(engine: Engine, caller: Caller): Promise<Account> {
   return who;
 }
 
+/**
+ * How long a call may run before it is answered TIMEOUT (search.deadline_ms), or null: reads only —
+ * ask waits on a language model, and writes (an ingest) run as long as their files take.
+ */
+function deadlineOf(engine: Engine, method: Method): number | null {
+  return ACCESS[method] === 'read' && method !== 'ask' ? engine.config.search.deadline_ms : null;
+}
+
 /** Serves `engine` over `transport` until the process ends. */
 export function serveEngine(engine: Engine, transport: Transport, version: string, log: Log = silentLog): void {
   const handle = handlers(engine, version, (...[event, data]) => transport.send({ type: 'event', event, data }), log);
@@ -142,7 +150,25 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
           return actingFor(who.name, () => run(params.data, { signal: ctl.signal, progress, who }));
         })
       : run(params.data, { signal: ctl.signal, progress, who: null });
-    answer
+    // Past its deadline a read is answered and cancelled; whatever it still holds (a PostgreSQL
+    // statement) is stopped by its own timeout, so no one request keeps the engine for everyone.
+    const limit = deadlineOf(engine, method);
+    const late =
+      limit === null
+        ? null
+        : new Promise<never>((_, reject) => {
+            const timer = setTimeout(() => {
+              ctl.abort();
+              reject(
+                new KbError(
+                  'TIMEOUT',
+                  `${method} ran past its deadline (${limit / 1000} s, search.deadline_ms) and was stopped: narrow it`,
+                ),
+              );
+            }, limit);
+            void answer.finally(() => clearTimeout(timer)).catch(() => undefined);
+          });
+    (late ? Promise.race([answer, late]) : answer)
       .then(
         (result) => {
           log.debug({ method, id, took_ms: Math.round(performance.now() - started) }, 'request answered');

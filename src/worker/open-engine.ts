@@ -30,7 +30,7 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
   // A team's store: the data dir still holds this machine's config, logs and models.
   if (config.store.url) {
     const { openPostgres } = await import('./store/postgres/open.js'); // the driver loads only for PostgreSQL
-    const store = await openPostgres(config.store.url, log, config.store.read_url ?? null);
+    const store = await openPostgres(config.store.url, log, config.store.read_url ?? null, config.search.deadline_ms);
     log.debug({ dataDir, store: store.where }, 'engine opened');
     return new Engine(new Core(dataDir, config, fromEnv, store, false, log), opts);
   }

@@ -32,6 +32,7 @@ export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise
       port,
       ...(flags.host ? { host: flags.host } : {}),
       publicUrl,
+      trustedProxies: settings.config.serve.trusted_proxies,
       insecure: flags.insecure === true,
       dataDir: settings.dataDir,
       rendererDir: rendererDir(),

@@ -37,6 +37,8 @@ export interface HostOptions {
   host?: string;
   /** The origin people reach it by through a proxy (serve.public_url): its Host and Origin are accepted. */
   publicUrl?: string | null;
+  /** serve.trusted_proxies: whose X-Forwarded-For names the client. */
+  trustedProxies?: readonly string[];
   /** Listen on an address other machines reach without TLS in front (a trusted network only). */
   insecure?: boolean;
   dataDir: string;
@@ -151,10 +153,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const gate = new Gate(
     token,
     async (t) => (await supervisor.request('whoami', {}, undefined, { token: t }).result).user,
-    // Behind a proxy on this machine every request comes from loopback: the proxy says whose it is.
+    // Behind a proxy every request comes from it: a proxy the admin named says whose it is (the last
+    // address it appended); from anyone else the header is believed by no one.
     (req) => {
-      const peer = req.socket.remoteAddress ?? '';
-      const forwarded = publicUrl && isLoopback(peer.replace(/^::ffff:/, '')) ? String(req.headers['x-forwarded-for'] ?? '') : '';
+      const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+      const trusted = opts.trustedProxies?.includes(peer) === true;
+      const forwarded = trusted ? String(req.headers['x-forwarded-for'] ?? '') : '';
       return forwarded.split(',').pop()?.trim() || peer;
     },
   );

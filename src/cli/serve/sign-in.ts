@@ -2,8 +2,9 @@
 // every call theirs, as in the app. On a shared store a team's users bring their own tokens (kb users
 // add), in `Authorization: Bearer …`, `?token=` (the first page load, the WebSocket) or the cookie the
 // first load set; each request is sent to the engine with the token, which checks it every time, so a
-// replaced token or a removed user stops at once. Failed sign-ins are counted per address and, past
-// a few, refused for a while without asking anyone. A viewer frame's links carry a key signed for
+// replaced token or a removed user stops at once. Failed sign-ins are counted per address (behind a
+// proxy the admin named, the one it forwards) and per token id and, past a few, refused for a while
+// without asking anyone. A viewer frame's links carry a key signed for
 // one document and one user instead (the sandboxed frame has no cookie).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -29,6 +30,12 @@ const FAILS_ALLOWED = 10;
 const FAIL_WINDOW_S = 600;
 /** A token the engine accepted is taken on trust this long for the page's own files (not its data). */
 const KNOWN_FOR_MS = 10_000;
+
+/** The public id of a user's token (`kb_<id>_<secret>`), as the failures' key: never an address. */
+function tokenId(token: string): string | null {
+  const id = /^kb_([0-9a-f]{12})_/.exec(token)?.[1];
+  return id ? `token:${id}` : null;
+}
 
 function same(a: string | undefined, b: string): boolean {
   return a !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -87,6 +94,10 @@ export class Gate {
     if ((await this.fails.get(address))?.remainingPoints === 0) return { refused: 'limited' };
     const token = typed ?? tokenOf(req, url);
     if (same(token, this.ownerToken)) return { session: { user: null, token: this.ownerToken } };
+    // One account's token guessed from many addresses is limited too — but a token the engine
+    // accepted a moment ago still opens its own user's page.
+    const id = token ? tokenId(token) : null;
+    if (id && (await this.fails.get(id))?.remainingPoints === 0 && !this.knownNow(token!)) return { refused: 'limited' };
     if (token && /^kb_/.test(token)) {
       const user = await this.user(token, recent);
       if (user) return { session: { caller: { token }, user, token } };
@@ -96,12 +107,17 @@ export class Gate {
         return { session: { ...(u ? { caller: { user: u } } : {}), user: u, token: null } };
     }
     if (token || url.searchParams.has('k')) await this.failed(address);
+    if (id) await this.failed(id);
     return { refused: 'unknown' };
   }
 
-  /** A sign-in that failed; past FAILS_ALLOWED in the window the address is refused for a while. */
-  async failed(address: string): Promise<void> {
-    await this.fails.consume(address).catch(() => undefined);
+  private knownNow(token: string): boolean {
+    return (this.known.get(token)?.until ?? 0) > Date.now();
+  }
+
+  /** A sign-in that failed; past FAILS_ALLOWED in the window the address (or token id) is refused for a while. */
+  async failed(key: string): Promise<void> {
+    await this.fails.consume(key).catch(() => undefined);
   }
 
   private async user(token: string, recent: boolean): Promise<string | null> {
@@ -111,7 +127,8 @@ export class Gate {
     try {
       user = await this.whoHas(token);
     } catch (e) {
-      if (e instanceof KbError && e.code === 'UNAUTHENTICATED') user = null;
+      // UNSUPPORTED: a personal index has no accounts — such a token is no one's, and its failure counts.
+      if (e instanceof KbError && (e.code === 'UNAUTHENTICATED' || e.code === 'UNSUPPORTED')) user = null;
       else throw e;
     }
     if (this.known.size > 1000) this.known.clear();

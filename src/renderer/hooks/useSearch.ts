@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import type { DocType, SearchHit, SearchParams, SearchResult } from '../../shared/wire';
 import { latestOnly } from '../lib/latest-only';
+import { MAX_TOP } from '../../shared/search-limits';
 
 /** Results asked for at first, and added by "Show more". */
 const PAGE = 20;
@@ -100,7 +101,7 @@ export function useSearch(kb: KbBridge, input: SearchInput): Search {
     result,
     error,
     top,
-    showMore: () => setPaged({ key: pageKey, top: top + PAGE }),
+    showMore: () => setPaged({ key: pageKey, top: Math.min(top + PAGE, MAX_TOP) }),
     selected,
     select,
     pinned,

@@ -65,6 +65,7 @@ search:
   k1: 3                       # BM25F term saturation and length normalisation, chosen on one test
   b: 0.5                      # collection and checked on another (npm run bench -- ranking)
   tops_min_df: 4000           # a word or prefix in this many passages gets its best ones ranked ahead of time
+  deadline_ms: 10000          # a search or other read still running after this is stopped (TIMEOUT)
   coverage_boost: 0.6         # score × (1 + this × the idf-weighted share of the query a passage holds)
   proximity_boost: 0.6        # bonus for query words near each other
   feedback: true              # pseudo-relevance feedback for long questions …
@@ -108,6 +109,7 @@ ui:                           # the app (and kb serve's page)
 
 serve:                        # kb serve for a team (README: "A team server")
   public_url: null            # the address behind your TLS proxy (https://kb.example.com): its Host and Origin are accepted, its URL printed
+  trusted_proxies: []         # proxies whose X-Forwarded-For is believed (127.0.0.1 for one on this machine)
 
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries

@@ -65,6 +65,8 @@ async function dropped(store: Store, left: string): Promise<DocRow | undefined> 
   } catch {
     return undefined;
   }
+  // A file's name is at most 255 bytes: a longer one names no dropped file (and LIKE's cost grows with it).
+  if (name.split('/').some((part) => Buffer.byteLength(part) > 255)) return undefined;
   const copies = await store.tables.documents.droppedAs(name);
   if (copies.length > 1)
     throw new KbError(

@@ -6,6 +6,8 @@ import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Db } from '../store/db.js';
 import { type Filters, filterFts, pathMatcher } from '../store/doc-filter.js';
+import { globResults } from '../store/path-glob.js';
+import { filterInTurns } from '../turns.js';
 import { Tags } from '../store/tags.js';
 import type { TopsPort } from '../store/port.js';
 import { WordIndex } from '../store/word-index.js';
@@ -29,7 +31,7 @@ export class Candidates implements WordSource {
   readonly index: WordIndex;
   private readonly tags: Tags;
   /** Cleared with the index statistics. */
-  private readonly pathCache = new Map<string, string[]>();
+  private readonly pathCache = globResults();
   readonly stats: IndexStats;
   /** FTS5 is the measure (word-source.ts). */
   readonly scoringCost = 1;
@@ -58,14 +60,11 @@ export class Candidates implements WordSource {
   }
 
   /** Ids of the indexed documents whose path matches a glob, cached until the next write. */
-  private docsOfGlob(glob: string): string[] {
+  private async docsOfGlob(glob: string): Promise<string[]> {
     let ids = this.pathCache.get(glob);
     if (!ids) {
       const m = pathMatcher(glob);
-      ids = this.index
-        .indexedPaths()
-        .filter((r) => m(r.path))
-        .map((r) => r.id);
+      ids = (await filterInTurns(this.index.indexedPaths(), (r) => m(r.path))).map((r) => r.id);
       this.pathCache.set(glob, ids);
     }
     return ids;
@@ -95,15 +94,18 @@ export class Candidates implements WordSource {
     return ff.clause ? `(${expr}) AND ${ff.clause}` : expr;
   }
 
-  private docIds(filters: Filters): string[] | null {
-    return filters.path ? this.docsOfGlob(filters.path) : null;
+  /** The documents a path glob leaves; null when nothing filters by path, or the glob leaves every document. */
+  private async docIds(filters: Filters): Promise<string[] | null> {
+    if (!filters.path) return null;
+    const ids = await this.docsOfGlob(filters.path);
+    return ids.length > 0 && ids.length === this.index.indexedCount() ? null : ids;
   }
 
   async fetch(m: Match, filters: Filters, limit: number): Promise<Candidate[]> {
     const match = this.withFilters(ftsOf(m), filters);
     if (match === null) return [];
     try {
-      return this.index.candidates(match, this.weights(), this.docIds(filters), limit);
+      return this.index.candidates(match, this.weights(), await this.docIds(filters), limit);
     } catch (e) {
       const why = (e as Error).message.replace(/^fts5: /, '').replace(/^syntax error near ""$/, 'it ends where a word should follow');
       throw new KbError(
@@ -122,7 +124,7 @@ export class Candidates implements WordSource {
   async count(m: Match, filters: Filters): Promise<number> {
     const match = this.withFilters(ftsOf(m), filters);
     if (match === null) return 0;
-    return this.index.count(match, this.docIds(filters));
+    return this.index.count(match, await this.docIds(filters));
   }
 
   async substring(letters: string, filters: Filters): Promise<number[]> {
@@ -138,7 +140,7 @@ export class Candidates implements WordSource {
     if (tokens.length > 0 && df.size < tokens.length) share = 0;
     if (filters.path) {
       const docs = this.index.indexedCount();
-      share = Math.min(share, docs > 0 ? this.docsOfGlob(filters.path).length / docs : 0);
+      share = Math.min(share, docs > 0 ? (await this.docsOfGlob(filters.path)).length / docs : 0);
     }
     return share;
   }

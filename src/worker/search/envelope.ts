@@ -26,7 +26,7 @@ export function envelope(p: ResolvedSearchParams, results: SearchHit[], halves: 
     returned: results.length,
     took_ms: Math.round((performance.now() - started) * 100) / 100,
     ...(words ? { lexical: { status: 'ok' as const } } : {}),
-    ...(p.mode === 'vector' && meaning && 'unavailable' in meaning ? {} : queryNotice(p.query)),
+    ...(p.mode === 'vector' && meaning && 'unavailable' in meaning ? {} : queryNotice(p.query, p.prefix)),
     ...(meaning === null
       ? {}
       : 'only' in meaning

@@ -1,5 +1,6 @@
 // The stage that turns hits into what the wire carries: each chunk's text, snippet with highlights,
 // citation (with its label) and source; a document with no passage yet cited at its start, with why.
+import { turn } from '../turns.js';
 import { citationLabel, makeCitation } from '../../shared/citation.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
@@ -89,7 +90,10 @@ export class Hydrator {
     const rows = await this.reader.rows(hits.map((h) => h.rowid));
     const present = hits.filter((h) => rows.has(h.rowid));
     if (present.length < hits.length && !opts.dropVanished) throw new ChunkVanished(hits.find((h) => !rows.has(h.rowid))!.rowid);
-    return present.map((h, i) => {
+    const out: SearchHit[] = [];
+    for (const [i, h] of present.entries()) {
+      // A thousand snippets are a few hundred ms: made in turns (turns.ts).
+      if (i % 32 === 31) await turn();
       const row = rows.get(h.rowid)!;
       // Markdown reads as prose in a snippet: no #, **, link targets or table pipes. Code stays as is.
       const snippet = snippetFor(
@@ -99,7 +103,7 @@ export class Hydrator {
         row.type === 'markdown' ? markdownMask(row.text) : undefined,
       );
       const anchor = JSON.parse(row.anchor) as Anchor;
-      return {
+      out.push({
         rank: i + 1,
         chunk_id: row.id,
         doc_id: row.doc_id,
@@ -118,7 +122,8 @@ export class Hydrator {
           total_chunks: row.total_chunks,
           original: row.original,
         },
-      };
-    });
+      });
+    }
+    return out;
   }
 }

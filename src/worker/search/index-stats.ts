@@ -2,6 +2,7 @@
 // term (document frequency), the average length of each field, and whether a word or phrase occurs
 // at all. Cached until the chunks change (the engine's writes, or another process's: the chunk
 // generation tells).
+import { filterInTurns } from '../turns.js';
 import type { Config } from '../../shared/config.js';
 import type { WordIndex } from '../store/word-index.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
@@ -157,8 +158,9 @@ export class IndexStats implements WordStats {
     return this.occursNow(words);
   }
 
+  /** A correction's candidates are a thousand seeks: looked up in turns (turns.ts). */
   async occurring(words: string[]): Promise<Set<string>> {
-    return new Set(words.filter((w) => this.occursNow(w)));
+    return new Set(await filterInTurns(words, (w) => this.occursNow(w)));
   }
 
   occursNow(words: string): boolean {

@@ -9,6 +9,7 @@ import type { Filters } from '../store/doc-filter.js';
 import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
 import { isStopword, type ParsedQuery, stem, type Term } from './query.js';
+import { QUERY_LIMITS } from './query-limits.js';
 import { prefixUnit, TOPS_INDEX_FACTOR } from './tops.js';
 import { commonAt, rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
@@ -67,7 +68,11 @@ export class LexicalSearcher {
         if (again.total > 0) return again;
       }
       // Nothing by whole words: try the words as substrings (identifiers, partial words).
-      const words = q.terms.map((t) => t.text).filter((w) => w.length >= 3);
+      // As many as a query's substrings may be (query-limits.ts): each is a search of its own.
+      const words = q.terms
+        .map((t) => t.text)
+        .filter((w) => w.length >= 3)
+        .slice(0, QUERY_LIMITS.substrings);
       if (words.length > 0) return substringSearch(this.src, words, filters, limit);
     }
     return fts ?? NO_HITS;

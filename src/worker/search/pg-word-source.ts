@@ -6,6 +6,8 @@ import { asEngine, currentActor } from '../acting.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import { type Filters, pathMatcher } from '../store/doc-filter.js';
+import { globResults } from '../store/path-glob.js';
+import { filterInTurns } from '../turns.js';
 import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
 import { type Match as PgMatch, type MatchWord as PgWord, type Part, tsquery } from '../store/postgres/tsquery.js';
 import { indexForm, WORD_TOKEN } from '../words.js';
@@ -159,7 +161,7 @@ export class PgWordSource implements WordSource {
   private readonly index: PgWordIndex;
   readonly stats: PgWordStats;
   /** The documents each glob leaves, of every indexed one. */
-  private readonly globs = new Map<string, string[]>();
+  private readonly globs = globResults();
   /** Per team user: the share of the passages they may read (filterShare), and until when it stands. */
   private readonly sight = new Map<string, { share: number; until: number }>();
   private generation: { read: Promise<number>; until: number } | null = null;
@@ -216,8 +218,11 @@ export class PgWordSource implements WordSource {
     return q ? tsquery(q) : '';
   }
 
+  /** The documents a path glob leaves; null when nothing filters by path, or the glob leaves every document. */
   private async docIds(filters: Filters): Promise<string[] | null> {
-    return filters.path ? this.pathDocIds(filters.path) : null;
+    if (!filters.path) return null;
+    const ids = await this.pathDocIds(filters.path);
+    return ids.length > 0 && ids.length === (await this.indexedPaths()).length ? null : ids;
   }
 
   async fetch(m: Match, filters: Filters, limit: number): Promise<Candidate[]> {
@@ -350,8 +355,7 @@ export class PgWordSource implements WordSource {
     let ids = this.globs.get(glob);
     if (!ids) {
       const m = pathMatcher(glob);
-      ids = (await this.indexedPaths()).filter((r) => m(r.path)).map((r) => r.id);
-      if (this.globs.size > 5_000) this.globs.clear();
+      ids = (await filterInTurns(await this.indexedPaths(), (r) => m(r.path))).map((r) => r.id);
       this.globs.set(glob, ids);
     }
     return ids;
@@ -362,10 +366,12 @@ export class PgWordSource implements WordSource {
   }
 }
 
-/** A tsquery PostgreSQL cannot read (a raw expression typed wrong) in the words kb uses for FTS5's. */
+/** A tsquery PostgreSQL cannot read (a raw expression typed wrong) in the words kb uses for FTS5's; a search stopped at its deadline. */
 function invalid(e: unknown): Error {
   const code = (e as { code?: string }).code;
   if (code === '42601' || code === '22023')
     return new KbError('QUERY_INVALID', `the search expression is not valid: ${(e as Error).message}`);
+  // statement_timeout (search.deadline_ms) stopped it.
+  if (code === '57014') return new KbError('TIMEOUT', 'the search ran past its deadline (search.deadline_ms) and was stopped: narrow it');
   return e as Error;
 }

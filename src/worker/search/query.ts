@@ -2,6 +2,7 @@
 // except a query wrapped in single quotes, which is a raw FTS5 expression by design.
 import { eng } from 'stopword';
 import { stem } from '../words.js';
+import { checkRawExpression, QUERY_LIMITS } from './query-limits.js';
 
 export { stem };
 
@@ -60,6 +61,8 @@ export interface ParsedQuery {
   cjk: string[];
   /** Every word typed, for matched_terms when the query is raw. */
   words: string[];
+  /** What QUERY_LIMITS left out, in words for the person; absent when nothing was. */
+  cut?: string;
 }
 
 export function isStopword(w: string): boolean {
@@ -96,23 +99,28 @@ export const MIN_PREFIX = 3;
  * What to tell the person about how their query was read: a single quote opens a raw FTS5 expression,
  * and one left open (`'NEAR(git`) is searched as plain words until it is closed.
  */
-export function queryNotice(input: string): { notice: string } | Record<string, never> {
+export function queryNotice(input: string, prefix = false): { notice: string } | Record<string, never> {
   const q = input.trim();
   if (q.length >= 2 && q.startsWith("'") && !q.endsWith("'")) {
     return {
       notice: "This FTS5 expression is not finished: close it with ' to run it as written. Until then its words are searched as words.",
     };
   }
-  return {};
+  const cut = parseQuery(input, { prefix }).cut;
+  return cut ? { notice: `The query is too long to search whole: ${cut} were left out.` } : {};
 }
 
 export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuery {
-  const q = input.trim().slice(0, 4000);
+  const q = input.trim().slice(0, QUERY_LIMITS.characters);
   if (q.length >= 2 && q.startsWith("'") && q.endsWith("'")) {
     const raw = q.slice(1, -1).trim();
-    if (raw) return { kind: 'raw', raw, terms: [], phrases: [], cjk: [], words: words(raw) };
+    if (raw) {
+      checkRawExpression(raw);
+      return { kind: 'raw', raw, terms: [], phrases: [], cjk: [], words: words(raw) };
+    }
   }
   const phrases: string[][] = [];
+  const cut: string[] = input.trim().length > QUERY_LIMITS.characters ? [`the text past ${QUERY_LIMITS.characters} characters`] : [];
   let rest = '';
   // Balanced "…" are phrases; an unbalanced quote is just punctuation.
   const re = /"([^"]*)"/g;
@@ -121,7 +129,11 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   while ((m = re.exec(q))) {
     rest += q.slice(last, m.index) + ' ';
     const w = phraseWords(m[1]!);
-    if (w.length > 1) phrases.push(w);
+    if (w.length > 1 && phrases.length >= QUERY_LIMITS.phrases) cut.push(`phrases past the first ${QUERY_LIMITS.phrases}`);
+    else if (w.length > QUERY_LIMITS.phraseWords) {
+      cut.push(`words of a phrase past its first ${QUERY_LIMITS.phraseWords}`);
+      phrases.push(w.slice(0, QUERY_LIMITS.phraseWords));
+    } else if (w.length > 1) phrases.push(w);
     else if (w.length === 1) rest += ` ${w[0]} `;
     last = re.lastIndex;
   }
@@ -143,6 +155,10 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
       seen.count++;
       return;
     }
+    if (terms.length >= QUERY_LIMITS.words) {
+      cut.push(`words past the first ${QUERY_LIMITS.words}`);
+      return;
+    }
     const t: Term = { text: w, stem: s, prefix: false, count: 1 };
     byStem.set(s, t);
     terms.push(t);
@@ -154,10 +170,22 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   if (endsInWord && lastWord && [...lastWord].length >= MIN_PREFIX && all[all.length - 1] === lastWord) {
     const existing = terms.find((t) => t.text === lastWord);
     if (existing) existing.prefix = true;
-    else terms.push({ text: lastWord, stem: lastWord, prefix: true, count: 1 });
+    else if (terms.length < QUERY_LIMITS.words) terms.push({ text: lastWord, stem: lastWord, prefix: true, count: 1 });
   }
+  let short = 0;
+  const substrings = [...new Set(cjk)].filter((w) => [...w].length >= 3 || ++short <= QUERY_LIMITS.shortSubstrings);
+  if (short > QUERY_LIMITS.shortSubstrings)
+    cut.push(`words of one or two letters past the first ${QUERY_LIMITS.shortSubstrings} written without spaces`);
+  if (substrings.length > QUERY_LIMITS.substrings) cut.push(`words past the first ${QUERY_LIMITS.substrings} written without spaces`);
   const kind = terms.length + phrases.length + cjk.length === 0 ? 'empty' : 'terms';
-  return { kind, terms, phrases: phrases.filter((p) => !p.some((w) => CJK.test(w))), cjk: [...new Set(cjk)], words: all };
+  return {
+    kind,
+    terms,
+    phrases: phrases.filter((p) => !p.some((w) => CJK.test(w))),
+    cjk: substrings.slice(0, QUERY_LIMITS.substrings),
+    words: all,
+    ...(cut.length > 0 ? { cut: [...new Set(cut)].join(', ') } : {}),
+  };
 }
 
 /** OR of every term and phrase: bm25 ranks chunks that match more (and rarer) terms higher. */

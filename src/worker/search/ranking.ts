@@ -2,6 +2,7 @@
 // words only re-rank), then each candidate is scored here: BM25F of the query's words from its own
 // counts, scaled by coverage, plus proximity, plus bounded pseudo-relevance feedback for long
 // questions. docs/architecture.md ("Search") walks through the steps.
+import { turn } from '../turns.js';
 import type { Config } from '../../shared/config.js';
 import { type Analysis, type QueryWord, analyze } from './analyze.js';
 import { expansionModel, expansionScore } from './feedback.js';
@@ -297,6 +298,9 @@ function reachesTail(hits: LexicalHit[], cands: { rowid: number }[], limit: numb
   return hits.slice(0, limit).some((h) => tail.has(h.rowid));
 }
 
+/** Candidates whose texts are read and analysed between two turns. */
+const TEXTS_PER_TURN = 64;
+
 /** Scores candidates (in FTS5's order) into hits, best first; a chunk's analysis is made once however often it is asked. */
 function candidateRanker(src: WordSource, config: Config, q: Query): (cands: Candidate[]) => Promise<LexicalHit[]> {
   const { terms, phrases, firstSplit, df, drivers, deferred, feedback, multi } = q;
@@ -315,7 +319,12 @@ function candidateRanker(src: WordSource, config: Config, q: Query): (cands: Can
   const analysed = new Map<number, Analysis>();
   return async (cands) => {
     const fresh = cands.filter((c) => !analysed.has(c.rowid)).map((c) => c.rowid);
-    (await src.texts(fresh)).forEach((t, i) => analysed.set(fresh[i]!, analyze(words, t.title, t.heading, t.text, feedback)));
+    // In turns (turns.ts): a thousand hits' texts read and analysed hold the thread a few hundred ms.
+    for (let at = 0; at < fresh.length; at += TEXTS_PER_TURN) {
+      await turn();
+      const some = fresh.slice(at, at + TEXTS_PER_TURN);
+      (await src.texts(some)).forEach((t, i) => analysed.set(some[i]!, analyze(words, t.title, t.heading, t.text, feedback)));
+    }
     const analyses = cands.map((c) => analysed.get(c.rowid)!);
     const raws = rescore ? analyses.map((a) => -scorer.score(a)) : cands.map((c, i) => c.raw - deferredScore(analyses[i]!));
     const adjusted = raws.map((raw, i) =>

@@ -24,6 +24,13 @@ const MIN_LENGTH = 4;
 const MAX_LENGTH = 30;
 /** The words corrected in one query at most: a pasted paragraph of unknown words costs no more. */
 const MAX_FIXES = 6;
+/**
+ * Nor more candidates looked up in all (each a seek in the index): three eight-letter words' worth, so a
+ * query of long unknown words costs what a person's typos do.
+ */
+const CANDIDATE_BUDGET = 1500;
+/** How many words one edit away from a word of `n` letters there are at most (oneEditAway). */
+const candidatesOf = (n: number): number => 2 * n + 1 + 26 * (2 * n + 1);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 interface Candidate {
@@ -77,12 +84,14 @@ export async function corrections(q: ParsedQuery, vocab: Vocabulary): Promise<[s
   if (q.kind !== 'terms') return [];
   const out: [string, string][] = [];
   let tried = 0;
+  let budget = CANDIDATE_BUDGET;
   // The whole words' look-ups at once (the answers are cached for occurs).
   await vocab.occurring(q.terms.filter((t) => !t.prefix && !t.alternative).map((t) => t.text));
   for (const t of q.terms) {
     if (t.alternative || !/^[a-z]+$/.test(t.text) || t.text.length < MIN_LENGTH || t.text.length > MAX_LENGTH) continue;
     if (await (t.prefix ? vocab.begins(t.text) : vocab.occurs(t.text))) continue;
-    if (++tried > MAX_FIXES) break;
+    budget -= candidatesOf(t.text.length);
+    if (++tried > MAX_FIXES || budget < 0) break;
     const meant = await bestCorrection(t.text, vocab);
     if (meant) out.push([t.text, meant]);
   }

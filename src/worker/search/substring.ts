@@ -1,5 +1,6 @@
 // The substring path on the trigram index (CJK/Korean text, words inside identifiers), the spans of
 // its matches, and mixing its hits with whole-word hits.
+import { turn } from '../turns.js';
 import type { Filters } from '../store/doc-filter.js';
 import type { WordSource } from './word-source.js';
 import type { LexicalHit, LexicalResult } from './lexical-result.js';
@@ -36,6 +37,7 @@ export function merge(a: LexicalResult, b: LexicalResult, limit: number): Lexica
 export async function substringSearch(src: WordSource, words: string[], filters: Filters, limit: number): Promise<LexicalResult> {
   const byRow = new Map<number, { score: number; matched: string[] }>();
   for (const w of words.filter((x) => !/[%_\\]/.test(x))) {
+    await turn();
     const rows = await src.substring(w, filters);
     const idf = src.stats.idf(rows.length);
     for (const rowid of rows) {

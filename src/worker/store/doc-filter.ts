@@ -1,8 +1,10 @@
 // A search's filters as SQL over `documents d`, and as terms of the word index's meta column: applied
 // inside the candidate query, never after the top-k cut.
-import picomatch from 'picomatch';
+import { pathMatcher } from './path-glob.js';
 import type { Db } from './db.js';
 import { type DocType, docType } from '../../shared/doc-types.js';
+
+export { pathMatcher };
 
 export interface Filters {
   tags: string[];
@@ -17,19 +19,6 @@ export interface FilterSql {
   params: unknown[];
   /** False when nothing filters: the query can skip joining documents. */
   active: boolean;
-}
-
-const matchers = new Map<string, (p: string) => boolean>();
-
-/** `*` stays within a folder, `**` crosses folders; a relative glob ("notes/*.md") matches anywhere below a root. */
-export function pathMatcher(glob: string): (path: string) => boolean {
-  let m = matchers.get(glob);
-  if (!m) {
-    const pattern = glob.startsWith('/') || glob.startsWith('**') ? glob : `**/${glob}`;
-    m = picomatch(pattern, { dot: true });
-    matchers.set(glob, m);
-  }
-  return m;
 }
 
 /** Registers `kb_path_match(glob, path)` for SQL that filters documents by path. */

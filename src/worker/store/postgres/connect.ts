@@ -114,7 +114,7 @@ class ActingPool extends pg.Pool {
 export async function openPool(
   url: string,
   /** `roleChecked`: another pool on this URL checked the role already; this one connects when first used. */
-  opts: { max?: number; actor?: string; roleChecked?: boolean } = {},
+  opts: { max?: number; actor?: string; roleChecked?: boolean; statementTimeoutMs?: number | null } = {},
 ): Promise<PgPool> {
   const owner = opts.actor ?? DATABASE_ACTOR;
   const pool = new ActingPool(
@@ -123,7 +123,7 @@ export async function openPool(
       max: opts.max ?? 8,
       // Who the session acts for (row-level security, migration 8) when no request names a user:
       // the database's own credentials, unless the caller says otherwise.
-      options: `-c search_path=${PG_SCHEMA},public -c kb.user=${owner}`,
+      options: `-c search_path=${PG_SCHEMA},public -c kb.user=${owner}${opts.statementTimeoutMs ? ` -c statement_timeout=${opts.statementTimeoutMs}` : ''}`,
       connectionTimeoutMillis: 10_000,
     },
     owner,

@@ -3,6 +3,7 @@
 // (bm25f() below) over the chunks a tsquery matches with the filters applied in the same
 // query, counts, the vocabulary, and chunk texts. What a search asks of it is the ranking's
 // (search/); every statement is here.
+import { fold, SPACELESS } from '../insides.js';
 import type { Filters } from '../doc-filter.js';
 import type { ChunkText } from '../rows.js';
 import { first, rows, type Sql, value } from './tables/sql.js';
@@ -275,16 +276,19 @@ export class PgWordIndex {
   }
 
   /**
-   * Chunks whose text holds these letters (CJK, letters inside identifiers), at most `cap`. A scan
-   * of the texts the filters leave: PostgreSQL keeps no trigram index of them (yet).
+   * Chunks holding these letters inside a word that has an inside, or in a spaceless script's text
+   * (as SQLite's words_tri and chunks_tri find them), at most `cap`. A scan of chunk_insides: narrow,
+   * where a scan of the chunks' texts read every passage.
    */
   async substring(letters: string, filters: Filters, docIds: string[] | null, cap: number): Promise<number[]> {
     const f = chunkFilter(filters, docIds, 3);
+    // chunk_insides holds what substring search reads (store/insides.ts): the compound words of a
+    // chunk (folded, as the letters are here), or the whole text of one in a spaceless script.
     const r = await rows<{ rowid: number }>(
       this.sql,
-      `SELECT c.rowid FROM chunks c ${f.join}
-       WHERE c.text ILIKE $1 ESCAPE '\\' AND ${f.where} ORDER BY c.rowid LIMIT $2`,
-      [likeOf(letters), cap, ...f.values],
+      `SELECT c.rowid FROM chunk_insides i JOIN chunks c ON c.rowid = i.rowid ${f.join}
+       WHERE i.inside ILIKE $1 ESCAPE '\\' AND ${f.where} ORDER BY c.rowid LIMIT $2`,
+      [likeOf(SPACELESS.test(letters) ? letters : fold(letters)), cap, ...f.values],
     );
     return r.map((x) => x.rowid);
   }

@@ -13,5 +13,6 @@ import { migration as m10 } from './010-tops-head.js';
 import { migration as m11 } from './011-vector-queue.js';
 import { migration as m12 } from './012-policy-functions.js';
 import { migration as m13 } from './013-all-reads-only.js';
+import { migration as m14 } from './014-chunk-insides.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14];

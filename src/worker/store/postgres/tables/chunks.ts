@@ -1,5 +1,7 @@
 // The chunks table on PostgreSQL: each chunk written with its words (word-vector.ts), a document's
 // chunks in one statement so the word statistics are counted once for them.
+import { insideOf } from '../../insides.js';
+import { insertInsides } from '../insides.js';
 import type { ChunksPort } from '../../port.js';
 import type { ChunkRow, NewChunk } from '../../rows.js';
 import { wordVector } from '../word-vector.js';
@@ -44,6 +46,10 @@ export class PgChunks implements ChunksPort {
        FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::tsvector[], $9::int[], $10::int[], $11::int[])
          AS u (id, ordinal, heading, text, anchor, version, words, t, h, b)`,
       [docId, cols.id, cols.ordinal, cols.heading, cols.text, cols.anchor, more.version, more.words, more.t, more.h, more.b],
+    );
+    await insertInsides(
+      this.sql,
+      cols.id.map((id, i) => ({ id, inside: insideOf(cols.text[i]!) })),
     );
   }
 
