@@ -2,6 +2,7 @@
 // kb tui see it (request → response through the server), not in-process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { servedFrom } from '../tools/serve-output.js';
 import WebSocket from 'ws';
 import { repoRoot } from './util.js';
 
@@ -24,14 +25,13 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
-  const { url, port } = JSON.parse(
+  const { port, token } = servedFrom(
     await new Promise<string>((res, rej) => {
       let s = '';
       child.stdout!.on('data', (d: Buffer) => (s += d.toString()).includes('\n}') && res(s));
       child.once('exit', (code) => rej(new Error(`kb serve exited (${code}) before it was ready`)));
     }),
-  ) as { url: string; port: number };
-  const token = new URL(url).searchParams.get('token')!;
+  );
   return { port, token, child, connect: () => connect(port, token), stop: () => void child.kill() };
 }
 

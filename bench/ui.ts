@@ -2,6 +2,7 @@
 // the minilm-l6 test model included, so every keystroke is a hybrid search with an embedded query):
 // how soon the host answers a search after it starts, and keystroke → results rendered. Then, on a
 // 300-page PDF: click on a hit → the viewer shows the cited page, rendered, with the passage marked.
+import { servedFrom } from '../tools/serve-output.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,8 +48,7 @@ async function startServe(dataDir: string): Promise<{ url: string; readyMs: numb
     });
     child.on('exit', (c) => rej(new Error(`kb serve exited ${c}`)));
   });
-  const { url, port } = JSON.parse(out) as { url: string; port: number };
-  const token = new URL(url).searchParams.get('token')!;
+  const { url, port, token } = servedFrom(out);
   await new Promise<void>((res, rej) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
     ws.on('open', () => ws.send(JSON.stringify({ type: 'request', id: 1, method: 'search', params: { query: 'boundary layer' } })));

@@ -1,6 +1,7 @@
 // Screenshots for docs/ and the README: kb's own UI in Chromium against kb serve, over a small demo
 // library (this repository's docs and contracts, a real paper from ../shared/corpora, a scan).
 // Run: npx tsx scripts/screenshots.ts   (needs Chromium; set CHROMIUM_PATH if it is not /usr/bin/chromium)
+import { servedFrom } from '../tools/serve-output.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +29,12 @@ await kb([
 const serve = spawn(process.execPath, [join(root, 'bin/kb.js'), 'serve', '--json', '--data-dir', data], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const { url } = JSON.parse(
+const { url } = servedFrom(
   await new Promise<string>((res) => {
     let s = '';
     serve.stdout.on('data', (d: Buffer) => (s += d.toString()).includes('\n}') && res(s));
   }),
-) as { url: string };
+);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],

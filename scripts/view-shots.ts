@@ -2,6 +2,7 @@
 // README), each checked for what a reviewer would see first: nothing wider than the window, the footer
 // at the bottom edge, no control drawn over another. Exits non-zero, naming the view, when one fails.
 // Run: npx tsx scripts/view-shots.ts   (needs Chromium and ../shared/corpora; builds nothing: npm run build first)
+import { servedFrom } from '../tools/serve-output.js';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ async function serve(data: string): Promise<{ url: string; stop: () => void }> {
     let s = '';
     child.stdout.on('data', (d: Buffer) => (s += d.toString()).includes('\n}') && res(s));
   });
-  return { url: (JSON.parse(first) as { url: string }).url, stop: () => child.kill() };
+  return { url: servedFrom(first).url, stop: () => child.kill() };
 }
 
 // A demo library: this repository's docs and contracts, a real PDF, a scan, a photo, a recording, and

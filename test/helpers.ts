@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { servedFrom } from '../tools/serve-output.js';
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import type { ConfigInput } from '../src/shared/config.js';
@@ -132,7 +133,7 @@ export async function kbServe(
     });
     child.on('exit', (code) => rej(new Error(`kb serve exited with ${code}: ${out}`)));
   });
-  const { url, port } = JSON.parse(first) as { url: string; port: number };
+  const { url, port, token } = servedFrom(first);
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
@@ -140,7 +141,7 @@ export async function kbServe(
     await exited;
   };
   if (!forFile) cleanups.push(stop);
-  return { url, port, token: new URL(url).searchParams.get('token')!, stop };
+  return { url, port, token, stop };
 }
 
 /**

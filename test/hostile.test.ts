@@ -1,11 +1,12 @@
 // Hostile input: bombs that must hit a limit with a clear error, symlinks that would lead out of a
 // folder, spans asked for outside the index, and oversized messages to the web host.
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { makePdf } from './support/make-test-pdf.js';
+import { servedFrom } from '../tools/serve-output.js';
 import { engineIn, kb, kbServe, tempDir, writeTree } from './helpers.js';
 
 /** A real PNG header claiming width × height, with one tiny compressed row: a decompression bomb's shape. */
@@ -152,8 +153,7 @@ describe('logs', () => {
     const first = await new Promise<string>((resolve) =>
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()).includes('\n}') && resolve(stdout)),
     );
-    const { url, port } = JSON.parse(first) as { url: string; port: number };
-    const token = new URL(url).searchParams.get('token')!;
+    const { port, token } = servedFrom(first);
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
     await new Promise((r) => ws.on('open', r));
     const call = (id: number, method: string, params: unknown): Promise<unknown> =>
@@ -173,6 +173,10 @@ describe('logs', () => {
     child.kill();
     await new Promise((r) => child.on('exit', r));
     expect(stderr).not.toContain(token);
+    // Nor to its output: a service's stdout is a journal (issue 50); it names the 0600 file instead.
+    expect(stdout).not.toContain(token);
+    expect(JSON.parse(first)).toMatchObject({ token_file: join(dir, 'data', 'serve-token') });
+    expect(statSync(join(dir, 'data', 'serve-token')).mode & 0o777).toBe(0o600);
     expect(stderr).not.toMatch(/albatross|hunter2/);
     expect(stdout.slice(first.length)).not.toMatch(/albatross|hunter2/);
   });

@@ -158,8 +158,9 @@ describe.skipIf(!hasCorpora)('the README', () => {
         };
       }
       if (/ serve .*--public-url https:\/\/kb\.example\.com/.test(cmd)) {
-        const r = await runUntil(cmd, /https:\/\/kb\.example\.com\/\?token=\S+\n/, async (out) => {
-          const token = /https:\/\/kb\.example\.com\/\?token=(\S+)/.exec(out)![1]!;
+        const r = await runUntil(cmd, /access token in \S+/, async (out) => {
+          expect(out).toMatch(/^https:\/\/kb\.example\.com\/\n/);
+          const token = readFileSync(/access token in (\S+) /.exec(out)![1]!, 'utf8').trim();
           const port = Number(/--port (\d+)/.exec(cmd)![1]);
           // What the proxy passes on: the public Host, the request, the token.
           const { request } = await import('node:http');
@@ -174,9 +175,12 @@ describe.skipIf(!hasCorpora)('the README', () => {
         continue;
       }
       if (cmd === 'kb serve') {
-        const r = await runUntil(cmd, /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/, async (out) => {
-          const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out)![0];
-          const res = await fetch(url);
+        // Not a terminal here: it prints the address and the file the token is in, never the token.
+        const r = await runUntil(cmd, /access token in \S+/, async (out) => {
+          const address = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0];
+          const token = readFileSync(/access token in (\S+) /.exec(out)![1]!, 'utf8').trim();
+          expect(out).not.toContain(token);
+          const res = await fetch(`${address}?token=${token}`);
           expect(res.status, cmd).toBe(200);
           expect(await res.text(), cmd).toMatch(/<div id="root">/);
         });

@@ -7,7 +7,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { KB_VERSION, localClient, openEngine } from '../src/worker/index.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -423,6 +423,30 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect((await alice.call('search', { query: 'heron', tags: Array.from({ length: 65 }, (_, i) => `t${i}`) })).error).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+
+  it("takes a user's drops out of a daily quota (serve.upload_quota), keeping nothing of the one past it; the owner has none (issue 50)", async () => {
+    const data = join(dir, 'quota-data');
+    await writeTree(data, { 'config.yaml': 'serve:\n  upload_quota: 1\n' });
+    const small = await kbServe(data, 0, { KB_STORE: url }, true);
+    try {
+      const drop = (name: string, token: string, kb: number): Promise<Response> =>
+        fetch(`http://127.0.0.1:${small.port}/upload?name=${name}&collection=private`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${small.port}` },
+          body: `# ${name}\n\n${'quota '.repeat((kb * 1024) / 6)}\n`,
+        });
+      expect((await drop('first.md', tokens.bob!, 600)).status).toBe(200);
+      const over = await drop('second.md', tokens.bob!, 600);
+      expect(over.status).toBe(413);
+      expect(((await over.json()) as { error: { message: string } }).error.message).toMatch(/1 MB today.*serve\.upload_quota/);
+      const kept = readdirSync(join(dir, 'private', 'uploads'), { recursive: true }).map(String);
+      expect(kept.some((f) => f.endsWith('first.md'))).toBe(true);
+      expect(kept.some((f) => f.endsWith('second.md') || f.endsWith('.part'))).toBe(false);
+      expect((await drop('owners.md', small.token, 2048)).status).toBe(200);
+    } finally {
+      await small.stop();
+    }
   });
 
   it('refuses a wrong token, then the address for a while; stops a removed user at once', async () => {

@@ -167,7 +167,14 @@ export const AuditSchema = z.object({
   schema_version: V,
   entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), target: z.string(), detail: z.string().nullable() })),
 });
-export const ServeSchema = z.object({ schema_version: V, url: z.string(), port: z.number().int(), data_dir: z.string() });
+/** kb serve --json: where it serves, and the file its owner token is in (never the token itself: stdout may be a log). */
+export const ServeSchema = z.object({
+  schema_version: V,
+  url: z.string(),
+  port: z.number().int(),
+  data_dir: z.string(),
+  token_file: z.string(),
+});
 
 const metric = z.number();
 export const EvalRunSchema = z.object({

@@ -346,6 +346,8 @@ export const ConfigSchema = z
          * anyone else it is a header anyone may write.
          */
         trusted_proxies: z.array(z.string().min(1)).default([]),
+        /** Megabytes a team's user may drop into kb serve in a day (0: no limit); the owner has none. */
+        upload_quota: z.number().int().nonnegative().default(2048),
       })
       .prefault({}),
     log: z

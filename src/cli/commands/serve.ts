@@ -5,6 +5,7 @@ import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
 import { KbError } from '../../shared/errors.js';
 import { PUBLIC_URL } from '../../shared/config.js';
+import { serveTokenFile } from '../serve/token.js';
 
 /** The built web UI beside the CLI bundle (dist/renderer), if this copy has one. */
 function rendererDir(): string | null {
@@ -33,6 +34,7 @@ export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise
       ...(flags.host ? { host: flags.host } : {}),
       publicUrl,
       trustedProxies: settings.config.serve.trusted_proxies,
+      uploadQuotaMb: settings.config.serve.upload_quota,
       insecure: flags.insecure === true,
       dataDir: settings.dataDir,
       rendererDir: rendererDir(),
@@ -45,14 +47,18 @@ export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
-    if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir });
+    const tokenFile = serveTokenFile(settings.dataDir);
+    if (g.json) printJson({ schema_version: 1, url: host.url, port: host.port, data_dir: settings.dataDir, token_file: tokenFile });
     else {
-      line(host.url);
+      // The link with its token only to a person's terminal: a service's stdout is a journal, which keeps it.
+      const person = process.stdout.isTTY === true;
+      line(person ? `${host.url}?token=${host.token}` : host.url);
       const store = g.store ?? settings.config.store.url;
       const what = store ? `the PostgreSQL index at ${shownUrl(store)}` : settings.dataDir;
       const where = flags.host && flags.host !== '127.0.0.1' ? `on ${flags.host}` : 'on 127.0.0.1 only';
       const who = store ? ' (yours, as admin: a team signs in with kb users add … tokens)' : '';
-      line(dim(`kb serves ${what} ${where}; the link carries its access token${who}. Ctrl-C stops it.`));
+      const how = person ? 'the link carries its access token' : `sign in with the access token in ${tokenFile} (readable by you only)`;
+      line(dim(`kb serves ${what} ${where}; ${how}${who}. Ctrl-C stops it.`));
     }
     await stopped;
     await host.close();

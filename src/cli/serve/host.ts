@@ -5,6 +5,7 @@
 // address or the configured public URL, so a web page elsewhere (DNS rebinding included) can neither
 // read the UI nor open the socket. It speaks plain HTTP: on an address other machines reach it
 // belongs behind a TLS proxy (README: "A team server"), and refuses to start there without --insecure.
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { fork } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -39,6 +40,8 @@ export interface HostOptions {
   publicUrl?: string | null;
   /** serve.trusted_proxies: whose X-Forwarded-For names the client. */
   trustedProxies?: readonly string[];
+  /** serve.upload_quota: megabytes a team's user may drop in a day (0: no limit). */
+  uploadQuotaMb?: number;
   /** Listen on an address other machines reach without TLS in front (a trusted network only). */
   insecure?: boolean;
   dataDir: string;
@@ -51,7 +54,10 @@ export interface HostOptions {
 }
 
 export interface Host {
+  /** The address people open (no token in it). */
   url: string;
+  /** The owner's token (serve-token): for a person at a terminal's link only. */
+  token: string;
   port: number;
   close(): Promise<void>;
 }
@@ -218,8 +224,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     );
     // The viewer's frame is sandboxed (an opaque origin), so the SameSite cookie does not go with the
     // links inside it (a book's chapters, a workbook's sheets): those carry a key good for that one
-    // document's rendition, for this user, only.
-    const key = `k=${gate.viewKey(id, session.user)}${session.user ? `&amp;u=${encodeURIComponent(session.user)}` : ''}`;
+    // document's rendition, for this session, for an hour (sign-in.ts).
+    const key = `k=${gate.viewKey(id, session)}`;
     const html = reply.status === 200 && reply.html ? reply.html.replaceAll('href="view?at=', `href="view?${key}&amp;at=`) : reply.html;
     res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
@@ -237,15 +243,30 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
     try {
       const into = await uploadFolder(session, url.searchParams.get('collection'));
-      const file = await receiveUpload(req, into, url.searchParams.get('name') ?? '');
+      const file = await receiveUpload(req, into, url.searchParams.get('name') ?? '', spending(session));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: file }));
     } catch (e) {
       const p = toErrorPayload(e);
-      const status = { INVALID_ARGUMENT: 400, FORBIDDEN: 403, NOT_FOUND: 404, UNAUTHENTICATED: 401 }[p.code as string] ?? 500;
+      const status =
+        { INVALID_ARGUMENT: 400, FORBIDDEN: 403, NOT_FOUND: 404, UNAUTHENTICATED: 401, TOO_LARGE: 413 }[p.code as string] ?? 500;
       req.resume(); // the body unread: let the client finish sending before it hears why
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: p }));
     }
   };
+  /** A team user's drops come out of their daily quota, a chunk at a time (so parallel drops share it); the owner's do not. */
+  const quotaMb = opts.uploadQuotaMb ?? 0;
+  const quota = new RateLimiterMemory({ points: Math.max(1, quotaMb * 2 ** 20), duration: 24 * 3600 });
+  const spending =
+    (session: Session) =>
+    async (bytes: number): Promise<void> => {
+      if (session.user === null || quotaMb === 0) return;
+      await quota.consume(session.user, bytes).catch(() => {
+        throw new KbError(
+          'TOO_LARGE',
+          `you have dropped ${quotaMb} MB today, this server's limit (serve.upload_quota): ask its admin, or add the files to a folder it syncs`,
+        );
+      });
+    };
   const uploadFolder = async (session: Session, collection: string | null): Promise<string> => {
     if (!collection) {
       if (session.caller)
@@ -377,7 +398,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const stopSignedOut = closeSignedOut(sockets, (caller) => supervisor.request('whoami', {}, undefined, caller).result);
   const shown = publicUrl ? publicUrl.origin : `http://${isLoopback(listenOn) ? '127.0.0.1' : listenOn}:${port}`;
   return {
-    url: `${shown}/?token=${token}`,
+    url: `${shown}/`,
+    token,
     port,
     close: async () => {
       stopSignedOut();

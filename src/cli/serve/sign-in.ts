@@ -4,9 +4,11 @@
 // first load set; each request is sent to the engine with the token, which checks it every time, so a
 // replaced token or a removed user stops at once. Failed sign-ins are counted per address (behind a
 // proxy the admin named, the one it forwards) and per token id and, past a few, refused for a while
-// without asking anyone. A viewer frame's links carry a key signed for
-// one document and one user instead (the sandboxed frame has no cookie).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// without asking anyone. A viewer frame's links carry a key instead (the sandboxed frame has no
+// cookie): random, for one document and the session that asked, for an hour, and only while its
+// token still signs its user in.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Caller } from '../../shared/api.js';
@@ -28,6 +30,8 @@ export type SignIn = { session: Session } | { refused: 'unknown' | 'limited' };
 /** Failed sign-ins an address may make in FAIL_WINDOW_S before it waits that long. */
 const FAILS_ALLOWED = 10;
 const FAIL_WINDOW_S = 600;
+/** How long a viewer frame's key opens its document's rendition. */
+const VIEW_KEY_MS = 60 * 60_000;
 /** A token the engine accepted is taken on trust this long for the page's own files (not its data). */
 const KNOWN_FOR_MS = 10_000;
 
@@ -60,6 +64,7 @@ export function cookieTokenOf(req: IncomingMessage): string | undefined {
 export class Gate {
   private readonly fails = new RateLimiterMemory({ points: FAILS_ALLOWED, duration: FAIL_WINDOW_S });
   private readonly known = new Map<string, { user: string; until: number }>();
+  private readonly views = new LRUCache<string, { docId: string; session: Session; until: number }>({ max: 20_000 });
 
   constructor(
     private readonly ownerToken: string,
@@ -69,12 +74,27 @@ export class Gate {
     private readonly addressOf: (req: IncomingMessage) => string,
   ) {}
 
-  /** A key that opens one document's rendition for one user (or the owner) and nothing else. */
-  viewKey(docId: string, user: string | null): string {
-    return createHmac('sha256', this.ownerToken)
-      .update(`view\u0000${docId}\u0000${user ?? ''}`)
-      .digest('hex')
-      .slice(0, 32);
+  /**
+   * A key that opens one document's rendition for the session that asked, and nothing else: random,
+   * kept here for VIEW_KEY_MS, and good only while the token that made it still signs its user in —
+   * a replaced token or a removed user takes their keys along.
+   */
+  viewKey(docId: string, session: Session): string {
+    const key = randomBytes(16).toString('hex');
+    this.views.set(key, { docId, session, until: Date.now() + VIEW_KEY_MS });
+    return key;
+  }
+
+  /** The session a view key stands for, on this document, while it is good. */
+  private async viewed(docId: string, key: string | null): Promise<Session | null> {
+    const v = key ? this.views.get(key) : undefined;
+    if (!v || v.docId !== docId || v.until < Date.now()) return null;
+    const token = v.session.token;
+    if (v.session.user !== null && (!token || (await this.user(token, false)) !== v.session.user)) {
+      this.views.delete(key!);
+      return null;
+    }
+    return { ...v.session, token: null };
   }
 
   /**
@@ -102,9 +122,8 @@ export class Gate {
       const user = await this.user(token, recent);
       if (user) return { session: { caller: { token }, user, token } };
     } else if (viewOf) {
-      const u = url.searchParams.get('u') || null;
-      if (same(url.searchParams.get('k') ?? undefined, this.viewKey(viewOf, u)))
-        return { session: { ...(u ? { caller: { user: u } } : {}), user: u, token: null } };
+      const viewed = await this.viewed(viewOf, url.searchParams.get('k'));
+      if (viewed) return { session: viewed };
     }
     if (token || url.searchParams.has('k')) await this.failed(address);
     if (id) await this.failed(id);

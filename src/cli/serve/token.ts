@@ -7,8 +7,13 @@ import { join } from 'node:path';
 
 const FILE = 'serve-token';
 
+/** Where the owner's token is kept: printed as a path, never as the token, where a log may keep it. */
+export function serveTokenFile(dataDir: string): string {
+  return join(dataDir, FILE);
+}
+
 export function serveToken(dataDir: string): string {
-  const file = join(dataDir, FILE);
+  const file = serveTokenFile(dataDir);
   try {
     const t = readFileSync(file, 'utf8').trim();
     if (/^[\w-]{32}$/.test(t)) {

@@ -31,7 +31,13 @@ export function safeRelativePath(name: string): string {
  * Streams the request body to uploads/<hash>/<name>: written to a temporary file while it is hashed,
  * so a broken upload leaves nothing half-written, then moved where its content says.
  */
-export async function receiveUpload(req: IncomingMessage, uploadsDir: string, name: string): Promise<string> {
+export async function receiveUpload(
+  req: IncomingMessage,
+  uploadsDir: string,
+  name: string,
+  /** Takes each chunk's bytes from the sender's quota; throws when it is spent (the copy is then dropped). */
+  spend: (bytes: number) => Promise<void> = async () => undefined,
+): Promise<string> {
   const rel = safeRelativePath(name);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
@@ -47,6 +53,7 @@ export async function receiveUpload(req: IncomingMessage, uploadsDir: string, na
         for await (const chunk of source) {
           seen += chunk.length;
           if (seen > MAX_UPLOAD_BYTES) throw new KbError('INVALID_ARGUMENT', `${rel} is larger than ${MAX_UPLOAD_BYTES} bytes`);
+          await spend(chunk.length);
           hash.update(chunk);
           yield chunk;
         }

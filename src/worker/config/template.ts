@@ -110,6 +110,7 @@ ui:                           # the app (and kb serve's page)
 serve:                        # kb serve for a team (README: "A team server")
   public_url: null            # the address behind your TLS proxy (https://kb.example.com): its Host and Origin are accepted, its URL printed
   trusted_proxies: []         # proxies whose X-Forwarded-For is believed (127.0.0.1 for one on this machine)
+  upload_quota: 2048          # megabytes a team's user may drop in a day (0: no limit)
 
 log:                          # <data dir>/logs/<process>.log, rotated at 5 MB, 3 kept (kb logs shows them)
   level: info                 # error, warn, info or debug (KB_LOG_LEVEL overrides); only debug holds queries
