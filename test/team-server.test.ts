@@ -425,6 +425,32 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     });
   });
 
+  it("tells a reader nothing of the server's own configuration: no paths, database, hosts, disk or settings file; counts of what they may read (issue 50)", async () => {
+    const alice = await as('alice');
+    const owner = await connect(server.port, server.token);
+    clients.push(owner);
+    const theirs = await Promise.all(
+      ['status', 'index.status', 'settings.get', 'collections.list'].map(async (m) => (await alice.call(m, {})).result),
+    );
+    const said = JSON.stringify(theirs);
+    // Not the folders (the collections', the data dir's, the logs'), the database's address, Ollama's host.
+    for (const secret of [dir, String(new URL(url).port), stub.url, '11434']) expect(said).not.toContain(secret);
+    const [status, index, settings] = theirs as [
+      { data_dir: string },
+      { chunks: number; disk?: unknown; collections: { name: string }[] },
+      { values: Record<string, unknown> },
+    ];
+    expect(status.data_dir).toBe('');
+    expect(index.disk).toBeUndefined();
+    expect(index.collections.map((c) => c.name)).not.toContain('private');
+    expect(Object.keys(settings.values).every((k) => k.startsWith('ui.'))).toBe(true);
+    // The owner sees the server as it is; alice, the passages of her collections only.
+    const all = (await owner.call('index.status', {})).result as { chunks: number; data_dir: string };
+    expect(all.data_dir).toBe(join(dir, 'data'));
+    expect(index.chunks).toBeGreaterThan(0);
+    expect(index.chunks).toBeLessThan(all.chunks);
+  });
+
   it("takes a user's drops out of a daily quota (serve.upload_quota), keeping nothing of the one past it; the owner has none (issue 50)", async () => {
     const data = join(dir, 'quota-data');
     await writeTree(data, { 'config.yaml': 'serve:\n  upload_quota: 1\n' });

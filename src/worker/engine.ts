@@ -259,8 +259,9 @@ export class Engine {
   /** A structured document rendered for the viewer at a citation fragment (read/view.ts). */
   view = async (docId: string, at?: string, q?: string): Promise<DocView> =>
     (await import('./read/view.js')).viewDocument(this.#core, docId, at, q);
-  status = (): Promise<KbStatus> =>
-    indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections });
+  /** `teamUser`: a team's reader or editor asks (read/team-view.ts). */
+  status = (teamUser = false): Promise<KbStatus> =>
+    indexStatus(this.#core, { vectors: this.#vectors, speech: this.#speech, collections: this.#collections }, teamUser);
 
   // Collections
   addCollection = (

@@ -11,6 +11,7 @@ import type { Engine } from './engine.js';
 import { errorFields, type Log } from './log.js';
 import type { Account } from './accounts/service.js';
 import { fuseAcross } from './link/fuse-across.js';
+import { collectionsForTeamUser, settingsForTeamUser } from './read/team-view.js';
 import type { RemoteClient } from './link/remote-client.js';
 
 export interface Call {
@@ -21,6 +22,9 @@ export interface Call {
 }
 
 export type Handlers = { [M in Method]: (params: Params<M>, call: Call) => Promise<unknown> };
+
+/** A team server's reader or editor: told nothing of the server's own configuration (read/team-view.ts). */
+const teamUser = (c: Call): boolean => c.who !== null && c.who.role !== 'admin';
 
 /**
  * The contract's handlers over one engine. `broadcast` tells every window an event; `started` is
@@ -35,7 +39,7 @@ export function handlers(
   started: (work: Promise<unknown>) => void = () => undefined,
 ): Handlers {
   return {
-    status: async () => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: engine.dataDir, version }),
+    status: async (_p, c) => ({ schema_version: SCHEMA_VERSION, ready: true, data_dir: teamUser(c) ? '' : engine.dataDir, version }),
     whoami: async (_p, c) => ({ schema_version: SCHEMA_VERSION, user: c.who?.name ?? null, role: c.who?.role ?? 'admin' }),
     search: async (p, c) => {
       const server = await linked(c).catch((e: Error) => e);
@@ -110,7 +114,7 @@ export function handlers(
       const r = await server.ask(p, { signal: c.signal, onProgress: c.progress });
       return { ...r, sources: r.sources.map((s) => ({ ...s, hit: { ...s.hit, from: server.origin } })) };
     },
-    'index.status': () => engine.status(),
+    'index.status': (_p, c) => engine.status(teamUser(c)),
     'models.list': () => engine.listModels(),
     'models.pull': async (p, c) => {
       const model = await pullWithProgress(engine, p.name, c);
@@ -131,7 +135,10 @@ export function handlers(
       ...(await engine.useModel(p.name, { signal: c.signal, onProgress: c.progress })),
     }),
     'collections.list': async (p, c) =>
-      (await linked(c))?.['collections.list'](p) ?? { schema_version: SCHEMA_VERSION, collections: await engine.collections() },
+      (await linked(c))?.['collections.list'](p) ?? {
+        schema_version: SCHEMA_VERSION,
+        collections: teamUser(c) ? collectionsForTeamUser(await engine.collections()) : await engine.collections(),
+      },
     'collections.add': async (p, c) => {
       const { collection, reconciled } = await engine.addCollection(typedPath(p.path), {
         ...(p.name ? { name: p.name } : {}),
@@ -166,7 +173,7 @@ export function handlers(
       schema_version: SCHEMA_VERSION,
       entries: (await engine.accounts.trail(p.limit)).map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
     }),
-    'settings.get': () => engine.settings(),
+    'settings.get': async (_p, c) => (teamUser(c) ? settingsForTeamUser(await engine.settings()) : engine.settings()),
     'settings.set': (p) => engine.setSetting(p.key, p.value),
     'server.status': () => engine.link.status(),
     // Every window's Library, facets and folders now come from elsewhere: they ask again.

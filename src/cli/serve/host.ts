@@ -168,6 +168,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       return forwarded.split(',').pop()?.trim() || peer;
     },
   );
+  /** The machine's owner: what kb serve asks for itself. */
+  const OWNER: Session = { user: null, token: null };
   /** Asks the engine for whom the session is (none: the owner). */
   const ask = <M extends Method>(session: Session, method: M, params: Params<M>): Promise<Result<M>> =>
     supervisor.request(method, params, undefined, session.caller).result;
@@ -277,7 +279,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const c = collections.find((x) => x.name === collection);
     if (!c) throw new KbError('NOT_FOUND', `no collection named ${collection} that you can see`);
     if (!c.writable) throw new KbError('FORBIDDEN', `you may read ${collection} but not add to it: ask an admin to make you its editor`);
-    return join(c.root, 'uploads');
+    // Where its folder is, the server knows (a team's user is not told: read/team-view.ts).
+    const root = session.caller ? (await ask(OWNER, 'collections.list', {})).collections.find((x) => x.name === collection)?.root : c.root;
+    if (!root) throw new KbError('NOT_FOUND', `no collection named ${collection}`);
+    return join(root, 'uploads');
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

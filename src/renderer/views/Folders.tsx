@@ -4,6 +4,7 @@
 // files), forget one (the confirmation names what leaves: only what the folder's own sync brought in).
 import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
+import { useAdmin } from '../hooks/useAdmin';
 import { Said, useSayings } from '../Said';
 import { inApp } from '../lib/in-app';
 import { count, num } from '../lib/numbers';
@@ -15,6 +16,8 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
   const [error, setError] = useState<string | null>(null);
   // A failed Forget is said in that folder's row.
   const { sayings, say, fail } = useSayings<string>();
+  // Adding and forgetting folders is an admin's: a team's reader or editor is shown the folders only.
+  const admin = useAdmin(kb) === true;
   useEffect(() => {
     kb['collections.list']({}).then(
       (r) => {
@@ -66,10 +69,12 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
               <tr key={c.name} data-collection={c.name}>
                 <td>
                   <strong>{c.name}</strong>
-                  <div className="path" title={c.root}>
-                    {c.root}
-                    {c.glob ? ` · only ${c.glob}` : ''}
-                  </div>
+                  {(c.root || c.glob) && (
+                    <div className="path" title={c.root}>
+                      {c.root}
+                      {c.glob ? `${c.root ? ' · ' : ''}only ${c.glob}` : ''}
+                    </div>
+                  )}
                   {c.tags.length > 0 && (
                     <div className="tags">
                       {c.tags.map((t) => (
@@ -85,15 +90,13 @@ export function Folders({ kb, version, onChanged }: { kb: KbBridge; version: num
                   {c.failed > 0 && <div className="error">{c.failed} failed</div>}
                   {c.waiting > 0 && <div className="waiting">{c.waiting} waiting</div>}
                 </td>
-                <td className="actions">
-                  <button onClick={() => void forget(c)}>Forget</button>
-                </td>
+                <td className="actions">{admin && <button onClick={() => void forget(c)}>Forget</button>}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <AddFolder kb={kb} onAdded={onChanged} />
+      {admin && <AddFolder kb={kb} onAdded={onChanged} />}
     </section>
   );
 }

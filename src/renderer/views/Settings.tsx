@@ -16,6 +16,14 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         <p className="hint">Loading…</p>
       </section>
     );
+  // A team server tells its readers and editors nothing of its settings (no file, no paths): its admin's.
+  if (!settings.config_file)
+    return (
+      <section className="page settings" aria-label="Settings">
+        <h2>Settings</h2>
+        <p className="hint">This server&apos;s settings are its admin&apos;s: ask them to change how it searches, reads or answers.</p>
+      </section>
+    );
   const v = settings.values;
   /** Saves one setting and says what happened beside it; resolves to the value now in the file (null: refused). */
   const save = async (key: SettingKey, value: string | number | boolean): Promise<string | null> => {
@@ -219,18 +227,23 @@ export function Settings({ kb, settings, onChanged }: { kb: KbBridge; settings: 
         <p className="hint">Where Models › Get downloads from: the hub, or a mirror of it.</p>
       </div>
       <TeamServer kb={kb} onChanged={onChanged} />
-      <h3>Data</h3>
-      <p>
-        Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in{' '}
-        <code>{settings.config_file}</code>.
-        {kb.app && (
-          <>
-            {' '}
-            <button onClick={() => void kb.app!.revealDataDir()}>Show in folder</button>
-          </>
-        )}
-      </p>
-      <p className="hint">The data folder is chosen with --data-dir, KB_DATA_DIR or data_dir in the global config, before kb starts.</p>
+      {/* A team server tells its readers and editors none of its paths. */}
+      {settings.data_dir && (
+        <>
+          <h3>Data</h3>
+          <p>
+            Everything kb keeps is in <code data-testid="data-dir">{settings.data_dir}</code>; settings are in{' '}
+            <code>{settings.config_file}</code>.
+            {kb.app && (
+              <>
+                {' '}
+                <button onClick={() => void kb.app!.revealDataDir()}>Show in folder</button>
+              </>
+            )}
+          </p>
+          <p className="hint">The data folder is chosen with --data-dir, KB_DATA_DIR or data_dir in the global config, before kb starts.</p>
+        </>
+      )}
       {settings.restart_needed.length > 0 && (
         <p className="warn">Restart the app (or kb serve) to apply: {settings.restart_needed.join(', ')}.</p>
       )}

@@ -1,8 +1,9 @@
 // The Status view: what the index holds and takes on disk (and a button that gives back what nothing
 // uses: kb gc), and kb doctor's checks with how to fix what fails.
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { DoctorReport } from '../../shared/wire';
+import { useAdmin } from '../hooks/useAdmin';
 import { megabytes } from '../lib/model-pull';
 import { inApp } from '../lib/in-app';
 import { Said, useSayings } from '../Said';
@@ -16,13 +17,16 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
   const round = `${version}:${again}`;
   const [checked, setChecked] = useState<{ round: string; report: DoctorReport } | null>(null);
   const report = checked?.round === round ? checked.report : null;
+  // The checks (kb doctor) are an admin's: a team server's reader or editor is not sent to them.
+  const admin = useAdmin(kb);
   useEffect(() => {
     kb['index.status']({}).then(setStatus, (e: Error) => setError(e.message));
+    if (admin !== true) return;
     kb.doctor({}).then(
       (r) => setChecked({ round: `${version}:${again}`, report: r }),
       (e: Error) => setError(e.message),
     );
-  }, [kb, version, again]);
+  }, [kb, version, again, admin]);
   const d = status?.disk;
   const { sayings, say, fail } = useSayings<'reclaim' | 'repair'>();
   const [repairing, setRepairing] = useState(false);
@@ -99,38 +103,55 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
               </dd>
             </>
           )}
-          <dt>Data folder</dt>
-          <dd>
-            <code>{status.data_dir}</code>
-          </dd>
-          <dt>Logs</dt>
-          <dd>
-            <code>{status.logs}</code>
-          </dd>
+          {/* A team server tells its readers and editors none of its paths. */}
+          {status.data_dir && (
+            <>
+              <dt>Data folder</dt>
+              <dd>
+                <code>{status.data_dir}</code>
+              </dd>
+            </>
+          )}
+          {status.logs && (
+            <>
+              <dt>Logs</dt>
+              <dd>
+                <code>{status.logs}</code>
+              </dd>
+            </>
+          )}
         </dl>
       )}
-      <h3>
-        Checks <button onClick={() => setAgain((n) => n + 1)}>Check again</button>{' '}
-        {report?.checks.some(
-          (c) => c.status !== 'ok' && c.name !== 'language model' && c.name !== 'embedding model' && c.name !== 'speech model',
-        ) && (
-          <button onClick={() => void repair()} disabled={repairing}>
-            {repairing ? 'Repairing…' : 'Repair'}
-          </button>
-        )}
-      </h3>
-      <Said said={sayings.repair} as="div" place="repair" />
-      {!report ? (
-        <p className="hint">Checking…</p>
-      ) : (
-        <ul className="checks">
-          {report.checks.map((c) => (
-            <li key={c.name} className={c.status} data-check={c.name}>
-              <strong>{c.name}</strong> <span>{c.status}</span> — {inApp(c.detail)}
-            </li>
-          ))}
-        </ul>
-      )}
+      {admin === false ? <p className="hint">The checks of this server&apos;s index are its admin&apos;s.</p> : checks()}
     </section>
   );
+
+  function checks(): ReactNode {
+    return (
+      <>
+        <h3>
+          Checks <button onClick={() => setAgain((n) => n + 1)}>Check again</button>{' '}
+          {report?.checks.some(
+            (c) => c.status !== 'ok' && c.name !== 'language model' && c.name !== 'embedding model' && c.name !== 'speech model',
+          ) && (
+            <button onClick={() => void repair()} disabled={repairing}>
+              {repairing ? 'Repairing…' : 'Repair'}
+            </button>
+          )}
+        </h3>
+        <Said said={sayings.repair} as="div" place="repair" />
+        {!report ? (
+          <p className="hint">Checking…</p>
+        ) : (
+          <ul className="checks">
+            {report.checks.map((c) => (
+              <li key={c.name} className={c.status} data-check={c.name}>
+                <strong>{c.name}</strong> <span>{c.status}</span> — {inApp(c.detail)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    );
+  }
 }

@@ -5,12 +5,16 @@ import type { SpeechService } from '../ingest/speech/speech.js';
 import type { CollectionService } from '../collections/service.js';
 import { logsDir } from '../log.js';
 import { diskUsage } from './disk-usage.js';
+import { statusForTeamUser } from './team-view.js';
 import type { VectorService } from '../vectors/service.js';
 
 export async function indexStatus(
   core: Core,
   parts: { vectors: VectorService; speech: SpeechService; collections: CollectionService },
+  /** A team's reader or editor asks: the counts of what they may read, nothing of the server (team-view.ts). */
+  teamUser = false,
 ): Promise<KbStatus> {
+  if (teamUser) return statusForTeamUser(await indexStatus(core, parts), await core.store.tables.chunks.visible());
   const { ollamaFor } = await import('../ollama.js');
   const llm = ollamaFor(core.config.ask);
   return {

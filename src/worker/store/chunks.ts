@@ -87,6 +87,10 @@ export class Chunks implements Sync<ChunksPort> {
   total(): number {
     return this.totalQ.get()!.n;
   }
+  /** One person's index: every chunk is theirs. */
+  visible(): number {
+    return this.total();
+  }
   nextOrdinal(docId: string): number {
     return this.maxOrdinalQ.get(docId)!.n + 1;
   }

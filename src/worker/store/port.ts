@@ -70,6 +70,8 @@ export interface ChunksPort {
   count(docId: string): Promise<number>;
   /** Chunks in the whole index. */
   total(): Promise<number>;
+  /** Chunks the session may read, counted (a team's user: their collections'; on SQLite, all). */
+  visible(): Promise<number>;
   nextOrdinal(docId: string): Promise<number>;
   /** Indexes the document's chunks again with its current title and tags. */
   refreshWords(docId: string): Promise<void>;

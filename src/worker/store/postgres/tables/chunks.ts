@@ -62,6 +62,10 @@ export class PgChunks implements ChunksPort {
   async count(docId: string): Promise<number> {
     return (await value<number>(this.sql, 'SELECT count(*) FROM chunks WHERE doc_id = $1', [docId])) ?? 0;
   }
+  /** Counted under row-level security: what the session may read. */
+  async visible(): Promise<number> {
+    return Number((await value<string>(this.sql, 'SELECT count(*) FROM chunks')) ?? 0);
+  }
   /** Counted by the chunks' triggers (chunk_totals), not by scanning them. */
   async total(): Promise<number> {
     return (await value<number>(this.sql, 'SELECT chunks FROM chunk_totals')) ?? 0;

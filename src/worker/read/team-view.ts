@@ -1,0 +1,50 @@
+// What a team's reader or editor is told of the server itself: nothing of its configuration — no
+// data dir, database address, log folder, disk, collection folders, language-model host or settings
+// file (issue 50). Those are its admin's; a user sees what they may read and whether it works.
+import type { KbStatus } from '../../shared/wire.js';
+import type { Settings } from '../../shared/settings.js';
+import type { CollectionInfo } from '../collections/service.js';
+
+/** Settings a person may keep for themselves in the app: the rest configure the server. */
+const OWN = /^ui\./;
+
+/** The index's status as a team user sees it: the counts of what they may read, no server paths. */
+export function statusForTeamUser(s: KbStatus, visibleChunks: number): KbStatus {
+  const { disk: _disk, ...rest } = s;
+  return {
+    ...rest,
+    data_dir: '',
+    store: { kind: s.store.kind, where: '' },
+    chunks: visibleChunks,
+    collections: s.collections.map((c) => ({ ...c, root: '' })),
+    llm: { host: '', model: s.llm.model, status: s.llm.status, detail: s.llm.status === 'ok' ? 'ready' : "not ready: ask this server's admin" },
+    logs: '',
+  };
+}
+
+/** The settings as a team user sees them: their own (how the app looks), nothing of the server's. */
+export function settingsForTeamUser(s: Settings): Settings {
+  return {
+    ...s,
+    data_dir: '',
+    config_file: '',
+    values: Object.fromEntries(Object.entries(s.values).filter(([k]) => OWN.test(k))),
+    overridden: {},
+    restart_needed: [],
+    ollama: {
+      host: '',
+      model: s.ollama.model,
+      reachable: s.ollama.reachable,
+      version: null,
+      models: [],
+      model_pulled: s.ollama.model_pulled,
+      detail: s.ollama.reachable && s.ollama.model_pulled ? 'ready' : "not ready: ask this server's admin",
+    },
+    ocr_languages_installed: [],
+  };
+}
+
+/** The collections a team user may read, by name: where their folders are on the server is its admin's. */
+export function collectionsForTeamUser(cs: CollectionInfo[]): CollectionInfo[] {
+  return cs.map((c) => ({ ...c, root: '' }));
+}
