@@ -49,8 +49,8 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     dir = await mkdtemp(join(tmpdir(), 'kb-team-'));
     await writeTree(dir, {
       'team/plan.md': '# Plan\n\nShip the heron release on Friday.\n',
-      'team/notes.txt': 'The heron release needs a changelog.',
-      'private/diary.md': '# Diary\n\nThe heron came back to the pond at dawn.\n',
+      'team/notes.txt': 'The heron release needs a changelog from blortech.',
+      'private/diary.md': '# Diary\n\nThe heron came back to the pond at dawn. Project blorptech is secret.\n',
     });
     const engine = await openEngine({ dataDir: join(dir, 'data'), config: { store: { url } } });
     await engine.addCollection(join(dir, 'team'), { name: 'team' });
@@ -104,6 +104,12 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
       ((await c.call('search', { query: 'ponnd', mode: 'lexical' })).result as { corrected?: { query: string } }).corrected?.query;
     expect(await typo(bob)).toBe('pond');
     expect(await typo(alice)).toBeUndefined();
+    // A word only another collection holds is no word for alice: corrected to hers, as any typo is
+    // (left alone, it told her that it existed — issue 50).
+    const secret = async (c: Client): Promise<string | undefined> =>
+      ((await c.call('search', { query: 'blorptech', mode: 'lexical' })).result as { corrected?: { query: string } }).corrected?.query;
+    expect(await secret(alice)).toBe('blortech');
+    expect(await secret(bob)).toBeUndefined();
   });
 
   it("serves a document's bytes and rendition only to those who may read it", async () => {

@@ -106,25 +106,43 @@ class PgWordStats implements WordStats {
     for (const s of stems) if ((this.dfCache.get(s) ?? 0) > 0) out.set(s, this.dfCache.get(s)!);
     return out;
   }
+  /**
+   * The word statistics count every collection. For a team's user, whether a word is held — which
+   * decides whether it is corrected, or still being typed — is asked of the passages they may read
+   * (row-level security): a word only others' documents hold is no word for them (issue 50: left
+   * uncorrected, it told a reader that it existed). Each answer is kept per user (cached()).
+   */
   async occurs(words: string): Promise<boolean> {
     const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
-    if (parts.length === 1) return (await this.docFreq([indexForm(parts[0]!).stem])).size > 0;
-    return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
+    if (parts.length !== 1) return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
+    const stem = indexForm(parts[0]!).stem;
+    if ((await this.docFreq([stem])).size === 0) return false;
+    if (currentActor() === undefined) return true;
+    return this.cached(`=${stem}`, () => this.index.anyMatch(tsquery({ either: [{ form: stem, prefix: false }] })));
   }
-  /**
-   * One query for all of them: the word statistics hold every stem. They count every collection: for
-   * a team's user a word is "held" even when only others' documents hold it — which decides only
-   * whether a typed word is corrected (it finds nothing for them either way); a correction offered
-   * is checked against what they may read (written(), under row-level security).
-   */
+  /** One query for all of them (the statistics); for a team's user, those held asked again as occurs() does. */
   async occurring(words: string[]): Promise<Set<string>> {
     const stems = new Map(words.map((w) => [w, indexForm(w).stem]));
     const df = await this.docFreq([...new Set(stems.values())]);
-    return new Set(words.filter((w) => df.has(stems.get(w)!)));
+    const held = words.filter((w) => df.has(stems.get(w)!));
+    if (currentActor() === undefined) return new Set(held);
+    const seen = await Promise.all(held.map((w) => this.occurs(w)));
+    return new Set(held.filter((_, i) => seen[i]));
   }
   async begins(prefix: string): Promise<boolean> {
     const f = indexForm(prefix);
-    return this.cached(`${prefix}*`, async () => (await this.index.begins(f.folded)) || (await this.index.begins(f.stem)));
+    return this.cached(`${prefix}*`, async () => {
+      const any = (await this.index.begins(f.folded)) || (await this.index.begins(f.stem));
+      if (!any || currentActor() === undefined) return any;
+      return this.index.anyMatch(
+        tsquery({
+          either: [
+            { form: f.folded, prefix: true },
+            { form: f.stem, prefix: true },
+          ],
+        }),
+      );
+    });
   }
   async written(word: string): Promise<boolean> {
     return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ either: [{ form: indexForm(word).stem, prefix: false }] }), word));

@@ -9,6 +9,7 @@ export const QUERY_LIMITS = {
   /** Distinct words searched (Google searches 32): a pasted page costs what its first 32 words do. */
   words: 32,
   phrases: 8,
+  /** The words of all its phrases together. */
   phraseWords: 32,
   /** Words of scripts written without spaces, each a substring search of the text; */
   substrings: 8,

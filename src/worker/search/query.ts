@@ -129,10 +129,12 @@ export function parseQuery(input: string, opts: { prefix: boolean }): ParsedQuer
   while ((m = re.exec(q))) {
     rest += q.slice(last, m.index) + ' ';
     const w = phraseWords(m[1]!);
-    if (w.length > 1 && phrases.length >= QUERY_LIMITS.phrases) cut.push(`phrases past the first ${QUERY_LIMITS.phrases}`);
-    else if (w.length > QUERY_LIMITS.phraseWords) {
-      cut.push(`words of a phrase past its first ${QUERY_LIMITS.phraseWords}`);
-      phrases.push(w.slice(0, QUERY_LIMITS.phraseWords));
+    // The phrases' words together, not each phrase's: PostgreSQL checks every word's positions.
+    const room = QUERY_LIMITS.phraseWords - phrases.reduce((n, p) => n + p.length, 0);
+    if (w.length > 1 && (phrases.length >= QUERY_LIMITS.phrases || room < 2)) cut.push(`phrases past the first ${phrases.length}`);
+    else if (w.length > room) {
+      cut.push(`the phrases' words past the first ${QUERY_LIMITS.phraseWords}`);
+      phrases.push(w.slice(0, room));
     } else if (w.length > 1) phrases.push(w);
     else if (w.length === 1) rest += ` ${w[0]} `;
     last = re.lastIndex;
