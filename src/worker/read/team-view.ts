@@ -17,7 +17,12 @@ export function statusForTeamUser(s: KbStatus, visibleChunks: number): KbStatus 
     store: { kind: s.store.kind, where: '' },
     chunks: visibleChunks,
     collections: s.collections.map((c) => ({ ...c, root: '' })),
-    llm: { host: '', model: s.llm.model, status: s.llm.status, detail: s.llm.status === 'ok' ? 'ready' : "not ready: ask this server's admin" },
+    llm: {
+      host: '',
+      model: s.llm.model,
+      status: s.llm.status,
+      detail: s.llm.status === 'ok' ? 'ready' : "not ready: ask this server's admin",
+    },
     logs: '',
   };
 }
