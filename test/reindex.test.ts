@@ -1,6 +1,7 @@
 // Binding the index to one embedding model, and `kb reindex` switching models: a clear error on a
 // mismatch, searches that keep answering while the new table is built, an atomic switch, resume after
 // an interruption. Both "models" are the random-weight minilm-l6 test graph installed under two names.
+import { MAX_TOP } from '../src/shared/search-limits.js';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -116,9 +117,10 @@ describe.skipIf(!hasCorpora)('the embedding model binding', () => {
         embedding: { provider: 'onnx', model: 'bge-small-en-v1.5' },
       });
       // The builder searches with the new model at once.
-      const after = await builder.search({ query: 'fox', mode: 'vector', top: 200 });
+      const after = await builder.search({ query: 'fox', mode: 'vector', top: MAX_TOP });
       expect(after.vector).toEqual({ status: 'ok' });
-      expect(after.results).toHaveLength(total);
+      expect(after.results).toHaveLength(Math.min(total, MAX_TOP));
+      expect(await builder.vectorIds()).toHaveLength(total);
       // The reader was opened for MiniLM, whose vectors are gone now: it says so instead of failing.
       const stale = await reader.search({ query: 'fox' });
       expect(stale.vector?.reason).toMatch(/made with bge-small-en-v1\.5.*kb reindex/);
