@@ -8,9 +8,13 @@
 // request after another flat out. Goals: every hostile request answered or refused within 200 ms, and
 // the steady searcher's p95 beside the attacker within 20 % of its p95 beside the busy colleague — a
 // pathological request costs the others no more than an ordinary one. Its p95 alone is said too: two
-// clients flat out on a 2-core machine slow a third whatever they send.
+// clients flat out on a 2-core machine slow a third whatever they send. On PostgreSQL, last, what
+// ranking statistics counted within a reader's collections would cost beside the index-wide ones.
 import { join } from 'node:path';
+import pg from 'pg';
 import type { SearchParams } from '../src/shared/wire.js';
+import { tsquery } from '../src/worker/store/postgres/tsquery.js';
+import { indexForm, WORD_TOKEN } from '../src/worker/words.js';
 import { openEngine } from '../src/worker/index.js';
 import { startCluster } from '../test/support/postgres.js';
 import { type Client, connect } from '../test/support/ws-client.js';
@@ -164,10 +168,41 @@ async function onPostgres(model: TextModel): Promise<StoreRun> {
       () => connect(port, tokens.get('mallory')!),
       model,
     );
-    return { lines: [setUp, ...run.lines], checks: run.checks };
+    return { lines: [setUp, ...run.lines, await statisticsCost(url, model)], checks: run.checks };
   } finally {
     served?.stop();
     cluster.stop();
+  }
+}
+
+/**
+ * What ranking statistics counted within a reader's collections would cost (docs/security.md): the
+ * query words' document frequencies as a search reads them (word_stats, every collection), against
+ * each counted under row-level security as the reader — for the ordinary mix, per query.
+ */
+async function statisticsCost(url: string, model: TextModel): Promise<string> {
+  const c = new pg.Client({ connectionString: url, options: '-c search_path=kb,public -c kb.user=steady' });
+  await c.connect();
+  try {
+    const global: number[] = [];
+    const readable: number[] = [];
+    for (const q of queries(model, 400).filter((x) => !x.query.startsWith('"'))) {
+      const stems = [...new Set([...q.query.matchAll(WORD_TOKEN)].map((m) => indexForm(m[0]).stem))];
+      let t = performance.now();
+      await c.query('SELECT word, chunks FROM word_stats WHERE word = ANY ($1::text[])', [stems]);
+      global.push(performance.now() - t);
+      t = performance.now();
+      for (const s of stems)
+        await c.query('SELECT count(*) FROM chunks WHERE words @@ $1::tsquery', [tsquery({ either: [{ form: s, prefix: false }] })]);
+      readable.push(performance.now() - t);
+    }
+    global.sort((a, b) => a - b);
+    readable.sort((a, b) => a - b);
+    const f = (xs: number[]): string =>
+      `p50 ${percentile(xs, 50).toFixed(2)} ms, p95 ${percentile(xs, 95).toFixed(2)} ms, max ${xs.at(-1)!.toFixed(0)} ms`;
+    return `  ranking statistics a query needs (${global.length} queries): from word_stats ${f(global)}; counted within a reader's collections ${f(readable)}`;
+  } finally {
+    await c.end();
   }
 }
 
