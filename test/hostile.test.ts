@@ -217,6 +217,7 @@ describe('hostile requests (issue 50, item 4)', () => {
       /nests \{…\} more than 8 deep/,
     );
     await expect(engine.search({ query: 'heron', path: 'x'.repeat(1001) })).rejects.toThrow(/path/);
+    await expect(engine.search({ query: 'heron', path: '**/[z-a].md' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('an expression between quotes that could explode is refused, saying why; a long query is cut, saying so', async () => {

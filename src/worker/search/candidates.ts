@@ -104,8 +104,10 @@ export class Candidates implements WordSource {
   async fetch(m: Match, filters: Filters, limit: number): Promise<Candidate[]> {
     const match = this.withFilters(ftsOf(m), filters);
     if (match === null) return [];
+    // The glob's own errors are its own (INVALID_ARGUMENT), not the expression's.
+    const docIds = await this.docIds(filters);
     try {
-      return this.index.candidates(match, this.weights(), await this.docIds(filters), limit);
+      return this.index.candidates(match, this.weights(), docIds, limit);
     } catch (e) {
       const why = (e as Error).message.replace(/^fts5: /, '').replace(/^syntax error near ""$/, 'it ends where a word should follow');
       throw new KbError(

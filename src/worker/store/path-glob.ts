@@ -120,7 +120,13 @@ const matchers = new LRUCache<string, (path: string) => boolean>({ max: 500 });
 export function pathMatcher(glob: string): (path: string) => boolean {
   let m = matchers.get(glob);
   if (!m) {
-    const re = RE2JS.compile(globSource(glob));
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(globSource(glob));
+    } catch (e) {
+      // A class whose range runs backwards ([z-a]), and the like.
+      throw new KbError('INVALID_ARGUMENT', `the path filter ${glob} is not a glob kb can read: ${(e as Error).message}`);
+    }
     m = (path) => re.matches(path);
     matchers.set(glob, m);
   }
