@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -66,6 +66,35 @@ describe('ingest', () => {
     expect(walked.errors).toEqual([]);
     expect((await engine.list()).map((d) => d.path)).toEqual([join(dir, 'notes/a.md')]);
     expect((await engine.search({ query: 'secret', mode: 'lexical' })).results).toEqual([]);
+  });
+
+  it('never serves a file kept by reference that became a link after it was read: not to its token, not to another collection (issue 50)', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'kb-data');
+    const engine = await engineIn(data, { store_originals: 'reference' });
+    await writeTree(dir, {
+      'mine/big.md': note('walrus'),
+      'theirs/secret.md': '# Secret\n\nThe vault code is hunter2.\n',
+      'mine/ok.md': note('heron'),
+    });
+    await engine.addCollection(join(dir, 'mine'), { name: 'mine' });
+    await engine.addCollection(join(dir, 'theirs'), { name: 'theirs' });
+    const doc = (await engine.list()).find((d) => d.path === join(dir, 'mine/big.md'))!;
+    expect((await engine.get(doc.doc_id)).text).toContain('walrus');
+    writeFileSync(join(data, 'serve-token'), 'owner-token-never-served\n');
+    for (const target of [join(data, 'serve-token'), join(data, 'config.yaml'), join(dir, 'theirs/secret.md')]) {
+      await rm(join(dir, 'mine/big.md'), { force: true });
+      await symlink(target, join(dir, 'mine/big.md'));
+      const got = await engine.get(doc.doc_id).then(
+        (s) => JSON.stringify(s),
+        (e: { code: string }) => e.code,
+      );
+      expect(got).toBe('VANISHED');
+      await expect(engine.source(doc.doc_id)).rejects.toMatchObject({ code: 'VANISHED' });
+    }
+    // A file left in place is served as before.
+    const ok = (await engine.list()).find((d) => d.path === join(dir, 'mine/ok.md'))!;
+    expect((await engine.get(ok.doc_id)).text).toContain('heron');
   });
 
   it('takes a file named explicitly even if it is hidden', async () => {

@@ -33,6 +33,25 @@ export async function ownPlaces(dataDir: string): Promise<{ dirs: string[]; file
   };
 }
 
+/** Whether a real path is kb's own data (but a file dropped in a browser, which is the person's). */
+export function isOwn(real: string, own: { dirs: string[]; files: string[]; dropped: string }): boolean {
+  return own.files.includes(real) || (own.dirs.some((d) => under(real, d)) && !under(real, own.dropped));
+}
+
+/**
+ * Whether a document kept by reference may still be read at its path: where it leads now is not kb's
+ * own data and lies in the real folder of the collection that holds the path. A file replaced by a
+ * link after it was indexed — to kb serve's token, to another collection's file — is not (issue 50).
+ */
+export async function stillInPlace(path: string, dataDir: string, roots: string[]): Promise<boolean> {
+  const real = await realpath(path).catch(() => null);
+  if (real === null || isOwn(real, await ownPlaces(dataDir))) return false;
+  const root = roots.filter((r) => under(resolve(path), resolve(r))).sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return true;
+  const realRoot = await realpath(root).catch(() => null);
+  return realRoot !== null && under(real, realRoot);
+}
+
 /** Whether and as what one walked file is read. */
 export async function admit(
   file: { path: string; root: string },
@@ -40,7 +59,7 @@ export async function admit(
   confine: Confinement | undefined,
 ): Promise<Admitted> {
   const real = await realpath(file.path).catch(() => resolve(file.path));
-  if (own.files.includes(real) || (own.dirs.some((d) => under(real, d)) && !under(real, own.dropped))) return { skip: "kb's own data" };
+  if (isOwn(real, own)) return { skip: "kb's own data" };
   if (!confine) return file;
   const held = confine(real);
   // Where the link leads is not said: that would tell a user what lies outside what they may read.

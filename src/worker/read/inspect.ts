@@ -1,5 +1,6 @@
 // What the index holds, read back: the document list, one document or chunk in full (kb inspect),
 // the file behind a document (the viewer), and the text of a cited span (kb get).
+import { stillInPlace } from '../ingest/confine.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { KbError } from '../../shared/errors.js';
@@ -103,6 +104,9 @@ export async function documentSource(core: Core, docId: string): Promise<Documen
     path: doc.path,
   };
   if (blob && existsSync(blob)) return { ...base, file: blob, stale: false };
+  const roots = (await store.tables.collections.list()).map((c) => c.root);
+  if (existsSync(doc.path) && !(await stillInPlace(doc.path, core.dataDir, roots)))
+    throw new KbError('VANISHED', `${doc.path} now leads elsewhere (a link made after it was read): it is not served; add it again`);
   let st;
   try {
     st = statSync(doc.path);
