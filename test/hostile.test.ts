@@ -237,6 +237,9 @@ describe('hostile requests (issue 50, item 4)', () => {
     expect(await refused("'her* OR kin* OR ree*'")).toMatch(/more than 2 prefixes/);
     expect(await refused(`'${'('.repeat(17)}heron${')'.repeat(17)}'`)).toMatch(/more than 16 deep/);
     expect(await refused(`'${Array.from({ length: 33 }, () => 'heron').join(' OR ')}'`)).toMatch(/33 words; at most 32/);
+    expect(await refused("'!heron & !(reeds)'")).toMatch(/only excludes words/);
+    // A word of thousands of letters is no word (PostgreSQL refused it with an internal error).
+    expect((await engine.search({ query: `${'a'.repeat(3000)} heron`, mode: 'lexical' })).results.length).toBeGreaterThan(0);
     expect((await engine.search({ query: "'her* AND NEAR(heron reeds, 5)'", mode: 'lexical' })).results.length).toBeGreaterThan(0);
 
     const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(' ');

@@ -7,7 +7,7 @@
 // without asking anyone. A viewer frame's links carry a key instead (the sandboxed frame has no
 // cookie): random, for one document and the session that asked, for an hour, and only while its
 // token still signs its user in.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -34,6 +34,8 @@ const FAIL_WINDOW_S = 600;
 const VIEW_KEY_MS = 60 * 60_000;
 /** A token the engine accepted is taken on trust this long for the page's own files (not its data). */
 const KNOWN_FOR_MS = 10_000;
+
+const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** The public id of a user's token (`kb_<id>_<secret>`), as the failures' key: never an address. */
 function tokenId(token: string): string | null {
@@ -64,6 +66,8 @@ export function cookieTokenOf(req: IncomingMessage): string | undefined {
 export class Gate {
   private readonly fails = new RateLimiterMemory({ points: FAILS_ALLOWED, duration: FAIL_WINDOW_S });
   private readonly known = new Map<string, { user: string; until: number }>();
+  /** Each token id's token that last signed in here, as a digest: it passes its id's limit. */
+  private readonly proven = new LRUCache<string, string>({ max: 10_000 });
   private readonly views = new LRUCache<string, { docId: string; session: Session; until: number }>({ max: 20_000 });
 
   constructor(
@@ -114,10 +118,12 @@ export class Gate {
     if ((await this.fails.get(address))?.remainingPoints === 0) return { refused: 'limited' };
     const token = typed ?? tokenOf(req, url);
     if (same(token, this.ownerToken)) return { session: { user: null, token: this.ownerToken } };
-    // One account's token guessed from many addresses is limited too — but a token the engine
-    // accepted a moment ago still opens its own user's page.
+    // One account's token guessed from many addresses is limited too — but not the account's own:
+    // a token that signed in on this server before still does (else anyone who saw the id, which is
+    // public, could lock its user out — a found hole).
     const id = token ? tokenId(token) : null;
-    if (id && (await this.fails.get(id))?.remainingPoints === 0 && !this.knownNow(token!)) return { refused: 'limited' };
+    if (id && token && (await this.fails.get(id))?.remainingPoints === 0 && this.proven.get(id) !== digest(token))
+      return { refused: 'limited' };
     if (token && /^kb_/.test(token)) {
       const user = await this.user(token, recent);
       if (user) return { session: { caller: { token }, user, token } };
@@ -128,10 +134,6 @@ export class Gate {
     if (token || url.searchParams.has('k')) await this.failed(address);
     if (id) await this.failed(id);
     return { refused: 'unknown' };
-  }
-
-  private knownNow(token: string): boolean {
-    return (this.known.get(token)?.until ?? 0) > Date.now();
   }
 
   /** A sign-in that failed; past FAILS_ALLOWED in the window the address (or token id) is refused for a while. */
@@ -151,8 +153,11 @@ export class Gate {
       else throw e;
     }
     if (this.known.size > 1000) this.known.clear();
-    if (user) this.known.set(token, { user, until: Date.now() + KNOWN_FOR_MS });
-    else this.known.delete(token);
+    if (user) {
+      this.known.set(token, { user, until: Date.now() + KNOWN_FOR_MS });
+      const id = tokenId(token);
+      if (id) this.proven.set(id, digest(token));
+    } else this.known.delete(token);
     return user;
   }
 }

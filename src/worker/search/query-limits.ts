@@ -6,6 +6,8 @@ import { KbError } from '../../shared/errors.js';
 
 export const QUERY_LIMITS = {
   characters: 4000,
+  /** A word longer than this is no word (PostgreSQL refuses a lexeme of 2 KB). */
+  wordLetters: 255,
   /** Distinct words searched (Google searches 32): a pasted page costs what its first 32 words do. */
   words: 32,
   phrases: 8,
@@ -45,6 +47,9 @@ export function checkRawExpression(expr: string): void {
   }
   const words = [...expr.matchAll(WORD)].filter((m) => !OPERATORS.has(m[0]));
   if (words.length > QUERY_LIMITS.rawTerms) refuse(`has ${words.length} words; at most ${QUERY_LIMITS.rawTerms} are searched`);
+  // `!a & !b` excludes and finds nothing by itself: PostgreSQL reads every passage to answer it.
+  if (words.length > 0 && words.every((m) => /!\s*\(*\s*$/.test(expr.slice(0, m.index))))
+    refuse('only excludes words (!word): it needs a word to find');
   let prefixes = 0;
   for (const m of words) {
     const after = expr.slice(m.index + m[0].length);

@@ -80,11 +80,18 @@ function phraseWords(s: string): string[] {
       .toLowerCase()
       .normalize('NFKC')
       .matchAll(/[\p{L}\p{N}\p{M}]+/gu),
-  ].map((m) => m[0]);
+  ].flatMap((m) => fitWord(m[0]));
 }
 
 function words(s: string): string[] {
-  return [...s.toLowerCase().normalize('NFKC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/, '').replace(/['’]/g, ''));
+  return [...s.toLowerCase().normalize('NFKC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/, '').replace(/['’]/g, '')).flatMap(fitWord);
+}
+
+/** A run of text without spaces is cut to a word's length; anything else that long is no word. */
+function fitWord(w: string): string[] {
+  const letters = [...w];
+  if (letters.length <= QUERY_LIMITS.wordLetters) return [w];
+  return CJK.test(w) ? [letters.slice(0, QUERY_LIMITS.wordLetters).join('')] : [];
 }
 
 /** Double-quoted FTS5 string: the only escape is doubling the quote. */
