@@ -2,7 +2,7 @@
 // and the envelope. (Retrieval, names and hydration run against a real index in search.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { SearchParamsSchema, type SearchHit } from '../src/shared/wire.js';
-import { envelope } from '../src/worker/search/envelope.js';
+import { envelope, type Halves } from '../src/worker/search/envelope.js';
 import { fusedHits, meaningHits, wordHits } from '../src/worker/search/fuse.js';
 import type { LexicalHit, LexicalResult } from '../src/worker/search/lexical-result.js';
 import { searchRequest } from '../src/worker/search/request.js';
@@ -82,17 +82,19 @@ describe('the hits of words, of meaning, and both fused', () => {
 });
 
 describe('the envelope', () => {
+  /** The envelope of a search with these params, its query parsed as the search parses it. */
+  const envelopeOf = (p: ReturnType<typeof params>, ...rest: [SearchHit[], Halves, number]) => envelope(p, searchRequest(p).q, ...rest);
   const hit = (byName = false) => ({ retrieval: { by_name: byName } }) as unknown as SearchHit;
 
   it('says why a search by meaning found nothing when meaning is not there', () => {
-    const r = envelope(params({ mode: 'vector' }), [], { words: null, meaning: { unavailable: 'no model' } }, performance.now());
+    const r = envelopeOf(params({ mode: 'vector' }), [], { words: null, meaning: { unavailable: 'no model' } }, performance.now());
     expect(r).toMatchObject({ results: [], total_matches: 0, returned: 0, vector: { status: 'unavailable', reason: 'no model' } });
     expect(r).not.toHaveProperty('lexical');
     expect(r).not.toHaveProperty('total_matches_estimated');
   });
 
   it('counts passages and documents found only by name; by words alone the total is counted, not estimated', () => {
-    const r = envelope(
+    const r = envelopeOf(
       params({ mode: 'hybrid' }),
       [hit(), hit(true)],
       { words: { total: 40, estimated: false }, meaning: { unavailable: 'no model' } },
@@ -100,7 +102,7 @@ describe('the envelope', () => {
     );
     expect(r).toMatchObject({ total_matches: 41, returned: 2, lexical: { status: 'ok' }, vector: { status: 'unavailable' } });
     expect(r).not.toHaveProperty('total_matches_estimated');
-    const lexicalOnly = envelope(
+    const lexicalOnly = envelopeOf(
       params({ mode: 'lexical' }),
       [hit()],
       { words: { total: 9, estimated: true }, meaning: null },
@@ -111,7 +113,7 @@ describe('the envelope', () => {
   });
 
   it('adds what only meaning found to the total, an estimate', () => {
-    const r = envelope(params(), [hit()], { words: { total: 5, estimated: false }, meaning: { only: 3 } }, performance.now());
+    const r = envelopeOf(params(), [hit()], { words: { total: 5, estimated: false }, meaning: { only: 3 } }, performance.now());
     expect(r).toMatchObject({ total_matches: 8, total_matches_estimated: true, lexical: { status: 'ok' }, vector: { status: 'ok' } });
   });
 });

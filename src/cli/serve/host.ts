@@ -5,7 +5,6 @@
 // address or the configured public URL, so a web page elsewhere (DNS rebinding included) can neither
 // read the UI nor open the socket. It speaks plain HTTP: on an address other machines reach it
 // belongs behind a TLS proxy (README: "A team server"), and refuses to start there without --insecure.
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { fork } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -18,8 +17,8 @@ import type { ServerMessage } from '../../shared/api.js';
 import { openBridgeSession } from '../../shared/bridge.js';
 import { DOC_ID_CHARS } from '../../shared/doc-id.js';
 import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
-import { KbError, toErrorPayload } from '../../shared/errors.js';
-import { receiveUpload } from './uploads.js';
+import { KbError } from '../../shared/errors.js';
+import { uploadEndpoint } from './upload-endpoint.js';
 import { serveToken } from './token.js';
 import { cookieTokenOf, Gate, type Session, sessionCookie, tokenOf } from './sign-in.js';
 import { SIGN_IN_PATH, SIGNED_OUT_TEXT, TOO_MANY, UNKNOWN_TOKEN, sendPage, signInPage, switchPage } from './sign-in-page.js';
@@ -168,8 +167,6 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       return forwarded.split(',').pop()?.trim() || peer;
     },
   );
-  /** The machine's owner: what kb serve asks for itself. */
-  const OWNER: Session = { user: null, token: null };
   /** Asks the engine for whom the session is (none: the owner). */
   const ask = <M extends Method>(session: Session, method: M, params: Params<M>): Promise<Result<M>> =>
     supervisor.request(method, params, undefined, session.caller).result;
@@ -232,58 +229,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     res.writeHead(reply.status, reply.headers).end(html ?? '');
   };
 
-  /**
-   * POST /upload?name=<relative path>[&collection=<name>]: a file dropped in the browser (see
-   * uploads.ts). Only from our own origin: no other page can post files even with the cookie. A
-   * team's user drops into a collection they may write (its folder's uploads/); the owner into the
-   * data dir's uploads/ unless they name one.
-   */
-  const upload = async (session: Session, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST' || !originOk(req)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end("uploads are accepted only from kb's own page\n");
-      return;
-    }
-    try {
-      const into = await uploadFolder(session, url.searchParams.get('collection'));
-      const file = await receiveUpload(req, into, url.searchParams.get('name') ?? '', spending(session));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: file }));
-    } catch (e) {
-      const p = toErrorPayload(e);
-      const status =
-        { INVALID_ARGUMENT: 400, FORBIDDEN: 403, NOT_FOUND: 404, UNAUTHENTICATED: 401, TOO_LARGE: 413 }[p.code as string] ?? 500;
-      req.resume(); // the body unread: let the client finish sending before it hears why
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: p }));
-    }
-  };
-  /** A team user's drops come out of their daily quota, a chunk at a time (so parallel drops share it); the owner's do not. */
-  const quotaMb = opts.uploadQuotaMb ?? 0;
-  const quota = new RateLimiterMemory({ points: Math.max(1, quotaMb * 2 ** 20), duration: 24 * 3600 });
-  const spending =
-    (session: Session) =>
-    async (bytes: number): Promise<void> => {
-      if (session.user === null || quotaMb === 0) return;
-      await quota.consume(session.user, bytes).catch(() => {
-        throw new KbError(
-          'TOO_LARGE',
-          `you have dropped ${quotaMb} MB today, this server's limit (serve.upload_quota): ask its admin, or add the files to a folder it syncs`,
-        );
-      });
-    };
-  const uploadFolder = async (session: Session, collection: string | null): Promise<string> => {
-    if (!collection) {
-      if (session.caller)
-        throw new KbError('INVALID_ARGUMENT', 'say which collection the files go into (?collection=NAME): one you may add to');
-      return join(dataDir, 'uploads');
-    }
-    const { collections } = await ask(session, 'collections.list', {});
-    const c = collections.find((x) => x.name === collection);
-    if (!c) throw new KbError('NOT_FOUND', `no collection named ${collection} that you can see`);
-    if (!c.writable) throw new KbError('FORBIDDEN', `you may read ${collection} but not add to it: ask an admin to make you its editor`);
-    // Where its folder is, the server knows (a team's user is not told: read/team-view.ts).
-    const root = session.caller ? (await ask(OWNER, 'collections.list', {})).collections.find((x) => x.name === collection)?.root : c.root;
-    if (!root) throw new KbError('NOT_FOUND', `no collection named ${collection}`);
-    return join(root, 'uploads');
-  };
+  const upload = uploadEndpoint({ dataDir, originOk, ask, quotaMb: opts.uploadQuotaMb ?? 0 });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostOk(req)) {

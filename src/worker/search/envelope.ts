@@ -1,7 +1,7 @@
 // The last stage of a search: the result as the wire carries it — the hits, how many matched in all
 // (passages, and documents found only by name), how long it took, and what each half said.
 import { type ResolvedSearchParams, SCHEMA_VERSION, type SearchHit, type SearchResult } from '../../shared/wire.js';
-import { queryNotice } from './query.js';
+import { type ParsedQuery, queryNotice } from './query.js';
 
 export interface Halves {
   /** What words matched in all (null: words did not run), and whether that total is an estimate. */
@@ -10,7 +10,8 @@ export interface Halves {
   meaning: { only: number } | { unavailable: string } | null;
 }
 
-export function envelope(p: ResolvedSearchParams, results: SearchHit[], halves: Halves, started: number): SearchResult {
+/** `q`: the query as parsed for this search (what its limits left out is said). */
+export function envelope(p: ResolvedSearchParams, q: ParsedQuery, results: SearchHit[], halves: Halves, started: number): SearchResult {
   const { words, meaning } = halves;
   const byName = results.filter((r) => r.retrieval.by_name).length;
   const meaningOnly = meaning && 'only' in meaning ? meaning.only : 0;
@@ -26,7 +27,7 @@ export function envelope(p: ResolvedSearchParams, results: SearchHit[], halves: 
     returned: results.length,
     took_ms: Math.round((performance.now() - started) * 100) / 100,
     ...(words ? { lexical: { status: 'ok' as const } } : {}),
-    ...(p.mode === 'vector' && meaning && 'unavailable' in meaning ? {} : queryNotice(p.query, p.prefix)),
+    ...(p.mode === 'vector' && meaning && 'unavailable' in meaning ? {} : queryNotice(p.query, q.cut)),
     ...(meaning === null
       ? {}
       : 'only' in meaning

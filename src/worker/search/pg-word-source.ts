@@ -132,8 +132,8 @@ class PgWordStats implements WordStats {
   async begins(prefix: string): Promise<boolean> {
     const f = indexForm(prefix);
     return this.cached(`${prefix}*`, async () => {
-      const any = (await this.index.begins(f.folded)) || (await this.index.begins(f.stem));
-      if (!any || currentActor() === undefined) return any;
+      const held = (await this.index.begins(f.folded)) || (await this.index.begins(f.stem));
+      if (!held || currentActor() === undefined) return held;
       return this.index.anyMatch(
         tsquery({
           either: [

@@ -106,14 +106,13 @@ export const MIN_PREFIX = 3;
  * What to tell the person about how their query was read: a single quote opens a raw FTS5 expression,
  * and one left open (`'NEAR(git`) is searched as plain words until it is closed.
  */
-export function queryNotice(input: string, prefix = false): { notice: string } | Record<string, never> {
+export function queryNotice(input: string, cut: string | undefined): { notice: string } | Record<string, never> {
   const q = input.trim();
   if (q.length >= 2 && q.startsWith("'") && !q.endsWith("'")) {
     return {
       notice: "This FTS5 expression is not finished: close it with ' to run it as written. Until then its words are searched as words.",
     };
   }
-  const cut = parseQuery(input, { prefix }).cut;
   return cut ? { notice: `The query is too long to search whole: ${cut} were left out.` } : {};
 }
 

@@ -75,7 +75,7 @@ export class Searcher {
     const { q, filters } = searchRequest(p);
     if ('unavailable' in meaning) {
       const why = { unavailable: meaning.unavailable };
-      if (p.mode === 'vector') return envelope(p, [], { words: null, meaning: why }, started);
+      if (p.mode === 'vector') return envelope(p, q, [], { words: null, meaning: why }, started);
       const named = this.namesLookup(p, q, filters);
       const lex = await this.lexical.search(q, filters, p.top);
       const kept = p.threshold === undefined ? lex.hits : lex.hits.filter((h) => h.score >= p.threshold!);
@@ -83,6 +83,7 @@ export class Searcher {
       const results = await withNames(this.names, this.hydrator, hydrated, p, named);
       return envelope(
         p,
+        q,
         results,
         { words: { total: lex.total, estimated: lex.totalEstimated }, meaning: p.mode === 'hybrid' ? why : null },
         started,
@@ -123,7 +124,7 @@ export class Searcher {
     const results = named ? await withNames(this.names, this.hydrator, hydrated, p, named) : hydrated;
     const lexRows = new Set((lex?.hits ?? []).map((h) => h.rowid));
     const words = lex ? { total: lex.total, estimated: lex.totalEstimated } : null;
-    return envelope(p, results, { words, meaning: { only: found.filter((v) => !lexRows.has(v.rowid)).length } }, started);
+    return envelope(p, q, results, { words, meaning: { only: found.filter((v) => !lexRows.has(v.rowid)).length } }, started);
   }
 
   /** The documents the query names, looked up while the passages are searched (withNames adds them). */
