@@ -50,7 +50,7 @@ let env: NodeJS.ProcessEnv;
 let ollama: OllamaStub;
 /** The README's team section runs against "$KB_DB": a throwaway database here, when a server is installed. */
 let cluster: PgCluster | null = null;
-const onPostgres = (cmd: string): boolean => cmd.includes('$KB_DB') || cmd.includes('$KB_SERVER');
+const onPostgres = (cmd: string): boolean => ['$KB_DB', '$KB_SERVE_DB', '$KB_SERVER'].some((v) => cmd.includes(v));
 
 beforeAll(async () => {
   if (!hasCorpora) return;
@@ -92,6 +92,8 @@ beforeAll(async () => {
   if (postgresAvailable()) {
     cluster = await startCluster();
     env.KB_DB = await cluster.database();
+    // The team server's role (README: CREATE ROLE kb_server …), given its rights by the README's grant-server.
+    env.KB_SERVE_DB = cluster.asServer(env.KB_DB);
   }
 }, 120_000);
 /** The team server the README's "Connecting" lines use, started when the first of them runs. */
@@ -149,7 +151,7 @@ describe.skipIf(!hasCorpora)('the README', () => {
       if (onPostgres(cmd) && !cluster) continue; // no PostgreSQL server here (postgresAvailable said so)
       if (cmd.includes('$KB_SERVER') && !teamServer) {
         // "Connecting": the team's server the README set up, and alice's token from its admin.
-        teamServer = await kbServe(join(home, 'server-data'), 0, { KB_STORE: env.KB_DB! }, true);
+        teamServer = await kbServe(join(home, 'server-data'), 0, { KB_STORE: env.KB_SERVE_DB! }, true);
         const token = spawnSync('bash', ['-c', 'kb --store "$KB_DB" users token alice --json'], { cwd: home, env, encoding: 'utf8' });
         teamEnv = {
           ...env,

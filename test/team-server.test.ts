@@ -15,7 +15,7 @@ import { ACCESS } from '../src/shared/access.js';
 import { METHODS, type Method } from '../src/shared/api.js';
 import { kbAsync, kbServe, repoRoot, writeTree } from './helpers.js';
 import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
-import { type PgCluster, postgresAvailable, startCluster } from './support/postgres.js';
+import { type PgCluster, postgresAvailable, SERVER_ROLE, startCluster } from './support/postgres.js';
 import { type Client, connect } from './support/ws-client.js';
 
 const available = postgresAvailable();
@@ -65,9 +65,11 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     await engine.accounts.grant('private', 'bob');
     await engine.accounts.grant('team', 'erin');
     for (const d of (await engine.libraryPage({ limit: 50 })).documents) ids[d.path.slice(dir.length)] = d.doc_id;
+    // The server connects as a role that owns nothing (README's team set-up), given its rights by the owner.
+    await engine.grantServer(SERVER_ROLE);
     engine.close();
     stub = await startOllamaStub();
-    server = await kbServe(join(dir, 'data'), 0, { KB_STORE: url, KB_OLLAMA_HOST: stub.url }, true);
+    server = await kbServe(join(dir, 'data'), 0, { KB_STORE: cluster.asServer(url), KB_OLLAMA_HOST: stub.url }, true);
   }, 120_000);
   afterAll(async () => {
     for (const c of clients) c.close();
@@ -265,6 +267,7 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
       'documents.page': { limit: 50 },
       reindex: {},
       'store.migrate': { to: url },
+      'store.grant_server': { role: 'kb_test' },
       'models.pull': { name: 'x' },
       'models.import': { path: diary },
       'models.remove': { name: 'x' },

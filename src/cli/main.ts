@@ -5,7 +5,15 @@ import { DOC_TYPES, SEARCH_MODES } from '../shared/wire.js';
 import { askCommand } from './commands/ask.js';
 import { getCommand, statusCommand } from './commands/get.js';
 import { addCommand, collectionsCommand, forgetCommand, watchCommand } from './commands/collections.js';
-import { auditCommand, grantCommand, usersAddCommand, usersListCommand, usersRemoveCommand, usersTokenCommand } from './commands/users.js';
+import {
+  auditCommand,
+  grantCommand,
+  grantServerCommand,
+  usersAddCommand,
+  usersListCommand,
+  usersRemoveCommand,
+  usersTokenCommand,
+} from './commands/users.js';
 import { doctorCommand, gcCommand, initCommand, inspectCommand, lsCommand, migrateCommand, removeCommand } from './commands/documents.js';
 import { evalCompareCommand, evalRunCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
@@ -173,6 +181,13 @@ export async function main(argv: string[]): Promise<number> {
     .description('who changed users, grants and collections (a shared store)')
     .addOption(new Option('--limit <n>', 'how many, newest first (default 100)').argParser(wholeNumber(1, 10_000)))
     .action((flags: { limit?: number }) => run(() => auditCommand(flags, globals()))());
+
+  oneArg(
+    'grant-server',
+    "as the owner of kb's tables (--store with its credentials): bring the schema up to date, and let ROLE — the one kb serve connects as — read and write kb's rows, owning nothing",
+    ['<role>', 'the PostgreSQL role a team server connects as'],
+    grantServerCommand,
+  );
 
   oneArg('forget', 'stop syncing a collection and remove its documents from the index (the files stay)', ['<name>'], forgetCommand);
 

@@ -47,6 +47,7 @@ export const ACCESS: { readonly [M in Method]: Access } = {
   'users.token': 'admin',
   'collections.grant': 'admin',
   'collections.revoke': 'admin',
+  'store.grant_server': 'admin',
   audit: 'admin',
   'settings.get': 'read',
   'settings.set': 'admin',

@@ -9,6 +9,7 @@ import {
   DoctorFixSchema,
   GcSchema,
   GrantSchema,
+  ServerGrantSchema,
   InspectChunkSchema,
   InspectDocSchema,
   MigrateSchema,
@@ -236,6 +237,12 @@ export const API = {
   'collections.revoke': {
     params: z.object({ collection: z.string().min(1), grantee: z.string().min(1) }).strict(),
     result: GrantSchema,
+    progress: null,
+  },
+  /** kb grant-server: the database role a team server connects as gets kb's rows, and owns nothing. */
+  'store.grant_server': {
+    params: z.object({ role: z.string().min(1).max(63) }).strict(),
+    result: ServerGrantSchema,
     progress: null,
   },
   /** Who changed users, grants and collections (kb audit). */

@@ -161,6 +161,8 @@ export const UsersSchema = z.object({
   grants: z.array(z.object({ collection: z.string(), grantee: z.string() })),
 });
 export const UserRemovedSchema = z.object({ schema_version: V, removed: z.string() });
+/** kb grant-server: the role a team server connects as may read and write kb's rows, owning nothing. */
+export const ServerGrantSchema = z.object({ schema_version: V, role: z.string(), owner: z.string(), schema: z.number().int() });
 export const GrantSchema = z.object({ schema_version: V, collection: z.string(), grantee: z.string(), changed: z.boolean() });
 /** kb audit: who changed users, grants and collections, newest first. */
 export const AuditSchema = z.object({
@@ -246,6 +248,7 @@ export const CLI_OUTPUTS = {
   'users-list': UsersSchema,
   'users-remove': UserRemovedSchema,
   grant: GrantSchema,
+  'grant-server': ServerGrantSchema,
   audit: AuditSchema,
   doctor: DoctorReportSchema,
   'doctor-fix': DoctorFixSchema,

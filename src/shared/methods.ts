@@ -37,6 +37,7 @@ export const METHOD_NAMES = [
   'users.token',
   'collections.grant',
   'collections.revoke',
+  'store.grant_server',
   'audit',
   'settings.get',
   'settings.set',

@@ -45,6 +45,7 @@ import { AccountService } from './accounts/service.js';
 import { TeamLink } from './link/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import type { MigrateResult } from './maintenance/migrate-store.js';
+import type { ServerGrant } from './maintenance/grant-server.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
 import { ModelService } from './models/service.js';
@@ -362,6 +363,8 @@ export class Engine {
   /** kb migrate: this data dir's SQLite index copied into a PostgreSQL database (kept here as it is). */
   migrateTo = async (url: string, opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<MigrateResult> =>
     (await import('./maintenance/migrate-store.js')).migrateStore(this.#core, url, opts);
+
+  grantServer = async (role: string): Promise<ServerGrant> => (await import('./maintenance/grant-server.js')).grantServer(this.#core, role);
 
   close(): void {
     if (this.#closed) return;

@@ -162,6 +162,7 @@ export function handlers(
       await engine.accounts.removeUser(p.name);
       return { schema_version: SCHEMA_VERSION, removed: p.name };
     },
+    'store.grant_server': (p) => engine.grantServer(p.role),
     'users.token': async (p) => ({ schema_version: SCHEMA_VERSION, ...(await engine.accounts.newToken(p.name)) }),
     'collections.grant': async (p) => ({ schema_version: SCHEMA_VERSION, ...p, ...(await engine.accounts.grant(p.collection, p.grantee)) }),
     'collections.revoke': async (p) => ({

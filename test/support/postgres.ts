@@ -12,6 +12,8 @@ import pg from 'pg';
 
 /** The role kb connects as in the tests: may log in and own databases, nothing more. */
 export const KB_ROLE = 'kb_test';
+/** A team server's role (README: a role that owns nothing), given its rights by kb grant-server. */
+export const SERVER_ROLE = 'kb_server';
 
 let saidSkipped = false;
 
@@ -63,6 +65,8 @@ export interface PgCluster {
    * `leakproof: false`. Its URL for kb.
    */
   database(opts?: { vector?: boolean; leakproof?: boolean }): Promise<string>;
+  /** The same database's URL for SERVER_ROLE (which has no rights there until kb grant-server gives them). */
+  asServer(url: string): string;
   /** Runs SQL as the superuser in a database (the administrator's part of a set-up). */
   admin(db: string, sql: string): Promise<void>;
   /** A hot standby streaming from this cluster (pg_basebackup -R), on a port of its own. */
@@ -106,6 +110,7 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
     }
   };
   await admin('postgres', `CREATE ROLE ${KB_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS`);
+  await admin('postgres', `CREATE ROLE ${SERVER_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS`);
   const standby = async (): Promise<PgStandby> => {
     const sdata = join(dir, `standby-${Date.now()}`);
     runAsOwner(join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', sdata, '-R', '-X', 'stream']);
@@ -147,6 +152,7 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
     dir,
     admin,
     standby,
+    asServer: (u) => u.replace(`//${KB_ROLE}@`, `//${SERVER_ROLE}@`),
     async database(o = {}) {
       const name = `kb_${process.pid}_${++databases}`;
       await admin('postgres', `CREATE DATABASE ${name} OWNER ${KB_ROLE}`);

@@ -69,3 +69,14 @@ export async function auditCommand(flags: { limit?: number }, g: GlobalOptions):
       line(`${dim(e.at)}  ${e.actor.padEnd(14)} ${e.action.padEnd(18)} ${e.target}${e.detail ? dim(`  ${e.detail}`) : ''}`);
   });
 }
+
+export async function grantServerCommand(role: string, g: GlobalOptions): Promise<number> {
+  return withClient(g, async (kb) => {
+    const r = await kb['store.grant_server']({ role });
+    if (g.json) return void printJson(r);
+    line(
+      `${bold(role)} may read and write kb's rows (schema ${r.schema}, owned by ${r.owner}), and owns nothing: row-level security holds for it.`,
+    );
+    line(dim(`Serve with its credentials: kb --store postgresql://${role}:…@host/db serve`));
+  });
+}

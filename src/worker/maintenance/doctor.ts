@@ -126,8 +126,32 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
 async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
   const { pgVersion } = await import('../store/postgres/migrate.js');
   const { vectorSupport, wordIndexBlocked } = await import('../store/postgres/pgvector.js');
-  const [version, vectors, blocked] = await Promise.all([pgVersion(store.pool), vectorSupport(store.pool), wordIndexBlocked(store.pool)]);
+  const { ownsSchema } = await import('../store/postgres/server-role.js');
+  const [version, vectors, blocked, role, team] = await Promise.all([
+    pgVersion(store.pool),
+    vectorSupport(store.pool),
+    wordIndexBlocked(store.pool),
+    ownsSchema(store.pool),
+    store.pool.query('SELECT 1 FROM users LIMIT 1').then((r) => (r.rowCount ?? 0) > 0),
+  ]);
   return [
+    !role.owns
+      ? {
+          name: 'database role',
+          status: 'ok',
+          detail: `connects as ${role.me}, which owns nothing: row-level security cannot be switched off from here`,
+        }
+      : team
+        ? {
+            name: 'database role',
+            status: 'warn',
+            detail: `a team's server connects as ${role.me}, the owner of kb's tables: whoever holds these credentials can switch row-level security off. Serve as a role that owns nothing: CREATE ROLE kb_server LOGIN PASSWORD '…'; then kb --store <owner's URL> grant-server kb_server, and give kb serve kb_server's URL`,
+          }
+        : {
+            name: 'database role',
+            status: 'ok',
+            detail: `connects as ${role.me}, the owner of kb's tables (one person's store: no team accounts)`,
+          },
     { name: 'database', status: 'ok', detail: `PostgreSQL at ${store.where} (kb schema ${version})` },
     vectors.ready
       ? { name: 'pgvector', status: 'ok', detail: `pgvector ${vectors.version}` }

@@ -1,6 +1,7 @@
 // The PostgreSQL schema, versioned as the SQLite one is: each migration in its own transaction (DDL is
 // transactional here, so a process killed half-way leaves the version before), and an advisory lock
 // so that of several kb processes starting on one database at once, one migrates and the others wait.
+import { KbError } from '../../../shared/errors.js';
 import type { Migration } from '../migrations/migration.js';
 import { type PgPool, PG_SCHEMA, inTransaction } from './connect.js';
 import { PG_MIGRATIONS } from './migrations/index.js';
@@ -16,11 +17,30 @@ export async function pgVersion(pool: PgPool): Promise<number> {
   return r.rows[0]?.v ?? 0;
 }
 
+/**
+ * A team server connects as a role that owns nothing (issue 50): it cannot migrate, and says who can
+ * rather than failing half-way on a refused ALTER.
+ */
+async function mayMigrate(pool: PgPool, from: number, to: number): Promise<void> {
+  const r = await pool.query<{ me: string; owner: string | null; owns: boolean | null }>(
+    `SELECT current_user AS me, pg_get_userbyid(n.nspowner) AS owner, pg_has_role(current_user, n.nspowner, 'USAGE') AS owns
+     FROM (SELECT 1) x LEFT JOIN pg_namespace n ON n.nspname = $1`,
+    [PG_SCHEMA],
+  );
+  const { me, owner, owns } = r.rows[0]!;
+  if (owner === null || owns) return;
+  throw new KbError(
+    'STORE_UNAVAILABLE',
+    `kb's schema in this database is at version ${from} and this kb needs ${to}, but "${me}" does not own it ("${owner}" does), so kb does not change it. Its owner brings it up to date and keeps ${me}'s rights: kb --store postgresql://${owner}@…/… grant-server ${me}`,
+  );
+}
+
 /** Brings the schema to the newest version; returns the versions it went from and to. */
 export async function migratePg(pool: PgPool, migrations: readonly Migration[] = PG_MIGRATIONS): Promise<{ from: number; to: number }> {
   const from = await pgVersion(pool);
   const newest = migrations.at(-1)?.version ?? 0;
   if (from > newest) return { from, to: from }; // a newer kb migrated it: opening says so (store.ts)
+  if (from < newest) await mayMigrate(pool, from, newest);
   for (const m of migrations) {
     if (m.version <= from) continue;
     await inTransaction(pool, async (c) => {

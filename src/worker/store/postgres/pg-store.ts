@@ -23,7 +23,6 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 /** A batch this big (and a tenth of the index) has the planner's statistics gathered at its end. */
 const ANALYZE_MIN = 200;
-const ANALYZED = ['documents', 'chunks', 'document_tags', 'tags', 'word_stats'];
 
 export function tablesOn(sql: Sql): Tables {
   return {
@@ -123,7 +122,7 @@ export class PgStore implements Store {
       },
       commitIfDue: async () => undefined,
       commit: async () => {
-        if (written >= ANALYZE_MIN && written >= ((await before) ?? 0) / 10) await this.pool.query(`ANALYZE ${ANALYZED.join(', ')}`);
+        if (written >= ANALYZE_MIN && written >= ((await before) ?? 0) / 10) await this.pool.query('SELECT kb_analyze()'); // the owner's (migration 15)
         written = 0;
         before = null;
       },

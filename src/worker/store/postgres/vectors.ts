@@ -48,7 +48,7 @@ export class PgVectorTables implements VectorTables {
   }
 
   async drop(name: string): Promise<void> {
-    await this.pool.query(`DROP TABLE IF EXISTS ${ident(name)}`);
+    await this.pool.query('SELECT kb_drop_vectors($1)', [name]);
   }
 }
 
@@ -103,23 +103,13 @@ class PgVectorTable implements VectorTable {
     return table === this.name;
   }
 
-  /** Created by the first rows, whose length is the vectors' dimension. */
+  /**
+   * Created by the first rows, whose length is the vectors' dimension — by the schema's owner
+   * (migration 15), so a server that connects as a role owning nothing cannot switch its row-level
+   * security off.
+   */
   private async create(dimension: number): Promise<void> {
-    await this.pool.query(
-      `CREATE TABLE IF NOT EXISTS ${this.table} (
-         chunk_id  text PRIMARY KEY REFERENCES chunks (id) ON DELETE CASCADE,
-         doc_id    text NOT NULL,
-         embedding vector(${Math.trunc(dimension)}) NOT NULL,
-         type      text NOT NULL,
-         lang      text NOT NULL,
-         tags      text NOT NULL,
-         path      text NOT NULL
-       )`,
-    );
-    await this.pool.query(`CREATE INDEX IF NOT EXISTS ${ident(`${this.name}_doc`)} ON ${this.table} (doc_id)`);
-    // A vector is visible with its passage's collection, which it carries (migration 9 guards the
-    // tables before it the same way).
-    await this.pool.query('SELECT kb_guard_vectors($1)', [this.name]);
+    await this.pool.query('SELECT kb_create_vectors($1, $2)', [this.name, Math.trunc(dimension)]);
   }
 
   /** Rows of chunks still there; a chunk another process embedded meanwhile keeps its vector. */
@@ -185,13 +175,24 @@ class PgVectorTable implements VectorTable {
   }
 
   /**
-   * Past annMinRows, builds the HNSW index without blocking writes (a failed build is dropped and
-   * built again); after that pgvector keeps it up itself.
+   * Past annMinRows, builds the HNSW index; after that pgvector keeps it up itself. The table's owner
+   * builds it without blocking writes (a failed build is dropped and built again); a server connecting
+   * as a role that owns nothing asks the owner's function (migration 15), whose build makes writes to
+   * this table wait.
    */
   async maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
     if (!(await this.exists())) return null;
     const state = await this.indexState();
     if (state === 'valid' || (await this.count()) < annMinRows) return null;
+    const owns = await value<boolean>(
+      this.pool,
+      "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass($1)",
+      [this.name],
+    );
+    if (!owns) {
+      await this.pool.query('SELECT kb_index_vectors($1)', [this.name]);
+      return 'indexed';
+    }
     const client = await this.pool.connect();
     try {
       if (state === 'invalid') await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${this.index}`);
@@ -262,6 +263,6 @@ class PgVectorTable implements VectorTable {
   }
 
   async drop(): Promise<void> {
-    await this.pool.query(`DROP TABLE IF EXISTS ${this.table}`);
+    await this.pool.query('SELECT kb_drop_vectors($1)', [this.name]);
   }
 }

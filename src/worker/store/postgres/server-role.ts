@@ -1,0 +1,72 @@
+// A team server's database role (issue 50): PostgreSQL's own practice — the owner of kb's schema
+// migrates it; the servers connect as a role that owns nothing and may only read and write kb's rows
+// and call its functions. Row-level security is then the boundary for whoever holds a server's
+// credentials too: only a table's owner may switch it off, and the server owns none. The rights are
+// also given ahead for what later migrations and the owner's functions create (default privileges).
+import { KbError } from '../../../shared/errors.js';
+import { inTransaction, PG_SCHEMA, type PgPool } from './connect.js';
+
+export interface ServerRoleGranted {
+  role: string;
+  owner: string;
+}
+
+/** Whether the connecting role owns kb's schema (is, or is a member of, its owner). */
+export async function ownsSchema(pool: PgPool): Promise<{ me: string; owner: string; owns: boolean }> {
+  const r = await pool.query<{ me: string; owner: string; owns: boolean }>(
+    `SELECT current_user AS me, pg_get_userbyid(nspowner) AS owner, pg_has_role(current_user, nspowner, 'USAGE') AS owns
+     FROM pg_namespace WHERE nspname = $1`,
+    [PG_SCHEMA],
+  );
+  const row = r.rows[0];
+  if (!row) throw new KbError('STORE_UNAVAILABLE', `there is no ${PG_SCHEMA} schema in this database yet`);
+  return row;
+}
+
+/** Gives `role` what a kb server needs on the schema this pool's role owns, and nothing more. */
+export async function grantServerRole(pool: PgPool, role: string): Promise<ServerRoleGranted> {
+  const { me, owner, owns } = await ownsSchema(pool);
+  if (!owns)
+    throw new KbError(
+      'FORBIDDEN',
+      `"${me}" does not own kb's schema ("${owner}" does): run kb grant-server with the owner's credentials in --store`,
+    );
+  const found = await pool.query<{ super: boolean; bypass: boolean; member: boolean }>(
+    `SELECT rolsuper AS super, rolbypassrls AS bypass, pg_has_role(oid, (SELECT nspowner FROM pg_namespace WHERE nspname = $2), 'USAGE') AS member
+     FROM pg_roles WHERE rolname = $1`,
+    [role, PG_SCHEMA],
+  );
+  const r = found.rows[0];
+  if (!r)
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `there is no role "${role}": an administrator creates it first: CREATE ROLE ${role} LOGIN PASSWORD '…';`,
+    );
+  if (r.super || r.bypass)
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `"${role}" is a ${r.super ? 'superuser' : 'role that bypasses row-level security'}: a server's role must be an ordinary one`,
+    );
+  if (r.member)
+    throw new KbError(
+      'INVALID_ARGUMENT',
+      `"${role}" is, or may act as, "${owner}", the schema's owner: a server's role must own nothing (CREATE ROLE kb_server LOGIN PASSWORD '…'; and grant that)`,
+    );
+  await inTransaction(pool, async (c) => {
+    const who = c.escapeIdentifier(role);
+    const s = c.escapeIdentifier(PG_SCHEMA);
+    for (const sql of [
+      `GRANT USAGE ON SCHEMA ${s} TO ${who}`,
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${who}`,
+      // The audit trail is appended to and read, never rewritten.
+      `REVOKE UPDATE, DELETE ON ${s}.audit FROM ${who}`,
+      `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${who}`,
+      `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${who}`,
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${who}`,
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ${who}`,
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT EXECUTE ON FUNCTIONS TO ${who}`,
+    ])
+      await c.query(sql);
+  });
+  return { role, owner };
+}
