@@ -41,7 +41,8 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     clients.push(c);
     return c;
   };
-  const paths = (hits: Hit[]): string[] => [...new Set(hits.map((h) => (h.path ?? h.citation!.path).slice(dir.length)))].sort();
+  // A team user sees /<collection>/<path inside it>, never the server's folders (accounts/team-paths.ts).
+  const paths = (hits: Hit[]): string[] => [...new Set(hits.map((h) => h.path ?? h.citation!.path))].sort();
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -152,7 +153,8 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     const dropped = await drop('private', tokens.bob!);
     expect(dropped.status).toBe(200);
     const { path } = (await dropped.json()) as { path: string };
-    expect(path.startsWith(join(dir, 'private'))).toBe(true);
+    // Named as bob sees his collection, never by the server's folder (issue 50); read back on ingest.
+    expect(path).toMatch(/^\/private\/uploads\/[0-9a-f]{16}\/minutes\.md$/);
     expect((await bob.call('ingest', { paths: [path] })).result).toMatchObject({ added: 1, failed: 0 });
     const foundAnswer = await bob.call('search', { query: 'kingfisher', mode: 'lexical' });
     expect(foundAnswer.error).toBeUndefined();
@@ -355,7 +357,8 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
       expect((cli.json() as { results: { from?: string }[] }).results.some((h) => h.from === site)).toBe(true);
 
       const both = await app.search({ query: 'heron', mode: 'lexical' });
-      const from = both.results.map((h) => [h.citation.path.slice(dir.length), h.from ?? 'here']);
+      // This machine's own paths as they are; the server's as bob sees them: /<collection>/….
+      const from = both.results.map((h) => [h.from ? h.citation.path : h.citation.path.slice(dir.length), h.from ?? 'here']);
       expect(from).toEqual(
         expect.arrayContaining([
           ['/mine/heron-watch.md', 'here'],
@@ -458,6 +461,68 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect(all.data_dir).toBe(join(dir, 'data'));
     expect(index.chunks).toBeGreaterThan(0);
     expect(index.chunks).toBeLessThan(all.chunks);
+  });
+
+  it("shows a reader each document at /<collection>/…, never the server's folders, in every answer — and reads paths named so (issue 50)", async () => {
+    const alice = await as('alice');
+    const plan = ids['/team/plan.md']!;
+    const hit = ((await alice.call('search', { query: 'heron', mode: 'lexical' })).result as { results: { chunk_id: string }[] })
+      .results[0]!;
+    const answers = await Promise.all(
+      (
+        [
+          ['search', { query: 'heron', mode: 'lexical', explain: true }],
+          ['documents.page', { limit: 50 }],
+          ['documents.paths', {}],
+          ['get', { target: '/team/plan.md#L1-L3' }],
+          ['inspect.document', { target: plan }],
+          ['inspect.chunk', { chunk_id: hit.chunk_id }],
+          ['source', { doc_id: plan }],
+          ['document.view', { doc_id: plan }],
+          ['ask', { question: 'When does the heron release ship?' }],
+          ['get', { target: '/team/missing.md' }],
+          ['remove', { target: '/team/plan.md' }],
+        ] as const
+      ).map(async ([m, p]) => [m, await alice.call(m, p)] as const),
+    );
+    for (const [m, a] of answers) expect(JSON.stringify(a), m).not.toContain(dir);
+    const [search, page, listed, got, inspected, chunk, source] = answers.map(([, a]) => a.result) as [
+      { results: { citation: { path: string; uri: string } }[] },
+      { documents: Hit[] },
+      { paths: string[] },
+      { citation: { path: string }; text: string },
+      { document: { path: string }; chunks: { rowid: number }[] },
+      { document: { path: string }; chunk: { rowid: number } },
+      { file: string },
+    ];
+    expect(search.results.map((h) => h.citation.uri)).toContain('file:///team/plan.md#L1-L3');
+    expect(paths(page.documents)).toEqual(expect.arrayContaining(['/team/notes.txt', '/team/plan.md']));
+    expect(listed.paths.sort()).toEqual(paths(page.documents));
+    expect(got).toMatchObject({ citation: { path: '/team/plan.md' } });
+    expect(got.text).toContain('heron release');
+    expect(inspected.document.path).toBe('/team/plan.md');
+    expect(chunk.document.path).toMatch(/^\/team\//);
+    // No passage's number in the whole index: it counted what other collections added.
+    expect([chunk.chunk.rowid, ...inspected.chunks.map((c) => c.rowid)].every((n) => n === 0)).toBe(true);
+    expect(source.file).not.toContain(dir);
+    expect(answers[9]![1].error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('/team/missing.md') });
+    expect(answers[10]![1].error?.code).toBe('FORBIDDEN'); // a reader, in her own terms
+    // A glob in her terms narrows as it says; a path that climbs out of its collection finds nothing.
+    const narrowed = (await alice.call('search', { query: 'heron', mode: 'lexical', path: '/team/*.md' })).result as { results: Hit[] };
+    expect(paths(narrowed.results)).toEqual(['/team/plan.md']);
+    expect((await alice.call('get', { target: '/team/../private/diary.md' })).error?.code).toBe('NOT_FOUND');
+    expect((await alice.call('get', { target: `file:///team/plan.md#L1-L3` })).result).toMatchObject({
+      citation: { path: '/team/plan.md' },
+    });
+    // The bytes still come: the server reads where they are for her.
+    const bytes = await fetch(`http://127.0.0.1:${server.port}/doc/${plan}`, { headers: { authorization: `Bearer ${tokens.alice}` } });
+    expect(await bytes.text()).toContain('heron release');
+    // The owner sees the server as it is.
+    const owner = await connect(server.port, server.token);
+    clients.push(owner);
+    expect(((await owner.call('inspect.document', { target: plan })).result as { document: { path: string } }).document.path).toBe(
+      join(dir, 'team/plan.md'),
+    );
   });
 
   it("takes a user's drops out of a daily quota (serve.upload_quota), keeping nothing of the one past it; the owner has none (issue 50)", async () => {

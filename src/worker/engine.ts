@@ -46,6 +46,8 @@ import { TeamLink } from './link/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import type { MigrateResult } from './maintenance/migrate-store.js';
 import type { ServerGrant } from './maintenance/grant-server.js';
+import { asEngine } from './acting.js';
+import type { Place } from './accounts/team-paths.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
 import { ModelService } from './models/service.js';
@@ -270,6 +272,9 @@ export class Engine {
     opts: Progress & { name?: string; tags?: string[]; glob?: string; many?: boolean } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
   collections = (): Promise<CollectionInfo[]> => this.#collections.list();
+  /** Every collection's name and folder, whoever asks (a team user's view of paths: accounts/team-paths.ts). */
+  places = async (): Promise<Place[]> =>
+    (await asEngine(() => this.#core.store.tables.collections.list())).map((c) => ({ name: c.name, root: c.root }));
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
   leavingCollection = (name: string): Promise<{ collection: string; documents: number; names: string[] }> =>
     this.#collections.leaving(name);

@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { errorFields, type Log } from './log.js';
 import type { Account } from './accounts/service.js';
 import { fuseAcross } from './link/fuse-across.js';
-import { collectionsForTeamUser, settingsForTeamUser } from './read/team-view.js';
+import { collectionsForTeamUser, settingsForTeamUser, unnumbered } from './read/team-view.js';
 import type { RemoteClient } from './link/remote-client.js';
 
 export interface Call {
@@ -93,13 +93,19 @@ export function handlers(
     'inspect.document': (p, c) =>
       localFirst(
         c,
-        async () => engine.inspectDoc(p.target),
+        async () => {
+          const d = await engine.inspectDoc(p.target);
+          return teamUser(c) ? { ...d, chunks: d.chunks.map(unnumbered) } : d;
+        },
         (s) => s['inspect.document'](p),
       ),
     'inspect.chunk': (p, c) =>
       localFirst(
         c,
-        async () => engine.inspectChunk(p.chunk_id),
+        async () => {
+          const x = await engine.inspectChunk(p.chunk_id);
+          return teamUser(c) ? { ...x, chunk: unnumbered(x.chunk) } : x;
+        },
         (s) => s['inspect.chunk'](p),
       ),
     gc: () => engine.gc(),

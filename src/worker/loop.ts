@@ -20,6 +20,7 @@ import { describeIssues } from '../shared/issues.js';
 import { ACCESS, mayCall } from '../shared/access.js';
 import { actingFor } from './acting.js';
 import type { Account } from './accounts/service.js';
+import { inTeamView, TeamPaths } from './accounts/team-paths.js';
 import { type Call, handlers } from './handlers.js';
 
 export interface Transport {
@@ -146,8 +147,16 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
               'FORBIDDEN',
               `${method} is not for ${who.role === 'reader' ? 'a' : 'an'} ${who.role}: ask an admin of this kb server`,
             );
-          // Every statement this call sends, however deep, is the user's (acting.ts).
-          return actingFor(who.name, () => run(params.data, { signal: ctl.signal, progress, who }));
+          // Every statement this call sends, however deep, is the user's (acting.ts); a signed-in
+          // page's or client's sees the server's folders as its collections (team-paths.ts).
+          const caller = msg.caller!;
+          return actingFor(who.name, async () =>
+            'token' in caller
+              ? inTeamView(new TeamPaths(await engine.places(), engine.dataDir), who.role, params.data, progress, (p, pr) =>
+                  run(p, { signal: ctl.signal, progress: pr, who }),
+                )
+              : run(params.data, { signal: ctl.signal, progress, who }),
+          );
         })
       : run(params.data, { signal: ctl.signal, progress, who: null });
     // Past its deadline a read is answered and cancelled; whatever it still holds (a PostgreSQL

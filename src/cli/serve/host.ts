@@ -201,7 +201,9 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const serveDoc = async (session: Session, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = await serveDocument(
       id,
-      (doc_id) => ask(session, 'source', { doc_id }),
+      // The server's own read of where the bytes are, for the user (their rights): never sent to
+      // them, so asked as `{user}` — a `{token}` call is answered in their view of paths (team-paths.ts).
+      (doc_id) => ask(session.user && session.caller ? { ...session, caller: { user: session.user } } : session, 'source', { doc_id }),
       async (file) => (await stat(file)).size,
       req.headers.range,
     );

@@ -37,11 +37,12 @@ export function uploadEndpoint(host: UploadHost): (session: Session, req: Incomi
         );
       });
     };
-  const folder = async (session: Session, collection: string | null): Promise<string> => {
+  /** Where the drop goes, and how its sender names that folder (a team's user: /<collection>, worker/accounts/team-paths.ts). */
+  const folder = async (session: Session, collection: string | null): Promise<{ into: string; root: string; shownAs: string }> => {
     if (!collection) {
       if (session.caller)
         throw new KbError('INVALID_ARGUMENT', 'say which collection the files go into (?collection=NAME): one you may add to');
-      return join(dataDir, 'uploads');
+      return { into: join(dataDir, 'uploads'), root: dataDir, shownAs: dataDir };
     }
     const { collections } = await ask(session, 'collections.list', {});
     const c = collections.find((x) => x.name === collection);
@@ -50,7 +51,7 @@ export function uploadEndpoint(host: UploadHost): (session: Session, req: Incomi
     // Where its folder is, the server knows (a team's user is not told: read/team-view.ts).
     const root = session.caller ? (await ask(OWNER, 'collections.list', {})).collections.find((x) => x.name === collection)?.root : c.root;
     if (!root) throw new KbError('NOT_FOUND', `no collection named ${collection}`);
-    return join(root, 'uploads');
+    return { into: join(root, 'uploads'), root, shownAs: session.caller ? `/${collection}` : root };
   };
   return async (session, req, url, res) => {
     if (req.method !== 'POST' || !originOk(req)) {
@@ -58,9 +59,9 @@ export function uploadEndpoint(host: UploadHost): (session: Session, req: Incomi
       return;
     }
     try {
-      const into = await folder(session, url.searchParams.get('collection'));
+      const { into, root, shownAs } = await folder(session, url.searchParams.get('collection'));
       const file = await receiveUpload(req, into, url.searchParams.get('name') ?? '', spending(session));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: file }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: shownAs + file.slice(root.length) }));
     } catch (e) {
       const p = toErrorPayload(e);
       const status =

@@ -53,3 +53,11 @@ export function settingsForTeamUser(s: Settings): Settings {
 export function collectionsForTeamUser(cs: CollectionInfo[]): CollectionInfo[] {
   return cs.map((c) => ({ ...c, root: '' }));
 }
+
+/**
+ * A passage's row as a team user sees it: without its number in the whole index (0), which counted
+ * passages added to collections they cannot read (issue 50). Its id and ordinal still name it.
+ */
+export function unnumbered<T extends { rowid: number }>(chunk: T): T {
+  return { ...chunk, rowid: 0 };
+}
