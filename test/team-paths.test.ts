@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { TeamPaths } from '../src/worker/accounts/team-paths.js';
 import { pathToFileUri } from '../src/shared/citation.js';
+import type { AskResult } from '../src/shared/wire.js';
+import { askForTeamUser } from '../src/worker/read/team-view.js';
 
 const places = [
   { name: 'handbook', root: '/srv/kb/handbook' },
@@ -49,6 +51,43 @@ describe("a team user's view of paths", () => {
       expect(view.meant(shown.path)).toBe(path);
       expect(view.meant(shown.citation.uri)).toBe(answer.citation.uri);
     }
+  });
+
+  it('rewrites a server folder only where a path begins, never inside another path', () => {
+    const dropped = '/srv/kb/handbook/uploads/80ab9cfd91698173/srv/kb/handbook2/evil.md';
+    expect(view.shown(dropped)).toBe('/handbook/uploads/80ab9cfd91698173/srv/kb/handbook2/evil.md');
+    expect(view.shown(`cannot read "/srv/kb/handbook2/x.md": gone (file:///srv/kb/inner/y)`)).toBe(
+      'cannot read "/handbook2/x.md": gone (file:///srv/kb/inner/y)',
+    );
+  });
+
+  it('refuses, for a reader or an editor, a path not in their terms — saying only what they typed', () => {
+    for (const target of ['/srv/kb/handbook/x.md', 'x.md', '/nobody/x.md', '/handbook/../handbook2/x.md'])
+      expect(() => view.params({ target }, true)).toThrow(
+        expect.objectContaining({ code: 'NOT_FOUND', message: expect.stringMatching(/^\S+ is not a document you may read/) }),
+      );
+    expect(() => view.params({ paths: ['/handbook/x.md', '/srv/kb/handbook2/y.md'] }, true)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
+    expect(view.params({ target: '0123456789abcdef0123#L1-L2' }, true)).toEqual({ target: '0123456789abcdef0123#L1-L2' });
+  });
+
+  it('tells a team user why the language model cannot answer, never where it runs', () => {
+    const r = askForTeamUser({
+      question: 'q',
+      answer: '',
+      citations: [],
+      sources: [],
+      refused: true,
+      reason: 'Ollama is not running at http://10.0.0.5:11434. Start it with: ollama serve',
+      model: null,
+      llm: { status: 'unavailable', reason: 'Ollama is not running at http://10.0.0.5:11434. Start it with: ollama serve' },
+      invalid_citations: [],
+      uncited_sentences: [],
+      took_ms: 1,
+      schema_version: 1,
+    } as AskResult);
+    expect(JSON.stringify(r)).not.toMatch(/10\.0\.0\.5|11434|ollama serve/);
   });
 
   it('reads no path that climbs out of its collection, or names none, as inside one', () => {

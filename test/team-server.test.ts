@@ -91,7 +91,7 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect(pond.results).toEqual([]);
     expect(JSON.stringify(pond)).not.toContain('pond at dawn');
     expect((await alice.call('get', { target: join(dir, 'private/diary.md') })).error?.code).toBe('NOT_FOUND');
-    expect((await alice.call('get', { target: join(dir, 'team/plan.md') })).result).toBeTruthy();
+    expect((await alice.call('get', { target: '/team/plan.md' })).result).toBeTruthy();
     const page = (await alice.call('documents.page', { limit: 50 })).result as { documents: Hit[]; total: number };
     expect(paths(page.documents)).toEqual(['/team/notes.txt', '/team/plan.md']);
     expect((await alice.call('facets', {})).result).toMatchObject({ documents: 2 });
@@ -209,17 +209,17 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     try {
       const bob = await as('bob');
       for (const [at, to] of Object.entries(links)) {
-        const named = await bob.call('ingest', { paths: [join(dir, at)] });
+        const named = await bob.call('ingest', { paths: [`/${at}`] });
         expect(named.error?.code, at).toBe('FORBIDDEN');
         // What lies behind the link is not said.
         expect(named.error?.message, at).not.toContain(to);
       }
-      const walked = await bob.call('ingest', { paths: [join(dir, 'private')] });
+      const walked = await bob.call('ingest', { paths: ['/private'] });
       expect(walked.error).toBeUndefined();
       const docs = ((await bob.call('documents.page', { limit: 100 })).result as { documents: Hit[] }).documents;
       expect(paths(docs).filter((p) => /link|plan|token|hostname/.test(p))).toEqual([]);
       expect(((await bob.call('search', { query: 'friday', mode: 'lexical' })).result as { results: Hit[] }).results).toEqual([]);
-      expect((await bob.call('get', { target: join(dir, 'private/token-link.txt') })).error?.code).toBe('NOT_FOUND');
+      expect((await bob.call('get', { target: '/private/token-link.txt' })).error?.code).toBe('NOT_FOUND');
     } finally {
       for (const at of Object.keys(links)) await rm(join(dir, at), { force: true });
     }
@@ -514,6 +514,35 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect((await alice.call('get', { target: `file:///team/plan.md#L1-L3` })).result).toMatchObject({
       citation: { path: '/team/plan.md' },
     });
+    // What a guess of the server's folders is told: only what was typed, the same whether the folder is
+    // another's collection, hers, kb's data dir, or nothing; a relative path is not read from where
+    // kb serve runs. (Found by an attack: the error named the collection a guessed folder was.)
+    const refusal = async (target: string): Promise<string> => {
+      const e = (await alice.call('get', { target })).error!;
+      expect(e.code, target).toBe('NOT_FOUND');
+      return e.message.replace(target, 'X');
+    };
+    const said = await Promise.all(
+      [
+        join(dir, 'private/diary.md'),
+        join(dir, 'private'),
+        join(dir, 'team/plan.md'),
+        join(dir, 'data/serve-token'),
+        '/nowhere/x.md',
+        'diary.md',
+      ].map(refusal),
+    );
+    expect(new Set(said).size, said.join(' | ')).toBe(1);
+    expect(said[0]).not.toContain(process.cwd());
+    // A glob or a Library filter of the server's folders matches nothing; of hers, what it says.
+    for (const path of [`${dir}/**`, '/tmp/**', '**/private/**'])
+      expect(((await alice.call('search', { query: 'heron', mode: 'lexical', path })).result as { results: Hit[] }).results, path).toEqual(
+        [],
+      );
+    const filtered = async (filter: string): Promise<string[]> =>
+      paths(((await alice.call('documents.page', { limit: 50, filter })).result as { documents: Hit[] }).documents);
+    expect(await filtered(dir.slice(0, 8))).toEqual([]);
+    expect(await filtered('/team/pl')).toEqual(['/team/plan.md']);
     // The bytes still come: the server reads where they are for her.
     const bytes = await fetch(`http://127.0.0.1:${server.port}/doc/${plan}`, { headers: { authorization: `Bearer ${tokens.alice}` } });
     expect(await bytes.text()).toContain('heron release');

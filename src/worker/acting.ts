@@ -25,3 +25,20 @@ export function currentActor(): string | undefined {
 export function asEngine<T>(work: () => T): T {
   return acting.exit(work);
 }
+
+/** How a team's reader or editor sees the server's paths (accounts/team-paths.ts): a glob or a filter they send is matched against that. */
+export interface PathView {
+  shownPath(path: string): string;
+}
+
+const viewing = new AsyncLocalStorage<PathView>();
+
+/** Runs `work` for a user who sees paths through `view`: what they filter by path is matched against what they see. */
+export function inPathView<T>(view: PathView, work: () => T): T {
+  return viewing.run(view, work);
+}
+
+/** The view of paths the current request's user has, or undefined (the server's own paths). */
+export function currentPathView(): PathView | undefined {
+  return viewing.getStore();
+}

@@ -272,9 +272,15 @@ export class Engine {
     opts: Progress & { name?: string; tags?: string[]; glob?: string; many?: boolean } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
   collections = (): Promise<CollectionInfo[]> => this.#collections.list();
-  /** Every collection's name and folder, whoever asks (a team user's view of paths: accounts/team-paths.ts). */
-  places = async (): Promise<Place[]> =>
-    (await asEngine(() => this.#core.store.tables.collections.list())).map((c) => ({ name: c.name, root: c.root }));
+  /**
+   * The collections' names and folders (a team user's view of paths: accounts/team-paths.ts): with
+   * `readable`, only those the current user may read — another's folder is no collection to them.
+   */
+  places = async (readable: boolean): Promise<Place[]> => {
+    const all = (await asEngine(() => this.#core.store.tables.collections.list())).map((c) => ({ name: c.name, root: c.root }));
+    const sight = readable ? await this.#core.store.accounts?.sight() : undefined;
+    return sight && !sight.all ? all.filter((c) => sight.readable.includes(c.name)) : all;
+  };
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
   leavingCollection = (name: string): Promise<{ collection: string; documents: number; names: string[] }> =>
     this.#collections.leaving(name);

@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { errorFields, type Log } from './log.js';
 import type { Account } from './accounts/service.js';
 import { fuseAcross } from './link/fuse-across.js';
-import { collectionsForTeamUser, settingsForTeamUser, unnumbered } from './read/team-view.js';
+import { askForTeamUser, collectionsForTeamUser, inspectedForTeamUser, settingsForTeamUser, unnumbered } from './read/team-view.js';
 import type { RemoteClient } from './link/remote-client.js';
 
 export interface Call {
@@ -95,7 +95,7 @@ export function handlers(
         c,
         async () => {
           const d = await engine.inspectDoc(p.target);
-          return teamUser(c) ? { ...d, chunks: d.chunks.map(unnumbered) } : d;
+          return teamUser(c) ? inspectedForTeamUser(d) : d;
         },
         (s) => s['inspect.document'](p),
       ),
@@ -115,7 +115,10 @@ export function handlers(
     reindex: (p, c) => engine.reindex({ ...(p.model ? { model: p.model } : {}), signal: c.signal, onProgress: c.progress }),
     ask: async (p, c) => {
       const server = await linked(c);
-      if (!server) return engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress });
+      if (!server) {
+        const r = await engine.ask({ question: p.question, ...(p.top ? { top: p.top } : {}), signal: c.signal, onProgress: c.progress });
+        return teamUser(c) ? askForTeamUser(r) : r;
+      }
       // The team's documents answer; each source says where it came from, as a search's hits do.
       const r = await server.ask(p, { signal: c.signal, onProgress: c.progress });
       return { ...r, sources: r.sources.map((s) => ({ ...s, hit: { ...s.hit, from: server.origin } })) };

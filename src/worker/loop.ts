@@ -152,8 +152,12 @@ export function serveEngine(engine: Engine, transport: Transport, version: strin
           const caller = msg.caller!;
           return actingFor(who.name, async () =>
             'token' in caller
-              ? inTeamView(new TeamPaths(await engine.places(), engine.dataDir), who.role, params.data, progress, (p, pr) =>
-                  run(p, { signal: ctl.signal, progress: pr, who }),
+              ? inTeamView(
+                  new TeamPaths(await engine.places(who.role !== 'admin'), engine.dataDir),
+                  who.role,
+                  params.data,
+                  progress,
+                  (p, pr) => run(p, { signal: ctl.signal, progress: pr, who }),
                 )
               : run(params.data, { signal: ctl.signal, progress, who }),
           );

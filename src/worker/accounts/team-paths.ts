@@ -1,23 +1,30 @@
 // Where a team's reader or editor sees a document: `/<collection>/<path inside it>`, never the server's
 // own folders (issue 50). What kb answers them is rewritten on the way out — citations and their
-// URIs, the Library's paths, inspect, an ingest's errors, a message naming a file — and what they send
-// (a `get` target, a path glob, an ingest's paths) is read back the same way on the way in. A path
-// that does not start with one of the collections' names is left as it is: row-level security still
-// decides what it finds. kb's own data dir (the stored copies) is shown relative to itself.
+// URIs, the Library's paths, inspect, an ingest's errors, a message naming a file — and what they name
+// (a `get` target, an ingest's paths) must be a document id or a path in those terms, read back into
+// the server's on the way in: any other path is refused as it was typed, so no answer ever tells
+// which server folders are collections (a found hole: an error named the collection a guessed folder
+// belonged to), nor where kb serve runs. A path glob or a Library filter they send is matched against
+// the paths they see (inPathView, acting.ts). An admin signed in sees the server as it is.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileUri } from '../../shared/citation.js';
+import { DOC_ID_CHARS } from '../../shared/doc-id.js';
+import { KbError } from '../../shared/errors.js';
+import { inPathView, type PathView } from '../acting.js';
 
 export interface Place {
   name: string;
   root: string;
 }
 
-/** Params that carry a path a person names (get, inspect, remove: `target`; search: `path`; ingest: `paths`). */
-const PATH_PARAMS = new Set(['target', 'path', 'paths']);
+/** Params that name a document or file by its path (get, inspect, remove: `target`; ingest: `paths`). */
+const PATH_PARAMS = new Set(['target', 'paths']);
+/** A document id, with a citation's fragment or not: named without a path. */
+const BY_ID = new RegExp(`^${DOC_ID_CHARS}(#.*)?$`, 's');
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export class TeamPaths {
+export class TeamPaths implements PathView {
   /** Each server prefix (a root, its file-URI form, the data dir) → what a team user sees in its place. */
   private readonly shownAs = new Map<string, string>();
   private readonly prefixes: RegExp | null;
@@ -36,13 +43,23 @@ export class TeamPaths {
     // Longest first, so a root inside another (or inside the data dir) is taken whole; a prefix ends
     // where a path segment does, so /srv/kb/handbook never eats /srv/kb/handbook2.
     const alternatives = [...this.shownAs.keys()].filter((k) => k.length > 1).sort((a, b) => b.length - a.length);
-    this.prefixes = alternatives.length ? new RegExp(`(${alternatives.map(escape).join('|')})(?=[/\\\\#?\\s"'),:;]|$)`, 'g') : null;
+    // Where a path starts (a string's start, after a space, a quote, a bracket, `=`, or `file://`),
+    // never inside another path: a drop named /srv/kb/handbook/x.md is kept as …/uploads/<hash>/srv/…,
+    // which is no path of handbook's.
+    this.prefixes = alternatives.length
+      ? new RegExp(`(?<=^|[\\s"'(<\\[=,;]|file://)(${alternatives.map(escape).join('|')})(?=[/\\\\#?\\s"'),:;\\]>]|$)`, 'g')
+      : null;
   }
 
   /** A server path, or any text naming one, as the team user sees it. */
   private text(s: string): string {
     if (!this.prefixes || !s.includes(sep)) return s;
     return s.replace(this.prefixes, (m) => this.shownAs.get(m) ?? m);
+  }
+
+  /** A document's path as the team user sees it (a glob or a filter of theirs is matched against it). */
+  shownPath(path: string): string {
+    return this.text(path);
   }
 
   /** An answer as the team user sees it: every string in it with the server's folders replaced. */
@@ -85,14 +102,26 @@ export class TeamPaths {
     return `${uri ? pathToFileUri(full) : full}${fragment}`;
   }
 
-  /** A request's params with the paths it names read back into the server's. */
-  params<T>(params: T): T {
+  /**
+   * A request's params with the paths it names read back into the server's. `strict` (a reader or an
+   * editor): a path not in their terms is refused, saying only what they typed.
+   */
+  params<T>(params: T, strict = false): T {
     if (params === null || typeof params !== 'object' || Array.isArray(params)) return params;
     const out: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+    const read = (x: string, adding: boolean): string => {
+      if (BY_ID.test(x) && !adding) return x;
+      const meant = this.meant(x);
+      if (strict && meant === x)
+        throw adding
+          ? new KbError('FORBIDDEN', `${x} is not in a collection you may add to: name files as /<collection>/<path inside it>`)
+          : new KbError('NOT_FOUND', `${x} is not a document you may read: name it by its id, or as /<collection>/<path inside it>`);
+      return meant;
+    };
     for (const [k, v] of Object.entries(out)) {
       if (!PATH_PARAMS.has(k)) continue;
-      if (typeof v === 'string') out[k] = this.meant(v);
-      else if (Array.isArray(v)) out[k] = v.map((x) => (typeof x === 'string' ? this.meant(x) : x));
+      if (typeof v === 'string') out[k] = read(v, false);
+      else if (Array.isArray(v)) out[k] = v.map((x) => (typeof x === 'string' ? read(x, true) : x));
     }
     return out as T;
   }
@@ -111,8 +140,9 @@ export async function inTeamView<T>(
   run: (params: unknown, progress: (data: unknown) => void) => Promise<T>,
 ): Promise<T> {
   if (role === 'admin') return run(view.params(params), progress);
+  const meant = view.params(params, true);
   try {
-    return view.shown(await run(view.params(params), (d) => progress(view.shown(d))));
+    return view.shown(await inPathView(view, () => run(meant, (d) => progress(view.shown(d)))));
   } catch (e) {
     if (e instanceof Error) e.message = view.shown(e.message);
     throw e;

@@ -1,7 +1,8 @@
 // What a team's reader or editor is told of the server itself: nothing of its configuration — no
 // data dir, database address, log folder, disk, collection folders, language-model host or settings
 // file (issue 50). Those are its admin's; a user sees what they may read and whether it works.
-import type { KbStatus } from '../../shared/wire.js';
+import type { AskResult, KbStatus } from '../../shared/wire.js';
+import type { InspectedDocument } from './inspect.js';
 import type { Settings } from '../../shared/settings.js';
 import type { CollectionInfo } from '../collections/service.js';
 
@@ -60,4 +61,17 @@ export function collectionsForTeamUser(cs: CollectionInfo[]): CollectionInfo[] {
  */
 export function unnumbered<T extends { rowid: number }>(chunk: T): T {
   return { ...chunk, rowid: 0 };
+}
+
+/** A document's stored records as a team user sees them: no passage numbers, nothing of where kb keeps its copy. */
+export function inspectedForTeamUser(d: InspectedDocument): InspectedDocument {
+  return { ...d, chunks: d.chunks.map(unnumbered), original: d.original && { ...d.original, blob_path: null } };
+}
+
+const NOT_READY = "the language model is not ready on this server: ask this server's admin";
+
+/** An answer as a team user hears it: why the model could not answer, never where it runs or how it is set up. */
+export function askForTeamUser(r: AskResult): AskResult {
+  if (r.llm.status === 'ok') return r;
+  return { ...r, llm: { status: r.llm.status, reason: NOT_READY }, reason: r.reason === r.llm.reason ? NOT_READY : r.reason };
 }

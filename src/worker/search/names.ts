@@ -3,6 +3,7 @@
 // a speech model, a scan waiting for OCR, `jfk.mp3` when nobody says "jfk" in it, a note tagged
 // #budget. Search adds them beside the passages (search.ts, withNames).
 import type { Filters } from '../store/doc-filter.js';
+import { pathPasses } from '../store/path-glob.js';
 import type { Tables } from '../store/port.js';
 import type { DocWithFacts, NamedDoc, NameWords } from '../store/rows.js';
 import type { ParsedQuery } from './query.js';
@@ -85,8 +86,13 @@ export class NameSearcher {
       names = words.length > 0 ? (await byName.matching('name', { words: [], phrases: [words] }, filters, 5)).filter(exactly) : [];
     }
     if (tagged.length <= NOT_DISTINCTIVE) names = [...names, ...tagged];
+    // A path glob narrows what names find as it narrows the passages (PostgreSQL's look-ups above do
+    // not ask it; SQLite's do, the same way).
+    const passes = filters.path ? pathPasses(filters.path) : (): boolean => true;
     const seen = new Set<string>();
-    return [...names, ...titles].flatMap((r) => (seen.has(r.id) || !seen.add(r.id) ? [] : [{ id: r.id, exact: exactly(r) }]));
+    return [...names, ...titles]
+      .filter((r) => passes(r.path))
+      .flatMap((r) => (seen.has(r.id) || !seen.add(r.id) ? [] : [{ id: r.id, exact: exactly(r) }]));
   }
 
   /**

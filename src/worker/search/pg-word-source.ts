@@ -2,10 +2,11 @@
 // candidates ordered by kb's BM25F computed in SQL (store/postgres/word-index.ts), the statistics
 // from the word_stats and chunk_totals the chunks' triggers keep, cached until their generation
 // moves. A heavy word's or prefix's best chunks come from its kept tops (tops.ts), as on SQLite.
-import { asEngine, currentActor } from '../acting.js';
+import { asEngine, currentActor, currentPathView } from '../acting.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
-import { type Filters, pathMatcher } from '../store/doc-filter.js';
+import type { Filters } from '../store/doc-filter.js';
+import { pathPasses } from '../store/path-glob.js';
 import { globResults } from '../store/path-glob.js';
 import { filterInTurns } from '../turns.js';
 import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
@@ -168,6 +169,9 @@ class PgWordStats implements WordStats {
 /** How long the chunks' generation read for one search stands for the next (see currentGeneration). */
 const GENERATION_KEPT_MS = 100;
 
+/** Matches whose count a fetch found, kept until the chunks change. */
+const COUNTS_KEPT = 256;
+
 /** A team user's share of the passages is an estimate's factor: counted again at most this often. */
 const SIGHT_KEPT_MS = 60_000;
 
@@ -193,6 +197,17 @@ export class PgWordSource implements WordSource {
   private paths: Promise<{ id: string; path: string }[]> | null = null;
 
   private readonly tops: TopsReader;
+  /** How many chunks a match found when it was last fetched, by user, match and filters (this generation). */
+  private readonly counted = new Map<string, number>();
+
+  private countKey(text: string, filters: Filters): string {
+    return JSON.stringify([currentActor() ?? '', text, filters]);
+  }
+
+  private remember(key: string, n: number): void {
+    if (this.counted.size >= COUNTS_KEPT) this.counted.delete(this.counted.keys().next().value!);
+    this.counted.set(key, n);
+  }
 
   constructor(index: PgWordIndex, config: Config, tops: TopsPort) {
     this.index = index;
@@ -227,6 +242,7 @@ export class PgWordSource implements WordSource {
     this.stats.dfCache.clear();
     this.stats.seen.clear();
     this.globs.clear();
+    this.counted.clear();
     this.paths = null;
   }
 
@@ -263,6 +279,9 @@ export class PgWordSource implements WordSource {
         await this.docIds(filters),
         limit,
       );
+      // Every chunk the match and filters find was scored to pick these: their number is the count a
+      // total asks next, which would scan them all again (185 ms for a phrase of two common words).
+      if (found[0]?.matched !== undefined) this.remember(this.countKey(text, filters), found[0].matched);
       return found.map((c) => ({ rowid: c.rowid, raw: -c.score }));
     } catch (e) {
       throw invalid(e);
@@ -279,6 +298,8 @@ export class PgWordSource implements WordSource {
       const stem = indexForm(single.text).stem;
       return (await this.stats.docFreq([stem])).get(stem) ?? 0;
     }
+    const known = this.counted.get(this.countKey(text, filters));
+    if (known !== undefined) return known;
     try {
       return await this.index.count(text, filters, await this.docIds(filters));
     } catch (e) {
@@ -369,12 +390,19 @@ export class PgWordSource implements WordSource {
     return this.paths;
   }
 
+  /**
+   * The documents whose path a glob matches — for a team's reader or editor, the path they see
+   * (/<collection>/…: acting.ts inPathView), and only in the collections they may read: a glob of the
+   * server's folders matches nothing, so no count or share tells them where the server keeps what.
+   */
   async pathDocIds(glob: string): Promise<string[]> {
-    let ids = this.globs.get(glob);
+    const view = currentPathView();
+    const key = view ? `${currentActor() ?? ''}\u0000${glob}` : glob;
+    let ids = this.globs.get(key);
     if (!ids) {
-      const m = pathMatcher(glob);
-      ids = (await filterInTurns(await this.indexedPaths(), (r) => m(r.path))).map((r) => r.id);
-      this.globs.set(glob, ids);
+      const passes = pathPasses(glob);
+      ids = (await filterInTurns(await this.indexedPaths(), (r) => passes(r.path))).map((r) => r.id);
+      this.globs.set(key, ids);
     }
     return ids;
   }

@@ -41,6 +41,14 @@ export function commonAt(n: number): number {
 const EXACT_COUNT_MAX = 5000;
 /** Postings of the common words up to which the chunks holding a driver and one of them are fetched too (fewer where scoring costs more). */
 const BOTH_POSTINGS = 50_000;
+/**
+ * What scoring the whole words driving one query may cost — the chunks they bring times the words each
+ * is scored for (fewer where scoring costs more): past it the commonest of them re-rank only, as
+ * common words do, the rarest always driving. A page of 32 ordinary words pasted in matched 63,000
+ * of 100,000 passages, each scored for every word (430 ms on PostgreSQL, npm run bench -- hostile);
+ * at this budget its rarest words drive (under 50 ms), and a question's few words all do.
+ */
+const DRIVER_COST = 160_000;
 /** The candidates grow at most to this many times the first fetch (two doublings). */
 const DEEPEST = 4;
 /** Drivers up to which each brings its own candidates and every pair of them theirs (six pairs). */
@@ -83,10 +91,17 @@ export async function rankFts(
   const df = await stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
   const common = commonAt(n);
   const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
+  // A whole word no passage holds finds nothing (its document frequency is exact at 0), so it is not
+  // asked of the index: among others it only misled the planner — PostgreSQL guesses an unknown
+  // word's share of the passages, and 32 of them made it read every passage (440 ms at 100,000,
+  // npm run bench -- hostile). It still counts as missing in a passage's coverage.
+  const held = terms.filter((t) => t.prefix || df.has(t.stem));
+  if (held.length === 0 && phrases.length === 0 && !exhaustive)
+    return { hits: [], total: 0, totalEstimated: false, ftsQuery: src.show(anyOf(terms, [])), strategy: 'fts' };
   // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when
   // the query has no complete word that can; otherwise it just re-ranks (coverage and proximity).
-  const complete = terms.filter((t) => (!t.prefix || t.drives) && !isCommon(t));
-  const whole = terms.filter((t) => !t.prefix);
+  const complete = held.filter((t) => (!t.prefix || t.drives) && !isCommon(t));
+  const whole = held.filter((t) => !t.prefix);
   let drivers: Term[];
   let deferred: Term[];
   /** Every word common: the rarest drives alone, its own order blind to the others. */
@@ -95,16 +110,16 @@ export async function rankFts(
     drivers = whole.length > 0 ? whole : terms;
     deferred = [];
   } else if (complete.length > 0 || phrases.length > 0) {
-    drivers = complete;
-    deferred = terms.filter(isCommon);
-  } else if (whole.length > 0 && terms.length > 1) {
+    drivers = withinBudget(complete, df, DRIVER_COST / src.scoringCost);
+    deferred = [...terms.filter(isCommon), ...complete.filter((t) => !drivers.includes(t))];
+  } else if (whole.length > 0 && held.length > 1) {
     // Every word is common: the rarest one finds the candidates, the others re-rank them.
     const rarest = whole.reduce((a, b) => ((df.get(a.stem) ?? 0) <= (df.get(b.stem) ?? 0) ? a : b));
     drivers = [rarest];
     deferred = whole.filter((t) => t !== rarest);
     rarestDrives = true;
   } else {
-    drivers = terms;
+    drivers = held;
     deferred = [];
   }
   const match = anyOf(drivers, phrases);
@@ -175,6 +190,19 @@ export async function rankFts(
   const expr = src.show(match);
   const ftsQuery = tops ? `tops of ${expr}` : split ? `tops of each of ${expr}, and ${src.show(atLeastTwo(drivers))}` : expr;
   return { hits: hits.slice(0, limit), total, totalEstimated, ftsQuery, strategy: 'fts' };
+}
+
+/** The drivers whose scoring fits the budget, rarest first; half-typed words and the rarest whole word always drive. */
+function withinBudget(drivers: Term[], df: Map<string, number>, budget: number): Term[] {
+  const byDf = drivers.filter((t) => !t.prefix).sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0));
+  let postings = 0;
+  const kept = new Set(
+    byDf.filter((t, i) => {
+      postings += df.get(t.stem) ?? 0;
+      return i === 0 || postings * (i + 1) <= budget;
+    }),
+  );
+  return drivers.filter((t) => t.prefix || kept.has(t));
 }
 
 /** The chunks holding two or more of the words: every pair's AND. */

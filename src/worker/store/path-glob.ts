@@ -4,6 +4,7 @@
 import { RE2JS } from 're2js';
 import { LRUCache } from 'lru-cache';
 import { KbError } from '../../shared/errors.js';
+import { currentPathView } from '../acting.js';
 
 /** Braces nested deeper than this are refused: no file name needs it, and each level costs the compiler. */
 const MAX_BRACE_DEPTH = 8;
@@ -115,6 +116,21 @@ export function globSource(glob: string): string {
 }
 
 const matchers = new LRUCache<string, (path: string) => boolean>({ max: 500 });
+
+/**
+ * Whether a document's path passes `glob` as the asking user sees paths: a team's reader or editor
+ * (acting.ts inPathView) matches /<collection>/…, and a path outside their collections never — so no
+ * count, share or hit tells them where the server keeps anything (issue 50).
+ */
+export function pathPasses(glob: string): (path: string) => boolean {
+  const m = pathMatcher(glob);
+  const view = currentPathView();
+  if (!view) return m;
+  return (path) => {
+    const shown = view.shownPath(path);
+    return shown !== path && m(shown);
+  };
+}
 
 /** A matcher for `glob` (see globSource), compiled once while it is in use. */
 export function pathMatcher(glob: string): (path: string) => boolean {

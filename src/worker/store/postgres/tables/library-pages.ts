@@ -1,5 +1,6 @@
 // The Library a page at a time on PostgreSQL (see store/library-pages.ts): the same orders, filters
 // and counts, the failed and waiting ids handed in as arrays.
+import { currentPathView } from '../../../acting.js';
 import type { LibraryPort } from '../../port.js';
 import type { DocWithFacts, LibrarySort, PageQuery } from '../../rows.js';
 import { DOC_COLUMNS, FACTS } from './documents.js';
@@ -19,15 +20,26 @@ const KEYS: Record<LibrarySort, string> = {
   path: 'd.path',
 };
 const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT ${WAITING}` } as const;
-const TEXT = `(d.title ILIKE $3 ESCAPE '\\' OR d.path ILIKE $3 ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
+const textIn = (
+  path: string,
+): string => `(d.title ILIKE $3 ESCAPE '\\' OR ${path} ILIKE $3 ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
   JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id AND t.name ILIKE $3 ESCAPE '\\'))`;
+const TEXT = textIn('d.path');
+/**
+ * A team's reader or editor filters by the path they see, /<collection>/<path inside it> (acting.ts
+ * inPathView): the server's folders match nothing (a found hole: "/tmp/w" told a reader where the
+ * server kept their collection, letter by letter).
+ */
+const TEXT_SHOWN = textIn(`(SELECT '/' || c.name || substr(d.path, length(c.root) + 1) FROM collections c WHERE c.name = d.collection)`);
 
 export class PgLibraryPages implements LibraryPort {
   constructor(private readonly sql: Sql) {}
 
   async page(q: PageQuery): Promise<{ rows: DocWithFacts[]; total: number }> {
     const keyset = q.sort === 'path' && q.after !== null ? (q.down ? 'd.path < $4' : 'd.path > $4') : null;
-    const where = [q.text ? TEXT : null, q.only ? ONLY[q.only] : null].filter((w): w is string => w !== null);
+    const where = [q.text ? (currentPathView() ? TEXT_SHOWN : TEXT) : null, q.only ? ONLY[q.only] : null].filter(
+      (w): w is string => w !== null,
+    );
     const pageWhere = keyset ? [...where, keyset] : where;
     const dir = q.down ? 'DESC' : 'ASC';
     const order = q.sort === 'path' ? `d.path ${dir}` : `${KEYS[q.sort]} ${dir}, ${TITLE} ${dir}, d.id ${dir}`;
