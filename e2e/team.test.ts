@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/worker/index.js';
 import { kb, kbServe, repoRoot, tempDir, writeTree } from '../test/helpers.js';
 import { startOllamaStub, type OllamaStub } from '../test/support/ollama-stub.js';
+import { connect } from '../test/support/ws-client.js';
 import { type PgCluster, postgresAvailable, startCluster } from '../test/support/postgres.js';
 import { CHROMIUM, hasChromium, launchChromium } from './chromium.js';
 
@@ -132,5 +133,71 @@ describe.skipIf(!canRun)('the app connected to a team server', () => {
     await page.close();
     await own.stop();
     await team.stop();
+  }, 120_000);
+  it("is signed in to as a team's editor and reader: the editor adds files into a collection they choose, the reader is shown nothing to change", async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'team/plan.md': '# Plan\n\nShip the heron release on Friday.\n',
+      'edit/drafts.md': '# Drafts\n\nThe kingfisher draft.\n',
+      'secret/diary.md': '# Diary\n\nThe otter came back.\n',
+    });
+    const url = await cluster.database();
+    const admin = await openEngine({ dataDir: join(dir, 'server-data'), config: { store: { url } } });
+    for (const c of ['team', 'edit', 'secret']) await admin.addCollection(join(dir, c), { name: c });
+    const ed = (await admin.accounts.addUser('ed', 'editor')).token;
+    const rita = (await admin.accounts.addUser('rita', 'reader')).token;
+    for (const [c, u] of [
+      ['team', 'ed'],
+      ['edit', 'ed'],
+      ['team', 'rita'],
+    ] as const)
+      await admin.accounts.grant(c, u);
+    admin.close();
+    const team = await kbServe(join(dir, 'server-data'), 0, { KB_STORE: url, KB_OLLAMA_HOST: stub.url });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+      await page.goto(`http://127.0.0.1:${team.port}/?token=${ed}`);
+      // The server's set-up is its admin's: no Models view.
+      await expect.poll(() => page.locator('header nav').innerText()).toMatch(/Library/);
+      await expect.poll(() => page.locator('header nav').innerText()).not.toMatch(/Models/);
+      await nav(page, 'Library').click();
+      const into = page.getByLabel('Into the collection');
+      await into.waitFor();
+      expect(await into.locator('option').allInnerTexts()).toEqual(['into edit', 'into team']);
+      await into.selectOption('edit');
+      await page.setInputFiles('input[aria-label="Choose files"]', {
+        name: 'walk-note.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Walk note\n\nThe sandpiper came by.\n'),
+      });
+      await page.locator('.ingest[data-state="done"]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('.ingest-summary .ingest-head span').innerText()).toMatch(/^1 added/);
+      await page.screenshot({ path: join(ARTIFACTS, 'team-editor-added.png') });
+      await expect.poll(() => page.locator('section.library').innerText()).toMatch(/Walk note/);
+      // Where it went: the collection chosen, named as he sees it.
+      const client = await connect(team.port, ed);
+      const listed = (await client.call('documents.page', { limit: 50 })).result;
+      client.close();
+      expect(JSON.stringify(listed)).toMatch(/"\/edit\/uploads\/[0-9a-f]{16}\/walk-note\.md"/);
+      expect(JSON.stringify(listed)).not.toContain(dir);
+      // Nothing opens in an editor on his machine: the files are the server's.
+      await nav(page, 'Search').click();
+      await page.getByLabel('Search').fill('sandpiper');
+      await page.locator('.hit').first().click();
+      await page.locator('.hit-actions').waitFor();
+      expect(await page.locator('.hit-actions').innerText()).not.toMatch(/Open in editor/);
+      await page.close();
+
+      const reader = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+      await reader.goto(`http://127.0.0.1:${team.port}/?token=${rita}`);
+      await nav(reader, 'Library').click();
+      await expect.poll(() => reader.locator('section.library').innerText()).toMatch(/plan\.md/);
+      const shown = await reader.locator('section.library').innerText();
+      expect(shown).not.toMatch(/Add files|Re-index|Remove|drafts|diary/);
+      await reader.screenshot({ path: join(ARTIFACTS, 'team-reader-library.png') });
+      await reader.close();
+    } finally {
+      await team.stop();
+    }
   }, 120_000);
 });

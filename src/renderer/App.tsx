@@ -26,7 +26,7 @@ import { Library } from './views/Library';
 import { Models } from './views/Models';
 import { Settings } from './views/Settings';
 import { Status } from './views/Status';
-import { type View, VIEW_TABLE } from './views/table';
+import { ADMIN_VIEWS, type View, VIEW_TABLE } from './views/table';
 import { count, num } from './lib/numbers';
 
 export function App({ kb }: { kb: KbBridge }) {
@@ -44,8 +44,9 @@ export function App({ kb }: { kb: KbBridge }) {
     setVersion((v) => v + 1);
   }, []);
   useEffect(preloadPdf, []);
-  const ingest = useIngest(kb, refresh);
   const team = useServerLink(kb);
+  // Signed in to kb serve as a team's user: a collection named for a drop is this server's own.
+  const ingest = useIngest(kb, refresh, team.me?.user != null);
   const { docs, tagCounts } = useIndexCounts(kb, version, ingest.state.running);
   const pull = useModelPull(kb, refresh);
   const setup = useSetup(kb, version);
@@ -87,8 +88,12 @@ export function App({ kb }: { kb: KbBridge }) {
     show(hit);
   };
 
-  const speech = <SpeechModelButton pull={pull} name={speechModel(settings)} />;
-  const firstRun = <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />;
+  // A team's reader or editor signed in to kb serve: the server's set-up (models, folders) is its admin's.
+  const teamUser = team.me?.user != null && team.me.role !== 'admin';
+  const speech = teamUser ? null : <SpeechModelButton pull={pull} name={speechModel(settings)} />;
+  const firstRun = teamUser ? null : (
+    <FirstRun kb={kb} setup={setup} pull={pull} onFiles={ingest.addFiles} onPaths={ingest.addPaths} onChanged={refresh} />
+  );
   const views: Record<View, () => ReactNode> = {
     search: () => (
       <SearchPane
@@ -100,7 +105,7 @@ export function App({ kb }: { kb: KbBridge }) {
         firstRun={firstRun}
         showFirstRun={!query && !ingest.state.running}
         speech={speech}
-        editor={String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')}
+        editor={teamUser ? '' : String(settings?.values['ui.editor_uri'] ?? 'vscode://file/{path}:{line}')}
         listRef={list}
         viewerRef={viewer}
         onAsTyped={setAsTyped}
@@ -117,6 +122,7 @@ export function App({ kb }: { kb: KbBridge }) {
         server={team.link?.connected ? team.link.url : null}
         onFiles={ingest.addFiles}
         onPaths={ingest.addPaths}
+        team={team.me?.user != null ? { into: team.places.flatMap((p) => (p.collection ? [p.collection] : [])) } : null}
       />
     ),
     folders: () => <Folders kb={kb} version={version} onChanged={refresh} />,
@@ -156,7 +162,7 @@ export function App({ kb }: { kb: KbBridge }) {
           }}
         />
         <nav>
-          {VIEW_TABLE.map(({ id, name }) => (
+          {VIEW_TABLE.filter(({ id }) => !(teamUser && ADMIN_VIEWS.has(id))).map(({ id, name }) => (
             <button
               key={id}
               className={view === id ? 'on' : ''}

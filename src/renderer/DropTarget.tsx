@@ -40,7 +40,9 @@ export function DropTarget({ onDrop, places = [] }: { onDrop: (dt: DataTransfer,
       depth.current = 0;
       setOver(false);
       // Dropped beside the places: this computer, as without a server.
-      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer, placeOf(e) || null);
+      // A team's user on the server itself has its collections only: one of them takes the drop unasked.
+      const only = places.length === 1 ? places[0]!.collection : null;
+      if (e.dataTransfer && hasFiles(e)) onDrop(e.dataTransfer, placeOf(e) || only);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -52,7 +54,7 @@ export function DropTarget({ onDrop, places = [] }: { onDrop: (dt: DataTransfer,
       window.removeEventListener('dragover', overFn);
       window.removeEventListener('drop', drop);
     };
-  }, [onDrop]);
+  }, [onDrop, places]);
   if (!over) return null;
   if (places.length > 1)
     return (

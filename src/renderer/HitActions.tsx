@@ -32,7 +32,8 @@ export function HitActions({ hit, kb, editor }: { hit: SearchHit; kb: KbBridge; 
         Copy citation
       </button>
       <button onClick={() => copy(`[${c.label ?? hit.source.title}](${cited})`, 'a Markdown link')}>Copy as Markdown link</button>
-      {textual && !hit.from && (
+      {/* No editor (''): a team's user, whose files are on the server, not on their machine. */}
+      {textual && !hit.from && editor !== '' && (
         <a
           className="button"
           href={link}

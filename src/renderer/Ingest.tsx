@@ -56,7 +56,12 @@ const IDLE: IngestState = {
   read: [],
 };
 
-export function useIngest(kb: KbBridge, onFinished: () => void) {
+/**
+ * `onServer`: the page is signed in to kb serve as a team's user, so a drop's collection is this
+ * server's (the files are sent into it); otherwise a collection is the connected team server's, and
+ * the files go there from this computer's copies.
+ */
+export function useIngest(kb: KbBridge, onFinished: () => void, onServer = false) {
   const [state, setState] = useState<IngestState>(IDLE);
   const ctl = useRef<AbortController | null>(null);
 
@@ -134,6 +139,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
             (p) => setState((s) => ({ ...s, phase: 'upload', done: p.done, total: p.total, current: p.name || null })),
             signal,
             names,
+            onServer ? to : null,
           );
           setState((s) => ({ ...s, names }));
           return paths;
@@ -142,7 +148,7 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
         to,
       );
     },
-    [run],
+    [run, onServer],
   );
   /** A drop; `to` is the team server's collection it was dropped on, or null for this computer. */
   const addDrop = useCallback(
@@ -159,9 +165,9 @@ export function useIngest(kb: KbBridge, onFinished: () => void) {
     },
     [kb, addPaths, uploadThenIngest],
   );
-  /** Files chosen with the file picker in a browser. */
+  /** Files chosen with the file picker in a browser; `to`: the team server's collection they go into. */
   const addFiles = useCallback(
-    (files: File[]) => uploadThenIngest(Promise.resolve(files.map((file) => ({ file, rel: file.name })))),
+    (files: File[], to: string | null = null) => uploadThenIngest(Promise.resolve(files.map((file) => ({ file, rel: file.name }))), to),
     [uploadThenIngest],
   );
   const cancel = useCallback(() => ctl.current?.abort(), []);

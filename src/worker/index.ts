@@ -24,6 +24,7 @@ export { MODELS, DEFAULT_MODEL } from './embed/registry.js';
 export { workerProcessEntry } from './threads.js';
 export { KB_VERSION } from './version.js';
 export { shownUrl } from './store/postgres/url.js';
+export { SERVE_APP_NAME } from './store/postgres/app-name.js';
 export { openLog, logsDir, errorFields, silentLog } from './log.js';
 export type { Log } from './log.js';
 export type { ThreadEntry } from './threads.js';

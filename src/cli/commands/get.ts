@@ -19,12 +19,14 @@ export async function statusCommand(g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
     const s = await kb['index.status']({});
     if (g.json) return void printJson(s);
-    const where = s.store.kind === 'postgres' ? `the PostgreSQL index at ${s.store.where}` : s.data_dir;
+    // A team's reader or editor is told nothing of where the server keeps anything (read/team-view.ts).
+    const at = (where: string): string => (where ? ` at ${where}` : '');
+    const where = s.store.kind === 'postgres' ? `the PostgreSQL index${at(s.store.where)}` : s.data_dir || 'the index';
     line(`${plural(s.documents, 'document')}, ${plural(s.chunks, 'chunk')} in ${where}`);
-    for (const c of s.collections) line(`  collection ${c.name}: ${plural(c.documents, 'document')} (${c.root})`);
+    for (const c of s.collections) line(`  collection ${c.name}: ${plural(c.documents, 'document')}${c.root ? ` (${c.root})` : ''}`);
     line(`embedding model ${s.embedding.model}: ${s.embedding.installed ? 'installed' : dim('not installed')}`);
     line(`speech model ${s.speech.model}: ${s.speech.installed ? 'installed' : dim('not installed')}`);
-    line(`language model ${s.llm.model} at ${s.llm.host}: ${s.llm.status === 'ok' ? 'ready' : yellow(s.llm.detail)}`);
-    line(dim(`logs in ${s.logs} (kb logs)`));
+    line(`language model ${s.llm.model}${at(s.llm.host)}: ${s.llm.status === 'ok' ? 'ready' : yellow(s.llm.detail)}`);
+    if (s.logs) line(dim(`logs in ${s.logs} (kb logs)`));
   });
 }

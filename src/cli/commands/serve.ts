@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openLog, resolveSettings, shownUrl } from '../../worker/index.js';
+import { openLog, resolveSettings, SERVE_APP_NAME, shownUrl } from '../../worker/index.js';
 import type { GlobalOptions } from '../context.js';
 import { EXIT, dim, line, printJson, reportError } from '../output.js';
 import { KbError } from '../../shared/errors.js';
@@ -21,6 +21,9 @@ export interface ServeFlags {
 }
 
 export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise<number> {
+  // Its engine's PostgreSQL connections say they are a kb serve's: kb doctor warns when one connects as
+  // the owner of kb's tables (store/postgres/server-role.ts).
+  process.env.PGAPPNAME = SERVE_APP_NAME;
   try {
     const port = flags.port ?? 0;
     const settings = await resolveSettings(g.dataDir);

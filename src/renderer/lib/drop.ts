@@ -68,11 +68,14 @@ export async function upload(
   onProgress: (p: UploadProgress) => void,
   signal: AbortSignal,
   names: Map<string, string>,
+  /** The collection on kb serve they go into (a team's editor), or null: kb serve's own uploads. */
+  to: string | null = null,
 ): Promise<string[]> {
   const paths: string[] = [];
   for (const [i, d] of files.entries()) {
     onProgress({ done: i, total: files.length, name: d.rel });
-    const r = await fetch(`/upload?name=${encodeURIComponent(d.rel)}`, { method: 'POST', body: d.file, signal });
+    const into = to === null ? '' : `&collection=${encodeURIComponent(to)}`;
+    const r = await fetch(`/upload?name=${encodeURIComponent(d.rel)}${into}`, { method: 'POST', body: d.file, signal });
     const body = (await r.json()) as { path?: string; error?: { message: string } };
     if (!r.ok || !body.path) throw new Error(`${d.rel}: ${body.error?.message ?? `upload failed (HTTP ${r.status})`}`);
     paths.push(body.path);

@@ -45,6 +45,7 @@ export function Library({
   speech,
   onFiles,
   onPaths,
+  team = null,
 }: {
   kb: KbBridge;
   version: number;
@@ -56,8 +57,13 @@ export function Library({
   onOpen: (d: DocumentSummary) => Promise<void>;
   speech: ReactNode;
   /** Files chosen with Add files…: sent to the ingest as a drop is (none for a team server's Library). */
-  onFiles?: ((files: File[]) => void) | undefined;
+  onFiles?: ((files: File[], to: string | null) => void) | undefined;
   onPaths?: ((paths: string[]) => void) | undefined;
+  /**
+   * A team's user signed in to kb serve: the collections they may add to (none: a reader, who is shown
+   * nothing to change). The server keeps its folders in sync: no one re-indexes them all from here.
+   */
+  team?: { into: string[] } | null;
 }) {
   const [page, setPage] = useState<DocumentPage | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -170,7 +176,7 @@ export function Library({
         </p>
       )}
       <div className="library-head">
-        {onFiles && onPaths && !server && <AddFiles kb={kb} onFiles={onFiles} onPaths={onPaths} />}
+        {onFiles && onPaths && !server && <AddFiles kb={kb} onFiles={onFiles} onPaths={onPaths} into={team?.into ?? null} />}
         <button className={only === null ? 'on' : ''} aria-pressed={only === null} onClick={() => setOnly(null)}>
           {count(all, 'document')}
         </button>
@@ -205,7 +211,7 @@ export function Library({
           <span className="hint" data-server={server}>
             on the team server at {new URL(server).host}: what your account there may read
           </span>
-        ) : (
+        ) : team ? null : (
           <button
             onClick={() =>
               kb['documents.paths']({}).then(
@@ -310,14 +316,16 @@ export function Library({
                     <td className="path nowrap">{d.updated_at.slice(0, 10)}</td>
                     <td className="actions">
                       {/* A server's files are read again by the server, which keeps its folders in sync. */}
-                      {!server && (
+                      {!server && team?.into.length !== 0 && (
                         <button onClick={() => onReindex([d.path])} title="Read the file again">
                           Re-index
                         </button>
                       )}
-                      <button onClick={() => void remove(d)} title="Remove from kb">
-                        Remove
-                      </button>
+                      {team?.into.length !== 0 && (
+                        <button onClick={() => void remove(d)} title="Remove from kb">
+                          Remove
+                        </button>
+                      )}
                     </td>
                   </tr>
                 );

@@ -10,4 +10,6 @@ export const VIEW_TABLE = [
 ] as const;
 
 export type View = (typeof VIEW_TABLE)[number]['id'];
+/** Views that set up the server (its models): not shown to a team's reader or editor signed in to it. */
+export const ADMIN_VIEWS: ReadonlySet<View> = new Set(['models']);
 export const VIEW_IDS: readonly View[] = VIEW_TABLE.map((v) => v.id);

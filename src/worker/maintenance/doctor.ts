@@ -126,31 +126,31 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
 async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
   const { pgVersion } = await import('../store/postgres/migrate.js');
   const { vectorSupport, wordIndexBlocked } = await import('../store/postgres/pgvector.js');
-  const { ownsSchema } = await import('../store/postgres/server-role.js');
-  const [version, vectors, blocked, role, team] = await Promise.all([
+  const { ownsSchema, servedAsOwner } = await import('../store/postgres/server-role.js');
+  const [version, vectors, blocked, role, owners] = await Promise.all([
     pgVersion(store.pool),
     vectorSupport(store.pool),
     wordIndexBlocked(store.pool),
     ownsSchema(store.pool),
-    store.pool.query('SELECT 1 FROM users LIMIT 1').then((r) => (r.rowCount ?? 0) > 0),
+    servedAsOwner(store.pool),
   ]);
   return [
-    !role.owns
+    owners.length > 0
       ? {
           name: 'database role',
-          status: 'ok',
-          detail: `connects as ${role.me}, which owns nothing: row-level security cannot be switched off from here`,
+          status: 'warn',
+          detail: `a kb serve connects as ${owners.join(', ')}, the owner of kb's tables: whoever holds its credentials can switch row-level security off. Serve as a role that owns nothing: CREATE ROLE kb_server LOGIN PASSWORD '…'; then kb --store <owner's URL> grant-server kb_server, and give kb serve kb_server's URL`,
         }
-      : team
+      : !role.owns
         ? {
             name: 'database role',
-            status: 'warn',
-            detail: `a team's server connects as ${role.me}, the owner of kb's tables: whoever holds these credentials can switch row-level security off. Serve as a role that owns nothing: CREATE ROLE kb_server LOGIN PASSWORD '…'; then kb --store <owner's URL> grant-server kb_server, and give kb serve kb_server's URL`,
+            status: 'ok',
+            detail: `connects as ${role.me}, which owns nothing: row-level security cannot be switched off from here`,
           }
         : {
             name: 'database role',
             status: 'ok',
-            detail: `connects as ${role.me}, the owner of kb's tables (one person's store: no team accounts)`,
+            detail: `connects as ${role.me}, the owner of kb's tables (right for its owner's commands; a team's kb serve connects as a role that owns nothing: kb grant-server)`,
           },
     { name: 'database', status: 'ok', detail: `PostgreSQL at ${store.where} (kb schema ${version})` },
     vectors.ready

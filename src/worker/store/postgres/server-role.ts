@@ -4,6 +4,7 @@
 // credentials too: only a table's owner may switch it off, and the server owns none. The rights are
 // also given ahead for what later migrations and the owner's functions create (default privileges).
 import { KbError } from '../../../shared/errors.js';
+import { SERVE_APP_NAME } from './app-name.js';
 import { inTransaction, PG_SCHEMA, type PgPool } from './connect.js';
 
 export interface ServerRoleGranted {
@@ -21,6 +22,17 @@ export async function ownsSchema(pool: PgPool): Promise<{ me: string; owner: str
   const row = r.rows[0];
   if (!row) throw new KbError('STORE_UNAVAILABLE', `there is no ${PG_SCHEMA} schema in this database yet`);
   return row;
+}
+
+/** The roles owning kb's schema that a kb serve is connected as right now (pg_stat_activity). */
+export async function servedAsOwner(pool: PgPool): Promise<string[]> {
+  const r = await pool.query<{ usename: string }>(
+    `SELECT DISTINCT usename FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = $1 AND usename IS NOT NULL
+       AND pg_has_role(usename, (SELECT nspowner FROM pg_namespace WHERE nspname = $2), 'USAGE')`,
+    [SERVE_APP_NAME, PG_SCHEMA],
+  );
+  return r.rows.map((x) => x.usename);
 }
 
 /** Gives `role` what a kb server needs on the schema this pool's role owns, and nothing more. */
