@@ -70,6 +70,9 @@ describe("a team user's view of paths", () => {
       expect.objectContaining({ code: 'FORBIDDEN' }),
     );
     expect(view.params({ target: '0123456789abcdef0123#L1-L2' }, true)).toEqual({ target: '0123456789abcdef0123#L1-L2' });
+    // A collection whose folder is /<its name> is named just so.
+    const plain = new TeamPaths([{ name: 'notes', root: '/notes' }], dataDir);
+    expect(plain.params({ target: '/notes/x.md' }, true)).toEqual({ target: '/notes/x.md' });
   });
 
   it('tells a team user why the language model cannot answer, never where it runs', () => {

@@ -76,6 +76,11 @@ export class TeamPaths implements PathView {
 
   /** A path (or citation, or glob) the team user names, as the server knows it; else unchanged. */
   meant(p: string): string {
+    return this.translated(p) ?? p;
+  }
+
+  /** The server's path for one in the team user's terms; null when it is not one (a collection's root may be /<its name>). */
+  private translated(p: string): string | null {
     // A citation's fragment follows the first #: in a URI the path's own # is escaped (%23).
     const uri = p.startsWith('file:///');
     const hash = p.indexOf('#');
@@ -85,11 +90,11 @@ export class TeamPaths implements PathView {
     try {
       path = uri ? decodeURIComponent(head.slice('file://'.length)) : head;
     } catch {
-      return p; // a malformed escape names nothing
+      return null; // a malformed escape names nothing
     }
     const m = /^\/([^/]+)(.*)$/s.exec(path);
     const root = m ? this.byName.get(m[1]!) : undefined;
-    if (!m || root === undefined) return p;
+    if (!m || root === undefined) return null;
     const inside = m[2]!;
     let full: string;
     if (inside.includes('*')) full = root + inside;
@@ -97,7 +102,7 @@ export class TeamPaths implements PathView {
       // A path that climbs out of its collection is no path of it: left as typed, it finds nothing.
       full = resolve(root, `.${inside}`);
       const within = relative(root, full);
-      if (within.startsWith('..') || isAbsolute(within)) return p;
+      if (within.startsWith('..') || isAbsolute(within)) return null;
     }
     return `${uri ? pathToFileUri(full) : full}${fragment}`;
   }
@@ -111,12 +116,11 @@ export class TeamPaths implements PathView {
     const out: Record<string, unknown> = { ...(params as Record<string, unknown>) };
     const read = (x: string, adding: boolean): string => {
       if (BY_ID.test(x) && !adding) return x;
-      const meant = this.meant(x);
-      if (strict && meant === x)
-        throw adding
-          ? new KbError('FORBIDDEN', `${x} is not in a collection you may add to: name files as /<collection>/<path inside it>`)
-          : new KbError('NOT_FOUND', `${x} is not a document you may read: name it by its id, or as /<collection>/<path inside it>`);
-      return meant;
+      const meant = this.translated(x);
+      if (meant !== null || !strict) return meant ?? x;
+      throw adding
+        ? new KbError('FORBIDDEN', `${x} is not in a collection you may add to: name files as /<collection>/<path inside it>`)
+        : new KbError('NOT_FOUND', `${x} is not a document you may read: name it by its id, or as /<collection>/<path inside it>`);
     };
     for (const [k, v] of Object.entries(out)) {
       if (!PATH_PARAMS.has(k)) continue;
