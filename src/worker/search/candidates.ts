@@ -35,6 +35,7 @@ export class Candidates implements WordSource {
   readonly stats: IndexStats;
   /** FTS5 is the measure (word-source.ts). */
   readonly scoringCost = 1;
+  readonly countsEveryForm = false;
   private readonly tops: TopsReader;
 
   constructor(

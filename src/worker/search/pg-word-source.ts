@@ -180,6 +180,7 @@ export const PG_SCORING_COST = 8;
 
 export class PgWordSource implements WordSource {
   readonly scoringCost = PG_SCORING_COST;
+  readonly countsEveryForm = true;
   private readonly index: PgWordIndex;
   readonly stats: PgWordStats;
   /** The documents each glob leaves, of every indexed one. */

@@ -91,11 +91,11 @@ export async function rankFts(
   const df = await stats.docFreq([...terms.filter((t) => !t.prefix).map((t) => t.stem), ...phrases.flat().map(stem)]);
   const common = commonAt(n);
   const isCommon = (t: Term): boolean => !t.prefix && (df.get(t.stem) ?? 0) > common;
-  // A whole word no passage holds finds nothing (its document frequency is exact at 0), so it is not
-  // asked of the index: among others it only misled the planner — PostgreSQL guesses an unknown
-  // word's share of the passages, and 32 of them made it read every passage (440 ms at 100,000,
+  // A whole word no passage holds finds nothing, so where the count says so (WordSource.countsEveryForm)
+  // it is not asked of the index: among others it only misled the planner — PostgreSQL guesses an
+  // unknown word's share of the passages, and 32 of them made it read every passage (440 ms at 100,000,
   // npm run bench -- hostile). It still counts as missing in a passage's coverage.
-  const held = terms.filter((t) => t.prefix || df.has(t.stem));
+  const held = src.countsEveryForm ? terms.filter((t) => t.prefix || df.has(t.stem)) : terms;
   if (held.length === 0 && phrases.length === 0 && !exhaustive)
     return { hits: [], total: 0, totalEstimated: false, ftsQuery: src.show(anyOf(terms, [])), strategy: 'fts' };
   // A half-typed word ("un"*) can expand to thousands of index terms: it only finds candidates when

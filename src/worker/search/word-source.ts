@@ -69,6 +69,11 @@ export interface WordSource {
    */
   readonly scoringCost: number;
   /**
+   * Whether a word no chunk is counted under is held by none: PostgreSQL counts the stems kb itself
+   * writes (word_stats); FTS5 folds a query's accents itself, so "café" matches chunks counted as "cafe".
+   */
+  readonly countsEveryForm: boolean;
+  /**
    * Brings the statistics up to date with the chunks (this process's writes, or another's); true
    * when they had changed. Called first by every search.
    */
