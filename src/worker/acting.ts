@@ -29,6 +29,8 @@ export function asEngine<T>(work: () => T): T {
 /** How a team's reader or editor sees the server's paths (accounts/team-paths.ts): a glob or a filter they send is matched against that. */
 export interface PathView {
   shownPath(path: string): string;
+  /** The collections they may read, each shown as /<name> in place of its folder. */
+  readonly places: readonly { name: string; root: string }[];
 }
 
 const viewing = new AsyncLocalStorage<PathView>();

@@ -30,7 +30,10 @@ export class TeamPaths implements PathView {
   private readonly prefixes: RegExp | null;
   private readonly byName: Map<string, string>;
 
-  constructor(places: readonly Place[], dataDir: string) {
+  constructor(
+    readonly places: readonly Place[],
+    dataDir: string,
+  ) {
     this.byName = new Map(places.map((p) => [p.name, p.root]));
     for (const p of places) {
       const shown = `/${p.name}`;
