@@ -46,7 +46,6 @@ import { TeamLink } from './link/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
 import type { MigrateResult } from './maintenance/migrate-store.js';
 import type { ServerGrant } from './maintenance/grant-server.js';
-import { asEngine } from './acting.js';
 import type { Place } from './accounts/team-paths.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
@@ -272,15 +271,8 @@ export class Engine {
     opts: Progress & { name?: string; tags?: string[]; glob?: string; many?: boolean } = {},
   ): Promise<{ collection: CollectionInfo; reconciled: ReconcileResult }> => this.#collections.add(folder, opts);
   collections = (): Promise<CollectionInfo[]> => this.#collections.list();
-  /**
-   * The collections' names and folders (a team user's view of paths: accounts/team-paths.ts): with
-   * `readable`, only those the current user may read — another's folder is no collection to them.
-   */
-  places = async (readable: boolean): Promise<Place[]> => {
-    const all = (await asEngine(() => this.#core.store.tables.collections.list())).map((c) => ({ name: c.name, root: c.root }));
-    const sight = readable ? await this.#core.store.accounts?.sight() : undefined;
-    return sight && !sight.all ? all.filter((c) => sight.readable.includes(c.name)) : all;
-  };
+  /** The collections as a team user's view of paths names them (AccountService.places). */
+  places = (readable: boolean): Promise<Place[]> => this.#accounts.places(readable);
   forgetCollection = (name: string): Promise<{ collection: string; removed: number }> => this.#collections.forget(name);
   leavingCollection = (name: string): Promise<{ collection: string; documents: number; names: string[] }> =>
     this.#collections.leaving(name);

@@ -6,7 +6,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { resolve, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import type { Confinement } from '../ingest/confine.js';
-import { currentActor } from '../acting.js';
+import { asEngine, currentActor } from '../acting.js';
+import type { Place } from './team-paths.js';
 import { KbError } from '../../shared/errors.js';
 import type { Core } from '../core.js';
 import type { AccountsPort } from '../store/port.js';
@@ -50,6 +51,16 @@ export class AccountService {
 
   private static entry(actor: string, action: string, target: string, detail: string | null = null): AuditRow {
     return { at: Date.now(), actor, action, target, detail };
+  }
+
+  /**
+   * The collections' names and folders (a team user's view of paths: team-paths.ts): with `readable`,
+   * only those the current user may read — another's folder is no collection to them.
+   */
+  async places(readable: boolean): Promise<Place[]> {
+    const all = (await asEngine(() => this.core.store.tables.collections.list())).map((c) => ({ name: c.name, root: c.root }));
+    const sight = readable ? await this.core.store.accounts?.sight() : undefined;
+    return sight && !sight.all ? all.filter((c) => sight.readable.includes(c.name)) : all;
   }
 
   /** A new user; its token is returned once and never stored. */

@@ -6,70 +6,19 @@ import { asEngine, currentActor, currentPathView } from '../acting.js';
 import type { Config } from '../../shared/config.js';
 import { KbError } from '../../shared/errors.js';
 import type { Filters } from '../store/doc-filter.js';
-import { pathPasses } from '../store/path-glob.js';
-import { globResults } from '../store/path-glob.js';
+import { globResults, pathPasses } from '../store/path-glob.js';
 import { filterInTurns } from '../turns.js';
 import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
-import { type Match as PgMatch, type MatchWord as PgWord, type Part, tsquery } from '../store/postgres/tsquery.js';
+import { tsquery } from '../store/postgres/tsquery.js';
 import { indexForm, WORD_TOKEN } from '../words.js';
 import type { TopsPort } from '../store/port.js';
 import { type FieldModel, idf as bm25Idf } from './bm25.js';
 import { TopsReader } from './tops-reader.js';
-import type { Candidate, ChunkText, FromTops, Match, MatchWord, WordSource, WordStats } from './word-source.js';
+import { pgMatch, phraseOf, rawTsquery, scoredForms } from './pg-match.js';
+import type { Candidate, ChunkText, FromTops, Match, WordSource, WordStats } from './word-source.js';
 
 /** How far the substring path looks for one word (as on SQLite). */
 const SUBSTRING_CAP = 5000;
-
-/** A typed word as the index holds it; a half-typed one also as its stem begins ("conside" → "consid"). */
-function forms(w: MatchWord): PgWord[] {
-  const folded = indexForm(w.text);
-  if (!w.prefix) return [{ form: folded.stem, prefix: false }];
-  return folded.stem === folded.folded
-    ? [{ form: folded.folded, prefix: true }]
-    : [
-        { form: folded.folded, prefix: true },
-        { form: folded.stem, prefix: true },
-      ];
-}
-
-const phraseOf = (words: string[]): PgWord[] => words.map((w) => ({ form: indexForm(w).stem, prefix: false }));
-
-/** A match as the tsquery text the index answers; null when it holds no word. */
-function pgMatch(m: Match): PgMatch | null {
-  if ('raw' in m) return null;
-  if ('and' in m || 'or' in m) {
-    const parts = ('and' in m ? m.and : m.or).map(pgMatch).filter((p): p is PgMatch => p !== null);
-    return parts.length === 0 ? null : 'and' in m ? { every: parts } : { either: parts };
-  }
-  const parts: Part[] = [];
-  for (const w of m.words) {
-    const f = forms(w);
-    parts.push(f.length === 1 ? f[0]! : { either: f });
-  }
-  for (const p of m.phrases) parts.push(phraseOf(p));
-  if (parts.length === 0) return null;
-  return m.join === 'AND' ? { every: parts } : { either: parts };
-}
-
-/** Every word a match holds, once, as its scoring needs it. */
-function scoredForms(m: Match, out = new Map<string, PgWord>()): Map<string, PgWord> {
-  if ('raw' in m) return out;
-  if ('and' in m || 'or' in m) {
-    for (const p of 'and' in m ? m.and : m.or) scoredForms(p, out);
-    return out;
-  }
-  for (const w of m.words) {
-    const f = forms(w).at(-1)!;
-    out.set(`${f.form}${f.prefix ? '*' : ''}`, f);
-  }
-  for (const p of m.phrases) for (const f of phraseOf(p)) out.set(f.form, f);
-  return out;
-}
-
-/** A raw expression's words stemmed as the index holds them; its operators left as typed. */
-function rawTsquery(expr: string): string {
-  return expr.replace(WORD_TOKEN, (w) => indexForm(w).stem);
-}
 
 class PgWordStats implements WordStats {
   totals: PgTotals = { n: 0, avg: [1, 1, 1], generation: -1 };
