@@ -124,9 +124,9 @@ export async function runDoctor(core: Core, vectors: VectorService, tops: TopsUp
 
 /** The PostgreSQL store: which server and schema, and whether the database can hold vectors. */
 async function postgresChecks(store: PgStore): Promise<DoctorCheck[]> {
-  const { pgVersion } = await import('../store/postgres/migrate.js');
+  const { ownsSchema, pgVersion } = await import('../store/postgres/migrate.js');
   const { vectorSupport, wordIndexBlocked } = await import('../store/postgres/pgvector.js');
-  const { ownsSchema, servedAsOwner } = await import('../store/postgres/server-role.js');
+  const { servedAsOwner } = await import('../store/postgres/server-role.js');
   const [version, vectors, blocked, role, owners] = await Promise.all([
     pgVersion(store.pool),
     vectorSupport(store.pool),

@@ -17,17 +17,23 @@ export async function pgVersion(pool: PgPool): Promise<number> {
   return r.rows[0]?.v ?? 0;
 }
 
-/**
- * A team server connects as a role that owns nothing (issue 50): it cannot migrate, and says who can
- * rather than failing half-way on a refused ALTER.
- */
-async function mayMigrate(pool: PgPool, from: number, to: number): Promise<void> {
+/** Who connects, who owns kb's schema (null before it exists), and whether the first is, or may act as, the second. */
+export async function ownsSchema(pool: PgPool): Promise<{ me: string; owner: string | null; owns: boolean }> {
   const r = await pool.query<{ me: string; owner: string | null; owns: boolean | null }>(
     `SELECT current_user AS me, pg_get_userbyid(n.nspowner) AS owner, pg_has_role(current_user, n.nspowner, 'USAGE') AS owns
      FROM (SELECT 1) x LEFT JOIN pg_namespace n ON n.nspname = $1`,
     [PG_SCHEMA],
   );
   const { me, owner, owns } = r.rows[0]!;
+  return { me, owner, owns: owns === true };
+}
+
+/**
+ * A team server connects as a role that owns nothing (issue 50): it cannot migrate, and says who can
+ * rather than failing half-way on a refused ALTER.
+ */
+async function mayMigrate(pool: PgPool, from: number, to: number): Promise<void> {
+  const { me, owner, owns } = await ownsSchema(pool);
   if (owner === null || owns) return;
   throw new KbError(
     'STORE_UNAVAILABLE',

@@ -6,22 +6,11 @@
 import { KbError } from '../../../shared/errors.js';
 import { SERVE_APP_NAME } from './app-name.js';
 import { inTransaction, PG_SCHEMA, type PgPool } from './connect.js';
+import { ownsSchema } from './migrate.js';
 
 export interface ServerRoleGranted {
   role: string;
   owner: string;
-}
-
-/** Whether the connecting role owns kb's schema (is, or is a member of, its owner). */
-export async function ownsSchema(pool: PgPool): Promise<{ me: string; owner: string; owns: boolean }> {
-  const r = await pool.query<{ me: string; owner: string; owns: boolean }>(
-    `SELECT current_user AS me, pg_get_userbyid(nspowner) AS owner, pg_has_role(current_user, nspowner, 'USAGE') AS owns
-     FROM pg_namespace WHERE nspname = $1`,
-    [PG_SCHEMA],
-  );
-  const row = r.rows[0];
-  if (!row) throw new KbError('STORE_UNAVAILABLE', `there is no ${PG_SCHEMA} schema in this database yet`);
-  return row;
 }
 
 /** The roles owning kb's schema that a kb serve is connected as right now (pg_stat_activity). */
@@ -38,6 +27,7 @@ export async function servedAsOwner(pool: PgPool): Promise<string[]> {
 /** Gives `role` what a kb server needs on the schema this pool's role owns, and nothing more. */
 export async function grantServerRole(pool: PgPool, role: string): Promise<ServerRoleGranted> {
   const { me, owner, owns } = await ownsSchema(pool);
+  if (owner === null) throw new KbError('STORE_UNAVAILABLE', `there is no ${PG_SCHEMA} schema in this database yet`);
   if (!owns)
     throw new KbError(
       'FORBIDDEN',
