@@ -128,6 +128,35 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
     await t.chunks.replace('a', chunks('a', ['only this now']));
     expect((await t.chunks.ofDoc('a')).map((c) => c.text)).toEqual(['only this now']);
 
+    // What the Library says of each document's passages, and sorts by, follows every write.
+    await t.documents.upsert(doc('p', '/n/p.md'));
+    await t.chunks.replace('p', chunks('p', ['one', 'two']));
+    await t.chunks.insert('p', chunks('p', ['three'], 2));
+    const byPassages = async (): Promise<[string, number][]> =>
+      (
+        await t.library.page({
+          sort: 'chunks',
+          down: true,
+          text: null,
+          only: null,
+          failed: [],
+          waiting: [],
+          limit: 10,
+          offset: 0,
+          after: null,
+        })
+      ).rows.map((d) => [d.id, d.chunk_count]);
+    expect(await byPassages()).toEqual([
+      ['p', 3],
+      ['a', 1],
+    ]);
+    await t.chunks.replace('p', []);
+    expect(await byPassages()).toEqual([
+      ['a', 1],
+      ['p', 0],
+    ]);
+    await t.documents.delete('p');
+
     await t.documents.upsert(doc('b', '/n/b.md'));
     await t.tags.add('b', ['work']);
     await t.documents.delete('a');

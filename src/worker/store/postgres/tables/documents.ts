@@ -10,7 +10,7 @@ import { droppedPattern } from '../../../uploads.js';
 const namesOf = (title: string, path: string): string => wordVector(title, basename(path), '').literal;
 
 /** The facts a document's status is derived from (doc-state.ts), as columns of a query over `documents d`. */
-export const FACTS = `(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count,
+export const FACTS = `d.chunk_count,
   (SELECT t.status FROM transcripts t WHERE t.doc_id = d.id) AS transcript_status,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'pending') AS ocr_pending,
   (SELECT count(*) FROM ocr_pages o WHERE o.doc_id = d.id AND o.status = 'failed') AS ocr_failed,

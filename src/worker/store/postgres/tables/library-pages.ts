@@ -13,7 +13,7 @@ const TITLE = 'lower(d.title) COLLATE "C"';
 const KEYS: Record<LibrarySort, string> = {
   title: TITLE,
   type: 'd.type COLLATE "C"',
-  chunks: '(SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)',
+  chunks: 'd.chunk_count',
   size: 'd.size',
   status: `CASE WHEN ${FAILED} THEN 0 WHEN ${WAITING} THEN 1 ELSE 2 END`,
   updated: 'd.updated_at',
