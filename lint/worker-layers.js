@@ -30,7 +30,7 @@ export const WORKER_LAYERS = [
   { layer: 'retrieval', members: ['vectors/', 'rerank/', 'search/'] },
   { layer: 'work', members: ['ingest/', 'ask/'] },
   { layer: 'services', members: ['documents/', 'collections/', 'read/', 'maintenance/', 'models/', 'settings/', 'accounts/', 'link/'] },
-  { layer: 'engine', members: ['engine.ts', 'open-engine.ts'] },
+  { layer: 'engine', members: ['engine-options.ts', 'engine.ts', 'open-engine.ts'] },
   { layer: 'hosts', members: ['eval/', 'handlers.ts', 'loop.ts', 'main.ts', 'index.ts'] },
 ];
 

@@ -107,6 +107,10 @@ describe.skipIf(!available)('accounts on PostgreSQL', () => {
     expect(JSON.stringify(list.json())).not.toContain(token.split('_').slice(2).join('_'));
     const grant = await kbAsync(['collections', 'grant', 'team', '@all'], { env });
     expect(grant.stdout).toMatch(/everyone may now read team/);
+    // Each user's line says what their role lets them do with what they were granted.
+    const lines = (await kbAsync(['users', 'list'], { env })).stdout.split('\n');
+    expect(lines.find((l) => l.startsWith('dave'))).toMatch(/admin\s+reads and changes every collection$/);
+    expect(lines.find((l) => l.startsWith('carol'))).toMatch(/reader\s+reads team$/);
     const audit = await kbAsync(['audit', '--limit', '1', '--json'], { env });
     expect(audit.json().entries).toEqual([
       expect.objectContaining({ actor: '@admin', action: 'collection.grant', target: 'team', detail: '@all' }),

@@ -189,10 +189,24 @@ describe('kb serve', () => {
     // A program asking without a token still gets the refusal in words, not a page.
     expect(await (await fetch(`${base}/`)).text()).toMatch(/sign in with your token/);
     // A link carrying a token, followed from another site: it asks before signing in (the link could be anyone's).
-    const linked = await fetch(host.url, { headers: { ...html, 'sec-fetch-site': 'cross-site' } });
-    expect(linked.status).toBe(200);
-    expect(linked.headers.get('set-cookie')).toBeNull();
-    expect(await linked.text()).toMatch(/Sign in as this kb's owner\?/);
+    // The address loses the token at once: the question is asked at /sign-in, the token kept for it
+    // in a cookie that only /sign-in receives.
+    const linked = await fetch(host.url, { redirect: 'manual', headers: { ...html, 'sec-fetch-site': 'cross-site' } });
+    expect(linked.status).toBe(303);
+    expect(linked.headers.get('location')).toBe('/sign-in');
+    const pending = linked.headers.get('set-cookie')!;
+    expect(pending).toMatch(/^kb_pending=[^;]+; HttpOnly; SameSite=Lax; Path=\/sign-in; Max-Age=300/);
+    const asked = await fetch(`${base}/sign-in`, { headers: { ...html, cookie: pending.split(';')[0]! } });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('set-cookie')).toBeNull();
+    expect(await asked.text()).toMatch(/Sign in as this kb's owner\?/);
+    // Yes: signed in, the waiting token forgotten.
+    const yes = await post(host.token);
+    expect(yes.headers.get('set-cookie')).toMatch(/kb_token=.*kb_pending=; .*Max-Age=0/);
+    // A made-up waiting token asks nothing.
+    const forged = await fetch(`${base}/sign-in`, { headers: { ...html, cookie: 'kb_pending=kb_nobody_0123456789abcdef' } });
+    expect(forged.status).toBe(401);
+    expect(await forged.text()).toMatch(/kb does not know that token/);
     // Opened by the person themselves (typed, pasted, a bookmark): signed in at once, as before.
     expect((await fetch(host.url, { headers: { ...html, 'sec-fetch-site': 'none' } })).headers.get('set-cookie')).toMatch(/^kb_token=/);
     await host.stop();

@@ -150,6 +150,11 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
       ['p', 3],
       ['a', 1],
     ]);
+    // A filter's page and its count, also for a page past the end.
+    const filtered = (offset: number) =>
+      t.library.page({ sort: 'chunks', down: false, text: 'P.MD', only: null, failed: [], waiting: [], limit: 10, offset, after: null });
+    expect(await filtered(0)).toMatchObject({ rows: [{ id: 'p' }], total: 1 });
+    expect(await filtered(5)).toEqual({ rows: [], total: 1 });
     await t.chunks.replace('p', []);
     expect(await byPassages()).toEqual([
       ['a', 1],
@@ -159,6 +164,13 @@ describe.each(adapters)('the $name store', ({ skip, open }) => {
 
     await t.documents.upsert(doc('b', '/n/b.md'));
     await t.tags.add('b', ['work']);
+    // A page of documents' tags in one question, each document's in name order.
+    expect(await t.tags.ofMany(['a', 'b', 'p', 'nobody'])).toEqual(
+      new Map([
+        ['a', ['alpha', 'work']],
+        ['b', ['work']],
+      ]),
+    );
     await t.documents.delete('a');
     expect(await t.chunks.count('a')).toBe(0);
     expect(await t.originals.of('a')).toBeUndefined();

@@ -348,6 +348,13 @@ export const ConfigSchema = z
         trusted_proxies: z.array(z.string().min(1)).default([]),
         /** Megabytes a team's user may drop into kb serve in a day (0: no limit); the owner has none. */
         upload_quota: z.number().int().nonnegative().default(2048),
+        /**
+         * Processes beside the main one that answer searches, so one person's heavy request (a Library
+         * page filtered over every document, a pasted page) never makes another's search wait behind
+         * it. Each holds its own copy of the index's caches and of the embedding model (0: the main
+         * process answers everything).
+         */
+        search_processes: z.number().int().min(0).max(8).default(1),
       })
       .prefault({}),
     log: z

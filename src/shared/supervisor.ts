@@ -114,6 +114,17 @@ export class Supervisor {
     return { id, result: result as Promise<Result<M>> };
   }
 
+  /** Whether a request now goes straight to a running worker (not queued, not refused). */
+  get available(): boolean {
+    return this.worker !== null && this.isReady && !this.stopped;
+  }
+
+  /** Ends the worker; it starts again as after a crash (a search process whose settings changed). */
+  restart(): void {
+    this.isReady = false; // nothing more is sent to the one ending
+    this.worker?.kill();
+  }
+
   cancel(id: number): void {
     if (!this.calls.has(id)) return;
     if (this.isReady) this.worker?.send({ type: 'cancel', id });

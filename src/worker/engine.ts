@@ -1,7 +1,7 @@
 // The engine facade: the only entry point into storage, ingest and search. The CLI, the worker's
 // message loop and the tests all go through it; each method hands the call to the service that does
 // that one job. Nothing behind it (the database, the stores, the services) is reachable from outside.
-import type { Config, ConfigInput } from '../shared/config.js';
+import type { Config } from '../shared/config.js';
 import type {
   AskProgress,
   AskResult,
@@ -25,12 +25,10 @@ import type {
 import type { FileProgress } from './embed/download.js';
 import type { ModelInfo } from './models/embedding-store.js';
 import type { SpeechModelInfo } from './models/speech-store.js';
-import type { Transcriber } from './audio/transcriber.js';
 import type { ReconcileResult } from './collections/sync.js';
 import type { CollectionWatcher, WatchOptions } from './collections/watcher.js';
 import type { Core } from './core.js';
-import type { Log, Process } from './log.js';
-import type { InEffect } from './config/env.js';
+import type { Log } from './log.js';
 import { wordIndexOf } from './search/word-sources.js';
 import { SpeechService } from './ingest/speech/speech.js';
 import { type CollectionInfo, CollectionService } from './collections/service.js';
@@ -73,32 +71,9 @@ import { SettingsService } from './settings/service.js';
 import type { SettingKey, SettingSet, Settings } from '../shared/settings.js';
 
 export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedChunk, InspectedDocument };
+import type { OpenEngineOptions } from './engine-options.js';
+export type { OpenEngineOptions };
 
-export interface OpenEngineOptions {
-  dataDir: string;
-  config?: ConfigInput | Config;
-  /**
-   * Given with a config resolveSettings made (the environment already folded in): which keys a
-   * variable set. Without it, the environment is folded into the config here.
-   */
-  fromEnv?: InEffect['fromEnv'];
-  /** What resolveSettings found wrong with the config files; kb doctor reports it. */
-  configProblems?: string[];
-  /**
-   * Long-lived hosts (the worker, the web host) reconcile SQLite and LanceDB in the background when
-   * the vector half first opens: after a crash, chunks without vectors get them. A one-shot CLI search
-   * leaves that to the next ingest.
-   */
-  reconcile?: boolean;
-  /**
-   * Speech → text for audio and video. Default: whisper.cpp with the installed speech model
-   * (audio.model). Tests give a double that returns known segments: no whisper weights exist here.
-   */
-  transcriber?: () => Transcriber;
-  /** Where the engine logs: the host's log, or else its own file for this kind of process (default cli). */
-  log?: Log;
-  process?: Process;
-}
 
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 

@@ -32,7 +32,7 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
     const { openPostgres } = await import('./store/postgres/open.js'); // the driver loads only for PostgreSQL
     const store = await openPostgres(config.store.url, log, config.store.read_url ?? null, config.search.deadline_ms);
     log.debug({ dataDir, store: store.where }, 'engine opened');
-    return new Engine(new Core(dataDir, config, fromEnv, store, false, log), opts);
+    return new Engine(new Core(dataDir, config, fromEnv, store, opts.searchOnly === true, log), opts);
   }
   // A data dir kb may not write (permissions, a read-only mount) is opened for searching only.
   const file = join(dataDir, 'kb.sqlite');
@@ -44,7 +44,8 @@ export async function openEngine(opts: OpenEngineOptions): Promise<Engine> {
       ),
     () => false,
   );
-  const db = openDb(file, { readonly: !writable && existsSync(file) });
-  log.debug({ dataDir, readOnly: !writable }, 'engine opened');
-  return new Engine(new Core(dataDir, config, fromEnv, new SqliteStore(db, file), !writable, log), opts);
+  const readOnly = !writable || opts.searchOnly === true;
+  const db = openDb(file, { readonly: readOnly && existsSync(file) });
+  log.debug({ dataDir, readOnly }, 'engine opened');
+  return new Engine(new Core(dataDir, config, fromEnv, new SqliteStore(db, file), readOnly, log), opts);
 }

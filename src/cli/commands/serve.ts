@@ -38,6 +38,7 @@ export async function serveCommand(flags: ServeFlags, g: GlobalOptions): Promise
       publicUrl,
       trustedProxies: settings.config.serve.trusted_proxies,
       uploadQuotaMb: settings.config.serve.upload_quota,
+      searchProcesses: settings.config.serve.search_processes,
       insecure: flags.insecure === true,
       dataDir: settings.dataDir,
       rendererDir: rendererDir(),

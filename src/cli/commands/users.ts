@@ -25,12 +25,7 @@ export async function usersListCommand(g: GlobalOptions): Promise<number> {
     const r = await kb['users.list']({});
     if (g.json) return void printJson(r);
     if (r.users.length === 0) return void line('No users yet. Add one with: kb users add NAME --role reader');
-    for (const u of r.users) {
-      const reads = r.grants.filter((x) => x.grantee === u.name || x.grantee === '@all').map((x) => x.collection);
-      line(
-        `${bold(u.name.padEnd(20))} ${u.role.padEnd(7)} ${dim(reads.length ? `reads ${[...new Set(reads)].join(', ')}` : 'reads no collection yet')}`,
-      );
-    }
+    for (const u of r.users) line(`${bold(u.name.padEnd(20))} ${u.role.padEnd(7)} ${dim(mayDo(u, r.grants))}`);
   });
 }
 
@@ -79,4 +74,19 @@ export async function grantServerCommand(role: string, g: GlobalOptions): Promis
     );
     line(dim(`Serve with its credentials: kb --store postgresql://${role}:…@host/db serve`));
   });
+}
+
+/**
+ * What a user may do, in the words of the roles: an admin everything; an editor changes what is
+ * granted to them by name and reads what is granted to everyone (@all grants reading only).
+ */
+function mayDo(u: { name: string; role: Role }, grants: readonly { collection: string; grantee: string }[]): string {
+  if (u.role === 'admin') return 'reads and changes every collection';
+  const named = [...new Set(grants.filter((g) => g.grantee === u.name).map((g) => g.collection))];
+  const everyone = [...new Set(grants.filter((g) => g.grantee === '@all').map((g) => g.collection))].filter((c) => !named.includes(c));
+  const parts = [
+    ...(named.length > 0 ? [`${u.role === 'editor' ? 'changes' : 'reads'} ${named.join(', ')}`] : []),
+    ...(everyone.length > 0 ? [`reads ${everyone.join(', ')} (granted to everyone)`] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : 'no collection yet';
 }

@@ -18,10 +18,11 @@ import { openBridgeSession } from '../../shared/bridge.js';
 import { DOC_ID_CHARS } from '../../shared/doc-id.js';
 import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError } from '../../shared/errors.js';
+import { SearchRouter } from './search-router.js';
 import { uploadEndpoint } from './upload-endpoint.js';
 import { serveToken } from './token.js';
-import { cookieTokenOf, Gate, type Session, sessionCookie, tokenOf } from './sign-in.js';
-import { SIGN_IN_PATH, SIGNED_OUT_TEXT, TOO_MANY, UNKNOWN_TOKEN, sendPage, signInPage, switchPage } from './sign-in-page.js';
+import { cookieTokenOf, Gate, pendingCookie, type Session, sessionCookie, tokenOf } from './sign-in.js';
+import { SIGN_IN_PATH, SIGNED_OUT_TEXT, TOO_MANY, UNKNOWN_TOKEN, sendPage, signInPage } from './sign-in-page.js';
 import { closeSignedOut, forTeamUser } from './team-events.js';
 import { signInForm } from './sign-in-form.js';
 import type { Caller, Method, Params, Result } from '../../shared/api.js';
@@ -41,6 +42,8 @@ export interface HostOptions {
   trustedProxies?: readonly string[];
   /** serve.upload_quota: megabytes a team's user may drop in a day (0: no limit). */
   uploadQuotaMb?: number;
+  /** serve.search_processes: processes beside the main one that answer searches (search-router.ts). */
+  searchProcesses?: number;
   /** Listen on an address other machines reach without TLS in front (a trusted network only). */
   insecure?: boolean;
   dataDir: string;
@@ -77,10 +80,11 @@ const TYPES: Record<string, string> = {
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
 
-function spawnWorker(dataDir: string, store: string | undefined): WorkerHandle {
+/** The engine's process; `searcher`: one that only searches (search-router.ts). */
+function spawnWorker(dataDir: string, store: string | undefined, searcher = false): WorkerHandle {
   const entry = workerProcessEntry();
   if (!entry) throw new KbError('INTERNAL', 'the worker is not built: run npm run build');
-  const child = fork(fileURLToPath(entry.url), ['--data-dir', dataDir], {
+  const child = fork(fileURLToPath(entry.url), ['--data-dir', dataDir, ...(searcher ? ['--searcher'] : [])], {
     execArgv: entry.execArgv,
     // kb serve --store: the worker resolves its settings itself, the store among them.
     ...(store ? { env: { ...process.env, KB_STORE: store } } : {}),
@@ -143,6 +147,14 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     throw e;
   });
   const { data_dir: dataDir } = await supervisor.request('status', {}).result;
+  // Started once the main process has the index open (and migrated): each takes searches once ready.
+  const searchers = Array.from(
+    { length: opts.searchProcesses ?? 0 },
+    () => new Supervisor(() => spawnWorker(opts.dataDir, opts.store, true)),
+  );
+  for (const s of searchers)
+    s.start().catch((e: unknown) => log.warn(errorFields(e), 'a search process did not start: the main process answers searches'));
+  const router = new SearchRouter(supervisor, searchers);
 
   let port = 0;
   /** The origins a page of ours is served from: this loopback port, and the public URL. */
@@ -272,8 +284,18 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     if (pageFile && req.method === 'GET' && linked && session.token === linked) {
       const site = req.headers['sec-fetch-site'];
       const current = cookieTokenOf(req);
-      if (site === 'cross-site' || site === 'same-site' || (current !== undefined && current !== linked))
-        return sendPage(res, 200, switchPage(session.user, linked));
+      // Asked at /sign-in, the token kept for it in a cookie of its own: the address loses it at once.
+      if (site === 'cross-site' || site === 'same-site' || (current !== undefined && current !== linked)) {
+        res
+          .writeHead(303, {
+            location: SIGN_IN_PATH,
+            'set-cookie': pendingCookie(linked, secure),
+            'cache-control': 'no-store',
+            'referrer-policy': 'no-referrer',
+          })
+          .end();
+        return;
+      }
     }
     // A view key opens one rendition and nothing else: it is never turned into the session cookie.
     if (session.token) res.setHeader('set-cookie', sessionCookie(session.token, secure));
@@ -316,7 +338,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const bridge = (ws: WebSocket, caller: Caller | undefined): void => {
     sockets.set(ws, caller);
     const session = openBridgeSession(
-      supervisor,
+      router,
       (m) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
       },
@@ -357,6 +379,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     close: async () => {
       stopSignedOut();
       supervisor.stop();
+      for (const s of searchers) s.stop();
       for (const s of sockets.keys()) s.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

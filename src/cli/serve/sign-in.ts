@@ -58,6 +58,22 @@ export function sessionCookie(token: string, secure: boolean): string {
   return `kb_token=${token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`;
 }
 
+/**
+ * A linked token waiting for the person's yes (sign-in-page.ts switchPage), for five minutes, sent to
+ * /sign-in only: the address bar never keeps it. Lax, so the page a link from elsewhere lands on
+ * still has it (the redirect is part of that navigation).
+ */
+export function pendingCookie(token: string, secure: boolean): string {
+  return `kb_pending=${token}; HttpOnly; SameSite=Lax; Path=/sign-in; Max-Age=300${secure ? '; Secure' : ''}`;
+}
+
+export const PENDING_CLEARED = 'kb_pending=; HttpOnly; SameSite=Lax; Path=/sign-in; Max-Age=0';
+
+/** The linked token waiting to be confirmed, if any. */
+export function pendingTokenOf(req: IncomingMessage): string | undefined {
+  return /(?:^|;\s*)kb_pending=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+}
+
 /** The token the session cookie holds, if any. */
 export function cookieTokenOf(req: IncomingMessage): string | undefined {
   return /(?:^|;\s*)kb_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];

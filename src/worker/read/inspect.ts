@@ -18,12 +18,17 @@ export type InspectedDocument = z.infer<typeof InspectDocSchema>;
 export type InspectedChunk = z.infer<typeof InspectChunkSchema>;
 
 export async function listDocuments(core: Core): Promise<DocumentSummary[]> {
-  const docs = await core.store.tables.documents.list();
-  return Promise.all(docs.map((d) => documentSummary(core, d)));
+  return documentSummaries(core, await core.store.tables.documents.list());
+}
+
+/** Documents as kb ls and the Library show them, their tags asked for all at once. */
+export async function documentSummaries(core: Core, docs: readonly DocWithFacts[]): Promise<DocumentSummary[]> {
+  const tags = await core.store.tables.tags.ofMany(docs.map((d) => d.id));
+  return docs.map((d) => documentSummary(d, tags.get(d.id) ?? []));
 }
 
 /** A document as kb ls and the Library show it: its status in the one vocabulary (doc-state.ts). */
-export async function documentSummary(core: Core, d: DocWithFacts): Promise<DocumentSummary> {
+function documentSummary(d: DocWithFacts, tags: string[]): DocumentSummary {
   return {
     doc_id: d.id,
     path: d.path,
@@ -32,7 +37,7 @@ export async function documentSummary(core: Core, d: DocWithFacts): Promise<Docu
     ...docState(d),
     error: d.error,
     chunks: d.chunk_count,
-    tags: await core.store.tables.tags.of(d.id),
+    tags,
     size: d.size,
     content_hash: d.content_hash,
     original: d.original,

@@ -4,7 +4,7 @@
 import { SCHEMA_VERSION, type DocumentPage, type DocumentPageParams } from '../../shared/wire.js';
 import type { Core } from '../core.js';
 import { docState } from '../store/doc-state.js';
-import { documentSummary } from './inspect.js';
+import { documentSummaries } from './inspect.js';
 
 export async function libraryPage(core: Core, p: DocumentPageParams): Promise<DocumentPage> {
   const t = core.store.tables;
@@ -35,7 +35,7 @@ export async function libraryPage(core: Core, p: DocumentPageParams): Promise<Do
   });
   return {
     schema_version: SCHEMA_VERSION,
-    documents: await Promise.all(rows.map((d) => documentSummary(core, d))),
+    documents: await documentSummaries(core, rows),
     total,
     ...(first ? { counts: { all: await t.documents.count(), failed: failed.length, waiting: waiting.length } } : {}),
   };

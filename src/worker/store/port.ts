@@ -84,6 +84,8 @@ export interface TagsPort {
   /** Tags the document (creating tags as needed); how many links were new. */
   add(docId: string, tags: string[]): Promise<number>;
   of(docId: string): Promise<string[]>;
+  /** The tags of many documents at once (a Library page, kb ls): a document without tags is absent. */
+  ofMany(docIds: readonly string[]): Promise<Map<string, string[]>>;
   /** The documents carrying every one of these tags. */
   docsWithAll(tags: string[]): Promise<Set<string>>;
 }

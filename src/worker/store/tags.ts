@@ -7,6 +7,7 @@ export class Tags implements Sync<TagsPort> {
   private readonly idQ;
   private readonly linkQ;
   private readonly ofQ;
+  private readonly ofManyQ;
   private readonly countsQ;
 
   constructor(private readonly db: Db) {
@@ -15,6 +16,10 @@ export class Tags implements Sync<TagsPort> {
     this.linkQ = db.prepare<[string, number]>('INSERT OR IGNORE INTO document_tags (doc_id, tag_id) VALUES (?, ?)');
     this.ofQ = db.prepare<[string], { name: string }>(
       'SELECT t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ? ORDER BY t.name',
+    );
+    this.ofManyQ = db.prepare<[string], { doc_id: string; name: string }>(
+      `SELECT dt.doc_id AS doc_id, t.name AS name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id
+       WHERE dt.doc_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`,
     );
     this.countsQ = db.prepare<[], { name: string; documents: number }>(
       // Every link counted in the key's order, less the links of the few documents not indexed: joining
@@ -50,6 +55,9 @@ export class Tags implements Sync<TagsPort> {
   of(docId: string): string[] {
     return this.ofQ.all(docId).map((r) => r.name);
   }
+  ofMany(docIds: readonly string[]): Map<string, string[]> {
+    return groupTags(this.ofManyQ.all(JSON.stringify(docIds)));
+  }
   /** The documents that already carry every one of these tags. */
   docsWithAll(tags: string[]): Set<string> {
     if (tags.length === 0) return new Set();
@@ -61,4 +69,15 @@ export class Tags implements Sync<TagsPort> {
       .all(...tags);
     return new Set(rows.map((r) => r.doc_id));
   }
+}
+
+/** Rows of (document, tag), in tag order, as each document's tags. */
+export function groupTags(rows: readonly { doc_id: string; name: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const tags = out.get(r.doc_id);
+    if (tags) tags.push(r.name);
+    else out.set(r.doc_id, [r.name]);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { currentPathView } from '../../../acting.js';
 import type { LibraryPort } from '../../port.js';
 import type { DocWithFacts, LibrarySort, PageQuery } from '../../rows.js';
 import { DOC_COLUMNS, FACTS } from './documents.js';
-import { rows, type Sql, value } from './sql.js';
+import { first, rows, type Sql, value } from './sql.js';
 
 const FAILED = 'd.id = ANY ($1::text[])';
 const WAITING = 'd.id = ANY ($2::text[])';
@@ -19,6 +19,8 @@ const KEYS: Record<LibrarySort, string> = {
   updated: 'd.updated_at',
   path: 'd.path',
 };
+/** What the orders read of a document, for the documents a filter leaves. */
+const SORTED_BY = 'd.id, d.path, d.title, d.type, d.size, d.updated_at, d.chunk_count';
 const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT ${WAITING}` } as const;
 const textIn = (
   path: string,
@@ -55,14 +57,22 @@ export class PgLibraryPages implements LibraryPort {
     const whereOf = (w: string[]): string => `WHERE ${[typed, ...w].join(' AND ')}`;
     const places = view?.places ?? [];
     const args = [q.failed, q.waiting, like, q.after ?? '', places.map((p) => p.name), places.map((p) => p.root.length)];
-    const ids = (
-      await rows<{ id: string }>(
-        this.sql,
-        `SELECT d.id FROM documents d ${whereOf(pageWhere)} ORDER BY ${order} LIMIT ${Number(q.limit)} OFFSET ${keyset ? 0 : Number(q.offset)}`,
-        args,
-      )
-    ).map((r) => r.id);
-    const total = (await value<number>(this.sql, `SELECT count(*) FROM documents d ${whereOf(where)}`, args)) ?? 0;
+    const limits = `LIMIT ${Number(q.limit)} OFFSET ${keyset ? 0 : Number(q.offset)}`;
+    const { ids, total } = q.text
+      ? // A filter reads every document's title, path and tags once, for the page and the count alike.
+        ((await first<{ ids: string[]; total: number }>(
+          this.sql,
+          `WITH m AS MATERIALIZED (SELECT ${SORTED_BY} FROM documents d ${whereOf(where)}),
+             page AS (SELECT p.id, row_number() OVER () AS n FROM (SELECT d.id FROM m d ${keyset ? `WHERE ${keyset}` : ''} ORDER BY ${order} ${limits}) p)
+           SELECT (SELECT count(*) FROM m)::int AS total, coalesce((SELECT array_agg(id ORDER BY n) FROM page), '{}') AS ids`,
+          args,
+        )) ?? { ids: [], total: 0 })
+      : {
+          ids: (
+            await rows<{ id: string }>(this.sql, `SELECT d.id FROM documents d ${whereOf(pageWhere)} ORDER BY ${order} ${limits}`, args)
+          ).map((r) => r.id),
+          total: (await value<number>(this.sql, `SELECT count(*) FROM documents d ${whereOf(where)}`, args)) ?? 0,
+        };
     const facts = await rows<DocWithFacts>(this.sql, `SELECT ${DOC_COLUMNS}, ${FACTS} FROM documents d WHERE d.id = ANY ($1::text[])`, [
       ids,
     ]);

@@ -1,5 +1,6 @@
 // Tags on PostgreSQL (see store/tags.ts).
 import type { TagsPort } from '../../port.js';
+import { groupTags } from '../../tags.js';
 import { rows, type Sql, value } from './sql.js';
 
 export class PgTags implements TagsPort {
@@ -27,6 +28,15 @@ export class PgTags implements TagsPort {
       [docId, sorted],
     );
     return r.rowCount ?? 0;
+  }
+  async ofMany(docIds: readonly string[]): Promise<Map<string, string[]>> {
+    return groupTags(
+      await rows<{ doc_id: string; name: string }>(
+        this.sql,
+        'SELECT dt.doc_id, t.name FROM document_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = ANY ($1::text[]) ORDER BY t.name COLLATE "C"',
+        [docIds],
+      ),
+    );
   }
   async of(docId: string): Promise<string[]> {
     return (
