@@ -390,7 +390,10 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
   it("a link with another account's token asks before it replaces the session the browser has (issue 50)", async () => {
     const site = `http://127.0.0.1:${server.port}`;
     const html = { accept: 'text/html' };
-    const page = await fetch(`${site}/?token=${tokens.bob}`, { redirect: 'manual', headers: { ...html, cookie: `kb_token=${tokens.alice}` } });
+    const page = await fetch(`${site}/?token=${tokens.bob}`, {
+      redirect: 'manual',
+      headers: { ...html, cookie: `kb_token=${tokens.alice}` },
+    });
     // Alice stays alice; bob's token leaves the address at once, kept for the question at /sign-in.
     expect(page.status).toBe(303);
     expect(page.headers.get('set-cookie')).not.toMatch(/kb_token=/);

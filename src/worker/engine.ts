@@ -74,7 +74,6 @@ export type { CollectionInfo, FixResult, GcResult, IngestCallOptions, InspectedC
 import type { OpenEngineOptions } from './engine-options.js';
 export type { OpenEngineOptions };
 
-
 type Progress = { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void };
 
 /** A long-lived host merges the word indexes once the writes have stopped this long. */
