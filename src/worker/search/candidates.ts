@@ -15,6 +15,7 @@ import { WordTopsTable } from '../store/word-tops.js';
 import { IndexStats } from './index-stats.js';
 import { ftsString } from './query.js';
 import { TopsReader } from './tops-reader.js';
+import { prefixUnit } from './tops.js';
 import type { Candidate, ChunkText, FromTops, Match, WordSource } from './word-source.js';
 
 /** A match as an FTS5 expression: words as typed (FTS5's porter tokenizer stems them), phrases quoted. */
@@ -116,6 +117,12 @@ export class Candidates implements WordSource {
         `the search expression between quotes is not valid FTS5 (${why}): finish it, or drop the quotes to search its words`,
       );
     }
+  }
+
+  readonly prefixesByStem = false;
+
+  prefixUnitOf(letters: string): string {
+    return prefixUnit(letters);
   }
 
   /** A one-unit search's best `depth` chunks from the unit's tops (tops.ts); null: ask FTS5. */

@@ -10,7 +10,7 @@ import { type LexicalResult, NO_HITS, normalise } from './lexical-result.js';
 import { corrections } from './spelling.js';
 import { isStopword, type ParsedQuery, stem, type Term } from './query.js';
 import { QUERY_LIMITS } from './query-limits.js';
-import { prefixUnit, TOPS_INDEX_FACTOR } from './tops.js';
+import { TOPS_INDEX_FACTOR } from './tops.js';
 import { commonAt, rankFts } from './ranking.js';
 import { merge, substringSearch } from './substring.js';
 import { anyOf, type WordSource } from './word-source.js';
@@ -107,7 +107,8 @@ export class LexicalSearcher {
    * keep any — counting its chunks, cheap there, passes the common mark.
    */
   private async heavyPrefix(letters: string, filters: Filters): Promise<boolean> {
-    if (await this.src.fromTops(prefixUnit(letters), filters, 1)) return true;
+    const unit = this.src.prefixUnitOf(letters);
+    if (unit && (await this.src.fromTops(unit, filters, 1))) return true;
     const n = this.src.stats.n();
     if (n >= TOPS_INDEX_FACTOR * this.config.search.tops_min_df) return false;
     const common = commonAt(n);

@@ -10,7 +10,7 @@ import type { Filters } from '../store/doc-filter.js';
 import { type LexicalHit, type LexicalResult, normalise } from './lexical-result.js';
 import { type Term, stem } from './query.js';
 import { queryScorer } from './query-score.js';
-import { prefixUnit, wordUnit } from './tops.js';
+import { wordUnit } from './tops.js';
 import { spellingVariants } from './variants.js';
 import { allOf, anyOf, type Candidate, type Match, type WordSource, type WordStats } from './word-source.js';
 
@@ -129,7 +129,8 @@ export async function rankFts(
   const first = Math.max(multi ? limit * RERANK_FACTOR : limit, feedback ? FEEDBACK_DEPTH : multi ? RERANK_DEPTH : 0);
   // One word or prefix alone, held by thousands of chunks: its tops answer (tops.ts), not FTS5.
   const single = drivers.length === 1 && phrases.length === 0 && !exhaustive ? drivers[0]! : null;
-  const tops = single ? await src.fromTops(single.prefix ? prefixUnit(single.text) : wordUnit(single.stem), filters, first) : null;
+  const unit = single ? (single.prefix ? src.prefixUnitOf(single.text) : wordUnit(single.stem)) : null;
+  const tops = unit ? await src.fromTops(unit, filters, first) : null;
   const topIdf = tops ? stats.idf(single?.prefix ? tops.matches : (df.get(single?.stem ?? '') ?? tops.matches)) : 0;
   // FTS5 orders the candidates by its own bm25, not by the score kb gives them (candidateRanker), so
   // more are fetched than are scored at first (deepened): FTS5 scores every match whatever the

@@ -162,5 +162,7 @@ export class TopsReader {
 
 /** Weights, k1 and b as configured: averages drift a little between updates without reordering much. */
 function sameRanking(a: TopsModel, b: TopsModel): boolean {
-  return a.k1 === b.k1 && a.b === b.b && a.weights.every((w, i) => w === b.weights[i]);
+  return (
+    a.k1 === b.k1 && a.b === b.b && a.weights.every((w, i) => w === b.weights[i]) && (a.stemPrefixes ?? false) === (b.stemPrefixes ?? false)
+  );
 }

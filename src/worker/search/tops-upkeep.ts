@@ -99,7 +99,8 @@ export class TopsUpkeep {
 
   private async plan(): Promise<{ work: TopsWork; shape: TopsShape }> {
     await this.words.refresh();
-    const { n: chunks, ...model } = this.words.stats.fieldModel();
+    const { n: chunks, ...ranking } = this.words.stats.fieldModel();
+    const model = this.words.prefixesByStem ? { ...ranking, stemPrefixes: true } : ranking;
     const shape = { model, chunks, minDf: this.minDf(), depth: topsDepth(this.words.scoringCost) };
     return { work: await topsWork(this.port, shape.model, chunks, shape.minDf, shape.depth), shape };
   }

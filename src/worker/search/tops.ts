@@ -33,8 +33,12 @@ export function topsDepth(scoringCost: number): number {
 export const wordUnit = (stem: string): string => `w:${stem}`;
 export const prefixUnit = (letters: string): string => `p:${letters}`;
 
-/** What the saturations were computed with: field weights and averages, k1, b. */
-export type TopsModel = Omit<FieldModel, 'n'>;
+/**
+ * What the saturations were computed with: field weights and averages, k1, b; and whether a prefix
+ * unit holds the chunks with a stem beginning so (PostgreSQL's match: WordSource.prefixesByStem)
+ * rather than a word as written.
+ */
+export type TopsModel = Omit<FieldModel, 'n'> & { stemPrefixes?: boolean };
 
 /**
  * How many chunks make a unit heavy. A prefix at search.tops_min_df: it costs FTS5 the doclists of
@@ -142,6 +146,7 @@ export function stillValid(state: TopsState, now: TopsModel, chunks: number, hea
   if ((state.depth ?? TOPS_K) !== depth) return false;
   const m = state.model;
   if (m.k1 !== now.k1 || m.b !== now.b || m.weights.some((w, i) => w !== now.weights[i])) return false;
+  if ((m.stemPrefixes ?? false) !== (now.stemPrefixes ?? false)) return false;
   if (chunks > state.chunks * 1.25 || chunks < state.chunks * 0.8) return false;
   return m.avgLength.every((a, i) => Math.abs(a - now.avgLength[i]!) <= 0.1 * Math.max(1, now.avgLength[i]!));
 }
@@ -220,8 +225,9 @@ export class ChunkScorer {
       us = [];
       const w = wordUnit(form.stem);
       if (this.units.has(w)) us.push(w);
-      for (let k = MIN_PREFIX; k <= form.folded.length; k++) {
-        const p = prefixUnit(form.folded.slice(0, k));
+      const prefixed = this.model.stemPrefixes ? form.stem : form.folded;
+      for (let k = MIN_PREFIX; k <= prefixed.length; k++) {
+        const p = prefixUnit(prefixed.slice(0, k));
         if (this.units.has(p)) us.push(p);
       }
       if (this.unitsOfForm.size > 500_000) this.unitsOfForm.clear();

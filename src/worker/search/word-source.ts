@@ -86,6 +86,13 @@ export interface WordSource {
   count(m: Match, filters: Filters): Promise<number>;
   /** Title, heading and text of many chunks, in the order asked. */
   texts(rowids: number[]): Promise<ChunkText[]>;
+  /**
+   * Whether a prefix's tops (tops.ts) hold the chunks with a stem that begins so: PostgreSQL's
+   * match of a half-typed word is by the stems kb writes (pg-match.ts); FTS5's by its own terms.
+   */
+  readonly prefixesByStem: boolean;
+  /** The tops unit (tops.ts) holding exactly the chunks a half-typed word finds; null where no one unit does. */
+  prefixUnitOf(letters: string): string | null;
   /** A unit's kept best chunks (tops.ts), or null where the store keeps none (then: fetch). */
   fromTops(unit: string, filters: Filters, depth: number): Promise<FromTops | null>;
   /** The share of chunks that pass the filters (the most selective one), for estimates. */

@@ -24,8 +24,8 @@ const SORTED_BY = 'd.id, d.path, d.title, d.type, d.size, d.updated_at, d.chunk_
 const ONLY = { failed: FAILED, waiting: WAITING, indexed: `NOT ${FAILED} AND NOT ${WAITING}` } as const;
 const textIn = (
   path: string,
-): string => `(d.title ILIKE $3 ESCAPE '\\' OR ${path} ILIKE $3 ESCAPE '\\' OR EXISTS (SELECT 1 FROM document_tags dt
-  JOIN tags t ON t.id = dt.tag_id WHERE dt.doc_id = d.id AND t.name ILIKE $3 ESCAPE '\\'))`;
+): string => `(d.title ILIKE $3 ESCAPE '\\' OR ${path} ILIKE $3 ESCAPE '\\' OR d.id IN (SELECT dt.doc_id FROM document_tags dt
+  JOIN tags t ON t.id = dt.tag_id WHERE t.name ILIKE $3 ESCAPE '\\'))`;
 const TEXT = textIn('d.path');
 /**
  * A team's reader or editor filters by the path they see, /<collection>/<path inside it> (acting.ts
