@@ -113,6 +113,14 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
       ((await c.call('search', { query: 'blorptech', mode: 'lexical' })).result as { corrected?: { query: string } }).corrected?.query;
     expect(await secret(alice)).toBe('blortech');
     expect(await secret(bob)).toBeUndefined();
+    // A grant counts at once for her words too, on whichever process searches; revoked, they are no
+    // words for her again.
+    const owner = await connect(server.port, server.token);
+    clients.push(owner);
+    expect((await owner.call('collections.grant', { collection: 'private', grantee: 'alice' })).error).toBeUndefined();
+    for (let i = 0; i < 4; i++) expect(await secret(alice)).toBeUndefined();
+    expect((await owner.call('collections.revoke', { collection: 'private', grantee: 'alice' })).error).toBeUndefined();
+    for (let i = 0; i < 4; i++) expect(await secret(alice)).toBe('blortech');
   });
 
   it("serves a document's bytes and rendition only to those who may read it", async () => {

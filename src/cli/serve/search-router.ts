@@ -23,6 +23,10 @@ const RENEWING: ReadonlySet<Method> = new Set<Method>([
   'reindex',
   'doctor.fix',
   'store.migrate',
+  // What a user was told of words is kept per user (pg-word-source.ts): a changed grant asks anew.
+  'collections.grant',
+  'collections.revoke',
+  'users.remove',
 ]);
 
 type Process = Pick<Supervisor, 'request' | 'cancel' | 'available' | 'restart'>;

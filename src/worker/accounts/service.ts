@@ -90,6 +90,7 @@ export class AccountService {
       return true;
     });
     if (!removed) throw new KbError('NOT_FOUND', `no user named ${name}`);
+    this.core.wordsChanged(); // what they were told of words, kept for them, goes
   }
 
   /** A new token for a user; the old one stops working at once. */
@@ -125,6 +126,9 @@ export class AccountService {
       if (did) await a.record(AccountService.entry(actor, `collection.${kind}`, collection, grantee));
       return did;
     });
+    // Which words a user's passages hold (spelling, typing: pg-word-source.ts) is kept per user:
+    // asked again from now on, in this process (other processes within SEEN_KEPT_MS).
+    if (changed) this.core.wordsChanged();
     return { changed };
   }
 

@@ -249,6 +249,15 @@ export class PgWordIndex {
    * the chunks in turn until one held it — 113 ms for a word 8 of 100,000 hold, where the word index
    * answers in 5.
    */
+  /**
+   * Whether the session may read every passage: those it sees counted under row-level security, in
+   * the same snapshot as all of them (chunk_totals, kept by the chunks' triggers).
+   */
+  async seesEveryChunk(): Promise<boolean> {
+    const r = await this.sql.query<{ all: boolean }>('SELECT (SELECT count(*) FROM chunks) = (SELECT chunks FROM chunk_totals) AS all');
+    return r.rows[0]?.all === true;
+  }
+
   async anyMatch(match: string): Promise<boolean> {
     return (
       (await this.sql.query('WITH m AS MATERIALIZED (SELECT 1 FROM chunks WHERE words @@ $1::tsquery) SELECT 1 FROM m LIMIT 1', [match]))
