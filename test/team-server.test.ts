@@ -121,6 +121,21 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     for (let i = 0; i < 4; i++) expect(await secret(alice)).toBeUndefined();
     expect((await owner.call('collections.revoke', { collection: 'private', grantee: 'alice' })).error).toBeUndefined();
     for (let i = 0; i < 4; i++) expect(await secret(alice)).toBe('blortech');
+    // The same through another process (the owner's command line, another server): at once, as every
+    // search reads the generation a grant moves (at most 100 ms old).
+    const other = await openEngine({ dataDir: join(dir, 'other'), config: { store: { url } } });
+    try {
+      const settled = async (want: string | undefined): Promise<void> => {
+        await new Promise((r) => setTimeout(r, 150));
+        for (let i = 0; i < 4; i++) expect(await secret(alice)).toBe(want);
+      };
+      await other.accounts.grant('private', 'alice');
+      await settled(undefined);
+      await other.accounts.revoke('private', 'alice');
+      await settled('blortech');
+    } finally {
+      other.close();
+    }
   });
 
   it("serves a document's bytes and rendition only to those who may read it", async () => {

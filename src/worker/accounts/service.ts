@@ -126,8 +126,8 @@ export class AccountService {
       if (did) await a.record(AccountService.entry(actor, `collection.${kind}`, collection, grantee));
       return did;
     });
-    // Which words a user's passages hold (spelling, typing: pg-word-source.ts) is kept per user:
-    // asked again from now on, in this process (other processes within SEEN_KEPT_MS).
+    // Which words a user's passages hold (spelling, typing: pg-word-source.ts) is kept per user until
+    // the chunks' generation moves, which the grant moved (migration 17): asked again here at once.
     if (changed) this.core.wordsChanged();
     return { changed };
   }

@@ -21,17 +21,11 @@ import type { Candidate, ChunkText, FromTops, Match, WordSource, WordStats } fro
 /** How far the substring path looks for one word (as on SQLite). */
 const SUBSTRING_CAP = 5000;
 
-/**
- * How long answers about a user's passages are kept (PgWordStats.cached) when nothing here changed:
- * a grant revoked through another process (another server, kb collections revoke) counts within it.
- */
-const SEEN_KEPT_MS = 60_000;
-
 class PgWordStats implements WordStats {
   totals: PgTotals = { n: 0, avg: [1, 1, 1], generation: -1 };
   readonly dfCache = new Map<string, number>();
+  /** Answers about a user's passages, until the chunks' generation moves (a write, or a grant changed: migration 17). */
   readonly seen = new Map<string, boolean>();
-  private seenSince = performance.now();
 
   constructor(
     private readonly index: PgWordIndex,
@@ -121,10 +115,6 @@ class PgWordStats implements WordStats {
   /** Answers about the passages a user may read, kept per user (acting.ts). */
   private async cached(question: string, ask: () => Promise<boolean>): Promise<boolean> {
     const key = `${currentActor() ?? ''}\u0000${question}`;
-    if (performance.now() - this.seenSince > SEEN_KEPT_MS) {
-      this.seen.clear();
-      this.seenSince = performance.now();
-    }
     let yes = this.seen.get(key);
     if (yes === undefined) {
       yes = await ask();

@@ -16,5 +16,6 @@ import { migration as m13 } from './013-all-reads-only.js';
 import { migration as m14 } from './014-chunk-insides.js';
 import { migration as m15 } from './015-owner-does-ddl.js';
 import { migration as m16 } from './016-chunk-counts.js';
+import { migration as m17 } from './017-grants-move-generation.js';
 
-export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16];
+export const PG_MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17];
