@@ -444,6 +444,26 @@ describe.skipIf(!available)('kb serve for a team, on PostgreSQL', () => {
     expect(JSON.stringify(alice.events)).not.toContain('secret-plans');
   });
 
+  it("answers one reader's search while another floods the server with searches (issue 50)", async () => {
+    const alice = await as('alice');
+    const erin = await as('erin');
+    const done: string[] = [];
+    const flood = Array.from({ length: 300 }, (_, i) =>
+      alice.call('search', { query: `heron release ${i}`, mode: 'lexical' }).then((r) => {
+        // Past her 4 at the engine and 256 waiting, one is refused, never kept.
+        if (r.error) expect(r.error.code).toBe('BUSY');
+        else done.push('alice');
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const hers = await erin.call('search', { query: 'heron', mode: 'lexical' });
+    expect(hers.error).toBeUndefined();
+    done.push('erin');
+    await Promise.all(flood);
+    // Erin waited for a few of alice's searches, never for her three hundred (user-turns.ts).
+    expect(done.indexOf('erin')).toBeLessThan(60);
+  });
+
   it("one reader's pathological requests neither freeze the server nor pass unrefused (issue 50)", async () => {
     const alice = await as('alice');
     const erin = await as('erin');

@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   /** The caller cancelled it, and nothing of it was kept (a folder cancelled while it was being added). */
   'CANCELLED',
+  /** A server's user has too many requests waiting already (kb serve: cli/serve/user-turns.ts). */
+  'BUSY',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

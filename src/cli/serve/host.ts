@@ -19,6 +19,7 @@ import { DOC_ID_CHARS } from '../../shared/doc-id.js';
 import { serveDocument, serveDocumentView } from '../../shared/doc-serving.js';
 import { KbError } from '../../shared/errors.js';
 import { SearchRouter } from './search-router.js';
+import { UserTurns } from './user-turns.js';
 import { uploadEndpoint } from './upload-endpoint.js';
 import { serveToken } from './token.js';
 import { cookieTokenOf, Gate, pendingCookie, type Session, sessionCookie, tokenOf } from './sign-in.js';
@@ -155,6 +156,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   for (const s of searchers)
     s.start().catch((e: unknown) => log.warn(errorFields(e), 'a search process did not start: the main process answers searches'));
   const router = new SearchRouter(supervisor, searchers);
+  const turns = new UserTurns(router);
 
   let port = 0;
   /** The origins a page of ours is served from: this loopback port, and the public URL. */
@@ -338,7 +340,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const bridge = (ws: WebSocket, caller: Caller | undefined): void => {
     sockets.set(ws, caller);
     const session = openBridgeSession(
-      router,
+      turns.for(UserTurns.personOf(caller)),
       (m) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
       },
