@@ -53,6 +53,12 @@ describe('the search router', () => {
     r.request('search', { query: 'd' });
     expect(s.sent).toHaveLength(2);
     expect(main.sent.at(-1)).toBe('search');
+    // The main process restarting: searches go to the search process, however busy.
+    s.available = true;
+    main.available = false;
+    r.request('search', { query: 'e' });
+    r.request('search', { query: 'f' });
+    expect(s.sent).toHaveLength(4);
   });
 
   it('cancels on the process that has the call, by the router’s own ids', () => {

@@ -50,12 +50,15 @@ export class SearchRouter {
     this.searchers = searchers.map((process) => ({ process, inFlight: 0, stale: false }));
   }
 
-  /** The lane a call goes to: a search to the least busy ready process (a search process on a tie), the rest to the main one. */
+  /**
+   * The lane a call goes to: a search to the least busy ready process (a search process on a tie; not
+   * the main one while it restarts), the rest to the main one.
+   */
   private laneFor(method: Method): Lane {
     if (method !== 'search') return this.main;
-    let best = this.main;
-    for (const s of this.searchers) if (!s.stale && s.process.available && s.inFlight <= best.inFlight) best = s;
-    return best;
+    let best: Lane | null = this.main.process.available ? this.main : null;
+    for (const s of this.searchers) if (!s.stale && s.process.available && (best === null || s.inFlight <= best.inFlight)) best = s;
+    return best ?? this.main;
   }
 
   request<M extends Method>(
