@@ -4,7 +4,7 @@
 // the supervisor's, progress is relayed, and closing the connection cancels what it left running.
 import { API, type Caller, ClientMessageSchema, type Method, type Params, type ServerMessage } from './api.js';
 import { toErrorPayload } from './errors.js';
-import type { Supervisor } from './supervisor.js';
+import type { Requester } from './supervisor.js';
 import { describeIssues } from './issues.js';
 
 export interface BridgeSession {
@@ -18,11 +18,7 @@ export interface BridgeSession {
  * `caller` is whom the host signed this connection in as (a team server's user); every request is
  * sent for them, whatever the UI's message says — a UI cannot name its own caller.
  */
-export function openBridgeSession(
-  supervisor: Pick<Supervisor, 'request' | 'cancel'>,
-  send: (m: ServerMessage) => void,
-  caller?: Caller,
-): BridgeSession {
+export function openBridgeSession(supervisor: Requester, send: (m: ServerMessage) => void, caller?: Caller): BridgeSession {
   const mine = new Map<number, number>(); // the UI's id → the supervisor's
   const idOf = (raw: unknown): number => {
     const id = (raw as { id?: unknown } | null)?.id;

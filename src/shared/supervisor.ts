@@ -136,3 +136,6 @@ export class Supervisor {
     this.worker?.kill();
   }
 }
+
+/** What a connection sends its calls through: a supervisor, or what stands in front of one (kb serve's search router, each person's turns). */
+export type Requester = Pick<Supervisor, 'request' | 'cancel'>;

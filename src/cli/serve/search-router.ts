@@ -9,7 +9,7 @@
 // checked per search); what they keep in memory from the settings and the models is renewed by
 // restarting them, once idle, after a call that changes it.
 import type { Caller, Method, Params, Result } from '../../shared/api.js';
-import type { Supervisor } from '../../shared/supervisor.js';
+import type { Requester, Supervisor } from '../../shared/supervisor.js';
 
 /** Calls after which a search process's settings, models or schema may be stale. */
 const RENEWING: ReadonlySet<Method> = new Set<Method>([
@@ -29,7 +29,7 @@ const RENEWING: ReadonlySet<Method> = new Set<Method>([
   'users.remove',
 ]);
 
-type Process = Pick<Supervisor, 'request' | 'cancel' | 'available' | 'restart'>;
+type Process = Requester & Pick<Supervisor, 'available' | 'restart'>;
 
 interface Lane {
   process: Process;

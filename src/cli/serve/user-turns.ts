@@ -7,21 +7,12 @@
 // so a person's own ingest never holds their searches. A person is their token (the owner: none).
 import { API, type Caller, type Method, type Params, type Result } from '../../shared/api.js';
 import { KbError } from '../../shared/errors.js';
+import type { Requester } from '../../shared/supervisor.js';
 
 /** One person's requests at the engine at once: a page searching as its person types, and its Library. */
 export const IN_FLIGHT = 4;
 /** One person's requests waiting at most; past it one is refused (BUSY), never kept. */
 export const WAITING = 256;
-
-export interface Requester {
-  request<M extends Method>(
-    method: M,
-    params: Params<M>,
-    onProgress?: (data: unknown) => void,
-    caller?: Caller,
-  ): { id: number; result: Promise<Result<M>> };
-  cancel(id: number): void;
-}
 
 interface Person {
   running: number;

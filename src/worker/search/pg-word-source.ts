@@ -8,122 +8,18 @@ import { KbError } from '../../shared/errors.js';
 import type { Filters } from '../store/doc-filter.js';
 import { globResults, pathPasses } from '../store/path-glob.js';
 import { filterInTurns } from '../turns.js';
-import { type PgTotals, type PgWordIndex } from '../store/postgres/word-index.js';
+import type { PgWordIndex } from '../store/postgres/word-index.js';
 import { tsquery } from '../store/postgres/tsquery.js';
-import { indexForm, WORD_TOKEN } from '../words.js';
+import { indexForm } from '../words.js';
 import type { TopsPort } from '../store/port.js';
-import { type FieldModel, idf as bm25Idf } from './bm25.js';
 import { TopsReader } from './tops-reader.js';
 import { prefixUnit } from './tops.js';
-import { pgMatch, phraseOf, rawTsquery, scoredForms } from './pg-match.js';
-import type { Candidate, ChunkText, FromTops, Match, WordSource, WordStats } from './word-source.js';
+import { pgMatch, rawTsquery, scoredForms } from './pg-match.js';
+import { PgWordStats } from './pg-word-stats.js';
+import type { Candidate, ChunkText, FromTops, Match, WordSource } from './word-source.js';
 
 /** How far the substring path looks for one word (as on SQLite). */
 const SUBSTRING_CAP = 5000;
-
-class PgWordStats implements WordStats {
-  totals: PgTotals = { n: 0, avg: [1, 1, 1], generation: -1 };
-  readonly dfCache = new Map<string, number>();
-  /** Answers about a user's passages, until the chunks' generation moves (a write, or a grant changed: migration 17). */
-  readonly seen = new Map<string, boolean>();
-
-  constructor(
-    private readonly index: PgWordIndex,
-    private readonly config: Config,
-  ) {}
-
-  n(): number {
-    return this.totals.n;
-  }
-  idf(df: number): number {
-    return bm25Idf(this.totals.n, df);
-  }
-  fieldModel(): FieldModel {
-    const s = this.config.search;
-    return {
-      weights: [s.weights.title, s.weights.heading, s.weights.body],
-      avgLength: this.totals.avg,
-      n: this.totals.n,
-      k1: s.k1,
-      b: s.b,
-    };
-  }
-  async docFreq(stems: string[]): Promise<Map<string, number>> {
-    const missing = [...new Set(stems.filter((s) => !this.dfCache.has(s)))];
-    if (missing.length > 0) {
-      const got = await this.index.docFreq(missing);
-      for (const s of missing) this.dfCache.set(s, got.get(s) ?? 0);
-    }
-    const out = new Map<string, number>();
-    for (const s of stems) if ((this.dfCache.get(s) ?? 0) > 0) out.set(s, this.dfCache.get(s)!);
-    return out;
-  }
-  /**
-   * The word statistics count every collection. For a team's user, whether a word is held — which
-   * decides whether it is corrected, or still being typed — is asked of the passages they may read
-   * (row-level security): a word only others' documents hold is no word for them (issue 50: left
-   * uncorrected, it told a reader that it existed). Each answer is kept per user (cached()).
-   */
-  async occurs(words: string): Promise<boolean> {
-    const parts = [...words.matchAll(WORD_TOKEN)].map((m) => m[0]);
-    if (parts.length !== 1) return this.cached(`"${words}"`, () => this.index.anyMatch(tsquery({ either: [phraseOf(parts)] })));
-    const stem = indexForm(parts[0]!).stem;
-    if ((await this.docFreq([stem])).size === 0) return false;
-    if (await this.everything()) return true;
-    return this.cached(`=${stem}`, () => this.index.anyMatch(tsquery({ either: [{ form: stem, prefix: false }] })));
-  }
-  /**
-   * Whether the session's user may read every passage (the owner, an admin, or a user granted every
-   * collection that holds any): then the statistics are theirs, and no word need be asked again. Each
-   * such question cost a team's reader 5–15 ms a word, most of a pasted page's search.
-   */
-  private async everything(): Promise<boolean> {
-    return currentActor() === undefined || this.cached('\u0001every chunk', () => this.index.seesEveryChunk());
-  }
-  /** One query for all of them (the statistics); for a team's user, those held asked again as occurs() does. */
-  async occurring(words: string[]): Promise<Set<string>> {
-    const stems = new Map(words.map((w) => [w, indexForm(w).stem]));
-    const df = await this.docFreq([...new Set(stems.values())]);
-    const held = words.filter((w) => df.has(stems.get(w)!));
-    if (await this.everything()) return new Set(held);
-    const seen = await Promise.all(held.map((w) => this.occurs(w)));
-    return new Set(held.filter((_, i) => seen[i]));
-  }
-  async begins(prefix: string): Promise<boolean> {
-    const f = indexForm(prefix);
-    return this.cached(`${prefix}*`, async () => {
-      const held = (await this.index.begins(f.folded)) || (await this.index.begins(f.stem));
-      if (!held || (await this.everything())) return held;
-      return this.index.anyMatch(
-        tsquery({
-          either: [
-            { form: f.folded, prefix: true },
-            { form: f.stem, prefix: true },
-          ],
-        }),
-      );
-    });
-  }
-  async written(word: string): Promise<boolean> {
-    return this.cached(`~${word}`, () => this.index.writtenAs(tsquery({ either: [{ form: indexForm(word).stem, prefix: false }] }), word));
-  }
-  async writtenStart(letters: string, within: string): Promise<boolean> {
-    return this.cached(`~${letters}*${within}`, () =>
-      this.index.writtenAs(tsquery({ either: [{ form: indexForm(within).stem, prefix: false }] }), letters, false),
-    );
-  }
-  /** Answers about the passages a user may read, kept per user (acting.ts). */
-  private async cached(question: string, ask: () => Promise<boolean>): Promise<boolean> {
-    const key = `${currentActor() ?? ''}\u0000${question}`;
-    let yes = this.seen.get(key);
-    if (yes === undefined) {
-      yes = await ask();
-      if (this.seen.size > 20_000) this.seen.clear();
-      this.seen.set(key, yes);
-    }
-    return yes;
-  }
-}
 
 /** How long the chunks' generation read for one search stands for the next (see currentGeneration). */
 const GENERATION_KEPT_MS = 100;
@@ -201,6 +97,7 @@ export class PgWordSource implements WordSource {
     this.stats.totals = { ...this.stats.totals, generation: -1 };
     this.stats.dfCache.clear();
     this.stats.seen.clear();
+    this.stats.filed = null;
     this.globs.clear();
     this.counted.clear();
     this.paths = null;

@@ -258,6 +258,18 @@ export class PgWordIndex {
     return r.rows[0]?.all === true;
   }
 
+  /**
+   * The collections that hold a document, and whether a document is in none — one index probe each
+   * (read as the engine, every collection): a user granted them all may read every passage.
+   */
+  async filedIn(): Promise<{ names: string[]; unfiled: boolean }> {
+    const r = await this.sql.query<{ names: string[]; unfiled: boolean }>(
+      `SELECT coalesce((SELECT array_agg(c.name) FROM collections c WHERE EXISTS (SELECT 1 FROM documents d WHERE d.collection = c.name)), '{}') AS names,
+         EXISTS (SELECT 1 FROM documents WHERE collection IS NULL) AS unfiled`,
+    );
+    return r.rows[0] ?? { names: [], unfiled: false };
+  }
+
   async anyMatch(match: string): Promise<boolean> {
     return (
       (await this.sql.query('WITH m AS MATERIALIZED (SELECT 1 FROM chunks WHERE words @@ $1::tsquery) SELECT 1 FROM m LIMIT 1', [match]))
