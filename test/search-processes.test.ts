@@ -80,6 +80,9 @@ describe('the search router', () => {
     const r = new SearchRouter(main, [s]);
     void r.request('search', { query: 'a' }).result; // in flight on the search process
     const set = r.request('settings.set', { key: 'search.rerank', value: true }).result;
+    // While it runs, searches go to the main process, which alone knows a change under way.
+    r.request('search', { query: 'during' });
+    expect(main.sent.at(-1)).toBe('search');
     main.answerAll();
     await set;
     expect(s.restarts).toBe(0); // a search still runs there

@@ -42,6 +42,11 @@ export class SearchRouter {
   private readonly main: Lane;
   private readonly searchers: Lane[];
   private nextId = 1;
+  /**
+   * Renewing calls running: meanwhile every search goes to the main process, which alone knows the
+   * state of, say, a model switch under way (searches use the old vectors until it is done).
+   */
+  private renewing = 0;
   /** The router's request ids → the lane and that process's own id (for cancel). */
   private readonly open = new Map<number, { lane: Lane; id: number }>();
 
@@ -55,7 +60,7 @@ export class SearchRouter {
    * the main one while it restarts), the rest to the main one.
    */
   private laneFor(method: Method): Lane {
-    if (method !== 'search') return this.main;
+    if (method !== 'search' || this.renewing > 0) return this.main;
     let best: Lane | null = this.main.process.available ? this.main : null;
     for (const s of this.searchers) if (!s.stale && s.process.available && (best === null || s.inFlight <= best.inFlight)) best = s;
     return best ?? this.main;
@@ -68,6 +73,8 @@ export class SearchRouter {
     caller?: Caller,
   ): { id: number; result: Promise<Result<M>> } {
     const lane = this.laneFor(method);
+    const renews = RENEWING.has(method);
+    if (renews) this.renewing++;
     const inner = lane.process.request(method, params, onProgress, caller);
     const id = this.nextId++;
     this.open.set(id, { lane, id: inner.id });
@@ -76,11 +83,15 @@ export class SearchRouter {
       this.open.delete(id);
       lane.inFlight--;
       if (lane.stale && lane.inFlight === 0) this.renew(lane);
+      // Whatever it changed (even half-way, when it failed), the search processes start again from it.
+      if (renews) {
+        this.renewing--;
+        for (const s of this.searchers) this.retire(s);
+      }
     };
     const result = inner.result.then(
       (r) => {
         done();
-        if (RENEWING.has(method)) for (const s of this.searchers) this.retire(s);
         return r;
       },
       (e: unknown) => {
