@@ -9,6 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigInput } from '../src/shared/config.js';
+import type { SearchParams } from '../src/shared/wire.js';
 import { openEngine } from '../src/worker/index.js';
 import { averagePrecision, mean, ndcg, precisionAt, recallAt } from '../src/worker/eval/metrics.js';
 import { candidateCut } from './candidate-cut.js';
@@ -100,12 +101,17 @@ export async function prepare(name: string, dir: string): Promise<Prepared> {
 /** A hit's document id, from its path (`…/00042.txt`). */
 export const ids = (paths: string[]): string[] => paths.map((path) => String(Number(path.slice(-9, -4))));
 
-export async function runKb(p: Pick<Prepared, 'dataDir'>, queries: string[], config: ConfigInput): Promise<string[][]> {
+export async function runKb(
+  p: Pick<Prepared, 'dataDir'>,
+  queries: string[],
+  config: ConfigInput,
+  params: Omit<SearchParams, 'query'> = { mode: 'lexical' },
+): Promise<string[][]> {
   const engine = await openEngine({ dataDir: p.dataDir, config: { store_originals: 'reference', ...config } });
   try {
     const runs: string[][] = [];
     for (const q of queries) {
-      const r = await engine.search({ query: q, mode: 'lexical', top: 150 });
+      const r = await engine.search({ ...params, query: q, top: 150 });
       runs.push([...new Set(ids(r.results.map((h) => h.citation.path)))].slice(0, 100));
     }
     return runs;

@@ -11,6 +11,7 @@ import { benchHybrid } from './hybrid.js';
 import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import { benchLoad } from './load.js';
+import { benchMeaning } from './meaning.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchOffice } from './office.js';
@@ -23,6 +24,7 @@ import { benchLatencyPostgres } from './latency-postgres.js';
 import { benchRerank } from './rerank.js';
 import { benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
+import { benchSpeech } from './speech.js';
 import { benchTeam } from './team.js';
 import { benchTui } from './tui.js';
 import { benchTyping } from './typing.js';
@@ -40,6 +42,8 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   rerank: benchRerank,
   hybrid: benchHybrid,
   memory: benchMemory,
+  speech: benchSpeech,
+  meaning: benchMeaning,
   pdf: benchPdf,
   'pdf-layout': benchPdfLayout,
   ocr: benchOcr,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { servedFrom } from '../tools/serve-output.js';
+import { weightsDir, weightsPath } from '../scripts/weights/table.js';
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import type { ConfigInput } from '../src/shared/config.js';
@@ -103,6 +104,24 @@ export function corporaDir(): string | null {
   if (!saidSkipped)
     console.warn(`SKIPPED: the tests that read real PDFs, scans, audio and the tokenizer — ${dir} is absent (set KB_CORPORA)`);
   saidSkipped = true;
+  return null;
+}
+
+let saidNoWeights = false;
+
+/**
+ * Where `npm run weights` left a real model (kb's cache outside the repo), or null (and the caller
+ * skips, said once) when it has not run here. Under KB_REQUIRE_WEIGHTS=1 (CI, which runs it first)
+ * their absence is an error, so the tests that need them fail instead of skipping green.
+ */
+export function realWeights(name: string): string | null {
+  const path = weightsPath(name);
+  if (path) return path;
+  if (process.env.KB_REQUIRE_WEIGHTS === '1')
+    throw new Error(`KB_REQUIRE_WEIGHTS=1, but ${name}'s weights are not in ${weightsDir()} (npm run weights)`);
+  if (!saidNoWeights)
+    console.warn(`SKIPPED: the tests that load real model weights — none in ${weightsDir()} (npm run weights fetches them)`);
+  saidNoWeights = true;
   return null;
 }
 

@@ -107,8 +107,8 @@ describe.each(sides)('vector and hybrid search on $name', ({ name, skip, open })
     });
   });
 
-  it('fuses both lists with Reciprocal Rank Fusion, k = 60', async () => {
-    const r = await engine.search({ query: 'install git', top: 10, explain: true });
+  it('fuses both lists with Reciprocal Rank Fusion, k = 60 (--fusion rrf)', async () => {
+    const r = await engine.search({ query: 'install git', top: 10, explain: true, fusion: 'rrf' });
     expect(r.mode).toBe('hybrid');
     expect(r.vector).toEqual({ status: 'ok' });
     for (const h of r.results) {
@@ -128,6 +128,20 @@ describe.each(sides)('vector and hybrid search on $name', ({ name, skip, open })
     const lexical = r.results.find((h) => h.retrieval.lexical_rank === 1)!;
     expect(lexical.matched_terms.length).toBeGreaterThan(0);
     expect(lexical.snippet_highlights.length).toBeGreaterThan(0);
+  });
+
+  it('by default weighs the meaning half by how clearly its best neighbours stand out (adaptive)', async () => {
+    const r = await engine.search({ query: 'install git', top: 10, explain: true });
+    const weights = r.results
+      .filter((h) => h.retrieval.vector_rank !== null)
+      .map((h) => h.retrieval.explain!.vector_share! * (60 + h.retrieval.vector_rank!));
+    expect(weights.length).toBeGreaterThan(1);
+    // One weight for the whole list, between a quarter and one; the words keep theirs.
+    for (const w of weights) expect(w).toBeCloseTo(weights[0]!, 9);
+    expect(weights[0]).toBeGreaterThanOrEqual(0.25);
+    expect(weights[0]).toBeLessThanOrEqual(1);
+    for (const h of r.results.filter((x) => x.retrieval.lexical_rank !== null))
+      expect(h.retrieval.explain!.lexical_share).toBeCloseTo(1 / (60 + h.retrieval.lexical_rank!), 12);
   });
 
   it('can fuse by a weighted sum of normalised scores instead (--fusion convex)', async () => {

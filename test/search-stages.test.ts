@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchParamsSchema, type SearchHit } from '../src/shared/wire.js';
 import { envelope, type Halves } from '../src/worker/search/envelope.js';
 import { fusedHits, meaningHits, wordHits } from '../src/worker/search/fuse.js';
+import { meaningWeight } from '../src/worker/search/fusion.js';
 import type { LexicalHit, LexicalResult } from '../src/worker/search/lexical-result.js';
 import { searchRequest } from '../src/worker/search/request.js';
 
@@ -68,16 +69,44 @@ describe('the hits of words, of meaning, and both fused', () => {
       [1, 'a'],
       [2, 'b'],
     ]);
-    const fused = fusedHits({ fusion: 'rrf', explain: false }, lex, vec, ids, { rrfK: 60, convexAlpha: 0.5 });
+    const fused = fusedHits({ fusion: 'rrf', explain: false }, lex, vec, ids, { rrfK: 60, convexAlpha: 0.5, meaningGap: 0.15 });
     expect(fused.map((h) => h.rowid)).toEqual([2, 1, 3]);
     expect(fused[0]!.score).toBeCloseTo(1 / 62 + 1 / 61, 12);
     expect(fused[0]!.retrieval).toMatchObject({ method: 'hybrid', lexical_rank: 2, vector_rank: 1, vector_score: 0.7 });
     expect(fused[0]!.matched).toEqual(['git']);
     expect(fused[2]!.matched).toEqual([]);
-    const convex = fusedHits({ fusion: 'convex', explain: true }, lex, vec, ids, { rrfK: 60, convexAlpha: 1 });
+    const convex = fusedHits({ fusion: 'convex', explain: true }, lex, vec, ids, { rrfK: 60, convexAlpha: 1, meaningGap: 0.15 });
     // α = 1: the words' scores alone decide.
     expect(convex[0]!.rowid).toBe(1);
     expect(convex[0]!.retrieval.explain).toMatchObject({ fts_query: 'git' });
+  });
+});
+
+describe('adaptive fusion', () => {
+  it('weighs the meaning half by how far its best neighbour stands above its tenth, from a quarter to one', () => {
+    const sims = (gap: number): number[] => Array.from({ length: 30 }, (_, i) => 0.6 - (i < 10 ? (gap * i) / 9 : gap + 0.001 * i));
+    expect(meaningWeight(sims(0.3), 0.15)).toBe(1);
+    expect(meaningWeight(sims(0.15), 0.15)).toBeCloseTo(1, 9);
+    expect(meaningWeight(sims(0.075), 0.15)).toBeCloseTo(0.5, 9);
+    expect(meaningWeight(sims(0.01), 0.15)).toBe(0.25);
+    expect(meaningWeight([0.5], 0.15)).toBe(1);
+    expect(meaningWeight([0.5, 0.2], 0.15)).toBe(1); // a short list: its last stands in for the tenth
+  });
+
+  it('lets the words lead when the meaning half has no clear answer, and not when it has', () => {
+    const lex = lexical([word(1, 0.9)]);
+    const ids = new Map([[1, 'a']]);
+    const neighbours = (gap: number) =>
+      Array.from({ length: 12 }, (_, i) => ({ rowid: 10 + i, chunkId: `v${i}`, similarity: 0.5 - (gap * Math.min(i, 9)) / 9 }));
+    const tuning = { rrfK: 60, convexAlpha: 0.5, meaningGap: 0.15 };
+    // Both lists' first: a tie under rrf, broken for the words; a flat neighbour list weighs less.
+    const flat = fusedHits({ fusion: 'adaptive', explain: true }, lex, neighbours(0.01), ids, tuning);
+    expect(flat[0]!.rowid).toBe(1);
+    expect(flat[1]!.retrieval.explain!.vector_share).toBeCloseTo(0.25 / 61, 12);
+    const clear = fusedHits({ fusion: 'adaptive', explain: true }, lex, neighbours(0.3), ids, tuning);
+    expect(clear[1]!.retrieval.explain!.vector_share).toBeCloseTo(1 / 61, 12);
+    const plain = fusedHits({ fusion: 'rrf', explain: true }, lex, neighbours(0.01), ids, tuning);
+    expect(plain[1]!.retrieval.explain!.vector_share).toBeCloseTo(1 / 61, 12);
   });
 });
 

@@ -25,6 +25,7 @@ import { logsCommand } from './commands/logs.js';
 import { aNumber, wholeNumber } from './flags.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
+import { FUSIONS } from '../shared/fusions.js';
 import { KB_VERSION } from '../worker/index.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -107,9 +108,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--path <glob>', 'only paths matching this glob (* stays within a folder, ** crosses folders)')
     .option('--lang <code>', 'only documents in this language (en, ko, …) or programming language')
     .addOption(new Option('--threshold <score>', 'drop hits scoring below this').argParser(aNumber))
-    .addOption(
-      new Option('--fusion <how>', 'hybrid: rank fusion (rrf, default) or weighted normalised scores (convex)').choices(['rrf', 'convex']),
-    )
+    .addOption(new Option('--fusion <how>', 'hybrid: how words and meaning combine (adaptive, the default; rrf; convex)').choices(FUSIONS))
     .option('--explain', 'show how each hit was ranked')
     .option('--rerank', 're-score the best hits with the cross-encoder (rerank.model; search.rerank turns it on by default)')
     .option('--no-rerank', 'fused order, whatever search.rerank says')

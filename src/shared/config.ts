@@ -1,6 +1,7 @@
 // The configuration contract. `kb init` writes a commented YAML file with these keys; every key is
 // optional there and falls back to the defaults below.
 import { z } from 'zod';
+import { FUSIONS } from './fusions.js';
 
 const MB = 1024 * 1024;
 
@@ -150,7 +151,15 @@ export const ConfigSchema = z
       .object({
         top: z.number().int().positive().default(10),
         candidates_factor: z.number().int().positive().default(3),
+        /** How hybrid search combines words and meaning when a search does not say (shared/fusions.ts). */
+        fusion: z.enum(FUSIONS).default('adaptive'),
         rrf_k: z.number().positive().default(60),
+        /**
+         * adaptive fusion: the meaning half counts fully when its best hit is at least this much more
+         * similar (cosine) than its tenth, and less below, down to a quarter — a flat list of neighbours
+         * is a model with no clear answer (npm run bench -- meaning).
+         */
+        meaning_gap: z.number().positive().default(0.15),
         /** --fusion convex: weight of the lexical side; the vector side gets 1 − this. */
         convex_alpha: z.number().min(0).max(1).default(0.5),
         snippet_chars: z.number().int().positive().default(240),

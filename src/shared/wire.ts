@@ -1,5 +1,6 @@
 // The wire format every process and every `--json` consumer agrees on (docs/design.md, "Wire format").
 // Fields may be added later, never removed or renamed.
+import { FUSIONS } from './fusions.js';
 import { MAX_TOP } from './search-limits.js';
 import { z } from 'zod';
 import { ComponentStatusSchema, type SCHEMA_VERSION, versioned } from './wire-base.js';
@@ -143,8 +144,11 @@ export const SearchParamsSchema = z.object({
   threshold: z.number().optional().describe('drop hits scoring below this'),
   prefix: z.boolean().default(false).describe('treat the last word as a prefix (search-as-you-type)'),
   explain: z.boolean().default(false).describe('include how each hit was ranked'),
-  /** How hybrid mode combines the two lists: rank-based RRF, or a weighted sum of normalised scores. */
-  fusion: z.enum(['rrf', 'convex']).default('rrf').describe('hybrid: rank fusion (rrf) or weighted normalised scores (convex)'),
+  /** How hybrid mode combines the two lists (shared/fusions.ts). */
+  fusion: z
+    .enum(FUSIONS)
+    .optional()
+    .describe('hybrid: how the two halves combine (default: the search.fusion setting, adaptive): adaptive, rrf or convex'),
   rerank: z.boolean().optional().describe('re-score the best hits with the cross-encoder (default: the search.rerank setting)'),
   correct: z.boolean().default(true).describe('correct words the index does not hold (typos) against its vocabulary'),
 });

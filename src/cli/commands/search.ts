@@ -1,5 +1,6 @@
 import { KbError } from '../../shared/errors.js';
 import { citationLabel } from '../../shared/citation.js';
+import type { Fusion } from '../../shared/fusions.js';
 import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
 import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
@@ -13,7 +14,7 @@ export interface SearchFlags {
   path?: string;
   lang?: string;
   threshold?: number;
-  fusion?: 'rrf' | 'convex';
+  fusion?: Fusion;
   explain?: boolean;
   prefix?: boolean;
   /** true with --rerank, false with --no-rerank, absent: the search.rerank setting. */

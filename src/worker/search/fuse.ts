@@ -1,7 +1,8 @@
 // The stage after retrieval: the hits of words, of meaning, or of both fused (rrf or convex), each
 // with how it was found (its ranks and scores, and on request why), ready to be cut to size.
 import type { Retrieval, ResolvedSearchParams } from '../../shared/wire.js';
-import { convex, rrf } from './fusion.js';
+import type { Fusion } from '../../shared/fusions.js';
+import { convex, meaningWeight, rrf } from './fusion.js';
 import type { LexicalHit, LexicalResult } from './lexical-result.js';
 
 /** A hit before hydration: where it is, how it scored, and what of the query it holds. */
@@ -73,18 +74,31 @@ export function meaningHits(vec: MeaningHit[]): HitIn[] {
  * ids, which break ties.
  */
 export function fusedHits(
-  p: Pick<ResolvedSearchParams, 'fusion' | 'explain'>,
+  p: Pick<ResolvedSearchParams, 'explain'> & { fusion: Fusion },
   lex: LexicalResult | null,
   vec: MeaningHit[],
   chunkIdOf: ReadonlyMap<number, string>,
-  tuning: { rrfK: number; convexAlpha: number },
+  tuning: { rrfK: number; convexAlpha: number; meaningGap: number },
 ): HitIn[] {
   const lexHits = lex?.hits ?? [];
   const byLexRow = new Map(lexHits.map((h) => [h.rowid, h]));
   const simByRow = new Map(vec.map((v) => [v.rowid, v.similarity]));
   const lexRanked = lexHits.map((h) => ({ rowid: h.rowid, chunkId: chunkIdOf.get(h.rowid) ?? '', score: h.score }));
   const vecRanked = vec.map((v) => ({ rowid: v.rowid, chunkId: v.chunkId, score: v.similarity }));
-  const fused = p.fusion === 'convex' ? convex(lexRanked, vecRanked, tuning.convexAlpha) : rrf(lexRanked, vecRanked, tuning.rrfK);
+  const fused =
+    p.fusion === 'convex'
+      ? convex(lexRanked, vecRanked, tuning.convexAlpha)
+      : rrf(
+          lexRanked,
+          vecRanked,
+          tuning.rrfK,
+          p.fusion === 'adaptive'
+            ? meaningWeight(
+                vecRanked.map((v) => v.score),
+                tuning.meaningGap,
+              )
+            : 1,
+        );
   return fused.map((f) => {
     const l = byLexRow.get(f.rowid);
     return {

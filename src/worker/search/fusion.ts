@@ -1,7 +1,8 @@
-// Combining the lexical and vector lists. Reciprocal Rank Fusion (docs/design.md, "Search") is the default:
-// score(d) = Σ 1/(k + rank) over the lists that hold d; ranks 2 and 5 with k = 60 give 1/62 + 1/65.
-// Convex combination (--fusion convex) weighs min-max normalised scores instead: α·lex + (1 − α)·vec,
-// a side that did not find d adding 0. Ties: lexical rank first, then chunk id.
+// Combining the lexical and vector lists (shared/fusions.ts names the ways). Reciprocal Rank Fusion:
+// score(d) = Σ w/(k + rank) over the lists that hold d; ranks 2 and 5 with k = 60 give 1/62 + 1/65.
+// adaptive is RRF with the vector list's weight w from its own scores (meaningWeight); rrf gives
+// both lists w = 1. Convex combination (--fusion convex) weighs min-max normalised scores instead:
+// α·lex + (1 − α)·vec, a side that did not find d adding 0. Ties: lexical rank first, then chunk id.
 
 export interface Fused {
   rowid: number;
@@ -19,13 +20,30 @@ export interface Ranked {
   score: number;
 }
 
-export function rrf(lexical: Ranked[], vector: Ranked[], k: number): Fused[] {
+export function rrf(lexical: Ranked[], vector: Ranked[], k: number, vectorWeight = 1): Fused[] {
   return combine(
     lexical,
     vector,
     (i) => 1 / (k + i + 1),
-    (i) => 1 / (k + i + 1),
+    (i) => vectorWeight / (k + i + 1),
   );
+}
+
+/** Where the gap is read: the best neighbour against the tenth (or the last, in a shorter list). */
+const GAP_AT = 9;
+/** The least the meaning half counts: a flat list still adds what the words missed. */
+const LEAST = 0.25;
+
+/**
+ * How much the meaning half counts, from its own similarities (best first): fully when the best
+ * neighbour stands at least `fullAt` above the tenth, in proportion below, never under a quarter.
+ * Every query gets neighbours; only how clearly the best stand out says whether the model recognised
+ * what was asked (with real models, a flat list is where meaning alone ranks worst: bench meaning).
+ */
+export function meaningWeight(similarities: readonly number[], fullAt: number): number {
+  if (similarities.length < 2) return 1;
+  const gap = similarities[0]! - similarities[Math.min(GAP_AT, similarities.length - 1)]!;
+  return Math.min(1, Math.max(LEAST, gap / fullAt));
 }
 
 export function convex(lexical: Ranked[], vector: Ranked[], alpha: number): Fused[] {

