@@ -12,6 +12,7 @@ import { benchIngest } from './ingest.js';
 import { benchLatency } from './latency.js';
 import { benchLoad } from './load.js';
 import { benchMeaning } from './meaning.js';
+import { benchMeaningCost } from './meaning-cost.js';
 import { benchMemory } from './memory.js';
 import { benchOcr } from './ocr.js';
 import { benchOffice } from './office.js';
@@ -44,6 +45,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   memory: benchMemory,
   speech: benchSpeech,
   meaning: benchMeaning,
+  'meaning-cost': benchMeaningCost,
   pdf: benchPdf,
   'pdf-layout': benchPdfLayout,
   ocr: benchOcr,
@@ -69,8 +71,8 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
 /** `--store postgres`: the benches measured on the PostgreSQL store instead. */
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
-/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long, the hostile requests a quarter of an hour; the package is the app's, not the engine's. */
-const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak', 'hostile']);
+/** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long, the hostile requests a quarter of an hour, embedding 100k passages with a real model as long; the package is the app's, not the engine's. */
+const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak', 'hostile', 'meaning-cost']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

@@ -5,7 +5,7 @@
 // each: the word error rate against the script, whether the hit a search for each sentence returns
 // cites a `#t=` range holding that sentence, and the real-time factor on these cores.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { openEngine } from '../src/worker/index.js';
@@ -123,10 +123,10 @@ export async function benchSpeech(): Promise<BenchResult> {
   const audio = join(work, 'audio');
   mkdirSync(audio, { recursive: true });
   const spoken = RECORDINGS.map((r) => ({ r, ...speak(r, audio) }));
-  const dataDir = join(work, 'data');
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, 'config.yaml'), 'audio:\n  model: whisper-base-pypi\n');
-  const engine = await openEngine({ dataDir, config: { store_originals: 'reference' } });
+  const engine = await openEngine({
+    dataDir: join(work, 'data'),
+    config: { store_originals: 'reference', audio: { model: 'whisper-base-pypi' } },
+  });
   const lines: string[] = [`whisper base (${model}); ${SCRIPT.length} sentences a recording, spoken by espeak-ng`];
   const checks: Check[] = [];
   try {

@@ -3,7 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gate } from '../src/worker/ask/gate.js';
+import { gate, thresholdsFor } from '../src/worker/ask/gate.js';
+import { defaultConfig } from '../src/shared/config.js';
+import { modelSpec } from '../src/worker/embed/registry.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOllamaStub, type OllamaStub } from './support/ollama-stub.js';
 import { type Engine, openEngine } from '../src/worker/index.js';
@@ -279,5 +281,16 @@ describe('the refusal gate by meaning (ask.gate.min_similarity)', () => {
     expect(gate(found(0.6), 1, { ...words, min_similarity: 0.7 }).refuse).toBe(true);
     // Without vectors (no model bound, or Ollama down) the threshold cannot apply.
     expect(gate(found(null), 1, { ...words, min_similarity: 0.7 })).toMatchObject({ refuse: true, similarity: null });
+  });
+
+  it("takes the embedding model's own measured threshold when the config sets none, and the config's when it does", () => {
+    const c = defaultConfig();
+    expect(thresholdsFor(c).min_similarity).toBe(modelSpec('all-MiniLM-L6-v2')!.gateSimilarity);
+    expect(thresholdsFor({ ...c, ask: { ...c.ask, gate: { ...c.ask.gate, min_similarity: 0.9 } } }).min_similarity).toBe(0.9);
+    // A model kb has not measured (imported, or Ollama's) opens no way by meaning.
+    expect(thresholdsFor({ ...c, embedding: { ...c.embedding, model: 'my-model' } }).min_similarity).toBeUndefined();
+    expect(
+      thresholdsFor({ ...c, embedding: { ...c.embedding, provider: 'ollama', model: 'nomic-embed-text' } }).min_similarity,
+    ).toBeUndefined();
   });
 });

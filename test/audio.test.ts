@@ -343,6 +343,11 @@ describe.skipIf(!corpora || !hasFfmpeg)('speech models (kb models)', () => {
     expect(bad.stderr).toMatch(/not a whisper\.cpp model/);
     const unnamed = kb(['models', 'import', join(dir, 'model.bin')], { env });
     expect(unnamed.stderr).toMatch(/not one of the models kb knows by checksum: name it with --as whisper-<name>/);
+    // Named for a model kb knows, a file of other bytes is refused, naming the user's file (not kb's copy of it).
+    const misnamed = kb(['models', 'import', join(dir, 'model.bin'), '--as', 'whisper-base'], { env });
+    expect(misnamed.code).toBe(1);
+    expect(misnamed.stderr).toContain(`${join(dir, 'model.bin')} is not whisper-base: its SHA-1 is`);
+    expect(misnamed.stderr).not.toMatch(/\.partial/);
     // The configured speech model is whisper-base.en: import under that name is refused (wrong checksum), under another it installs.
     writeFileSync(join(dir, 'data', 'config.yaml'), 'audio:\n  model: whisper-custom\n');
     const ok = kb(['models', 'import', join(dir, 'model.bin'), '--as', 'whisper-custom'], { env });

@@ -211,8 +211,8 @@ export class Engine {
     signal?: AbortSignal;
     onProgress?: (p: AskProgress) => void;
   }): Promise<AskResult> => {
-    const { ask } = await import('./ask/ask.js');
-    return ask(this, this.config.ask, { ...call, top: call.top ?? this.config.ask.top });
+    const [{ ask }, { thresholdsFor }] = await Promise.all([import('./ask/ask.js'), import('./ask/gate.js')]);
+    return ask(this, { ...this.config.ask, gate: thresholdsFor(this.config) }, { ...call, top: call.top ?? this.config.ask.top });
   };
   /** What one rare word matched once scores in BM25 on this index: the unit the ask gate measures evidence in. */
   evidenceUnit = (): Promise<number> => this.#searcher.lexical.idf(1);

@@ -5,15 +5,24 @@
 // all of, or a long one a passage answers with many of its rarer words. Calibrated on Cranfield
 // against off-topic questions: npm run bench -- ask.
 // With an embedding model bound, meaning can be a third way in: a passage whose vector is at least
-// min_similarity (cosine) from the question's. Off unless set: where "similar" begins differs from one
-// model family to another, and only a model's real weights can say where (bench/ask.ts prints the
-// threshold for the model the bench index was embedded with; docs/architecture.md says how).
+// min_similarity (cosine) from the question's. Where "similar" begins differs from one model family to
+// another, so the value is the model's own, measured with its real weights (embed/registry.ts's
+// gateSimilarity, from npm run bench -- ask); for a model without one it is off unless set.
+import type { Config } from '../../shared/config.js';
 import type { SearchResult } from '../../shared/wire.js';
+import { modelSpec } from '../embed/registry.js';
+import { embeddingRef } from '../embed/spec.js';
 
 export interface GateThresholds {
   min_coverage: number;
   min_strength: number;
   min_similarity?: number | undefined;
+}
+
+/** The thresholds in force: the config's, and the embedding model's own similarity when the config sets none. */
+export function thresholdsFor(config: Pick<Config, 'ask' | 'embedding'>): GateThresholds {
+  const g = config.ask.gate;
+  return { ...g, min_similarity: g.min_similarity ?? modelSpec(embeddingRef(config.embedding))?.gateSimilarity };
 }
 
 export interface GateVerdict {

@@ -55,7 +55,9 @@ models:
 search:
   top: 10
   candidates_factor: 3        # hybrid: each side retrieves top × this before fusion
+  fusion: adaptive            # hybrid: adaptive (RRF, the meaning half weighed by how clearly it answers), rrf or convex
   rrf_k: 60                   # Reciprocal Rank Fusion constant
+  meaning_gap: 0.15           # adaptive: meaning counts fully when its best hit is this much more similar than its tenth
   snippet_chars: 240
   rerank: false               # re-score the best hits with a cross-encoder (rerank.model); kb search --rerank
   weights:                    # BM25F weight of a match in the title, heading path, and body
@@ -99,7 +101,7 @@ ask:                          # kb ask and the ask panel: answers through a loca
   gate:                       # refuse without asking the model when the documents hold too little:
     min_coverage: 0.6         #   the best passage holds less of the question's words than this (idf-weighted)
     min_strength: 2           #   and its BM25 is below this many rare-word matches (npm run bench -- ask)
-    # min_similarity: 0.5     #   unless a passage is this similar by meaning (per model; bench -- ask prints it)
+    # min_similarity: 0.43    #   unless a passage is this similar by meaning (the model's own: 0.43 for all-MiniLM-L6-v2)
 
 ui:                           # the app (and kb serve's page)
   theme: system               # system, light or dark

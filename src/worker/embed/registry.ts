@@ -18,7 +18,14 @@ export interface HubModel {
   files: ModelFile[];
 }
 
-export interface ModelSpec extends HubModel, EmbeddingSpec {}
+export interface ModelSpec extends HubModel, EmbeddingSpec {
+  /**
+   * ask.gate.min_similarity for this model when the config sets none: the lowest cosine at which the
+   * refusal gate still refuses 90 % of off-topic questions on Cranfield, measured with the model's
+   * real weights (npm run bench -- ask). Unset: meaning opens no way past the gate.
+   */
+  gateSimilarity?: number;
+}
 
 /** A cross-encoder: scores a (query, passage) pair with one relevance logit. */
 export interface RerankerSpec extends HubModel {
@@ -45,6 +52,8 @@ export const MODELS: readonly ModelSpec[] = [
     maxTokens: 256,
     queryPrefix: '',
     passagePrefix: '',
+    // On-topic questions' best passage: p10 0.56; off-topic: p90 0.33, at most 0.42 (bench ask).
+    gateSimilarity: 0.43,
     files: [
       ...TOKENIZER,
       {

@@ -100,6 +100,8 @@ export class WhisperStore {
       return await this.install(name, staging);
     } catch (e) {
       await rm(staging, { force: true });
+      // Errors name the user's file, not kb's temporary copy of it.
+      if (e instanceof KbError) throw new KbError(e.code, e.message.split(staging).join(file), { cause: e });
       throw e;
     }
   }
