@@ -42,7 +42,9 @@ try {
   writeFileSync(stamp, want);
 } catch (e) {
   const said = e && typeof e === 'object' && 'stderr' in e ? String(e.stderr).split('\n').slice(-5).join('\n') : String(e);
-  process.stderr.write(`${said}\nkb: whisper.cpp did not build with ${flags}; the build it had stays. KB_WHISPER_CFLAGS sets other flags.\n`);
+  process.stderr.write(
+    `${said}\nkb: whisper.cpp did not build with ${flags}; the build it had stays. KB_WHISPER_CFLAGS sets other flags.\n`,
+  );
 } finally {
   rmSync(copy, { recursive: true, force: true });
 }

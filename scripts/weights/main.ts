@@ -12,8 +12,9 @@ import { WEIGHTS, weightsDir, type Weights } from './table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** The converters' own output goes to stderr: stdout is the answer (`--json` is read by scripts). */
 function run(cmd: string, args: string[], cwd?: string): void {
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 2, 2] });
 }
 
 /** The converters' own Python: a venv in the cache with the pinned requirements, made once. */
