@@ -20,9 +20,9 @@ export interface HubModel {
 
 export interface ModelSpec extends HubModel, EmbeddingSpec {
   /**
-   * ask.gate.min_similarity for this model when the config sets none: the lowest cosine at which the
-   * refusal gate still refuses 90 % of off-topic questions on Cranfield, measured with the model's
-   * real weights (npm run bench -- ask). Unset: meaning opens no way past the gate.
+   * ask.gate.min_similarity for this model when the config sets none: on Cranfield, the cosine from
+   * which meaning lets none of the off-topic questions through that words refuse, measured with the
+   * model's real weights (npm run bench -- ask). Unset: meaning opens no way past the gate.
    */
   gateSimilarity?: number;
 }

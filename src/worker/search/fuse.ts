@@ -1,4 +1,4 @@
-// The stage after retrieval: the hits of words, of meaning, or of both fused (rrf or convex), each
+// The stage after retrieval: the hits of words, of meaning, or of both fused (shared/fusions.ts), each
 // with how it was found (its ranks and scores, and on request why), ready to be cut to size.
 import type { Retrieval, ResolvedSearchParams } from '../../shared/wire.js';
 import type { Fusion } from '../../shared/fusions.js';
