@@ -282,5 +282,15 @@ describe.each(sides)('vector and hybrid search on $name', ({ name, skip, open })
     const res = SearchResultSchema.parse(r.json());
     expect(res.vector).toEqual({ status: 'ok' });
     expect(res.results[0]!.retrieval.method).toBe('hybrid');
+    // --explain in words: each half's rank (or a dash), the similarity, and what each half added.
+    const explained = await kbAsync(['search', 'install', 'git', '--explain', '--top', '20'], {
+      env: { KB_DATA_DIR: join(work, 'data'), KB_CONFIG: join(work, 'none.yaml'), ...side.env },
+    });
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).not.toMatch(/undefined|null/);
+    expect(explained.stdout).toMatch(/lexical #1 \d\.\d{4}/);
+    expect(explained.stdout).toMatch(/vector #\d+ similarity -?\d\.\d{3}/);
+    expect(explained.stdout).toMatch(/lexical —.*vector #\d+/); // found by meaning alone
+    expect(explained.stdout).toMatch(/fused \d\.\d{4} \+ \d\.\d{4}/);
   });
 });

@@ -1,6 +1,6 @@
 # A sentence-transformers folder (safetensors weights) as the folder kb's users download from the hub:
-# the same files beside onnx/model.onnx (the transformer, last_hidden_state out) and
-# onnx/model_quantized.onnx, quantized the way those hub exports were made (onnxruntime's dynamic int8
+# the same files beside onnx/model_quantized.onnx (the transformer, last_hidden_state out), exported by
+# PyTorch and quantized the way those hub exports were made (onnxruntime's dynamic int8
 # quantization: per channel, reduced range, MatMul and Gather weights). Pooling and normalising stay
 # kb's, read from 1_Pooling and modules.json as for any imported folder.
 #   python st_to_onnx.py SRC_DIR OUT_DIR
@@ -55,7 +55,9 @@ def main(src, out):
     example = tuple(torch.ones(1, 8, dtype=torch.long) if n != "token_type_ids" else torch.zeros(1, 8, dtype=torch.long) for n in names)
     axes = {n: {0: "batch_size", 1: "sequence_length"} for n in names}
     axes["last_hidden_state"] = {0: "batch_size", 1: "sequence_length"}
-    fp32 = os.path.join(tmp, "onnx", "model.onnx")
+    # The float32 export is only the quantizer's input: kb loads the int8 graph, and a folder holding
+    # both would be imported (copied) whole, at five times the size.
+    fp32 = out + ".fp32.onnx"
     with torch.no_grad():
         torch.onnx.export(
             Hidden(model, token_types),
@@ -76,6 +78,7 @@ def main(src, out):
         weight_type=QuantType.QInt8,
         extra_options={"EnableSubgraph": True},
     )
+    os.remove(fp32)
     with open(os.path.join(tmp, "kb-weights.json"), "w") as f:
         json.dump({"from": os.path.abspath(src), "torch": torch.__version__}, f)
     shutil.rmtree(out, ignore_errors=True)

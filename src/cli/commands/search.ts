@@ -61,12 +61,14 @@ function printHuman(r: SearchResult, explain: boolean): void {
       const e = x.explain;
       line(
         dim(
-          `   lexical #${x.lexical_rank} ${x.lexical_score?.toFixed(4)}` +
+          (x.lexical_rank !== null ? `   lexical #${x.lexical_rank} ${x.lexical_score?.toFixed(4) ?? ''}` : '   lexical —') +
             (e?.bm25_raw != null ? `  bm25 ${e.bm25_raw.toFixed(3)}` : '') +
             (e?.coverage != null ? `  coverage ${(e.coverage * 100).toFixed(0)}%` : '') +
             (e?.proximity ? `  proximity ${e.proximity.toFixed(2)}` : '') +
             (e?.feedback ? `  feedback +${e.feedback.toFixed(3)}` : '') +
-            `  vector ${x.vector_rank ?? '—'}` +
+            (x.vector_rank !== null ? `  vector #${x.vector_rank} similarity ${x.vector_score?.toFixed(3) ?? ''}` : '  vector —') +
+            // What each half added to the fused score (adaptive fusion weighs the meaning half per query).
+            (x.method === 'hybrid' && e ? `  fused ${(e.lexical_share ?? 0).toFixed(4)} + ${(e.vector_share ?? 0).toFixed(4)}` : '') +
             (x.rerank ? `  rerank ${x.rerank.score.toFixed(3)} (logit ${x.rerank.logit.toFixed(2)}, fused #${x.rerank.fused_rank})` : '') +
             `  matched: ${h.matched_terms.join(', ') || '—'}`,
         ),
