@@ -3,7 +3,7 @@
 // weights can be had here. The real smart-whisper path is tested where it can be: model files are
 // checked before loading, and a crash of the whisper child is one document's error, not the engine's.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptChunks } from '../src/worker/ingest/speech/chunks.js';
@@ -356,5 +356,14 @@ describe.skipIf(!corpora || !hasFfmpeg)('speech models (kb models)', () => {
     expect(kb(['models', 'list'], { env }).stdout).toMatch(/whisper-custom\s+imported\s+installed 76\.3 MB/);
     const ls = kb(['ls'], { env }).stdout;
     expect(ls).toMatch(/TRANSCRIPTION_FAILED: the speech model stopped \(SIGSEGV\)/);
+    // kb models use takes a speech model too: it becomes audio.model; one not installed is refused.
+    const missing = kb(['models', 'use', 'whisper-nothere'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/whisper-nothere is not installed — run: kb models pull whisper-nothere/);
+    writeFileSync(join(dir, 'data', 'config.yaml'), 'audio:\n  model: whisper-base.en\n');
+    const used = kb(['models', 'use', 'whisper-custom'], { env });
+    expect(used.code).toBe(0);
+    expect(used.stdout).toMatch(/Recordings are transcribed with whisper-custom/);
+    expect(readFileSync(join(dir, 'data', 'config.yaml'), 'utf8')).toMatch(/model: whisper-custom/);
   }, 60_000);
 });

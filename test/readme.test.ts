@@ -35,6 +35,10 @@ const DOCUMENTED_FAILURES: Record<string, { stderr: RegExp; why: string }> = {
     stderr: /kb models import ggml-base\.en\.bin/,
     why: 'no hub is reachable here: it must say how to get the file by hand',
   },
+  'kb models use whisper-base.en': {
+    stderr: /whisper-base\.en is not installed — run: kb models pull whisper-base\.en/,
+    why: 'no speech model could be had here: it must say how to get one',
+  },
   'kb models import ggml-small.bin': {
     stderr: /not a whisper\.cpp model/,
     why: 'no real whisper weights exist here: a file that is not one is refused clearly',

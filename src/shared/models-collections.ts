@@ -44,6 +44,8 @@ export const ModelRemovedSchema = z.object({ schema_version: V, removed: z.strin
 export const ModelUsedSchema = z.union([
   ReindexResultSchema.extend({ kind: z.literal('embedding') }),
   z.object({ schema_version: V, kind: z.literal('reranker'), model: z.string(), config_updated: z.string() }),
+  /** A speech model becomes audio.model: it transcribes from the next start of kb (the app, kb serve, a command). */
+  z.object({ schema_version: V, kind: z.literal('speech'), model: z.string(), config_updated: z.string() }),
 ]);
 
 export const CollectionSchema = z.object({

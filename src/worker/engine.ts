@@ -47,7 +47,7 @@ import type { ServerGrant } from './maintenance/grant-server.js';
 import type { Place } from './accounts/team-paths.js';
 import { runDoctor } from './maintenance/doctor.js';
 import { type FixResult, runFix } from './maintenance/fix.js';
-import { ModelService } from './models/service.js';
+import { isSpeechModel, ModelService } from './models/service.js';
 import {
   documentSource,
   getSpan,
@@ -293,11 +293,20 @@ export class Engine {
   importModel = (path: string, as?: string): Promise<ModelInfo | SpeechModelInfo> =>
     this.#models.importAny(path, as, defaultImportName(this.config.embedding));
   removeModel = (name: string): Promise<void> => this.#models.removeAny(name);
-  /** kb models use: a reranker becomes rerank.model (search.rerank on); an embedding model is switched to, re-embedding if needed. */
+  /**
+   * kb models use: a speech model becomes audio.model (from the next start: the transcriber is bound
+   * to its model); a reranker becomes rerank.model (search.rerank on); an embedding model is switched
+   * to, re-embedding if needed.
+   */
   useModel = async (
     name: string,
     opts: { onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {},
-  ): Promise<{ kind: 'reranker'; model: string; config_updated: string } | ({ kind: 'embedding' } & ReindexResult)> => {
+  ): Promise<{ kind: 'reranker' | 'speech'; model: string; config_updated: string } | ({ kind: 'embedding' } & ReindexResult)> => {
+    if (isSpeechModel(name)) {
+      await this.#models.checkSpeech(name);
+      const { file } = await this.#settings.set('audio.model', name);
+      return { kind: 'speech', model: name, config_updated: file };
+    }
     if (await this.#models.isReranker(name)) {
       await this.#models.checkReranker(name);
       await this.#settings.set('rerank.model', name);

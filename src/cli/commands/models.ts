@@ -122,6 +122,11 @@ export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<
   return withClient(g, async (kb) => {
     const r = await embeddingRun(g, ({ signal, onProgress }) => kb['models.use']({ name }, { signal, onProgress }));
     if (g.json) printJson(r);
+    else if (r.kind === 'speech')
+      line(
+        `Recordings are transcribed with ${r.model} from kb's next start` +
+          dim(` (audio.model in ${displayPath(r.config_updated)}; the app and kb serve take it when they restart)`),
+      );
     else if (r.kind === 'reranker')
       line(
         `Searches are reranked by ${r.model} now` +

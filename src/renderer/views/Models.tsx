@@ -75,6 +75,7 @@ export function Models({
     try {
       const r = await kb['models.use']({ name }, { signal: ctl.signal, onProgress: (p) => setSwitching({ name, ...p }) });
       if (r.kind === 'reranker') say(place, { ok: true, text: `Searches are reranked by ${r.model} once typing pauses` });
+      else if (r.kind === 'speech') say(place, { ok: true, text: `Recordings are transcribed with ${r.model} after a restart` });
       else if (r.cancelled)
         say(place, { ok: true, text: `Stopped: searches still use ${r.previous ?? 'no'} vectors. Use ${name} again to resume.` });
       else

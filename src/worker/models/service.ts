@@ -106,6 +106,13 @@ export class ModelService {
     return { task: 'embedding' };
   }
 
+  /** Before kb models use makes it the speech model: it is installed (its file was checked when it came in). */
+  async checkSpeech(name: string): Promise<void> {
+    const info = (await this.speechStore()).list().find((m) => m.id === name);
+    if (!info?.installed)
+      throw new KbError('MODEL_MISSING', `${name} is not installed — run: kb models pull ${name} (or kb models import FILE --as ${name})`);
+  }
+
   /** Is `name` a reranker (the registry's, or a cross-encoder folder imported under that name)? */
   async isReranker(name: string): Promise<boolean> {
     return (await this.embeddingStore()).list().some((m) => m.id === name && m.kind === 'reranker');
