@@ -49,6 +49,57 @@ describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
   });
 });
 
+describe.skipIf(!minilm)('a word the index lacks, with a real model', () => {
+  it('searches a word the model knows by its meaning and offers the correction; corrects a slip', async () => {
+    const notes = join(await tempDir(), 'notes');
+    await writeTree(notes, {
+      'recovery.md': '# Recovery\n\nAfter a long run, take a day off. Sleep and relaxation let the muscles repair.\n',
+      'router.md': '# Router\n\nTo reset the router, hold the button for ten seconds until the lights blink.\n',
+      'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it.\n',
+    });
+    // Nothing listens on port 9: the language model is never reached.
+    const engine = await engineIn(undefined, { ask: { ollama_host: 'http://127.0.0.1:9' } });
+    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
+    await engine.ingest([notes]);
+    await engine.useModel('all-MiniLM-L6-v2');
+    // "rest" is one edit from the index's "reset": a word, not a slip. Corrected, the router came first.
+    const rest = await engine.search({ query: 'rest' });
+    expect(rest.corrected).toBeUndefined();
+    expect(rest.suggested).toEqual({ query: 'reset', words: [{ from: 'rest', to: 'reset' }] });
+    expect(rest.meaning_only).toBe(true);
+    expect(rest.results[0]?.citation.path).toMatch(/recovery\.md$/);
+    // By words alone there is no meaning to search: corrected as before.
+    expect((await engine.search({ query: 'rest', mode: 'lexical' })).corrected?.query).toBe('reset');
+    // A slip the model holds no word for is corrected in hybrid too; a word found says nothing of meaning.
+    const slip = await engine.search({ query: 'routr' });
+    expect(slip.corrected?.query).toBe('router');
+    expect(slip.suggested).toBeUndefined();
+    expect(slip.meaning_only).toBeUndefined();
+    expect(slip.results[0]?.citation.path).toMatch(/router\.md$/);
+  });
+
+  it('shows, where no answer is written, only passages that hold the words or come near by meaning', async () => {
+    const notes = join(await tempDir(), 'notes');
+    await writeTree(notes, {
+      'router.md': '# Router\n\nTo reset the router, hold the button for ten seconds until the lights blink.\n',
+      'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it.\n',
+      'taxes.md': '# Paperwork\n\nKeep every receipt in one folder so the yearly return takes an evening.\n',
+    });
+    const engine = await engineIn(undefined, { ask: { ollama_host: 'http://127.0.0.1:9' } });
+    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
+    await engine.ingest([notes]);
+    await engine.useModel('all-MiniLM-L6-v2');
+    const paths = (r: { sources: { hit: { citation: { path: string } } }[] }): string[] =>
+      r.sources.map((x) => x.hit.citation.path.split('/').at(-1)!);
+    const offTopic = await engine.ask({ question: 'who won the football world cup in 2014?' });
+    expect(offTopic.refused).toBe(true);
+    expect(paths(offTopic)).toEqual([]);
+    const unreached = await engine.ask({ question: 'how do I restart my router?' });
+    expect(unreached.llm.status).toBe('unavailable');
+    expect(paths(unreached)).toEqual(['router.md']);
+  });
+});
+
 const espeak = existsSync('/usr/bin/espeak-ng');
 
 describe.skipIf(!whisper || !espeak)('whisper base, real weights', () => {
@@ -66,5 +117,7 @@ describe.skipIf(!whisper || !espeak)('whisper base, real weights', () => {
     const text = span.text.replace(/^\[[^\]]*\]\s*/gm, ' ');
     expect(wer(script, text)).toBeLessThan(0.2);
     expect(text.toLowerCase()).toContain('committee');
+    // Past the end of the recording: said so, not an empty span.
+    await expect(engine.get(`${wav}#t=20,30`)).rejects.toThrow(/nothing at #t=20,30 of .*meeting\.wav: it is \d+\.\d s long/);
   });
 });

@@ -50,7 +50,7 @@ describe('the approximate vector index', () => {
     for (let i = 0; i < rows.length; i += 2000) await store.add(rows.slice(i, i + 2000));
     expect(await store.indexStats()).toBeNull();
     await store.buildIndex();
-    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6000, unindexed: 0 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', name: 'vector_pq8', indexed: 6000, unindexed: 0 });
 
     const queries = clustered(60, 99, 100_000); // new points on the same topics, as queries are
     let found = 0;
@@ -72,10 +72,10 @@ describe('the approximate vector index', () => {
 
     const late = clustered(300, 5, 6000);
     await store.add(late);
-    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6000, unindexed: 300 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', name: 'vector_pq8', indexed: 6000, unindexed: 300 });
     for (const r of late.slice(0, 20)) expect((await store.search(r.vector, 1, { tags: [] }))[0]!.chunk_id).toBe(r.chunk_id);
     await store.optimize();
-    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', indexed: 6300, unindexed: 0 });
+    expect(await store.indexStats()).toEqual({ type: 'IVF_PQ', name: 'vector_pq8', indexed: 6300, unindexed: 0 });
     expect((await store.fragments()).total).toBeLessThanOrEqual(2);
     for (const r of late.slice(20, 40)) expect((await store.search(r.vector, 1, { tags: [] }))[0]!.chunk_id).toBe(r.chunk_id);
   });
@@ -93,10 +93,22 @@ describe('the approximate vector index', () => {
     expect(indexWanted(3000, old, 10_000)).toBe(true);
     await store.buildIndex();
     const now = await store.indexStats();
-    expect(now).toMatchObject({ type: 'IVF_PQ', indexed: 3000 });
+    expect(now).toMatchObject({ type: 'IVF_PQ', name: 'vector_pq8', indexed: 3000 });
+    const fresh = async (): Promise<lancedb.Table> => (await lancedb.connect(dir)).openTable('chunks_old');
+    expect((await (await fresh()).listIndices()).map((i) => i.name)).toEqual(['vector_pq8']);
     // Built, it is kept: no rebuild at every upkeep.
     expect(indexWanted(3000, now, 10_000)).toBe(false);
     expect(indexWanted(9999, null, 10_000)).toBe(false);
     expect(indexWanted(10_000, null, 10_000)).toBe(true);
+    // An older kb's IVF_PQ, of a code per 16 dimensions, is built again too; searches go on meanwhile.
+    const again = await fresh();
+    await again.createIndex('vector', { name: 'vector_idx', config: lancedb.Index.ivfPq({ distanceType: 'cosine' }), replace: true });
+    await again.dropIndex('vector_pq8');
+    store = await VectorStore.open(dir, 'chunks_old');
+    const coarse = await store.indexStats();
+    expect(coarse).toMatchObject({ type: 'IVF_PQ', name: 'vector_idx' });
+    expect(indexWanted(3000, coarse, 10_000)).toBe(true);
+    await store.buildIndex();
+    expect(await store.indexStats()).toMatchObject({ name: 'vector_pq8', indexed: 3000 });
   });
 });

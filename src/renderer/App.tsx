@@ -109,6 +109,7 @@ export function App({ kb }: { kb: KbBridge }) {
         listRef={list}
         viewerRef={viewer}
         onAsTyped={setAsTyped}
+        onSearch={setQuery}
       />
     ),
     library: () => (

@@ -1,5 +1,6 @@
 // What the hit list says about the search itself: a typo corrected (with the words as typed a click
-// away), a query read otherwise than typed (an unfinished FTS5 expression), and why nothing matched —
+// away), a word the index lacks searched by its meaning (with the index's nearest word a click away),
+// hits found by meaning alone, a query read otherwise than typed (an unfinished FTS5 expression), and why nothing matched —
 // on an empty index, with what to do about it.
 import type { ReactNode } from 'react';
 import type { SearchResult } from '../shared/wire';
@@ -9,12 +10,15 @@ export function SearchNotes({
   filtered,
   emptyIndex,
   onAsTyped,
+  onSearch,
   firstRun,
 }: {
   result: SearchResult;
   filtered: boolean;
   emptyIndex: boolean;
   onAsTyped: () => void;
+  /** Searches for other words (a suggestion taken). */
+  onSearch: (query: string) => void;
   firstRun: ReactNode;
 }) {
   return (
@@ -26,6 +30,20 @@ export function SearchNotes({
             search for {result.query.trim()} instead
           </button>
         </p>
+      )}
+      {result.suggested ? (
+        <p className="corrected" role="status">
+          {inNoPassage(result.suggested.words.map((w) => w.from))} ·{' '}
+          <button className="link" onClick={() => onSearch(result.suggested!.query)}>
+            search for <strong>{result.suggested.query}</strong> instead
+          </button>
+        </p>
+      ) : (
+        result.meaning_only && (
+          <p className="hint" role="status">
+            No passage holds these words: the hits below match their meaning.
+          </p>
+        )
       )}
       {result.notice && (
         <p className="warn notice" role="status">
@@ -45,4 +63,11 @@ export function SearchNotes({
         ))}
     </>
   );
+}
+
+/** “rest” is in no passage…, or “rest” and “tire” are. */
+function inNoPassage(words: string[]): string {
+  const q = words.map((w) => `“${w}”`);
+  if (q.length === 1) return `${q[0]!} is in no passage: searched by its meaning`;
+  return `${q.slice(0, -1).join(', ')} and ${q.at(-1)!} are in no passage: searched by their meaning`;
 }

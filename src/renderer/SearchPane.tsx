@@ -25,6 +25,8 @@ export interface SearchPaneProps {
   listRef: RefObject<HTMLElement | null>;
   viewerRef: RefObject<HTMLElement | null>;
   onAsTyped: (query: string) => void;
+  /** Searches for other words (a suggestion taken). */
+  onSearch: (query: string) => void;
 }
 
 export function SearchPane({
@@ -40,6 +42,7 @@ export function SearchPane({
   listRef,
   viewerRef,
   onAsTyped,
+  onSearch,
 }: SearchPaneProps) {
   const { result, error, pinned, selected } = search;
   const hits = result?.results ?? [];
@@ -69,6 +72,7 @@ export function SearchPane({
             filtered={filtered}
             emptyIndex={emptyIndex}
             onAsTyped={() => onAsTyped(result.query.trim())}
+            onSearch={onSearch}
             firstRun={firstRun}
           />
         )}

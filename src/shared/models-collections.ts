@@ -33,7 +33,10 @@ export const ModelsListSchema = z.object({
   schema_version: V,
   models: z.array(EmbeddingModelSchema),
   speech_models: z.array(SpeechModelSchema),
+  /** What the configuration uses: embedding.model, audio.model, and rerank.model when search.rerank is on. */
+  in_use: z.object({ embedding: z.string(), speech: z.string(), reranker: z.string().nullable() }),
 });
+export type ModelsList = z.infer<typeof ModelsListSchema>;
 export const ModelInstalledSchema = z.object({
   schema_version: V,
   model: z.union([EmbeddingModelSchema, SpeechModelSchema]),

@@ -105,6 +105,9 @@ export const SearchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 
+/** A query with some of its words changed, and which. */
+const CorrectionSchema = z.object({ query: z.string(), words: z.array(z.object({ from: z.string(), to: z.string() })) });
+
 export const SearchResultSchema = versioned({
   query: z.string(),
   mode: SearchModeSchema,
@@ -125,7 +128,15 @@ export const SearchResultSchema = versioned({
    * searched instead, and each word changed. `query` above stays the text as typed; search again with
    * `correct: false` for that text as it is.
    */
-  corrected: z.object({ query: z.string(), words: z.array(z.object({ from: z.string(), to: z.string() })) }).optional(),
+  corrected: CorrectionSchema.optional(),
+  /**
+   * Words of the query the index does not hold but the embedding model knows as words of its language
+   * ("rest" in an index without it): searched as typed, so the meaning half finds what they mean, with
+   * the index's nearest words offered here — the query with them (and any corrected) changed.
+   */
+  suggested: CorrectionSchema.optional(),
+  /** Hybrid: no passage holds the query's words; every hit was found by meaning alone. */
+  meaning_only: z.boolean().optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 

@@ -39,6 +39,7 @@ import { TopsUpkeep } from './search/tops-upkeep.js';
 import { MergeUpkeep } from './maintenance/merge-upkeep.js';
 import { upgradeIfSmall, upgradeInBackground } from './maintenance/upgrade.js';
 import type { BackgroundEvent } from '../shared/events.js';
+import type { ModelsList } from '../shared/models-collections.js';
 import { AccountService } from './accounts/service.js';
 import { TeamLink } from './link/service.js';
 import { collectGarbage, type GcResult } from './maintenance/gc.js';
@@ -281,7 +282,11 @@ export class Engine {
   }
 
   // Models
-  listModels = (): ReturnType<ModelService['list']> => this.#models.list();
+  listModels = async (): Promise<ModelsList> => {
+    const { search, rerank, audio } = this.config;
+    const in_use = { embedding: this.#vectors.model, speech: audio.model, reranker: search.rerank ? rerank.model : null };
+    return { ...(await this.#models.list()), in_use };
+  };
   /**
    * The one model API, either kind by name (whisper-… is a speech model; a file imports as one, a folder
    * as an embedding model or reranker): the Models view, kb models and the tests alike.

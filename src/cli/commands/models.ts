@@ -22,21 +22,29 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
     line(bold('Embedding models (search by meaning)'));
     for (const m of r.models.filter((x) => x.kind === 'embedding')) {
       line(
-        `  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state(m)}${m.id === DEFAULT_MODEL ? dim('  (default)') : ''}`,
+        `  ${bold(m.id.padEnd(24))} ${String(m.dimension).padStart(4)}d ${String(m.max_tokens).padStart(4)} tokens  ${state(m)}${tags(m, r.in_use.embedding, DEFAULT_MODEL)}`,
       );
     }
     if (!r.models.some((m) => m.installed && m.kind === 'embedding')) line(dim(`  Get one with: kb models pull ${DEFAULT_MODEL}`));
-    line(dim('  Or one your Ollama serves: kb models use ollama:nomic-embed-text'));
+    if (r.in_use.embedding.startsWith('ollama:')) line(`  ${bold(r.in_use.embedding.padEnd(24))} served by Ollama  ${bold('in use')}`);
+    else line(dim('  Or one your Ollama serves: kb models use ollama:nomic-embed-text'));
     line(bold('Rerankers (re-score the best hits: kb search --rerank)'));
     for (const m of r.models.filter((x) => x.kind === 'reranker'))
-      line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}`);
+      line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}${tags(m, r.in_use.reranker)}`);
     line(bold('Speech models (audio and video)'));
     for (const m of r.speech_models) {
       const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
-      line(`  ${bold(m.id.padEnd(24))} ${m.about.padEnd(38)} ${state}${m.id === 'whisper-base.en' ? dim('  (default)') : ''}`);
+      line(`  ${bold(m.id.padEnd(24))} ${m.about.padEnd(38)} ${state}${tags(m, r.in_use.speech, 'whisper-base.en')}`);
     }
     if (!r.speech_models.some((m) => m.installed)) line(dim('  Get one with: kb models pull whisper-base.en'));
   });
+}
+
+/** "  in use", "  (default)", both or neither: what the configuration uses is marked, installed or not. */
+function tags(m: { id: string; installed: boolean }, inUse: string | null, byDefault?: string): string {
+  // Chosen but not installed is not "in use": nothing searches or transcribes with it yet.
+  const using = m.id !== inUse ? '' : m.installed ? `  ${bold('in use')}` : dim('  chosen, not installed');
+  return using + (m.id === byDefault ? dim('  (default)') : '');
 }
 
 export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<number> {
@@ -140,7 +148,7 @@ export async function modelsUseCommand(name: string, g: GlobalOptions): Promise<
         `Searching by meaning with ${r.model}${r.previous && r.previous !== r.model ? ` (was ${r.previous})` : ''}: embedded ${r.embedded} chunks` +
           dim(` in ${(r.took_ms / 1000).toFixed(1)} s`),
       );
-    return r.kind === 'embedding' && r.cancelled ? EXIT.partial : EXIT.ok;
+    return r.kind === 'embedding' && r.cancelled ? EXIT.interrupted : EXIT.ok;
   });
 }
 

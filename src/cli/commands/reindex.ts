@@ -42,6 +42,6 @@ export async function reindexCommand(flags: { model?: string }, g: GlobalOptions
       );
       if (r.config_updated) line(dim(`embedding.model is now ${r.model} in ${displayPath(r.config_updated)}`));
     }
-    return r.cancelled ? EXIT.partial : EXIT.ok;
+    return r.cancelled ? EXIT.interrupted : EXIT.ok;
   });
 }

@@ -46,6 +46,14 @@ function printHuman(r: SearchResult, explain: boolean): void {
   if (r.vector?.status === 'unavailable' && r.mode !== 'lexical') line(dim(`(${r.vector.reason})`));
   if (r.rerank?.status === 'unavailable') line(dim(`(not reranked: ${r.rerank.reason})`));
   if (r.corrected) line(yellow(`Showing results for ${r.corrected.query} · search for the words as typed with --no-correct`));
+  if (r.suggested) {
+    const words = r.suggested.words.map((w) => w.from);
+    const what =
+      words.length > 1
+        ? `${words.join(', ')} are in no passage: searched by their meaning`
+        : `${words[0]!} is in no passage: searched by its meaning`;
+    line(yellow(`${what} · did you mean ${r.suggested.query}?`));
+  } else if (r.meaning_only) line(dim('No passage holds these words: the hits below match their meaning.'));
   if (r.results.length === 0) {
     line(r.query.trim() ? 'No matches.' : 'Empty query: type some words to search for.');
     return;

@@ -246,7 +246,7 @@ export function Models({
       </table>
       <h3>Audio and video (speech models)</h3>
       <table className="grid">
-        <tbody>{list.speech_models.map((m) => row(m, m.about, m.id === inUse.speech))}</tbody>
+        <tbody>{list.speech_models.map((m) => row(m, m.about, m.id === inUse.speech, true))}</tbody>
       </table>
       <h3>Import a model</h3>
       <p className="hint">

@@ -7,7 +7,7 @@ import type { Config } from '../../shared/config.js';
 import { SCHEMA_VERSION, type AskProgress, type AskResult, type AskSource, type Citation } from '../../shared/wire.js';
 import type { SearchParams, SearchResult } from '../../shared/wire.js';
 import { checkAnswer } from './check.js';
-import { gate } from './gate.js';
+import { gate, nearEnough } from './gate.js';
 import { type OllamaClient, ollamaFor } from '../ollama.js';
 import { buildPrompt, promptOverheadTokens } from './prompt.js';
 import { mergeHits, packSources } from './sources.js';
@@ -62,7 +62,10 @@ export async function ask(engine: AskEngine, config: Config['ask'], call: AskCal
 
     if (verdict.refuse) {
       // Too little evidence: no model is asked. The nearest passages are shown for the user to judge.
-      const nearest: AskSource[] = found.results.slice(0, 3).map((hit, i) => ({ n: i + 1, hit }));
+      const nearest: AskSource[] = found.results
+        .filter((h) => nearEnough(h, config.gate))
+        .slice(0, 3)
+        .map((hit, i) => ({ n: i + 1, hit }));
       call.onProgress?.({ kind: 'sources', sources: nearest });
       return {
         ...base,
@@ -93,7 +96,7 @@ export async function ask(engine: AskEngine, config: Config['ask'], call: AskCal
         ...base,
         answer: '',
         citations: [],
-        sources,
+        sources: sources.filter((s) => nearEnough(s.hit, config.gate)).map((s, i) => ({ ...s, n: i + 1 })),
         refused: false,
         reason: e.message,
         model: llm.model,

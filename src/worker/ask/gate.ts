@@ -9,7 +9,7 @@
 // another, so the value is the model's own, measured with its real weights (embed/registry.ts's
 // gateSimilarity, from npm run bench -- ask); for a model without one it is off unless set.
 import type { Config } from '../../shared/config.js';
-import type { SearchResult } from '../../shared/wire.js';
+import type { SearchHit, SearchResult } from '../../shared/wire.js';
 import { modelSpec } from '../embed/registry.js';
 import { embeddingRef } from '../embed/spec.js';
 
@@ -49,4 +49,13 @@ export function gate(found: SearchResult, unit: number, t: GateThresholds): Gate
   }
   const byMeaning = t.min_similarity !== undefined && similarity !== null && similarity >= t.min_similarity;
   return { refuse: coverage < t.min_coverage && strength < t.min_strength && !byMeaning, coverage, strength, similarity };
+}
+
+/**
+ * A passage worth showing when no answer is written (refused, or no model reached): it holds some of
+ * the question's words, or comes as near it by meaning as the gate asks. A hybrid search always finds
+ * something; the rest of what it found is unrelated to the question.
+ */
+export function nearEnough(h: SearchHit, t: GateThresholds): boolean {
+  return h.matched_terms.length > 0 || (t.min_similarity !== undefined && (h.retrieval.vector_score ?? -1) >= t.min_similarity);
 }

@@ -171,6 +171,14 @@ export class Embedder implements TextEmbedder {
   /** Tokens and rows per inference batch (benchmarks tune it). */
   budget = { tokens: BATCH_TOKENS, rows: MAX_BATCH };
 
+  private specialTokens?: number;
+
+  /** One token beside the special ones every input gets: the vocabulary holds the word whole. */
+  knowsWord(word: string): boolean {
+    const special = (this.specialTokens ??= this.tokenizer.encode('').ids.length);
+    return this.tokenizer.encode(word).ids.length === special + 1;
+  }
+
   /** How many tokens the model would see before truncation, special tokens included. */
   tokenCount(text: string): number {
     return this.tokenizer.encode(text).ids.length;

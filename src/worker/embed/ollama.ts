@@ -89,6 +89,11 @@ export class OllamaEmbedder implements TextEmbedder {
     return { embed: (t, k) => this.embed(t, k), close: async () => undefined };
   }
 
+  /** Ollama does not show its tokenizer: every unknown word is corrected as a slip. */
+  knowsWord(): boolean {
+    return false;
+  }
+
   async close(): Promise<void> {
     // Nothing held: each request is its own connection.
   }

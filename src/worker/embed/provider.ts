@@ -12,4 +12,6 @@ export interface TextEmbedder extends PassageEmbedder {
   readonly spec: EmbeddingSpec;
   /** What embeds passages while an ingest runs: a thread of its own for onnx, the server itself for Ollama. */
   passages(): Promise<PassageEmbedder>;
+  /** The model's tokenizer holds the word whole: a word of its language, not a slip (search/pipeline.ts). */
+  knowsWord(word: string): boolean;
 }

@@ -107,7 +107,14 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
       throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);
     const from = anchor?.kind === 'time' ? anchor.start : 0;
     const to = anchor?.kind === 'time' ? anchor.end : Infinity;
-    text = transcriptText(segs.filter((s) => s.end > from && s.start < to));
+    const heard = segs.filter((s) => s.end > from && s.start < to);
+    // Past the end, or in a silence: said, as a page past the last is (an empty span read as a fault).
+    if (anchor && heard.length === 0) {
+      const length = segs.at(-1)?.end ?? 0;
+      const why = from >= length ? `it is ${length.toFixed(1)} s long` : 'no speech was heard then';
+      throw new KbError('NOT_FOUND', `nothing at #${target.split('#')[1]} of ${doc.path}: ${why}`);
+    }
+    text = transcriptText(heard);
     anchorOut = { kind: 'time', start: from, end: Number.isFinite(to) ? to : (segs.at(-1)?.end ?? 0) };
   } else if (doc.type === 'pdf' || doc.type === 'image') {
     if (kind === 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has pages, not lines: ask for #page=N`);

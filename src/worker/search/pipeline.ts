@@ -10,6 +10,7 @@ import type { Searcher } from './search.js';
 import { errorFields } from '../log.js';
 import type { VectorService } from '../vectors/service.js';
 import type { RerankService } from '../rerank/service.js';
+import { correctedQuery } from './spelling.js';
 
 const PROVIDER_FAILURES = new Set<ErrorCode>(['LLM_UNAVAILABLE', 'LLM_FAILED', 'MODEL_MISSING', 'MODEL_INVALID', 'TIMEOUT']);
 
@@ -51,13 +52,50 @@ async function reranked(deps: SearchDeps, p: ResolvedSearchParams): Promise<Sear
 
 /**
  * Words the index does not hold are corrected first (both halves then search the corrected query);
- * the result says so, keeping the query as typed. Not in vector mode: meaning has no typos to fix.
+ * the result says so, keeping the query as typed. Not in vector mode: meaning has no typos to fix. In
+ * hybrid mode a word the embedding model knows whole is a word, not a slip ("rest", which an index of
+ * router notes would turn into "reset"): it is searched as typed — the meaning half finds what it
+ * means — and the correction only offered.
  */
 async function corrected(deps: SearchDeps, p: ResolvedSearchParams): Promise<SearchResult> {
-  const fix = !p.correct || p.mode === 'vector' || !p.query.trim() ? null : await deps.searcher.correction(p.query, p.prefix);
-  if (!fix) return bothHalves(deps, p);
-  const r = await bothHalves(deps, { ...p, query: fix.query });
-  return { ...r, query: p.query, corrected: fix };
+  const fixes = !p.correct || p.mode === 'vector' || !p.query.trim() ? [] : await deps.searcher.spellingFixes(p.query, p.prefix);
+  if (fixes.length === 0) return meaningOnly(await bothHalves(deps, p));
+  const real =
+    p.mode === 'hybrid'
+      ? await wordsTheModelKnows(
+          deps,
+          fixes.map(([from]) => from),
+        )
+      : new Set<string>();
+  const applied = fixes.filter(([from]) => !real.has(from));
+  const offered = fixes.filter(([from]) => real.has(from));
+  const searched = correctedQuery(p.query, applied);
+  const r = meaningOnly(await bothHalves(deps, { ...p, query: searched }));
+  return {
+    ...r,
+    query: p.query,
+    ...(applied.length > 0 ? { corrected: { query: searched, words: pairs(applied) } } : {}),
+    ...(offered.length > 0 ? { suggested: { query: correctedQuery(p.query, fixes), words: pairs(offered) } } : {}),
+  };
+}
+
+const pairs = (fixes: [string, string][]): { from: string; to: string }[] => fixes.map(([from, to]) => ({ from, to }));
+
+/** Which of these words the embedding model's tokenizer holds whole; none without a model of kb's own. */
+async function wordsTheModelKnows(deps: SearchDeps, words: string[]): Promise<Set<string>> {
+  try {
+    const known = await deps.vectors.with((sem) => Promise.resolve(new Set(words.filter((w) => sem.embedder.knowsWord(w)))));
+    return 'unavailable' in known ? new Set() : known;
+  } catch {
+    return new Set(); // the search itself says what is wrong with the vector half
+  }
+}
+
+/** A hybrid list whose every hit came from the meaning half says so: none of them holds the words. */
+function meaningOnly(r: SearchResult): SearchResult {
+  const byMeaning =
+    r.mode === 'hybrid' && r.results.length > 0 && r.results.every((h) => h.retrieval.lexical_rank === null && !h.retrieval.by_name);
+  return byMeaning ? { ...r, meaning_only: true } : r;
 }
 
 async function bothHalves(deps: SearchDeps, p: ResolvedSearchParams): Promise<SearchResult> {

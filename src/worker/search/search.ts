@@ -15,7 +15,6 @@ import { LexicalSearcher } from './lexical.js';
 import { type Named, NameSearcher } from './names.js';
 import { type ParsedQuery, parseQuery } from './query.js';
 import { searchRequest } from './request.js';
-import { correctedQuery } from './spelling.js';
 import { nameHit, withNames } from './with-names.js';
 import type { WordSource } from './word-source.js';
 
@@ -40,13 +39,11 @@ export class Searcher {
   }
 
   /**
-   * The query with the words the index does not hold corrected (spelling.ts), or null when every word
-   * is held (or none has a correction one edit away).
+   * The words of the query the index does not hold, each with the indexed word most likely meant
+   * (spelling.ts); none when every word is held (or none has a correction one edit away).
    */
-  async correction(query: string, prefix: boolean): Promise<NonNullable<SearchResult['corrected']> | null> {
-    const q = parseQuery(query, { prefix });
-    const fixes = await this.lexical.spelling(q);
-    return fixes.length > 0 ? { query: correctedQuery(query, fixes), words: fixes.map(([from, to]) => ({ from, to })) } : null;
+  spellingFixes(query: string, prefix: boolean): Promise<[string, string][]> {
+    return this.lexical.spelling(parseQuery(query, { prefix }));
   }
 
   /**
@@ -125,9 +122,12 @@ export class Searcher {
     items = items.slice(0, p.top);
     const hydrated = await this.hydrator.hydrate(items, { dropVanished });
     const results = named ? await withNames(this.names, this.hydrator, hydrated, p, named) : hydrated;
-    const lexRows = new Set((lex?.hits ?? []).map((h) => h.rowid));
     const words = lex ? { total: lex.total, estimated: lex.totalEstimated } : null;
-    return envelope(p, q, results, { words, meaning: { only: found.filter((v) => !lexRows.has(v.rowid)).length } }, started);
+    // Hybrid counts the passages holding the words and the hits shown that only meaning found: the
+    // meaning half's candidates beyond those grow with top, and a total that changed with it read as
+    // a different search.
+    const only = lex ? results.filter((h) => h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null).length : found.length;
+    return envelope(p, q, results, { words, meaning: { only } }, started);
   }
 
   /** The documents the query names, looked up while the passages are searched (withNames adds them). */

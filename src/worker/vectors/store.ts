@@ -14,7 +14,15 @@ const { Field, FixedSizeList, Float32, makeData, makeVector, Table, Utf8, vector
   'apache-arrow',
 ) as typeof Arrow;
 
-const INDEX_NAME = 'vector_idx';
+/**
+ * The index's name says how it compresses: product quantization with a code per 8 dimensions (48 for
+ * all-MiniLM-L6-v2). LanceDB's default, one per 16, kept recall@10 at 0.86 on all-MiniLM-L6-v2's real
+ * vectors of 125k passages (nprobes 100, refine 10, node_modules/.kb-scratch/pq-variants.mts); one per 8
+ * 0.96 in 10.6 ms instead of 14, built in 66 s; one per 4 1.00 but 13.5 ms and 175 s. An index of an
+ * older kb (vector_idx, one per 16) is built again under this name.
+ */
+const INDEX_NAME = 'vector_pq8';
+const DIMS_PER_CODE = 8;
 
 const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
@@ -22,18 +30,20 @@ const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 export const INDEX_TYPE = 'IVF_PQ';
 /**
  * How many of the index's partitions a search looks in (LanceDB makes about √rows of them), and how
- * many more candidates than asked it scores again with the full vectors. At 987,197 vectors: recall@10
- * against an exact scan 0.99 in 12 ms (20 probes: 0.62; no second scoring: lower still).
+ * many more candidates than asked it scores again with the full vectors. At 987,197 of the scale
+ * bench's vectors: recall@10 against an exact scan 0.99 in 12 ms (20 probes: 0.62; no second scoring:
+ * lower still); on real ones see INDEX_NAME.
  */
 const NPROBES = 100;
 const REFINE_FACTOR = 10;
 
 /**
- * Whether the approximate index must be built: past annMinRows with none yet, or one of a kind kb no
- * longer builds (an older kb's IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size).
+ * Whether the approximate index must be built: past annMinRows with none yet, or one kb no longer
+ * builds (an older kb's IVF_HNSW_SQ: ten times slower to build, and 0.4× the vectors' size; or its
+ * IVF_PQ of coarser codes, named otherwise).
  */
-export function indexWanted(rows: number, index: { type: string } | null, annMinRows: number): boolean {
-  return index ? index.type !== INDEX_TYPE : rows >= annMinRows;
+export function indexWanted(rows: number, index: { type: string; name: string } | null, annMinRows: number): boolean {
+  return index ? index.type !== INDEX_TYPE || index.name !== INDEX_NAME : rows >= annMinRows;
 }
 
 /** The data dir's LanceDB folder of vector tables. */
@@ -120,10 +130,19 @@ export class VectorStore implements VectorTable {
   }
 
   /** The approximate index, if built: its kind, how many rows it covers and how many were added since. */
-  async indexStats(): Promise<{ type: string; indexed: number; unindexed: number } | null> {
+  async indexStats(): Promise<{ type: string; name: string; indexed: number; unindexed: number } | null> {
     if (!this.table) return null;
-    const stats = await this.table.indexStats(INDEX_NAME);
-    return stats ? { type: stats.indexType, indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows } : null;
+    for (const name of await this.vectorIndexes()) {
+      const stats = await this.table.indexStats(name);
+      if (stats) return { type: stats.indexType, name, indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows };
+    }
+    return null;
+  }
+
+  /** The names of the indexes on the vectors, kb's current one first. */
+  private async vectorIndexes(): Promise<string[]> {
+    const names = (await this.table!.listIndices()).filter((i) => i.columns.includes('vector')).map((i) => i.name);
+    return names.sort((a, b) => Number(b === INDEX_NAME) - Number(a === INDEX_NAME));
   }
 
   /** How many data files rows are spread over; many small ones slow every scan. */
@@ -155,13 +174,22 @@ export class VectorStore implements VectorTable {
   }
 
   /**
-   * Builds (or rebuilds) the IVF_PQ index over the vectors; runs on LanceDB's own threads. At 987,197
-   * vectors of 384 dimensions it took 39 s and 29 MB, where IVF_HNSW_SQ took 650 s and 578 MB (0.4× the
-   * vectors themselves) for the same recall once its candidates are scored again (search).
+   * Builds (or rebuilds) the IVF_PQ index over the vectors on LanceDB's own threads, then drops an
+   * older kb's index (searches use it until this one is there). At 987,197 vectors of 384 dimensions
+   * the coarser codes took 39 s and 29 MB, where IVF_HNSW_SQ took 650 s and 578 MB (0.4× the vectors
+   * themselves) for the same recall once its candidates are scored again (search).
    */
   async buildIndex(): Promise<void> {
     if (!this.table) return;
-    await this.table.createIndex('vector', { name: INDEX_NAME, config: lancedb.Index.ivfPq({ distanceType: 'cosine' }), replace: true });
+    const field = (await this.table.schema()).fields.find((f) => f.name === 'vector');
+    const dim = (field?.type as { listSize?: number } | undefined)?.listSize ?? 0;
+    const codes = dim > 0 && dim % DIMS_PER_CODE === 0 ? { numSubVectors: dim / DIMS_PER_CODE } : {};
+    await this.table.createIndex('vector', {
+      name: INDEX_NAME,
+      config: lancedb.Index.ivfPq({ distanceType: 'cosine', ...codes }),
+      replace: true,
+    });
+    for (const name of await this.vectorIndexes()) if (name !== INDEX_NAME) await this.table.dropIndex(name);
   }
 
   /**
