@@ -6,11 +6,16 @@ import { toErrorPayload } from '../../shared/errors.js';
 import { Embedder } from './embedder.js';
 import type { EmbeddingSpec } from './spec.js';
 import { runInBackground } from '../thread-priority.js';
+import { pauseForSearches } from '../search-traffic.js';
 
 runInBackground();
 
-const { dir, spec } = workerData as { dir: string; spec: EmbeddingSpec };
-const ready = Embedder.load(dir, spec);
+const { dir, spec, searches } = workerData as { dir: string; spec: EmbeddingSpec; searches: Int32Array };
+// Between two inference runs, a search in flight on the engine's thread goes first.
+const ready = Embedder.load(dir, spec).then((e) => {
+  e.betweenRuns = () => pauseForSearches(searches);
+  return e;
+});
 ready.catch(() => undefined); // reported with the first request
 
 parentPort?.on('message', (msg: { id: number; texts: string[]; kind: 'query' | 'passage' }) => {

@@ -14,10 +14,12 @@ import type { PassageEmbedder, TextEmbedder } from './provider.js';
 export const ONNX_FILES = ['onnx/model_quantized.onnx', 'onnx/model.onnx', 'model.onnx'];
 /**
  * Tokens per batch (batch size × padded length): bounds memory whatever the input lengths. Small
- * batches keep the activations in cache: on kb's own chunks 2,048 tokens × 16 rows embeds ~25% more
- * per second than 8,192 × 64 (.bench budget probe, minilm-l6 architecture, 2 cores).
+ * batches keep the activations in cache: on kb's own chunks 2,048 tokens × 16 rows embedded ~25% more
+ * per second than 8,192 × 64 (.bench budget probe, minilm-l6 architecture, 2 cores), and 512 as many
+ * as 2,048 (all-MiniLM-L6-v2's real int8 graph on Cranfield: 76 passages/s either way) in runs of
+ * ~35 ms — the longest a search shares the CPU with one (betweenRuns).
  */
-const BATCH_TOKENS = 2048;
+const BATCH_TOKENS = 512;
 const MAX_BATCH = 16;
 
 function readJson(file: string, what: string): Record<string, unknown> {
@@ -171,6 +173,9 @@ export class Embedder implements TextEmbedder {
   /** Tokens and rows per inference batch (benchmarks tune it). */
   budget = { tokens: BATCH_TOKENS, rows: MAX_BATCH };
 
+  /** Awaited before each inference run after the first: the passage thread gives way to searches there. */
+  betweenRuns: (() => Promise<void>) | null = null;
+
   private specialTokens?: number;
 
   /** One token beside the special ones every input gets: the vocabulary holds the word whole. */
@@ -198,10 +203,13 @@ export class Embedder implements TextEmbedder {
   /** The whole pipeline after tokenisation: batching, padding, inference, pooling. */
   async embedIds(encoded: number[][]): Promise<Float32Array[]> {
     const out: Float32Array[] = new Array<Float32Array>(encoded.length);
-    for (const batch of planBatches(
+    const batches = planBatches(
       encoded.map((e) => e.length),
       this.budget,
-    )) {
+    );
+    const first = batches[0];
+    for (const batch of batches) {
+      if (batch !== first) await this.betweenRuns?.();
       const vectors = await this.runBatch(batch.map((i) => encoded[i]!));
       batch.forEach((i, j) => {
         out[i] = vectors[j]!;

@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { KbError, type ErrorCode } from '../../shared/errors.js';
 import { threadEntry } from '../threads.js';
+import { searchCounter } from '../search-traffic.js';
 import type { EmbeddingSpec } from './spec.js';
 import type { PassageEmbedder } from './provider.js';
 
@@ -40,7 +41,10 @@ export class ThreadedEmbedder implements PassageEmbedder {
     const entry = threadEntry('embed/embed-thread');
     if (!entry) return { embed: (t, k) => embedder.embed(t, k), close: async () => undefined };
     return new ThreadedEmbedder(
-      new Worker(entry.url, { execArgv: entry.execArgv, workerData: { dir: embedder.dir, spec: embedder.spec } }),
+      new Worker(entry.url, {
+        execArgv: entry.execArgv,
+        workerData: { dir: embedder.dir, spec: embedder.spec, searches: searchCounter() },
+      }),
     );
   }
 

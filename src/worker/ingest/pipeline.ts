@@ -15,6 +15,7 @@ import { admit, type Confinement, ownPlaces } from './confine.js';
 import { refusedFolder } from './refused-folders.js';
 import { normalizeTags } from './tags.js';
 import { walk } from './walk.js';
+import { searchesAhead } from '../search-traffic.js';
 
 export { runOcr } from './ocr/ocr-pass.js';
 
@@ -169,6 +170,8 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       if (opts.signal?.aborted) break;
       try {
         const p = await prepared;
+        // A search in flight goes first: its steps would otherwise queue behind this document's writes.
+        await searchesAhead();
         const r = 'skip' in p ? p : await batch.document((t) => p.commit(t));
         if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
         else if (r === 'moved') {
@@ -202,6 +205,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
         }
       }
       done++;
+      await searchesAhead(); // and before a commit, which flushes the full-text index (tens of ms)
       await batch.commitIfDue();
       // Files already read and parsed resolve at once, and awaiting them never lets timers or
       // messages in: give the engine's loop a turn every few ms, so searches answer meanwhile.

@@ -56,6 +56,8 @@ export class Semantic {
   private closeRequested = false;
   /** Chunks are embedded on a thread of their own, started on the first sync (see embed/threaded.ts). */
   private passages?: PassageEmbedder;
+  /** The table's upkeep under way, if any. */
+  private upkeep: Promise<unknown> | null = null;
 
   constructor(
     private readonly side: VectorSidePort,
@@ -152,6 +154,11 @@ export class Semantic {
     const flush = async (): Promise<void> => {
       await this.store.add(pendingRows);
       done += pendingRows.length;
+      // Rows not yet in the approximate index are searched exactly, which a long sync made slower
+      // with every write: they are folded in as they come (never a first index here: that is upkeep's).
+      // Not beside upkeep already at work on the table (two would conflict); a fold that fails is
+      // upkeep's to do after the sync.
+      if (pendingRows.length > 0 && !this.upkeep) await this.maintain(Number.POSITIVE_INFINITY).catch(() => null);
       pendingRows = [];
     };
     opts.onProgress?.({ done, total: missing.length });
@@ -192,7 +199,13 @@ export class Semantic {
 
   /** Keeps vector search fast as the table grows (the table's own upkeep: its approximate index). */
   maintain(annMinRows: number): Promise<'indexed' | 'optimized' | null> {
-    return this.store.maintain(annMinRows);
+    const run = this.store.maintain(annMinRows);
+    this.upkeep = run;
+    const done = (): void => {
+      if (this.upkeep === run) this.upkeep = null;
+    };
+    run.then(done, done);
+    return run;
   }
 
   /** Copies documents' current tags onto their vectors. */
