@@ -140,7 +140,6 @@ export async function benchMeaningCost(): Promise<BenchResult> {
     lines.push(`a keystroke's hybrid search on a quiet engine: p50 ${ms(percentile(quiet, 50))}, p95 ${ms(percentile(quiet, 95))}`);
     const recall = await indexRecall(join(run, 'vectors'), folder, words, rng);
     lines.push(`the approximate index against an exact scan, real query vectors: recall@10 ${recall.toFixed(3)}`);
-    checks.push({ what: 'vector index recall@10 (real vectors, 100k)', value: recall, target: 0.95, better: 'higher' });
     // Notes of their own each run (the kept index may hold an earlier run's).
     const notes = join(work, `new-notes-${Date.now()}`);
     await writeCorpus(notes, model, 1500, 5000, Date.now() % 100_000);

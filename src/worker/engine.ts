@@ -147,12 +147,20 @@ export class Engine {
   ingest = async (paths: string[], opts: IngestCallOptions = {}): Promise<IngestSummary> => {
     await this.#accounts.assertMayAdd(paths);
     const confine = await this.#accounts.confinement();
+    // The tops wait for the words to be written, not for the passages to be embedded: meanwhile every
+    // search scored the chunks they had not seen, 11,000 of them after 1,500 notes, and past DELTA_MAX
+    // the word index answered alone.
     this.#tops.hold();
+    let held = true;
+    const release = (): void => {
+      if (held) this.#tops.release();
+      held = false;
+    };
     try {
-      return await this.#ingest.ingest(paths, { ...opts, ...(confine ? { confine } : {}) });
+      return await this.#ingest.ingest(paths, { ...opts, ...(confine ? { confine } : {}), wordsWritten: release });
     } finally {
       this.#upkeep?.kick(); // a cancel, or a pass a crash cut short, may have left work behind
-      this.#tops.release();
+      release();
       this.#merge?.maintain();
     }
   };

@@ -23,6 +23,8 @@ export interface IngestCallOptions {
   signal?: AbortSignal;
   /** A team user's bounds (the engine sets it from their grants): see ingest/confine.ts. */
   confine?: Confinement | undefined;
+  /** Called once every file's words are written, before passages are embedded (minutes, on a big ingest). */
+  wordsWritten?: () => void;
 }
 
 export class IngestService {
@@ -107,6 +109,7 @@ export class IngestService {
         const facts = d && (await core.store.tables.documents.withFacts(d.id));
         return facts ? docState(facts) : null;
       });
+      opts.wordsWritten?.();
       summary.vector = await this.vectors
         .with(async (sem) => {
           const onProgress = opts.onProgress;
