@@ -156,6 +156,10 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
   const ahead: Promise<Prepared>[] = [];
   let next = 0;
   const batch = ctx.store.batch(BATCH_MS);
+  // On SQLite every write runs on the engine's thread, where a search's steps would queue behind it: a
+  // search in flight goes first. PostgreSQL writes on its server, and a team's steady stream of
+  // searches would only slow an editor's ingest down.
+  const searchesFirst = ctx.store.kind === 'sqlite' ? searchesAhead : (): undefined => undefined;
   let lastYield = performance.now();
   try {
     for (const f of files) {
@@ -170,8 +174,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
       if (opts.signal?.aborted) break;
       try {
         const p = await prepared;
-        // A search in flight goes first: its steps would otherwise queue behind this document's writes.
-        await searchesAhead();
+        await searchesFirst();
         const r = 'skip' in p ? p : await batch.document((t) => p.commit(t));
         if (typeof r === 'object') summary.skipped.push({ path: f.path, reason: r.skip });
         else if (r === 'moved') {
@@ -205,7 +208,7 @@ export async function ingestPaths(ctx: IngestContext, paths: string[], opts: Ing
         }
       }
       done++;
-      await searchesAhead(); // and before a commit, which flushes the full-text index (tens of ms)
+      await searchesFirst(); // and before a commit, which flushes the full-text index (tens of ms)
       await batch.commitIfDue();
       // Files already read and parsed resolve at once, and awaiting them never lets timers or
       // messages in: give the engine's loop a turn every few ms, so searches answer meanwhile.
