@@ -118,6 +118,7 @@ describe.skipIf(!whisper || !espeak)('whisper base, real weights', () => {
     expect(wer(script, text)).toBeLessThan(0.2);
     expect(text.toLowerCase()).toContain('committee');
     // Past the end of the recording: said so, not an empty span.
-    await expect(engine.get(`${wav}#t=20,30`)).rejects.toThrow(/nothing at #t=20,30 of .*meeting\.wav: it is \d+\.\d s long/);
+    await expect(engine.get(`${wav}#t=20,30`)).rejects.toThrow(/nothing at #t=20,30 of .*meeting\.wav: its transcript ends at \d+\.\d s/);
+    await expect(engine.get(`${wav}#t=5,2`)).rejects.toThrow(/ends before it starts/);
   });
 });

@@ -14,8 +14,11 @@ export function HitRow({
   onClick,
   speech,
   folder = null,
+  byMeaning = false,
 }: {
   hit: SearchHit;
+  /** Found by the meaning half alone, in a list where other hits hold the words: said under it. */
+  byMeaning?: boolean;
   /** The folders that tell this file from another hit's of the same name, when there is one. */
   folder?: string | null;
   active: boolean;
@@ -54,6 +57,7 @@ export function HitRow({
         </div>
       )}
       {hit.retrieval.by_name && hit.source.total_chunks > 0 && <div className="by-name">found by its name</div>}
+      {byMeaning && <div className="by-meaning">found by meaning: none of the words is in it</div>}
       {explain && (
         <dl className="explain" aria-label="Why this hit">
           <dt>words</dt>

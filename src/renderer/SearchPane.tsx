@@ -82,6 +82,9 @@ export function SearchPane({
               key={`${h.doc_id}:${h.chunk_id}`}
               hit={h}
               folder={folders.get(h.citation.path) ?? null}
+              byMeaning={
+                result?.mode === 'hybrid' && !result.meaning_only && h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null
+              }
               speech={speech}
               active={!pinned && i === selected}
               explain={explain}

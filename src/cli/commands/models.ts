@@ -40,10 +40,10 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
   });
 }
 
-/** "  in use", "  (default)", both or neither: what the configuration uses is marked, installed or not. */
+/** "  in use" (or "  chosen", not installed), "  (default)", both or neither: what the configuration uses. */
 function tags(m: { id: string; installed: boolean }, inUse: string | null, byDefault?: string): string {
   // Chosen but not installed is not "in use": nothing searches or transcribes with it yet.
-  const using = m.id !== inUse ? '' : m.installed ? `  ${bold('in use')}` : dim('  chosen, not installed');
+  const using = m.id !== inUse ? '' : m.installed ? `  ${bold('in use')}` : dim('  chosen');
   return using + (m.id === byDefault ? dim('  (default)') : '');
 }
 

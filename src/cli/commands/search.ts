@@ -62,7 +62,9 @@ function printHuman(r: SearchResult, explain: boolean): void {
     line(
       `${bold(`${h.rank}.`)} ${bold(terminalSafe(h.source.title || displayPath(h.citation.path)))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`,
     );
-    line(`   ${cyan(terminalSafe(citationLabel(h.citation, displayPath(h.citation.path))))}`);
+    // In a hybrid list, a hit none of the query's words is in says so (the words half did not find it).
+    const byMeaning = r.mode === 'hybrid' && !r.meaning_only && h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null;
+    line(`   ${cyan(terminalSafe(citationLabel(h.citation, displayPath(h.citation.path))))}${byMeaning ? dim('  · by meaning') : ''}`);
     line(`   ${highlight(terminalSafe(h.snippet), h.snippet_highlights)}`);
     if (explain) {
       const x = h.retrieval;

@@ -107,11 +107,12 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
       throw new KbError('INVALID_ARGUMENT', `${doc.path} is a recording: ask for a time range, #t=start,end`);
     const from = anchor?.kind === 'time' ? anchor.start : 0;
     const to = anchor?.kind === 'time' ? anchor.end : Infinity;
+    if (to < from) throw new KbError('INVALID_ARGUMENT', `#${target.split('#')[1]} ends before it starts: ask for #t=start,end`);
     const heard = segs.filter((s) => s.end > from && s.start < to);
     // Past the end, or in a silence: said, as a page past the last is (an empty span read as a fault).
     if (anchor && heard.length === 0) {
       const length = segs.at(-1)?.end ?? 0;
-      const why = from >= length ? `it is ${length.toFixed(1)} s long` : 'no speech was heard then';
+      const why = from >= length ? `its transcript ends at ${length.toFixed(1)} s` : 'no speech was heard then';
       throw new KbError('NOT_FOUND', `nothing at #${target.split('#')[1]} of ${doc.path}: ${why}`);
     }
     text = transcriptText(heard);
