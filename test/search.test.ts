@@ -130,6 +130,9 @@ describe('lexical search', () => {
     expect((await engine.search({ query: 'brown foxx', prefix: true, mode: 'lexical' })).corrected?.query).toBe('brown fox');
     // Capitals kept; words the index holds untouched; a quoted phrase exact.
     expect((await engine.search({ query: 'Kneed', mode: 'lexical' })).corrected?.query).toBe('Knead');
+    // A short word is corrected only to one that starts as it does ("mend" is no slip for "end").
+    expect((await engine.search({ query: 'hough', mode: 'lexical' })).corrected).toBeUndefined();
+    expect((await engine.search({ query: 'doughh', mode: 'lexical' })).corrected?.query).toBe('dough');
     expect((await engine.search({ query: 'knead dough', mode: 'lexical' })).corrected).toBeUndefined();
     expect((await engine.search({ query: '"kneed the dough"', mode: 'lexical' })).corrected).toBeUndefined();
     // A word being typed that indexed words begin with is no typo.
