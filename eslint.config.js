@@ -168,8 +168,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        // …but for the RPC client, which the preload bundles too, the table of document types and the search's limits:
-        // plain TypeScript, no zod.
+        // …but for the RPC client, which the preload bundles too, the table of document types, the search's limits
+        // and which hits meaning alone found: plain TypeScript, no zod.
         {
           patterns: [
             {
@@ -181,6 +181,8 @@ export default tseslint.config(
                 '!**/shared/doc-types.js',
                 '!**/shared/search-limits',
                 '!**/shared/search-limits.js',
+                '!**/shared/by-meaning',
+                '!**/shared/by-meaning.js',
               ],
               allowTypeImports: true,
               message: `the renderer imports only types from src/shared (${WHY})`,

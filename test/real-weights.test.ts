@@ -7,10 +7,25 @@ import { describe, expect, it } from 'vitest';
 import { Embedder } from '../src/worker/embed/embedder.js';
 import { modelSpec } from '../src/worker/embed/registry.js';
 import { wer } from '../bench/speech.js';
+import type { Engine } from '../src/worker/index.js';
 import { engineIn, realWeights, tempDir, writeTree } from './helpers.js';
 
 const minilm = realWeights('all-MiniLM-L6-v2');
 const whisper = realWeights('whisper-base-pypi');
+
+/**
+ * An engine over these notes, searching by meaning with the real model; its language model is never
+ * reached (nothing listens on port 9).
+ */
+async function notesWithModel(files: Record<string, string>): Promise<Engine> {
+  const notes = join(await tempDir(), 'notes');
+  await writeTree(notes, files);
+  const engine = await engineIn(undefined, { ask: { ollama_host: 'http://127.0.0.1:9' } });
+  await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
+  await engine.ingest([notes]);
+  await engine.useModel('all-MiniLM-L6-v2');
+  return engine;
+}
 
 const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -27,17 +42,12 @@ describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
   });
 
   it('finds by meaning a paraphrase that words alone miss, and hybrid keeps it first', async () => {
-    const notes = join(await tempDir(), 'notes');
-    await writeTree(notes, {
+    const engine = await notesWithModel({
       'puncture.md': '# Wheels\n\nTake the wheel off, find the puncture and patch the inner tube before pumping it up again.\n',
       'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it until golden.\n',
       'taxes.md': '# Paperwork\n\nKeep every receipt in one folder so the yearly return takes an evening, not a week.\n',
       'garden.md': '# Garden\n\nWater the tomatoes early in the morning and fasten the stems to the canes as they grow.\n',
     });
-    const engine = await engineIn();
-    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
-    await engine.ingest([notes]);
-    await engine.useModel('all-MiniLM-L6-v2');
     const query = 'repair a flat bicycle tire';
     const words = await engine.search({ query, mode: 'lexical' });
     expect(words.results.map((h) => h.citation.path).filter((p) => p.endsWith('puncture.md'))).toEqual([]);
@@ -51,17 +61,11 @@ describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
 
 describe.skipIf(!minilm)('a word the index lacks, with a real model', () => {
   it('searches a word the model knows by its meaning and offers the correction; corrects a slip', async () => {
-    const notes = join(await tempDir(), 'notes');
-    await writeTree(notes, {
+    const engine = await notesWithModel({
       'recovery.md': '# Recovery\n\nAfter a long run, take a day off. Sleep and relaxation let the muscles repair.\n',
       'router.md': '# Router\n\nTo reset the router, hold the button for ten seconds until the lights blink.\n',
       'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it.\n',
     });
-    // Nothing listens on port 9: the language model is never reached.
-    const engine = await engineIn(undefined, { ask: { ollama_host: 'http://127.0.0.1:9' } });
-    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
-    await engine.ingest([notes]);
-    await engine.useModel('all-MiniLM-L6-v2');
     // "rest" is one edit from the index's "reset": a word, not a slip. Corrected, the router came first.
     const rest = await engine.search({ query: 'rest' });
     expect(rest.corrected).toBeUndefined();
@@ -79,16 +83,11 @@ describe.skipIf(!minilm)('a word the index lacks, with a real model', () => {
   });
 
   it('shows, where no answer is written, only passages that hold the words or come near by meaning', async () => {
-    const notes = join(await tempDir(), 'notes');
-    await writeTree(notes, {
+    const engine = await notesWithModel({
       'router.md': '# Router\n\nTo reset the router, hold the button for ten seconds until the lights blink.\n',
       'bread.md': '# Baking\n\nKnead the dough for ten minutes, let it rise in a warm place, then bake it.\n',
       'taxes.md': '# Paperwork\n\nKeep every receipt in one folder so the yearly return takes an evening.\n',
     });
-    const engine = await engineIn(undefined, { ask: { ollama_host: 'http://127.0.0.1:9' } });
-    await engine.importModel(minilm!, 'all-MiniLM-L6-v2');
-    await engine.ingest([notes]);
-    await engine.useModel('all-MiniLM-L6-v2');
     const paths = (r: { sources: { hit: { citation: { path: string } } }[] }): string[] =>
       r.sources.map((x) => x.hit.citation.path.split('/').at(-1)!);
     const offTopic = await engine.ask({ question: 'who won the football world cup in 2014?' });

@@ -4,6 +4,7 @@ import { folderHints } from './lib/same-names';
 import { type ReactNode, type RefObject, useDeferredValue, useMemo } from 'react';
 import type { KbBridge } from '../shared/api';
 import { MAX_TOP } from '../shared/search-limits';
+import { markedByMeaning } from '../shared/by-meaning';
 import { HitRow } from './HitRow';
 import { SearchNotes } from './SearchNotes';
 import { Viewer } from './Viewer';
@@ -82,9 +83,7 @@ export function SearchPane({
               key={`${h.doc_id}:${h.chunk_id}`}
               hit={h}
               folder={folders.get(h.citation.path) ?? null}
-              byMeaning={
-                result?.mode === 'hybrid' && !result.meaning_only && h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null
-              }
+              byMeaning={result ? markedByMeaning(result, h) : false}
               speech={speech}
               active={!pinned && i === selected}
               explain={explain}

@@ -7,6 +7,7 @@ import { ComponentStatusSchema, type SCHEMA_VERSION, versioned } from './wire-ba
 
 export { ComponentStatusSchema, SCHEMA_VERSION } from './wire-base.js';
 export * from './wire-ingest.js';
+export * from './wire-status.js';
 import { DOC_TYPES, type DocType } from './doc-types.js';
 
 /** A document's type: one of shared/doc-types.ts's table. */
@@ -275,16 +276,6 @@ export const RemoveResultSchema = versioned({
 });
 export type RemoveResult = z.infer<typeof RemoveResultSchema>;
 
-export const DoctorCheckSchema = z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string() });
-export type DoctorCheck = z.infer<typeof DoctorCheckSchema>;
-
-export const DoctorReportSchema = versioned({
-  ok: z.boolean(),
-  data_dir: z.string(),
-  checks: z.array(DoctorCheckSchema),
-});
-export type DoctorReport = z.infer<typeof DoctorReportSchema>;
-
 export interface ErrorPayload {
   schema_version: typeof SCHEMA_VERSION;
   error: { code: string; message: string };
@@ -348,7 +339,6 @@ export const SpanSchema = versioned({
 });
 export type Span = z.infer<typeof SpanSchema>;
 
-/** `kb status` / the MCP `status` tool: what this index holds and what it can do. */
 /** What a search can be narrowed to — the types and tags of the indexed documents — and how many documents there are. */
 export const FacetsSchema = versioned({
   /** In the document-type table's order. */
@@ -360,42 +350,3 @@ export const FacetsSchema = versioned({
   failed: z.number().int().nonnegative(),
 });
 export type Facets = z.infer<typeof FacetsSchema>;
-
-export const KbStatusSchema = versioned({
-  data_dir: z.string(),
-  /** Where the index lives: the data dir's SQLite file, or a PostgreSQL database (its URL without a password). */
-  store: z.object({ kind: z.enum(['sqlite', 'postgres']), where: z.string() }),
-  documents: z.number().int().nonnegative(),
-  chunks: z.number().int().nonnegative(),
-  collections: z.array(
-    z.object({
-      name: z.string(),
-      root: z.string(),
-      documents: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-      waiting: z.number().int().nonnegative(),
-    }),
-  ),
-  embedding: z.object({ model: z.string(), installed: z.boolean() }),
-  speech: z.object({ model: z.string(), installed: z.boolean() }),
-  llm: z.object({ host: z.string(), model: z.string(), status: z.enum(['ok', 'warn']), detail: z.string() }),
-  /** The folder of kb's log files, one per process (kb logs prints them). */
-  logs: z.string(),
-  /** Bytes on disk under the data dir: the SQLite index, the vectors, kept originals, models, the rest. */
-  disk: z
-    .object({
-      total: z.number().int().nonnegative(),
-      index: z.number().int().nonnegative(),
-      vectors: z.number().int().nonnegative(),
-      originals: z.number().int().nonnegative(),
-      models: z.number().int().nonnegative(),
-      /** Files dropped in a browser, kept by kb serve (uploads/). */
-      uploads: z.number().int().nonnegative().optional(),
-      /** OCR language data unpacked for tesseract (ocr/). */
-      ocr: z.number().int().nonnegative().optional(),
-      /** The rest: logs, temporary files. The parts add up to total. */
-      other: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
-});
-export type KbStatus = z.infer<typeof KbStatusSchema>;

@@ -1,7 +1,8 @@
 import { KbError } from '../../shared/errors.js';
 import { citationLabel } from '../../shared/citation.js';
 import type { Fusion } from '../../shared/fusions.js';
-import { type DocType, type SearchMode, type SearchResult } from '../../shared/wire.js';
+import type { DocType, SearchMode, SearchResult } from '../../shared/wire.js';
+import { markedByMeaning } from '../../shared/by-meaning.js';
 import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
 import { terminalSafe } from '../terminal-text.js';
@@ -62,9 +63,9 @@ function printHuman(r: SearchResult, explain: boolean): void {
     line(
       `${bold(`${h.rank}.`)} ${bold(terminalSafe(h.source.title || displayPath(h.citation.path)))} ${dim(`(${h.source.type})`)} ${dim(h.score.toFixed(3))}`,
     );
-    // In a hybrid list, a hit none of the query's words is in says so (the words half did not find it).
-    const byMeaning = r.mode === 'hybrid' && !r.meaning_only && h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null;
-    line(`   ${cyan(terminalSafe(citationLabel(h.citation, displayPath(h.citation.path))))}${byMeaning ? dim('  · by meaning') : ''}`);
+    line(
+      `   ${cyan(terminalSafe(citationLabel(h.citation, displayPath(h.citation.path))))}${markedByMeaning(r, h) ? dim('  · by meaning') : ''}`,
+    );
     line(`   ${highlight(terminalSafe(h.snippet), h.snippet_highlights)}`);
     if (explain) {
       const x = h.retrieval;

@@ -2,6 +2,7 @@
 // search), words the index does not hold corrected, words and meaning searched (search.ts: parse →
 // retrieve → fuse → names → hydrate → envelope) — by words alone, saying why, when the vector half is
 // not there or fails, so a broken vector store never leaves a search unanswered — then reranked.
+import { byMeaningAlone } from '../../shared/by-meaning.js';
 import { type ResolvedSearchParams, type SearchParams, SearchParamsSchema, type SearchResult } from '../../shared/wire.js';
 import { type ErrorCode, firstLine, KbError } from '../../shared/errors.js';
 import { describeIssues } from '../../shared/issues.js';
@@ -93,8 +94,7 @@ async function wordsTheModelKnows(deps: SearchDeps, words: string[]): Promise<Se
 
 /** A hybrid list whose every hit came from the meaning half says so: none of them holds the words. */
 function meaningOnly(r: SearchResult): SearchResult {
-  const byMeaning =
-    r.mode === 'hybrid' && r.results.length > 0 && r.results.every((h) => h.retrieval.lexical_rank === null && !h.retrieval.by_name);
+  const byMeaning = r.mode === 'hybrid' && r.results.length > 0 && r.results.every(byMeaningAlone);
   return byMeaning ? { ...r, meaning_only: true } : r;
 }
 

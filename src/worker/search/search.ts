@@ -4,6 +4,7 @@
 import { KbError } from '../../shared/errors.js';
 import type { Config } from '../../shared/config.js';
 import type { ResolvedSearchParams, SearchHit, SearchResult } from '../../shared/wire.js';
+import { byMeaningAlone } from '../../shared/by-meaning.js';
 import type { Filters } from '../store/doc-filter.js';
 import { docState } from '../store/doc-state.js';
 import type { Tables } from '../store/port.js';
@@ -126,7 +127,7 @@ export class Searcher {
     // Hybrid counts the passages holding the words and the hits shown that only meaning found: the
     // meaning half's candidates beyond those grow with top, and a total that changed with it read as
     // a different search.
-    const only = lex ? results.filter((h) => h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null).length : found.length;
+    const only = lex ? results.filter(byMeaningAlone).length : found.length;
     return envelope(p, q, results, { words, meaning: { only } }, started);
   }
 

@@ -1,0 +1,9 @@
+// Which hits only the meaning half found, as the engine counts them and the CLI and the app mark them.
+// Plain TypeScript over the contract's types: the renderer takes it too (no zod in its bundle).
+import type { SearchHit, SearchResult } from './wire.js';
+
+/** A hit the meaning half alone found: none of the query's words is in it (nor was it found by its name). */
+export const byMeaningAlone = (h: SearchHit): boolean => h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null;
+
+/** Whether a hit is marked as found by meaning: in a hybrid list where others hold the words (meaning_only says it of all). */
+export const markedByMeaning = (r: SearchResult, h: SearchHit): boolean => r.mode === 'hybrid' && !r.meaning_only && byMeaningAlone(h);
