@@ -168,8 +168,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        // …but for the RPC client, which the preload bundles too, the table of document types, the search's limits
-        // and which hits meaning alone found: plain TypeScript, no zod.
+        // …but for the RPC client, which the preload bundles too, the table of document types, the search's limits,
+        // which hits meaning alone found and sizes for people: plain TypeScript, no zod.
         {
           patterns: [
             {
@@ -183,6 +183,8 @@ export default tseslint.config(
                 '!**/shared/search-limits.js',
                 '!**/shared/by-meaning',
                 '!**/shared/by-meaning.js',
+                '!**/shared/bytes',
+                '!**/shared/bytes.js',
               ],
               allowTypeImports: true,
               message: `the renderer imports only types from src/shared (${WHY})`,

@@ -353,7 +353,7 @@ describe.skipIf(!corpora || !hasFfmpeg)('speech models (kb models)', () => {
     const ok = kb(['models', 'import', join(dir, 'model.bin'), '--as', 'whisper-custom'], { env });
     expect(ok.stdout).toMatch(/Imported whisper-custom/);
     expect(ok.stdout).toMatch(/Transcribed 0 audio files that waited for a speech model; 1 failed \(kb ls shows why\)/);
-    expect(kb(['models', 'list'], { env }).stdout).toMatch(/whisper-custom\s+imported\s+installed 76\.3 MB/);
+    expect(kb(['models', 'list'], { env }).stdout).toMatch(/whisper-custom\s+imported\s+installed 80\.0 MB/);
     const ls = kb(['ls'], { env }).stdout;
     expect(ls).toMatch(/TRANSCRIPTION_FAILED: the speech model stopped \(SIGSEGV\)/);
     // kb models use takes a speech model too: it becomes audio.model; one not installed is refused.

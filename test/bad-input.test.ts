@@ -95,7 +95,7 @@ describe('bad input never loses what is indexed', () => {
 
   it('a 50 MB single-line file fails with TOO_LARGE; a 3 MB one is cut into bounded chunks', async () => {
     const { engine, dir, intact } = await withBaseline();
-    await writeFile(join(dir, 'huge.txt'), Buffer.alloc(50 * 1024 * 1024, 'a'));
+    await writeFile(join(dir, 'huge.txt'), Buffer.alloc(50_000_000, 'a'));
     await writeFile(join(dir, 'wide.txt'), 'needle ' + 'b'.repeat(3 * 1024 * 1024));
     const s = await engine.ingest([join(dir, 'huge.txt'), join(dir, 'wide.txt')]);
     expect(s).toMatchObject({ added: 1, failed: 1 });

@@ -21,6 +21,15 @@ describe('citation URIs', () => {
     expect(parseCitationUri('file:///t.mp3#t=754,812.5')).toMatchObject({ kind: 'time', start: 754, end: 812.5 });
   });
 
+  it('reads the time fragments media players take: an instant, from the start, clocks, npt:', () => {
+    expect(parseCitationUri('file:///t.mp3#t=4')).toMatchObject({ kind: 'time', start: 4, end: 4 });
+    expect(parseCitationUri('file:///t.mp3#t=,20')).toMatchObject({ kind: 'time', start: 0, end: 20 });
+    expect(parseCitationUri('file:///t.mp3#t=12:34,1:02:03.5')).toMatchObject({ kind: 'time', start: 754, end: 3723.5 });
+    expect(parseCitationUri('file:///t.mp3#t=npt:10,20')).toMatchObject({ kind: 'time', start: 10, end: 20 });
+    expect(() => parseCitationUri('file:///t.mp3#t=')).toThrow(/unknown citation fragment/);
+    expect(() => parseCitationUri('file:///t.mp3#t=1:2:3:4')).toThrow(/unknown citation fragment/);
+  });
+
   it.each([
     ['/r.docx', { kind: 'para', start: 12, end: 18 }, 'para=12-18', 'r.docx · ¶ 12–18'],
     ['/r.docx', { kind: 'para', start: 4, end: 4 }, 'para=4', 'r.docx · ¶ 4'],

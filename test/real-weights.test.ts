@@ -54,6 +54,10 @@ describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
     const hybrid = await engine.search({ query, mode: 'hybrid' });
     expect(hybrid.vector?.status).toBe('ok');
     expect(hybrid.results[0]?.citation.path).toMatch(/puncture\.md$/);
+    // Beside the note that holds the word, none of the unrelated ones as "found by meaning".
+    const dough = await engine.search({ query: 'dough', mode: 'hybrid' });
+    expect(dough.results.map((h) => h.citation.path.split('/').pop())).toEqual(['bread.md']);
+    expect(dough.total_matches).toBe(1);
     const meaning = await engine.search({ query: 'how do I make a loaf', mode: 'vector' });
     expect(meaning.results[0]?.citation.path).toMatch(/bread\.md$/);
   });
@@ -119,5 +123,12 @@ describe.skipIf(!whisper || !espeak)('whisper base, real weights', () => {
     // Past the end of the recording: said so, not an empty span.
     await expect(engine.get(`${wav}#t=20,30`)).rejects.toThrow(/nothing at #t=20,30 of .*meeting\.wav: its transcript ends at \d+\.\d s/);
     await expect(engine.get(`${wav}#t=5,2`)).rejects.toThrow(/ends before it starts/);
+    // An instant, as a player's link gives it: the passage playing then, cited whole.
+    const at = await engine.get(`${wav}#t=1`);
+    expect(at.citation).toMatchObject({ kind: 'time' });
+    expect(at.text.length).toBeGreaterThan(0);
+    const c = at.citation as { start: number; end: number };
+    expect(c.start).toBeLessThanOrEqual(1);
+    expect(c.end).toBeGreaterThan(1);
   });
 });

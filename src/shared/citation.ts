@@ -97,6 +97,13 @@ export function makeCitation(path: string, anchor: Anchor, section?: string): Ci
   return { ...anchor, uri, path, ...extra } as Citation;
 }
 
+/** A Media Fragments time: seconds (`754.5`) or a clock (`12:34`, `1:02:03.5`); undefined when it is neither. */
+function nptSeconds(t: string): number | undefined {
+  const parts = t.split(':');
+  if (parts.length > 3 || parts.some((p) => !/^\d+(?:\.\d+)?$/.test(p))) return undefined;
+  return parts.reduce((s, p) => s * 60 + Number(p), 0);
+}
+
 export function parseCitationUri(uri: string): Citation {
   const hash = uri.indexOf('#');
   if (hash < 0) throw new Error(`citation URI has no fragment: ${uri}`);
@@ -108,7 +115,12 @@ export function parseCitationUri(uri: string): Citation {
     return makeCitation(path, { kind: 'lines', start: +m[1]!, col_start: +m[2]!, end: +m[3]!, col_end: +m[4]! });
   if ((m = frag.match(/^L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[1]! });
   if ((m = frag.match(/^page=(\d+)$/))) return makeCitation(path, { kind: 'page', page: +m[1]! });
-  if ((m = frag.match(/^t=([\d.]+),([\d.]+)$/))) return makeCitation(path, { kind: 'time', start: +m[1]!, end: +m[2]! });
+  if ((m = frag.match(/^t=(?:npt:)?([\d.:]*)(?:,([\d.:]+))?$/))) {
+    // Media Fragments: #t=10,20, #t=10 (from 10 s: the passage playing then) and #t=,20 (from the start).
+    const start = m[1] ? nptSeconds(m[1]) : 0;
+    const end = m[2] !== undefined ? nptSeconds(m[2]) : m[1] ? start : undefined;
+    if (start !== undefined && end !== undefined) return makeCitation(path, { kind: 'time', start, end });
+  }
   if ((m = frag.match(/^xywh=(\d+),(\d+),(\d+),(\d+)$/)))
     return makeCitation(path, { kind: 'region', x: +m[1]!, y: +m[2]!, w: +m[3]!, h: +m[4]! });
   const structured = structuredAnchor(frag);

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { FUSIONS } from './fusions.js';
 
-const MB = 1024 * 1024;
+// Limits in decimal megabytes, as kb prints sizes (shared/bytes.ts): "over the 200 MB limit" means 200,000,000.
+const MB = 1_000_000;
 
 /** kb serve's public address (serve.public_url, --public-url): an origin, no path. */
 export const PUBLIC_URL = /^https?:\/\/[^/?#\s]+\/?$/i;

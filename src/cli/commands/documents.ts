@@ -11,6 +11,7 @@ import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, red, reportError, yellow } from '../output.js';
 import { countBar } from '../progress.js';
 import { terminalSafe } from '../terminal-text.js';
+import { formatBytes } from '../../shared/bytes.js';
 
 /** Documents asked for at a time: kb ls prints each page as it comes, never holding every document. */
 const LS_PAGE = 500;
@@ -80,9 +81,9 @@ export async function gcCommand(g: GlobalOptions): Promise<number> {
     if (g.json) printJson(r);
     else
       line(
-        `Removed ${plural(r.removed_blobs, 'unreferenced original')}${r.removed_uploads > 0 ? ` and ${plural(r.removed_uploads, "dropped file's copy", "dropped files' copies")}` : ''}, freed ${(r.freed_bytes / 1024).toFixed(1)} KB` +
-          (r.compacted_bytes > 0 ? `; the index gave back ${(r.compacted_bytes / 1048576).toFixed(1)} MB of free pages` : '') +
-          (r.vector_bytes > 0 ? `; the vectors' replaced versions ${(r.vector_bytes / 1048576).toFixed(1)} MB` : ''),
+        `Removed ${plural(r.removed_blobs, 'unreferenced original')}${r.removed_uploads > 0 ? ` and ${plural(r.removed_uploads, "dropped file's copy", "dropped files' copies")}` : ''}, freed ${formatBytes(r.freed_bytes)}` +
+          (r.compacted_bytes > 0 ? `; the index gave back ${formatBytes(r.compacted_bytes)} of free pages` : '') +
+          (r.vector_bytes > 0 ? `; the vectors' replaced versions ${formatBytes(r.vector_bytes)}` : ''),
       );
   });
 }

@@ -8,6 +8,7 @@ import { countBar } from '../progress.js';
 import { embeddingRun } from './reindex.js';
 import { type GlobalOptions, withClient } from '../context.js';
 import { EXIT, bold, dim, displayPath, line, printJson, reportError } from '../output.js';
+import { formatBytes } from '../../shared/bytes.js';
 
 export async function modelsListCommand(g: GlobalOptions): Promise<number> {
   return withClient(g, async (kb) => {
@@ -17,7 +18,7 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
       return;
     }
     const state = (m: { installed: boolean; bytes: number | null; source: string }): string =>
-      (m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed')) +
+      (m.installed ? `installed ${formatBytes(m.bytes ?? 0)}` : dim('not installed')) +
       (m.source === 'imported' ? dim('  (imported)') : '');
     line(bold('Embedding models (search by meaning)'));
     for (const m of r.models.filter((x) => x.kind === 'embedding')) {
@@ -33,7 +34,7 @@ export async function modelsListCommand(g: GlobalOptions): Promise<number> {
       line(`  ${bold(m.id.padEnd(24))} ${String(m.max_tokens).padStart(10)} tokens  ${state(m)}${tags(m, r.in_use.reranker)}`);
     line(bold('Speech models (audio and video)'));
     for (const m of r.speech_models) {
-      const state = m.installed ? `installed ${((m.bytes ?? 0) / 1048576).toFixed(1)} MB` : dim('not installed');
+      const state = m.installed ? `installed ${formatBytes(m.bytes ?? 0)}` : dim('not installed');
       line(`  ${bold(m.id.padEnd(24))} ${m.about.padEnd(38)} ${state}${tags(m, r.in_use.speech, 'whisper-base.en')}`);
     }
     if (!r.speech_models.some((m) => m.installed)) line(dim('  Get one with: kb models pull whisper-base.en'));
@@ -60,7 +61,7 @@ export async function modelsPullCommand(id: string, g: GlobalOptions): Promise<n
         () => kb['models.pull']({ name: id }, { onProgress: bar?.update, signal: ctl.signal }),
         (m) => {
           bar?.stop();
-          return `Installed ${m.id} (${((m.bytes ?? 0) / 1048576).toFixed(1)} MB) in ${displayPath(m.path ?? '')}`;
+          return `Installed ${m.id} (${formatBytes(m.bytes ?? 0)}) in ${displayPath(m.path ?? '')}`;
         },
       );
     } finally {
@@ -177,7 +178,7 @@ async function progressBar(): Promise<{ update: (p: ModelPullProgress) => void; 
         stopped = false;
       }
       bar.setTotal(Math.max(p.total ?? p.received, p.received));
-      bar.update(p.received, { file: p.file, mb: (p.received / 1048576).toFixed(1) });
+      bar.update(p.received, { file: p.file, mb: (p.received / 1e6).toFixed(1) });
     },
     stop: () => {
       if (!stopped) bar.stop();

@@ -25,7 +25,7 @@ export interface UploadHost {
 export function uploadEndpoint(host: UploadHost): (session: Session, req: IncomingMessage, url: URL, res: ServerResponse) => Promise<void> {
   const { dataDir, originOk, ask, quotaMb } = host;
   /** A team user's drops come out of their daily quota, a chunk at a time (so parallel drops share it); the owner's do not. */
-  const quota = new RateLimiterMemory({ points: Math.max(1, quotaMb * 2 ** 20), duration: 24 * 3600 });
+  const quota = new RateLimiterMemory({ points: Math.max(1, quotaMb * 1_000_000), duration: 24 * 3600 });
   const spending =
     (session: Session) =>
     async (bytes: number): Promise<void> => {

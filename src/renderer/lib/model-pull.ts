@@ -3,6 +3,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { KbBridge } from '../../shared/api';
 import { inApp } from './in-app';
+import { formatBytes } from '../../shared/bytes';
 
 export interface PullState {
   name: string;
@@ -19,9 +20,6 @@ export interface ModelPull {
   start(name: string): void;
   cancel(): void;
 }
-
-/** Decimal megabytes, as download sizes are usually given (all-MiniLM-L6-v2: 23 MB). */
-export const megabytes = (n: number): string => `${(n / 1e6).toFixed(n < 10e6 ? 1 : 0)} MB`;
 
 export function useModelPull(kb: KbBridge, onInstalled: () => void): ModelPull {
   const [pulling, setPulling] = useState<PullState | null>(null);
@@ -45,7 +43,7 @@ export function useModelPull(kb: KbBridge, onInstalled: () => void): ModelPull {
       )
         .then(
           (r) => {
-            setOutcome({ name, ok: true, message: `${name} is installed (${megabytes(r.model.bytes ?? 0)})` });
+            setOutcome({ name, ok: true, message: `${name} is installed (${formatBytes(r.model.bytes ?? 0)})` });
             onInstalled();
           },
           (e: Error) =>

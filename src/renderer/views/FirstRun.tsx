@@ -4,7 +4,8 @@
 import { AddFiles } from '../AddFiles';
 import type { KbBridge, Result } from '../../shared/api';
 import type { Settings } from '../../shared/settings';
-import { type ModelPull, megabytes } from '../lib/model-pull';
+import { type ModelPull } from '../lib/model-pull';
+import { formatBytes } from '../../shared/bytes';
 import { inApp } from '../lib/in-app';
 import { AddFolder } from './Folders';
 import { KINDS } from '../Ingest';
@@ -34,7 +35,7 @@ export function FirstRun({
   const { status, models, settings } = setup;
   if (!status) return null;
   const model = models?.models.find((m) => m.id === status.embedding.model);
-  const size = model?.download_bytes ? ` (${megabytes(model.download_bytes)})` : '';
+  const size = model?.download_bytes ? ` (${formatBytes(model.download_bytes)})` : '';
   const needFiles = status.documents === 0;
   const needFolder = status.collections.length === 0;
   const needModel = !status.embedding.installed;

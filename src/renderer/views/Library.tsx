@@ -11,11 +11,10 @@ import { waitsForSpeechModel } from '../lib/speech';
 import { Said, useSayings } from '../Said';
 import { useDebounced } from '../hooks/useDebounced';
 import { count, num } from '../lib/numbers';
+import { formatBytes } from '../../shared/bytes';
 
 /** A recording's length as a clock, as its citations say it (the renderer takes only types from shared). */
 const clock = (s: number): string => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-const size = (n: number): string =>
-  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 
 type SortKey = DocumentPageParams['sort'] & string;
 const COLUMNS: [SortKey, string][] = [
@@ -299,7 +298,7 @@ export function Library({
                     <td className="nowrap">{d.type}</td>
                     <td className="nowrap">{d.chunks}</td>
                     <td className="nowrap">
-                      {d.size > 0 ? size(d.size) : '–'}
+                      {d.size > 0 ? formatBytes(d.size) : '–'}
                       {d.duration !== undefined && <div className="path">{clock(d.duration)}</div>}
                     </td>
                     <td>

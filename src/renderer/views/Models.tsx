@@ -4,7 +4,8 @@
 // on), import one from the machine running kb, remove one.
 import { useEffect, useRef, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
-import { type ModelPull, megabytes } from '../lib/model-pull';
+import { type ModelPull } from '../lib/model-pull';
+import { formatBytes } from '../../shared/bytes';
 import { Said, useSayings } from '../Said';
 import { count, num } from '../lib/numbers';
 
@@ -122,7 +123,7 @@ export function Models({
           <div className="path">{about}</div>
           <Said said={sayings[m.id] ?? (pulled && { ok: pulled.ok, text: pulled.message })} as="div" place={m.id} />
         </td>
-        <td>{m.installed ? megabytes(m.bytes ?? 0) : m.download_bytes ? `${megabytes(m.download_bytes)} to download` : '–'}</td>
+        <td>{m.installed ? formatBytes(m.bytes ?? 0) : m.download_bytes ? `${formatBytes(m.download_bytes)} to download` : '–'}</td>
         <td className={m.installed ? 'ok' : 'muted'}>{m.installed ? 'installed' : 'not installed'}</td>
         <td className="actions">
           {busy ? (
@@ -295,8 +296,8 @@ export function PullProgress({ pull }: { pull: ModelPull }) {
     <span className="pull" role="status" aria-label={`Downloading ${p.name}`}>
       <progress value={p.total ? p.done : undefined} max={p.total ?? undefined} />
       <span className="pull-bytes">
-        {megabytes(p.done)}
-        {p.total ? ` of ${megabytes(p.total)}` : ''}
+        {formatBytes(p.done)}
+        {p.total ? ` of ${formatBytes(p.total)}` : ''}
       </span>
       <button onClick={pull.cancel}>Cancel</button>
     </span>

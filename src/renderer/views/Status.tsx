@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { KbBridge, Result } from '../../shared/api';
 import type { DoctorReport } from '../../shared/wire';
 import { useAdmin } from '../hooks/useAdmin';
-import { megabytes } from '../lib/model-pull';
+import { formatBytes } from '../../shared/bytes';
 import { inApp } from '../lib/in-app';
 import { Said, useSayings } from '../Said';
 import { num } from '../lib/numbers';
@@ -56,7 +56,7 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
       const freed = r.freed_bytes + r.compacted_bytes + r.vector_bytes;
       say('reclaim', {
         ok: true,
-        text: freed > 0 ? `Gave back ${megabytes(freed)} to the disk` : 'Nothing to give back: everything kept is in use',
+        text: freed > 0 ? `Gave back ${formatBytes(freed)} to the disk` : 'Nothing to give back: everything kept is in use',
       });
       setAgain((n) => n + 1);
     } catch (e) {
@@ -91,11 +91,11 @@ export function Status({ kb, version }: { kb: KbBridge; version: number }) {
             <>
               <dt>On disk</dt>
               <dd>
-                {megabytes(d.total)} in all: index {megabytes(d.index)}, vectors {megabytes(d.vectors)}, kept originals{' '}
-                {megabytes(d.originals)}, models {megabytes(d.models)}
-                {d.uploads ? `, files dropped in the browser ${megabytes(d.uploads)}` : ''}
-                {d.ocr ? `, OCR language data ${megabytes(d.ocr)}` : ''}
-                {d.other ? `, logs and the rest ${megabytes(d.other)}` : ''}{' '}
+                {formatBytes(d.total)} in all: index {formatBytes(d.index)}, vectors {formatBytes(d.vectors)}, kept originals{' '}
+                {formatBytes(d.originals)}, models {formatBytes(d.models)}
+                {d.uploads ? `, files dropped in the browser ${formatBytes(d.uploads)}` : ''}
+                {d.ocr ? `, OCR language data ${formatBytes(d.ocr)}` : ''}
+                {d.other ? `, logs and the rest ${formatBytes(d.other)}` : ''}{' '}
                 <button onClick={() => void reclaim()} disabled={reclaiming}>
                   {reclaiming ? 'Reclaiming…' : 'Reclaim space'}
                 </button>

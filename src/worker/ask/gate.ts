@@ -10,8 +10,7 @@
 // gateSimilarity, from npm run bench -- ask); for a model without one it is off unless set.
 import type { Config } from '../../shared/config.js';
 import type { SearchHit, SearchResult } from '../../shared/wire.js';
-import { modelSpec } from '../embed/registry.js';
-import { embeddingRef } from '../embed/spec.js';
+import { similarFrom } from '../embed/registry.js';
 
 export interface GateThresholds {
   min_coverage: number;
@@ -21,8 +20,7 @@ export interface GateThresholds {
 
 /** The thresholds in force: the config's, and the embedding model's own similarity when the config sets none. */
 export function thresholdsFor(config: Pick<Config, 'ask' | 'embedding'>): GateThresholds {
-  const g = config.ask.gate;
-  return { ...g, min_similarity: g.min_similarity ?? modelSpec(embeddingRef(config.embedding))?.gateSimilarity };
+  return { ...config.ask.gate, min_similarity: similarFrom(config) };
 }
 
 export interface GateVerdict {

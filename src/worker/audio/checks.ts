@@ -5,6 +5,7 @@ import type { DoctorCheck } from '../../shared/wire.js';
 import { plural } from '../../shared/words.js';
 import { findFfmpeg } from './decode.js';
 import { validateWhisperFile, whisperModelFile } from './whisper-models.js';
+import { formatBytes } from '../../shared/bytes.js';
 
 /** `waiting`: audio and video files that wait for a speech model. */
 export async function audioChecks(audio: Config['audio'], dataDir: string, waiting: number): Promise<DoctorCheck[]> {
@@ -28,7 +29,7 @@ export async function audioChecks(audio: Config['audio'], dataDir: string, waiti
   }
   try {
     await validateWhisperFile(file);
-    checks.push({ name: 'speech model', status: 'ok', detail: `${model} (${(statSync(file).size / 1048576).toFixed(0)} MB)` });
+    checks.push({ name: 'speech model', status: 'ok', detail: `${model} (${formatBytes(statSync(file).size)})` });
   } catch (e) {
     checks.push({
       name: 'speech model',

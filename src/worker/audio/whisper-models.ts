@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KbError } from '../../shared/errors.js';
+import { formatBytes } from '../../shared/bytes.js';
 
 export interface WhisperSpec {
   name: string;
@@ -151,7 +152,7 @@ export async function validateWhisperFile(path: string): Promise<WhisperHeader> 
   if (size < need) {
     throw new KbError(
       'MODEL_INVALID',
-      `${path} is ${(size / 1048576).toFixed(1)} MB, but a model of its shape needs at least ${(need / 1048576).toFixed(0)} MB: the file is truncated (download it again)`,
+      `${path} is ${formatBytes(size)}, but a model of its shape needs at least ${formatBytes(need)}: the file is truncated (download it again)`,
     );
   }
   return h;

@@ -1,6 +1,7 @@
 // The models kb knows by name: embedding models and rerankers on the hub (where they live, how each
 // must be run), and the query/document prefixes of embedding models Ollama serves.
-import type { EmbeddingSpec } from './spec.js';
+import type { Config } from '../../shared/config.js';
+import { type EmbeddingSpec, embeddingRef } from './spec.js';
 
 export interface ModelFile {
   path: string;
@@ -25,6 +26,15 @@ export interface ModelSpec extends HubModel, EmbeddingSpec {
    * model's real weights (npm run bench -- ask). Unset: meaning opens no way past the gate.
    */
   gateSimilarity?: number;
+}
+
+/**
+ * Where "similar" begins for the model in use: ask.gate.min_similarity when the config sets it, else
+ * the model's calibrated gateSimilarity. The ask gate lets a question through by meaning from there,
+ * and a hybrid search shows a hit meaning alone found from there (search/fuse.ts).
+ */
+export function similarFrom(config: Pick<Config, 'ask' | 'embedding'>): number | undefined {
+  return config.ask.gate.min_similarity ?? modelSpec(embeddingRef(config.embedding))?.gateSimilarity;
 }
 
 /** A cross-encoder: scores a (query, passage) pair with one relevance logit. */

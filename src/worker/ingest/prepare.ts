@@ -20,6 +20,7 @@ import type { ParsedDocument } from './types.js';
 import { PARSER_VERSION } from '../version.js';
 import { isUploadCopy } from '../uploads.js';
 import type { IngestContext, Prepared } from './context.js';
+import { formatBytes } from '../../shared/bytes.js';
 
 export type { IngestContext, Outcome, Prepared } from './context.js';
 
@@ -123,10 +124,7 @@ export async function prepareFile(
   if (detected.kind === 'audio' && !config.audio.enabled) return { skip: 'audio or video, and transcription is off (audio.enabled)' };
   const [limit, what, key] = limitFor(config, detected.kind);
   if (st.size > limit) {
-    throw new KbError(
-      'TOO_LARGE',
-      `${(st.size / 1048576).toFixed(1)} MB is over the ${(limit / 1048576).toFixed(0)} MB limit for ${what} (${key})`,
-    );
+    throw new KbError('TOO_LARGE', `${formatBytes(st.size)} is over the ${formatBytes(limit)} limit for ${what} (${key})`);
   }
   // Audio and video are hashed and copied as streams: a long recording is never held in memory.
   let bytes: Buffer | null = null;

@@ -17,6 +17,7 @@ import { repairPassages } from './repair-passages.js';
 import { pendingUpgrade, upgradeIndex } from './upgrade.js';
 import type { DoctorFixSchema } from '../../shared/cli-output.js';
 import type { z } from 'zod';
+import { formatBytes } from '../../shared/bytes.js';
 
 export type FixResult = z.infer<typeof DoctorFixSchema>;
 
@@ -89,11 +90,10 @@ export async function runFix(
   if (gc.removed_blobs + gc.removed_uploads > 0)
     actions.push({
       name: 'stored originals',
-      detail: `removed ${gc.removed_blobs + gc.removed_uploads} copies nothing refers to (${(gc.freed_bytes / 1048576).toFixed(1)} MB)`,
+      detail: `removed ${gc.removed_blobs + gc.removed_uploads} copies nothing refers to (${formatBytes(gc.freed_bytes)})`,
     });
   if (gc.compacted_bytes > 0)
-    actions.push({ name: 'index file', detail: `gave back ${(gc.compacted_bytes / 1048576).toFixed(1)} MB of free pages to the disk` });
-  if (gc.vector_bytes > 0)
-    actions.push({ name: 'vector store', detail: `deleted ${(gc.vector_bytes / 1048576).toFixed(1)} MB of replaced versions` });
+    actions.push({ name: 'index file', detail: `gave back ${formatBytes(gc.compacted_bytes)} of free pages to the disk` });
+  if (gc.vector_bytes > 0) actions.push({ name: 'vector store', detail: `deleted ${formatBytes(gc.vector_bytes)} of replaced versions` });
   return { schema_version: SCHEMA_VERSION, actions, report: await doctor() };
 }

@@ -108,7 +108,9 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     const from = anchor?.kind === 'time' ? anchor.start : 0;
     const to = anchor?.kind === 'time' ? anchor.end : Infinity;
     if (to < from) throw new KbError('INVALID_ARGUMENT', `#${target.split('#')[1]} ends before it starts: ask for #t=start,end`);
-    const heard = segs.filter((s) => s.end > from && s.start < to);
+    // #t=4 (an instant) reads the passage playing then, and cites where that passage starts and ends.
+    const instant = anchor?.kind === 'time' && from === to;
+    const heard = segs.filter((s) => s.end > from && (s.start < to || s.start === from));
     // Past the end, or in a silence: said, as a page past the last is (an empty span read as a fault).
     if (anchor && heard.length === 0) {
       const length = segs.at(-1)?.end ?? 0;
@@ -116,7 +118,9 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
       throw new KbError('NOT_FOUND', `nothing at #${target.split('#')[1]} of ${doc.path}: ${why}`);
     }
     text = transcriptText(heard);
-    anchorOut = { kind: 'time', start: from, end: Number.isFinite(to) ? to : (segs.at(-1)?.end ?? 0) };
+    anchorOut = instant
+      ? { kind: 'time', start: heard[0]!.start, end: heard.at(-1)!.end }
+      : { kind: 'time', start: from, end: Number.isFinite(to) ? to : (segs.at(-1)?.end ?? 0) };
   } else if (doc.type === 'pdf' || doc.type === 'image') {
     if (kind === 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has pages, not lines: ask for #page=N`);
     const pick = chunks.filter(({ anchor: a }) => {

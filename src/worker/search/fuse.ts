@@ -130,3 +130,21 @@ export function fusedHits(
     };
   });
 }
+
+/**
+ * Of a hybrid list, the hits meaning alone found that are near enough to show. RRF ranks every
+ * candidate of the vector half, so a list where three passages held the words went on with seven
+ * unrelated notes "found by meaning" (an outsider's finding). Beside hits that hold the words, one
+ * is kept only as near the query as the model's own "similar" begins (its calibrated gate value,
+ * embed/registry.ts); with none that holds the words, also those within `gap` of the nearest.
+ * A model without a calibrated value keeps them all.
+ */
+export function nearEnoughByMeaning(items: HitIn[], floor: number | undefined, gap: number): HitIn[] {
+  if (floor === undefined) return items;
+  const alone = (h: HitIn): boolean => h.retrieval.lexical_rank === null;
+  const sim = (h: HitIn): number => h.retrieval.vector_score ?? -1;
+  const withWords = items.some((h) => !alone(h));
+  const nearest = Math.max(-1, ...items.map(sim));
+  const least = withWords ? floor : Math.min(floor, nearest - gap);
+  return items.filter((h) => !alone(h) || sim(h) >= least);
+}

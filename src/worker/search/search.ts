@@ -10,7 +10,8 @@ import { docState } from '../store/doc-state.js';
 import type { Tables } from '../store/port.js';
 import type { Semantic } from '../vectors/semantic.js';
 import { envelope } from './envelope.js';
-import { fusedHits, type HitIn, type MeaningHit, meaningHits, wordHits } from './fuse.js';
+import { similarFrom } from '../embed/registry.js';
+import { fusedHits, type HitIn, type MeaningHit, meaningHits, nearEnoughByMeaning, wordHits } from './fuse.js';
 import { ChunkVanished, Hydrator } from './hydrate.js';
 import { LexicalSearcher } from './lexical.js';
 import { type Named, NameSearcher } from './names.js';
@@ -119,6 +120,7 @@ export class Searcher {
             await this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)),
             { rrfK: this.config.search.rrf_k, convexAlpha: this.config.search.convex_alpha, meaningGap: this.config.search.meaning_gap },
           );
+    if (p.mode === 'hybrid') items = nearEnoughByMeaning(items, similarFrom(this.config), this.config.search.meaning_gap);
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
     const hydrated = await this.hydrator.hydrate(items, { dropVanished });

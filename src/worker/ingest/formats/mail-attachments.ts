@@ -7,6 +7,7 @@ import { toErrorPayload } from '../../../shared/errors.js';
 import { decodeText } from '../decode-text.js';
 import type { Anchor } from '../../../shared/anchors.js';
 import type { DocBlock } from './blocks.js';
+import { formatBytes } from '../../../shared/bytes.js';
 
 /** Attachments above this size are listed, not read. */
 const MAX_ATTACHMENT = 20 * 1024 * 1024;
@@ -39,7 +40,7 @@ export async function readAttachments(atts: Attachment[], reader: AttachmentRead
     const isText = (a.filename && TEXT_EXT.has(extname(a.filename).toLowerCase())) || a.contentType === 'text/plain';
     if ((!format && !isText) || format === 'eml' || format === 'mbox') continue;
     if (a.size > MAX_ATTACHMENT) {
-      out.push({ name, paragraphs: [], note: `not read: ${(a.size / 1048576).toFixed(0)} MB` });
+      out.push({ name, paragraphs: [], note: `not read: ${formatBytes(a.size)}` });
       continue;
     }
     try {

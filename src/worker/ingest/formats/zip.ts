@@ -4,6 +4,7 @@
 // PARSE_FAILED. A password-protected Office file is not a zip at all but an OLE container.
 import JSZip from 'jszip';
 import { KbError } from '../../../shared/errors.js';
+import { formatBytes } from '../../../shared/bytes.js';
 
 export interface ZipLimits {
   /** All entries together, inflated. */
@@ -109,7 +110,7 @@ export async function openZip(bytes: Uint8Array, limits: ZipLimits, what: string
   if (total > limits.max_expanded_bytes) {
     throw new KbError(
       'TOO_LARGE',
-      `${(total / 1048576).toFixed(0)} MB once unpacked, over ingest.zip_max_expanded_bytes (${(limits.max_expanded_bytes / 1048576).toFixed(0)} MB)`,
+      `${formatBytes(total)} once unpacked, over ingest.zip_max_expanded_bytes (${formatBytes(limits.max_expanded_bytes)})`,
     );
   }
   try {
