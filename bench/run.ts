@@ -24,6 +24,7 @@ import { benchRankingPostgres } from './ranking-postgres.js';
 import { benchLatencyPostgres } from './latency-postgres.js';
 import { benchRerank } from './rerank.js';
 import { benchScale } from './scale.js';
+import { benchVocabularies } from './vocabularies.js';
 import { benchSoak } from './soak.js';
 import { benchSpeech } from './speech.js';
 import { benchTeam } from './team.js';
@@ -62,6 +63,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
   office: benchOffice,
   load: benchLoad,
   scale: benchScale,
+  vocabularies: benchVocabularies,
   team: () => benchTeam(),
   soak: benchSoak,
   hostile: benchHostile,
@@ -72,7 +74,7 @@ const ALL: Record<string, () => Promise<BenchResult>> = {
 const ON_POSTGRES: Record<string, () => Promise<BenchResult>> = { ranking: benchRankingPostgres, latency: benchLatencyPostgres };
 
 /** Run only when named: the scale library takes most of an hour to build, the team server twenty minutes, the soak as long, the hostile requests a quarter of an hour, embedding 100k passages with a real model as long; the package is the app's, not the engine's. */
-const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak', 'hostile', 'meaning-cost']);
+const ON_REQUEST = new Set(['scale', 'team', 'package', 'soak', 'hostile', 'meaning-cost', 'vocabularies']);
 /** Flags that take a value: the value is not a bench's name. */
 const args = process.argv.slice(2);
 const wanted = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');

@@ -666,7 +666,7 @@ describe.skipIf(!hasChromium)('web UI (kb serve)', () => {
       // Sorted by name at first; the recording's length; a failed file's real size; the dropped file's own name.
       expect(await page.locator('.library tbody tr .title').allInnerTexts()).toEqual(['jfk.mp3', 'Notes', 'scan-cut.png', 'testocr.png']);
       expect(await row('jfk.mp3').innerText()).toMatch(/0:11/);
-      expect(await row('scan-cut.png').innerText()).toMatch(/3 KB/);
+      expect(await row('scan-cut.png').innerText()).toMatch(/3\.0 KB/);
       expect(await row('jfk.mp3').locator('.path').first().innerText()).toBe('jfk.mp3 (uploaded)');
       // By status, failed first; by size, largest first on a second click.
       await page

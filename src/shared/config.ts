@@ -73,7 +73,7 @@ export const ConfigSchema = z
           .number()
           .int()
           .positive()
-          .default(1024 * MB),
+          .default(1000 * MB),
         /**
          * One entry inflating more than this many times its stored size (and over 1 MB) is refused as a zip
          * bomb. Measured on real files: Word and LibreOffice documents 7–19×, an Excel 2011 workbook 121×,
@@ -253,7 +253,7 @@ export const ConfigSchema = z
           .number()
           .int()
           .positive()
-          .default(4 * 1024 * MB),
+          .default(4000 * MB),
         /** Transcript chunks span about this many seconds, cut where a sentence ends. */
         chunk_min_s: z.number().positive().default(30),
         chunk_max_s: z.number().positive().default(60),

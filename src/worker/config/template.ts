@@ -14,15 +14,15 @@ store:
   read_url: null              # a hot standby searches are read from; writes go to url
 
 ingest:
-  copy_max_bytes: 209715200   # 200 MB; bigger files are referenced by path + checksum
-  max_text_bytes: 20971520    # text files above 20 MB fail with TOO_LARGE
-  max_pdf_bytes: 524288000    # PDFs above 500 MB fail with TOO_LARGE
+  copy_max_bytes: 200000000   # 200 MB; bigger files are referenced by path + checksum
+  max_text_bytes: 20000000    # text files above 20 MB fail with TOO_LARGE
+  max_pdf_bytes: 500000000    # PDFs above 500 MB fail with TOO_LARGE
   pdf_timeout_s: 300          # a PDF that takes longer to read fails with TIMEOUT
   follow_symlinks: true
   follow_symlinks_outside: false   # follow symlinks that lead out of the folder being indexed
   max_image_pixels: 100000000      # images above 100 megapixels fail with TOO_LARGE before decoding
-  max_document_bytes: 209715200    # Word, slides, spreadsheets, web pages, e-books, mail above 200 MB fail with TOO_LARGE
-  zip_max_expanded_bytes: 1073741824   # a docx/xlsx/epub/… inflating to more than 1 GB is refused (TOO_LARGE)
+  max_document_bytes: 200000000    # Word, slides, spreadsheets, web pages, e-books, mail above 200 MB fail with TOO_LARGE
+  zip_max_expanded_bytes: 1000000000   # a docx/xlsx/epub/… inflating to more than 1 GB is refused (TOO_LARGE)
   zip_max_ratio: 500               # one entry (over 1 MB) inflating more than 500× is a zip bomb (real sheets reach ~200×)
   ignore: []                  # extra gitignore-style patterns, e.g. ["*.log", "drafts/"]
 
@@ -86,7 +86,7 @@ audio:                        # audio and video, transcribed locally by whisper.
   model: whisper-base.en      # kb models pull whisper-base.en; whisper-small for other languages
   language: auto              # or a code: en, de, ko, …
   window_s: 300               # seconds decoded and transcribed at a time (memory stays bounded)
-  max_bytes: 4294967296       # 4 GB; bigger files fail with TOO_LARGE
+  max_bytes: 4000000000       # 4 GB; bigger files fail with TOO_LARGE
   chunk_min_s: 30             # transcript chunks span 30–60 s, cut where a sentence ends
   chunk_max_s: 60
 
