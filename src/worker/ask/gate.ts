@@ -11,6 +11,7 @@
 import type { Config } from '../../shared/config.js';
 import type { SearchHit, SearchResult } from '../../shared/wire.js';
 import { similarFrom } from '../embed/registry.js';
+import { embeddingRef } from '../embed/spec.js';
 
 export interface GateThresholds {
   min_coverage: number;
@@ -20,7 +21,7 @@ export interface GateThresholds {
 
 /** The thresholds in force: the config's, and the embedding model's own similarity when the config sets none. */
 export function thresholdsFor(config: Pick<Config, 'ask' | 'embedding'>): GateThresholds {
-  return { ...config.ask.gate, min_similarity: similarFrom(config) };
+  return { ...config.ask.gate, min_similarity: similarFrom(config, embeddingRef(config.embedding)) };
 }
 
 export interface GateVerdict {

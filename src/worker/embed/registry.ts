@@ -1,7 +1,7 @@
 // The models kb knows by name: embedding models and rerankers on the hub (where they live, how each
 // must be run), and the query/document prefixes of embedding models Ollama serves.
 import type { Config } from '../../shared/config.js';
-import { type EmbeddingSpec, embeddingRef } from './spec.js';
+import type { EmbeddingSpec } from './spec.js';
 
 export interface ModelFile {
   path: string;
@@ -29,12 +29,13 @@ export interface ModelSpec extends HubModel, EmbeddingSpec {
 }
 
 /**
- * Where "similar" begins for the model in use: ask.gate.min_similarity when the config sets it, else
- * the model's calibrated gateSimilarity. The ask gate lets a question through by meaning from there,
- * and a hybrid search shows a hit meaning alone found from there (search/fuse.ts).
+ * Where "similar" begins for a model: ask.gate.min_similarity when the config sets it, else the
+ * model's calibrated gateSimilarity. The ask gate lets a question through by meaning from there, and
+ * a hybrid search shows a hit meaning alone found from there (search/fuse.ts) — for the model whose
+ * vectors answer, which during a reindex is not yet the one the config names.
  */
-export function similarFrom(config: Pick<Config, 'ask' | 'embedding'>): number | undefined {
-  return config.ask.gate.min_similarity ?? modelSpec(embeddingRef(config.embedding))?.gateSimilarity;
+export function similarFrom(config: Pick<Config, 'ask'>, model: string): number | undefined {
+  return config.ask.gate.min_similarity ?? modelSpec(model)?.gateSimilarity;
 }
 
 /** A cross-encoder: scores a (query, passage) pair with one relevance logit. */

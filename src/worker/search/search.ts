@@ -120,7 +120,7 @@ export class Searcher {
             await this.hydrator.reader.idsOf((lex?.hits ?? []).map((h) => h.rowid)),
             { rrfK: this.config.search.rrf_k, convexAlpha: this.config.search.convex_alpha, meaningGap: this.config.search.meaning_gap },
           );
-    if (p.mode === 'hybrid') items = nearEnoughByMeaning(items, similarFrom(this.config), this.config.search.meaning_gap);
+    if (p.mode === 'hybrid') items = nearEnoughByMeaning(items, similarFrom(this.config, meaning.spec.id), this.config.search.meaning_gap);
     if (p.threshold !== undefined) items = items.filter((h) => h.score >= p.threshold!);
     items = items.slice(0, p.top);
     const hydrated = await this.hydrator.hydrate(items, { dropVanished });
