@@ -4,6 +4,7 @@
 // on an empty index, with what to do about it.
 import type { ReactNode } from 'react';
 import type { SearchResult } from '../shared/wire';
+import { MEANING_ONLY_NOTE } from '../shared/by-meaning';
 
 export function SearchNotes({
   result,
@@ -41,7 +42,7 @@ export function SearchNotes({
       ) : (
         result.meaning_only && (
           <p className="hint" role="status">
-            No passage holds these words: the hits below match their meaning.
+            {MEANING_ONLY_NOTE}
           </p>
         )
       )}

@@ -7,3 +7,9 @@ export const byMeaningAlone = (h: SearchHit): boolean => h.retrieval.lexical_ran
 
 /** Whether a hit is marked as found by meaning: in a hybrid list where others hold the words (meaning_only says it of all). */
 export const markedByMeaning = (r: SearchResult, h: SearchHit): boolean => r.mode === 'hybrid' && !r.meaning_only && byMeaningAlone(h);
+
+/**
+ * What a list whose every hit came by meaning says above it, in kb search and the app: the nearest by
+ * meaning, which may still be far (a word nothing in the library is about finds the least far).
+ */
+export const MEANING_ONLY_NOTE = 'No passage holds these words: below, the passages nearest to them by meaning.';

@@ -2,7 +2,7 @@ import { KbError } from '../../shared/errors.js';
 import { citationLabel } from '../../shared/citation.js';
 import type { Fusion } from '../../shared/fusions.js';
 import type { DocType, SearchMode, SearchResult } from '../../shared/wire.js';
-import { markedByMeaning } from '../../shared/by-meaning.js';
+import { markedByMeaning, MEANING_ONLY_NOTE } from '../../shared/by-meaning.js';
 import { type GlobalOptions, splitList, withClient } from '../context.js';
 import { bold, cyan, dim, displayPath, highlight, line, printJson, yellow } from '../output.js';
 import { terminalSafe } from '../terminal-text.js';
@@ -54,7 +54,7 @@ function printHuman(r: SearchResult, explain: boolean): void {
         ? `${words.join(', ')} are in no passage: searched by their meaning`
         : `${words[0]!} is in no passage: searched by its meaning`;
     line(yellow(`${what} · did you mean ${r.suggested.query}?`));
-  } else if (r.meaning_only) line(dim('No passage holds these words: the hits below match their meaning.'));
+  } else if (r.meaning_only) line(dim(MEANING_ONLY_NOTE));
   if (r.results.length === 0) {
     line(r.query.trim() ? 'No matches.' : 'Empty query: type some words to search for.');
     return;
