@@ -58,6 +58,9 @@ describe.skipIf(!minilm)('all-MiniLM-L6-v2, real weights', () => {
     const dough = await engine.search({ query: 'dough', mode: 'hybrid' });
     expect(dough.results.map((h) => h.citation.path.split('/').pop())).toEqual(['bread.md']);
     expect(dough.total_matches).toBe(1);
+    // A word none of the notes is about: nothing, not the least far notes as hits.
+    const volcano = await engine.search({ query: 'volcano', mode: 'hybrid' });
+    expect(volcano.results).toEqual([]);
     const meaning = await engine.search({ query: 'how do I make a loaf', mode: 'vector' });
     expect(meaning.results[0]?.citation.path).toMatch(/bread\.md$/);
   });

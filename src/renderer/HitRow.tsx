@@ -7,6 +7,13 @@ import { Highlighted } from './Highlighted';
 import { inApp } from './lib/in-app';
 import { waitsForSpeechModel } from './lib/speech';
 
+/** The words' part of a fused score, in percent: the shares are what each list added to it (fusion.ts). */
+function wordsPercent(e: SearchHit['retrieval']['explain']): number | null {
+  if (!e || e.lexical_share === null) return null;
+  const sum = e.lexical_share + (e.vector_share ?? 0);
+  return sum > 0 ? Math.round((100 * e.lexical_share) / sum) : null;
+}
+
 export function HitRow({
   hit,
   active,
@@ -74,9 +81,7 @@ export function HitRow({
           <dt>fused</dt>
           <dd>
             {num(r.fusion_score, 4)}
-            {r.explain?.lexical_share !== null && r.explain?.lexical_share !== undefined
-              ? ` · ${Math.round(100 * r.explain.lexical_share)}% from words`
-              : ''}
+            {wordsPercent(r.explain) !== null ? ` · ${wordsPercent(r.explain)}% from words` : ''}
           </dd>
           {r.rerank && (
             <>

@@ -116,7 +116,7 @@ export function parseCitationUri(uri: string): Citation {
   if ((m = frag.match(/^L(\d+)$/))) return makeCitation(path, { kind: 'lines', start: +m[1]!, end: +m[1]! });
   if ((m = frag.match(/^page=(\d+)$/))) return makeCitation(path, { kind: 'page', page: +m[1]! });
   if ((m = frag.match(/^t=(?:npt:)?([\d.:]*)(?:,([\d.:]+))?$/))) {
-    // Media Fragments: #t=10,20, #t=10 (from 10 s: the passage playing then) and #t=,20 (from the start).
+    // Media Fragments: #t=10,20, #t=10 (an instant: the transcript's line playing then) and #t=,20 (from the start).
     const start = m[1] ? nptSeconds(m[1]) : 0;
     const end = m[2] !== undefined ? nptSeconds(m[2]) : m[1] ? start : undefined;
     if (start !== undefined && end !== undefined) return makeCitation(path, { kind: 'time', start, end });

@@ -108,7 +108,8 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     const from = anchor?.kind === 'time' ? anchor.start : 0;
     const to = anchor?.kind === 'time' ? anchor.end : Infinity;
     if (to < from) throw new KbError('INVALID_ARGUMENT', `#${target.split('#')[1]} ends before it starts: ask for #t=start,end`);
-    // #t=4 (an instant) reads the passage playing then, and cites where that passage starts and ends.
+    // #t=4 (an instant) reads the line of the transcript playing then, and cites where it starts and ends;
+    // a range past the end is cited up to where the transcript ends.
     const instant = anchor?.kind === 'time' && from === to;
     const heard = segs.filter((s) => s.end > from && (s.start < to || s.start === from));
     // Past the end, or in a silence: said, as a page past the last is (an empty span read as a fault).
@@ -120,7 +121,7 @@ export async function readSpan(ctx: SpanContext, target: string, maxChars = 20_0
     text = transcriptText(heard);
     anchorOut = instant
       ? { kind: 'time', start: heard[0]!.start, end: heard.at(-1)!.end }
-      : { kind: 'time', start: from, end: Number.isFinite(to) ? to : (segs.at(-1)?.end ?? 0) };
+      : { kind: 'time', start: from, end: Math.min(to, segs.at(-1)?.end ?? 0) };
   } else if (doc.type === 'pdf' || doc.type === 'image') {
     if (kind === 'lines') throw new KbError('INVALID_ARGUMENT', `${doc.path} has pages, not lines: ask for #page=N`);
     const pick = chunks.filter(({ anchor: a }) => {

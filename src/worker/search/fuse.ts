@@ -132,11 +132,20 @@ export function fusedHits(
 }
 
 /**
+ * With no hit holding the words, a hit meaning alone found is shown from this share of the model's
+ * "similar" on: the gate's value was set on questions, and a word or two sits lower. With
+ * all-MiniLM-L6-v2 (0.43) on an outsider's 16 everyday notes, "unwinding" found its evening-routine
+ * note at 0.256, "wifi" the Wi-Fi note at 0.506; "volcano" came nearest at 0.165, "xyzzyq" at 0.097.
+ */
+const WORDLESS_SHARE = 0.5;
+
+/**
  * Of a hybrid list, the hits meaning alone found that are near enough to show. RRF ranks every
  * candidate of the vector half, so a list where three passages held the words went on with seven
- * unrelated notes "found by meaning" (an outsider's finding). Beside hits that hold the words, one
- * is kept only as near the query as the model's own "similar" begins (its calibrated gate value,
- * embed/registry.ts); with none that holds the words, also those within `gap` of the nearest.
+ * unrelated notes "found by meaning", and "volcano" listed five notes at a cosine of 0.02–0.17 (an
+ * outsider's findings). Beside hits that hold the words, one is kept only as near the query as the
+ * model's own "similar" begins (its calibrated gate value, embed/registry.ts); with none that holds
+ * the words, also those within `gap` of the nearest, but none below WORDLESS_SHARE of "similar".
  * A model without a calibrated value keeps them all.
  */
 export function nearEnoughByMeaning(items: HitIn[], floor: number | undefined, gap: number): HitIn[] {
@@ -145,6 +154,6 @@ export function nearEnoughByMeaning(items: HitIn[], floor: number | undefined, g
   const sim = (h: HitIn): number => h.retrieval.vector_score ?? -1;
   const withWords = items.some((h) => !alone(h));
   const nearest = Math.max(-1, ...items.map(sim));
-  const least = withWords ? floor : Math.min(floor, nearest - gap);
+  const least = withWords ? floor : Math.max(WORDLESS_SHARE * floor, Math.min(floor, nearest - gap));
   return items.filter((h) => !alone(h) || sim(h) >= least);
 }
