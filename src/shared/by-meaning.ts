@@ -3,7 +3,8 @@
 import type { SearchHit, SearchResult } from './wire.js';
 
 /** A hit the meaning half alone found: none of the query's words is in it (nor was it found by its name). */
-export const byMeaningAlone = (h: SearchHit): boolean => h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null;
+export const byMeaningAlone = (h: { retrieval: Pick<SearchHit['retrieval'], 'lexical_rank' | 'vector_rank'> }): boolean =>
+  h.retrieval.lexical_rank === null && h.retrieval.vector_rank !== null;
 
 /** Whether a hit is marked as found by meaning: in a hybrid list where others hold the words (meaning_only says it of all). */
 export const markedByMeaning = (r: SearchResult, h: SearchHit): boolean => r.mode === 'hybrid' && !r.meaning_only && byMeaningAlone(h);

@@ -2,6 +2,7 @@
 // with how it was found (its ranks and scores, and on request why), ready to be cut to size.
 import type { Retrieval, ResolvedSearchParams } from '../../shared/wire.js';
 import type { Fusion } from '../../shared/fusions.js';
+import { byMeaningAlone } from '../../shared/by-meaning.js';
 import { convex, meaningWeight, rrf } from './fusion.js';
 import type { LexicalHit, LexicalResult } from './lexical-result.js';
 
@@ -150,10 +151,9 @@ const WORDLESS_SHARE = 0.5;
  */
 export function nearEnoughByMeaning(items: HitIn[], floor: number | undefined, gap: number): HitIn[] {
   if (floor === undefined) return items;
-  const alone = (h: HitIn): boolean => h.retrieval.lexical_rank === null;
   const sim = (h: HitIn): number => h.retrieval.vector_score ?? -1;
-  const withWords = items.some((h) => !alone(h));
+  const withWords = items.some((h) => !byMeaningAlone(h));
   const nearest = Math.max(-1, ...items.map(sim));
   const least = withWords ? floor : Math.max(WORDLESS_SHARE * floor, Math.min(floor, nearest - gap));
-  return items.filter((h) => !alone(h) || sim(h) >= least);
+  return items.filter((h) => !byMeaningAlone(h) || sim(h) >= least);
 }
