@@ -40,7 +40,8 @@ const q = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
  * Runs kb's CLI from inside the AppImage: the runtime's --appimage-mount keeps it mounted (and prints
- * where) while the app's own launcher runs, as Node, headless; the mount ends with the command.
+ * where) while the app's own launcher runs, as Node, headless; the mount ends with the command, which
+ * waits for it to be gone (so a script run right after finds it unmounted, and no orphan is left to reap).
  */
 export function appImageScript(appImage: string): string {
   return `#!/bin/sh
@@ -53,7 +54,7 @@ fi
 where="$(mktemp)"
 "$appimage" --appimage-mount > "$where" &
 mounted=$!
-trap 'kill $mounted 2>/dev/null; rm -f "$where"' EXIT
+trap 'kill $mounted 2>/dev/null; wait $mounted 2>/dev/null; rm -f "$where"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 while [ ! -s "$where" ]; do
