@@ -69,12 +69,16 @@ function passagesOf(data: string): string[] {
   }
 }
 
-async function kbTimes(data: string, qs: BenchQuery[]): Promise<number[]> {
+/**
+ * `warm`: other queries of the same kinds, asked first — the page cache, the statements and the tops
+ * are warm, as in a session, but no timed query finds its own candidates kept from before.
+ */
+async function kbTimes(data: string, qs: BenchQuery[], warm: BenchQuery[]): Promise<number[]> {
   const engine = await openEngine({ dataDir: data, config: CONFIG });
   try {
     await engine.backgroundWork();
     const search = (q: BenchQuery): Promise<unknown> => engine.search({ query: kbQuery(q), prefix: q.prefix, mode: 'lexical', top: 10 });
-    for (const q of qs) await search(q); // warm: the page cache, the statements, the session's caches
+    for (const q of warm) await search(q);
     const times: number[] = [];
     for (const q of qs) {
       const t = performance.now();
@@ -106,7 +110,7 @@ export async function benchVocabularies(): Promise<BenchResult> {
     const passages = passagesOf(data);
     const text = passages.reduce((n, p) => n + Buffer.byteLength(p), 0);
     const qs = benchQueries(passages, perClass);
-    const kb = await kbTimes(data, qs);
+    const kb = await kbTimes(data, qs, benchQueries(passages, perClass, 7));
     const kbBytes = fileSize(join(data, 'kb.sqlite')) + fileSize(join(data, 'kb.sqlite-wal'));
     let tv: TantivyRun | null = null;
     if ('py' in tantivy) {
