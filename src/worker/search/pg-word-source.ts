@@ -13,7 +13,7 @@ import { tsquery } from '../store/postgres/tsquery.js';
 import { indexForm } from '../words.js';
 import type { TopsPort } from '../store/port.js';
 import { TopsReader } from './tops-reader.js';
-import { prefixUnit } from './tops.js';
+import { prefixUnit, wordUnit } from './tops.js';
 import { pgMatch, rawTsquery, scoredForms } from './pg-match.js';
 import { PgWordStats } from './pg-word-stats.js';
 import type { Candidate, ChunkText, FromTops, Match, WordSource } from './word-source.js';
@@ -67,7 +67,13 @@ export class PgWordSource implements WordSource {
 
   constructor(index: PgWordIndex, config: Config, tops: TopsPort) {
     this.index = index;
-    this.stats = new PgWordStats(index, config);
+    // A heavy word's readable best chunk (its tops, checked under the user's policies) answers whether
+    // a team's user sees the word at all without asking the word index (pg-word-stats.ts occurs).
+    this.stats = new PgWordStats(
+      index,
+      config,
+      async (stem) => ((await this.fromTops(wordUnit(stem), { tags: [] }, 1))?.rowids.length ?? 0) > 0,
+    );
     this.tops = new TopsReader(tops);
   }
 
