@@ -3,8 +3,10 @@
 // per query class (bench/vocab-queries.ts): kb's in-process p50/p95/p99 and Tantivy's, their ratio, and
 // each index's size against the text.
 // KB_VOCAB_MB: megabytes of text per library (default 60, ~50k passages); KB_VOCAB_ONLY=docs,zipf:
-// only these; KB_VOCAB_QUERIES: queries per class (default 150). Each library is written and indexed
-// once into .bench/vocab-<name> and measured again while its stamp matches.
+// only these; KB_VOCAB_QUERIES: queries per class (default 150); KB_VOCAB_EXACT: queries per class
+// whose top 10 is checked against every match scored (default 15, 0 for none: each scores thousands
+// of chunks; bench/vocab-exactness.ts). Each library is written and indexed once into
+// .bench/vocab-<name> and measured again while its stamp matches.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { venvPython } from '../scripts/venv.js';
 import { openDb } from '../src/worker/store/open-db.js';
 import { type BenchQuery, benchQueries, kbQuery, QUERY_CLASSES } from './vocab-queries.js';
 import { VOCAB_CORPORA } from './vocab-corpora.js';
+import { exactness } from './vocab-exactness.js';
 import { benchDir, percentile, repoRoot, type BenchResult, type Check } from './util.js';
 
 const STAMP = 'vocab-v1'; // bump when a library's writer or kb's index format changes
@@ -100,6 +103,7 @@ const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '–');
 export async function benchVocabularies(): Promise<BenchResult> {
   const bytes = Number(process.env.KB_VOCAB_MB ?? 60) * 1e6;
   const perClass = Number(process.env.KB_VOCAB_QUERIES ?? 150);
+  const exactPerClass = Number(process.env.KB_VOCAB_EXACT ?? 15);
   const only = process.env.KB_VOCAB_ONLY?.split(',');
   const tantivy = tantivyPython();
   const lines: string[] = [];
@@ -111,6 +115,7 @@ export async function benchVocabularies(): Promise<BenchResult> {
     const text = passages.reduce((n, p) => n + Buffer.byteLength(p), 0);
     const qs = benchQueries(passages, perClass);
     const kb = await kbTimes(data, qs, benchQueries(passages, perClass, 7));
+    const exact = exactPerClass > 0 ? await exactness(data, qs, exactPerClass) : null;
     const kbBytes = fileSize(join(data, 'kb.sqlite')) + fileSize(join(data, 'kb.sqlite-wal'));
     let tv: TantivyRun | null = null;
     if ('py' in tantivy) {
@@ -129,14 +134,18 @@ export async function benchVocabularies(): Promise<BenchResult> {
         `kb's index ${(kbBytes / text).toFixed(2)}× the text` +
         (tv ? `, Tantivy's ${(tv.index_bytes / text).toFixed(2)}× (built in ${tv.build_s.toFixed(0)} s, one thread)` : ''),
     );
-    lines.push(`  ${'class'.padEnd(14)} kb p50 / p95 / p99 ms${tv ? '   Tantivy p50 / p95 / p99 ms   kb ÷ Tantivy p50, p95' : ''}`);
+    lines.push(
+      `  ${'class'.padEnd(14)} kb p50 / p95 / p99 ms${tv ? '   Tantivy p50 / p95 / p99 ms   kb ÷ Tantivy p50, p95' : ''}` +
+        (exact ? '   kb top 10 as good as every match scored' : ''),
+    );
     for (const cls of ['all', ...QUERY_CLASSES] as const) {
       const pick = (xs: number[]): number[] => xs.filter((_, i) => cls === 'all' || qs[i]!.cls === cls);
       const k = pct(pick(kb));
       const t = tv ? pct(pick(tv.times)) : null;
       lines.push(
         `  ${cls.padEnd(14)} ${k.map(f1).join(' / ').padEnd(21)}` +
-          (t ? `   ${t.map(f1).join(' / ').padEnd(26)}   ${(k[0] / t[0]).toFixed(1)}×, ${(k[1] / t[1]).toFixed(1)}×` : ''),
+          (t ? `   ${t.map(f1).join(' / ').padEnd(26)}   ${`${(k[0] / t[0]).toFixed(1)}×, ${(k[1] / t[1]).toFixed(1)}×`.padEnd(22)}` : '') +
+          (exact && cls !== 'all' ? `   ${(exact.get(cls) ?? 1).toFixed(2)}` : ''),
       );
       if (cls === 'all') continue;
       checks.push({ what: `${corpus.name}: ${cls} p95 in-process`, value: k[1], target: 25, better: 'lower', unit: 'ms' });

@@ -59,7 +59,7 @@ describe.skipIf(!onPg)('a team reader’s words, the heavy ones with their tops 
     }
     const as = (user: string, query: string) => actingFor(user, () => engine.search({ query, mode: 'lexical' }));
     const paths = (r: Awaited<ReturnType<typeof as>>): string[] => [
-      ...new Set(r.results.map((h) => h.citation.path.slice(dir.length + 1).split('/')[0])),
+      ...new Set(r.results.map((h) => h.citation.path.slice(dir.length + 1).split('/')[0] ?? '')),
     ];
 
     const secret = await as('alice', 'blorptech');
