@@ -51,6 +51,7 @@ export class Candidates implements WordSource {
   }
 
   async refresh(): Promise<boolean> {
+    this.tops.newSearch();
     const changed = this.stats.refresh();
     if (changed) this.pathCache.clear();
     return changed;
@@ -59,6 +60,7 @@ export class Candidates implements WordSource {
   invalidate(): void {
     this.stats.invalidate();
     this.pathCache.clear();
+    this.tops.newSearch();
   }
 
   /** Ids of the indexed documents whose path matches a glob, cached until the next write. */

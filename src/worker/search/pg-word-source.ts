@@ -78,6 +78,7 @@ export class PgWordSource implements WordSource {
   }
 
   async refresh(): Promise<boolean> {
+    this.tops.newSearch();
     const generation = await this.currentGeneration();
     if (generation === this.stats.totals.generation) return false;
     this.invalidate();
@@ -107,6 +108,7 @@ export class PgWordSource implements WordSource {
     this.globs.clear();
     this.counted.clear();
     this.paths = null;
+    this.tops.newSearch();
   }
 
   show(m: Match): string {
