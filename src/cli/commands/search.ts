@@ -90,5 +90,5 @@ function printHuman(r: SearchResult, explain: boolean): void {
   const more = r.total_matches > r.returned ? ` of ${r.total_matches}` : '';
   line(dim(`${r.returned}${more} ${r.total_matches === 1 ? 'match' : 'matches'} in ${r.took_ms.toFixed(1)} ms`));
   if (r.notice) line(yellow(r.notice));
-  if (explain && r.results[0]?.retrieval.explain?.fts_query) line(yellow(`FTS5: ${r.results[0].retrieval.explain.fts_query}`));
+  if (explain && r.results[0]?.retrieval.explain?.fts_query) line(yellow(`word index query: ${r.results[0].retrieval.explain.fts_query}`));
 }
