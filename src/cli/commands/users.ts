@@ -9,7 +9,7 @@ type Role = 'admin' | 'editor' | 'reader';
 function tokenLines(r: { name: string; role: string; token: string }, what: string): void {
   line(`${what} ${bold(r.name)} (${r.role}). Their token, shown this once — give it to them:`);
   line(r.token);
-  line(dim('They use it with kb --server URL --token … or in the app (Settings → Connect to a kb server).'));
+  line(dim('They use it with kb --server URL --token … or in the app (Settings → Team server).'));
 }
 
 export async function usersAddCommand(name: string, flags: { role?: Role }, g: GlobalOptions): Promise<number> {
