@@ -99,6 +99,8 @@ const pct = (xs: number[]): [number, number, number] => {
   return [percentile(s, 50), percentile(s, 95), percentile(s, 99)];
 };
 const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '–');
+/** A share, or – where none was measured (not 1: that would say exact). */
+const f2 = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(2));
 
 export async function benchVocabularies(): Promise<BenchResult> {
   const bytes = Number(process.env.KB_VOCAB_MB ?? 60) * 1e6;
@@ -145,7 +147,7 @@ export async function benchVocabularies(): Promise<BenchResult> {
       lines.push(
         `  ${cls.padEnd(14)} ${k.map(f1).join(' / ').padEnd(21)}` +
           (t ? `   ${t.map(f1).join(' / ').padEnd(26)}   ${`${(k[0] / t[0]).toFixed(1)}×, ${(k[1] / t[1]).toFixed(1)}×`.padEnd(22)}` : '') +
-          (exact && cls !== 'all' ? `   ${(exact.get(cls) ?? 1).toFixed(2)}` : ''),
+          (exact && cls !== 'all' ? `   ${f2(exact.get(cls))}` : ''),
       );
       if (cls === 'all') continue;
       checks.push({ what: `${corpus.name}: ${cls} p95 in-process`, value: k[1], target: 25, better: 'lower', unit: 'ms' });
